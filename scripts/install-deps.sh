@@ -9,7 +9,7 @@ PACKAGES=(
   libabsl-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libfcl-dev libccd-dev libeigen3-dev libbullet-dev
-  python3-grpcio python3-protobuf
+  python3-grpcio python3-protobuf python3-yaml
 )
 
 missing=()
