@@ -1,0 +1,103 @@
+// Closest-point building blocks on points, lines and segments, shared by the
+// kernels. Every function is exact up to round-off for valid (finite) input
+// and never divides by zero: zero-length segments are points.
+//
+// Segments are given by endpoints and parametrized p + s * (q - p), s in
+// [0, 1]; lines by a point and a non-zero direction, p + s * d.
+#ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_H_
+#define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_H_
+
+#include "collide/math.h"
+#include "collide/shapes.h"
+
+namespace collide::internal {
+
+// Two directions count as parallel when sin^2 of their angle is at most this.
+// Below it the common perpendicular is not computed (its foot is undefined
+// for exactly parallel lines); the parallel branches are then exact to within
+// sin(angle) * length <= 1e-14 * length, while the skew branch stays accurate
+// (to ~1e-16 * distance scale) at every larger angle, so the threshold only
+// decides which of two equally good answers is reported. It is large enough
+// that segments made collinear by rounding (sin^2 ~ 1e-32) take the
+// deterministic parallel answer.
+inline constexpr double kParallelSinSquared = 1e-28;
+
+inline double Clamp01(double x) { return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x); }
+
+// The parameter in [0, 1] of the point of segment [a, a + d] closest to a
+// point at offset `ap` from `a`, with dd = |d|^2 (0 for a point segment).
+// Endpoints are decided before dividing, so dd == 0 gives 0, never NaN.
+inline double ClampedSegmentParameter(const Vec3& ap, const Vec3& d, double dd) {
+  const double num = Dot(ap, d);
+  if (num <= 0.0) return 0.0;
+  if (num >= dd) return 1.0;
+  return num / dd;
+}
+
+struct PointOnSegment {
+  double t = 0.0;  // parameter in [0, 1] along [a, b].
+  Vec3 point;      // a + t * (b - a).
+};
+
+// Closest point of segment [a, b] to p (orthogonal projection, clamped).
+inline PointOnSegment ClosestPointOnSegment(const Vec3& p, const Vec3& a, const Vec3& b) {
+  const Vec3 d = b - a;
+  const double t = ClampedSegmentParameter(p - a, d, Dot(d, d));
+  return {t, a + d * t};
+}
+
+struct PointOnLine {
+  double t = 0.0;  // parameter along the line: point = line.point + t * direction.
+  Vec3 point;
+};
+
+// Closest point of `line` to p (orthogonal projection). line.direction must
+// be non-zero.
+inline PointOnLine ClosestPointOnLine(const Vec3& p, const Line& line) {
+  const double t = Dot(p - line.point, line.direction) / Dot(line.direction, line.direction);
+  return {t, line.point + line.direction * t};
+}
+
+// The parameter s of the foot, on the line p1 + s * d1, of the common
+// perpendicular with the line p1 + r + t * d2, given n = d1 x d2 != 0 and
+// nn = |n|^2. The foot on the second line is t = this with d1 for d2 (same r
+// and n): crossing s*d1 - t*d2 = r + k*n with d1 instead.
+//
+// From s*d1 - t*d2 = r + k*n: crossing with d2 and dotting with n gives
+// s*|n|^2 = ((r x d2) . n). This cross-product form avoids the cancellation
+// in Ericson's (b*f - c*e) / (a*e - b*b): its error is ~eps*|r|/(|d1| sin)
+// instead of ~eps*|r|/(|d1| sin^2), so the distance it yields stays accurate
+// to ~eps*|r| however small the angle.
+inline double CommonPerpendicularParameter(const Vec3& r, const Vec3& d2, const Vec3& n, double nn) {
+  return Dot(Cross(r, d2), n) / nn;
+}
+
+struct LinePoints {
+  double s = 0.0;  // on line 1: point1 = l1.point + s * l1.direction.
+  double t = 0.0;  // on line 2.
+  Vec3 point1;
+  Vec3 point2;
+  bool parallel = false;  // sin^2(angle) <= kParallelSinSquared.
+};
+
+// Closest points of two lines (directions non-zero). Skew lines: the feet of
+// the common perpendicular. Parallel lines, where every point of line 1 has a
+// closest partner: s = 0 (l1.point) and its projection on line 2.
+LinePoints ClosestPointsLines(const Line& l1, const Line& l2);
+
+struct SegmentPoints {
+  double s = 0.0;  // on segment 1: point1 = p1 + s * (q1 - p1).
+  double t = 0.0;  // on segment 2: point2 = p2 + t * (q2 - p2).
+  Vec3 point1;
+  Vec3 point2;
+};
+
+// Closest points of segments [p1, q1] and [p2, q2], either of which may have
+// zero length. When the closest pair is not unique (parallel segments whose
+// projections overlap), the pair at the midpoint of the overlap on segment 1.
+// Computed relative to p1 for round-off. See closest_segments.cc.
+SegmentPoints ClosestPointsSegments(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2);
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_H_

@@ -1,0 +1,9 @@
+// Contact point vs sphere: a point core against a point core (round/round_pair.h).
+#include "query/kernels_round.h"
+#include "query/round/round_pair.h"
+
+namespace collide::internal {
+
+PairResult ContactPointSphere(const Point& a, const Sphere& b) { return RoundContact(a, b); }
+
+}  // namespace collide::internal

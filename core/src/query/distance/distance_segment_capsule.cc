@@ -1,0 +1,9 @@
+// Distance segment vs capsule: a segment core against a segment core (round/round_pair.h).
+#include "query/kernels_round.h"
+#include "query/round/round_pair.h"
+
+namespace collide::internal {
+
+PairResult DistanceSegmentCapsule(const Segment& a, const Capsule& b) { return RoundDistance(a, b); }
+
+}  // namespace collide::internal

@@ -1,0 +1,9 @@
+// Distance sphere vs sphere: a point core against a point core (round/round_pair.h).
+#include "query/kernels_round.h"
+#include "query/round/round_pair.h"
+
+namespace collide::internal {
+
+PairResult DistanceSphereSphere(const Sphere& a, const Sphere& b) { return RoundDistance(a, b); }
+
+}  // namespace collide::internal

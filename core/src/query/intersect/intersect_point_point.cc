@@ -1,0 +1,9 @@
+// Intersect point vs point: a point core against a point core (round/round_pair.h).
+#include "query/kernels_round.h"
+#include "query/round/round_pair.h"
+
+namespace collide::internal {
+
+bool IntersectPointPoint(const Point& a, const Point& b) { return RoundIntersect(a, b); }
+
+}  // namespace collide::internal

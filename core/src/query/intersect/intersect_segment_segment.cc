@@ -1,0 +1,9 @@
+// Intersect segment vs segment: a segment core against a segment core (round/round_pair.h).
+#include "query/kernels_round.h"
+#include "query/round/round_pair.h"
+
+namespace collide::internal {
+
+bool IntersectSegmentSegment(const Segment& a, const Segment& b) { return RoundIntersect(a, b); }
+
+}  // namespace collide::internal

@@ -1,0 +1,11 @@
+// Ray cast against a sphere.
+#include "query/kernels_round.h"
+#include "query/raycast/ray_ball.h"
+
+namespace collide::internal {
+
+RayHit RayCastSphere(const Ray& ray, const Sphere& s) {
+  return RayCastBall(ray, ray.direction / Length(ray.direction), s.center, s.radius);
+}
+
+}  // namespace collide::internal

@@ -1,0 +1,99 @@
+#include "query/round/round_pair.h"
+
+#include <cmath>
+#include <limits>
+
+#include "query/closest/closest.h"
+
+namespace collide::internal {
+namespace {
+
+// Removes from v its component along the non-zero axis d (one Gram-Schmidt
+// step). Used where v must be perpendicular to d (the closest point lies in
+// the interior of segment d, so v . d = 0 exactly in exact arithmetic).
+Vec3 RejectFrom(const Vec3& v, const Vec3& d) { return v - d * (Dot(v, d) / Dot(d, d)); }
+
+// The unit vector perpendicular to the non-zero u nearest +x: the projection
+// of +x on the plane normal to u, written as (uy^2 + uz^2, -ux uy, -ux uz)
+// (|u| = 1) to avoid the cancellation of 1 - ux^2. When u is along x, the
+// projection of +y instead.
+Vec3 PerpendicularNearestX(const Vec3& axis) {
+  const Vec3 u = axis / Length(axis);
+  const Vec3 from_x{u.y * u.y + u.z * u.z, -u.x * u.y, -u.x * u.z};
+  const Vec3 from_y{-u.y * u.x, u.x * u.x + u.z * u.z, -u.y * u.z};
+  return NormalizedOr(from_x, NormalizedOr(from_y, Vec3{0, 0, 1}));
+}
+
+// n or -n, whichever has its first non-zero component (x, then y, then z)
+// positive.
+Vec3 PreferPositive(const Vec3& n) {
+  const double lead = n.x != 0.0 ? n.x : (n.y != 0.0 ? n.y : n.z);
+  return lead < 0.0 ? -n : n;
+}
+
+bool NonParallel(const Vec3& d1, const Vec3& d2, const Vec3& n) {
+  return Dot(n, n) > kParallelSinSquared * Dot(d1, d1) * Dot(d2, d2);
+}
+
+}  // namespace
+
+CoreSeparation Separate(const PointCore& a, const SegmentCore& b) {
+  const Vec3 d = b.b - b.a;
+  const PointOnSegment q = ClosestPointOnSegment(a.p, b.a, b.b);
+  Vec3 v = q.point - a.p;
+  if (q.t > 0.0 && q.t < 1.0) v = RejectFrom(v, d);
+  return {a.p, q.point, v, {}, d};
+}
+
+CoreSeparation Separate(const SegmentCore& a, const SegmentCore& b) {
+  const Vec3 d1 = a.b - a.a;
+  const Vec3 d2 = b.b - b.a;
+  const SegmentPoints cp = ClosestPointsSegments(a.a, a.b, b.a, b.b);
+  const bool s_inside = cp.s > 0.0 && cp.s < 1.0;
+  const bool t_inside = cp.t > 0.0 && cp.t < 1.0;
+  Vec3 v = cp.point2 - cp.point1;
+  if (s_inside && t_inside) {
+    const Vec3 n = Cross(d1, d2);
+    // Skew: v is the projection of (b.a - a.a) on the common perpendicular
+    // n, which is both more accurate than the difference of the two feet
+    // and exactly perpendicular to both segments.
+    v = NonParallel(d1, d2, n) ? n * (Dot(b.a - a.a, n) / Dot(n, n)) : RejectFrom(v, d1);
+  } else if (s_inside) {
+    v = RejectFrom(v, d1);
+  } else if (t_inside) {
+    v = RejectFrom(v, d2);
+  }
+  return {cp.point1, cp.point2, v, d1, d2};
+}
+
+Vec3 TouchingCoresNormal(const Vec3& axis_a, const Vec3& axis_b) {
+  const bool has_a = axis_a != Vec3{};
+  const bool has_b = axis_b != Vec3{};
+  if (has_a && has_b) {
+    const Vec3 n = Cross(axis_a, axis_b);
+    if (NonParallel(axis_a, axis_b, n)) return PreferPositive(n / Length(n));
+  }
+  if (has_a) return PerpendicularNearestX(axis_a);
+  if (has_b) return PerpendicularNearestX(axis_b);
+  return {1.0, 0.0, 0.0};
+}
+
+PairResult ContactFromSeparation(const CoreSeparation& sep, double ra, double rb) {
+  const double r = ra + rb;
+  const double d2 = LengthSquared(sep.v);
+  const bool hit = d2 <= r * r;
+  const double d = std::sqrt(d2);
+  const Vec3 normal = d > 0.0 ? sep.v / d : TouchingCoresNormal(sep.axis_a, sep.axis_b);
+  // sqrt(d2) - r and d2 - r*r can disagree in sign within an ulp of
+  // touching; hit is decided by the squared test (as at the intersect
+  // level) and the distance follows it, so hit == (distance <= 0) holds.
+  double distance = d - r;
+  if (hit && distance > 0.0) distance = 0.0;
+  if (!hit && distance <= 0.0) distance = std::numeric_limits<double>::denorm_min();
+  // Apart: the surface points facing each other. Overlapping: the deepest
+  // points, A's surface point along +normal and B's along -normal, so that
+  // point_b - point_a = (d - ra - rb) * normal = distance * normal.
+  return {QueryStatus::kOk, hit, distance, sep.point_a + normal * ra, sep.point_b - normal * rb, normal};
+}
+
+}  // namespace collide::internal
