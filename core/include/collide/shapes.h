@@ -5,6 +5,7 @@
 #ifndef COLLIDE_SHAPES_H_
 #define COLLIDE_SHAPES_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -17,12 +18,14 @@ namespace collide {
 // A single point.
 struct Point {
   Vec3 position;
+  friend bool operator==(const Point&, const Point&) = default;
 };
 
 // The closed segment between two endpoints; a = b is a point.
 struct Segment {
   Vec3 a;
   Vec3 b;
+  friend bool operator==(const Segment&, const Segment&) = default;
 };
 
 // The points origin + t * d for 0 <= t <= max_distance, d = direction /
@@ -33,18 +36,21 @@ struct Ray {
   Vec3 origin;
   Vec3 direction;
   double max_distance = kInfinity;
+  friend bool operator==(const Ray&, const Ray&) = default;
 };
 
 // The infinite line through `point` along the non-zero `direction`.
 struct Line {
   Vec3 point;
   Vec3 direction;
+  friend bool operator==(const Line&, const Line&) = default;
 };
 
 // Solid ball. radius >= 0; radius 0 is a point.
 struct Sphere {
   Vec3 center;
   double radius = 0.0;
+  friend bool operator==(const Sphere&, const Sphere&) = default;
 };
 
 // Solid capsule: all points within `radius` of segment [a, b]. a = b is a
@@ -53,6 +59,7 @@ struct Capsule {
   Vec3 a;
   Vec3 b;
   double radius = 0.0;
+  friend bool operator==(const Capsule&, const Capsule&) = default;
 };
 
 // Solid axis-aligned box, min <= max on every axis. A zero extent on an axis
@@ -60,6 +67,7 @@ struct Capsule {
 struct Aabb {
   Vec3 min;
   Vec3 max;
+  friend bool operator==(const Aabb&, const Aabb&) = default;
 };
 
 // Solid oriented box: the points center + rotation * l with |l_i| <=
@@ -74,6 +82,7 @@ struct Obb {
   static Obb FromQuat(const Vec3& center, const Quat& q, const Vec3& half_extents) {
     return {center, RotationFromQuat(q), half_extents};
   }
+  friend bool operator==(const Obb&, const Obb&) = default;
 };
 
 // Solid (flat) triangle. Collinear or coincident vertices make it a segment
@@ -82,6 +91,7 @@ struct Triangle {
   Vec3 a;
   Vec3 b;
   Vec3 c;
+  friend bool operator==(const Triangle&, const Triangle&) = default;
 };
 
 // The convex hull of a non-empty list of vertices (they need not all be
@@ -89,6 +99,10 @@ struct Triangle {
 // vertices must outlive every query on the hull.
 struct ConvexHull {
   std::span<const Vec3> vertices;
+  // Equal when the vertex lists are equal (wherever they are stored).
+  friend bool operator==(const ConvexHull& a, const ConvexHull& b) {
+    return std::equal(a.vertices.begin(), a.vertices.end(), b.vertices.begin(), b.vertices.end());
+  }
 };
 
 // The closed halfspace {x : dot(normal, x) <= offset}, `normal` unit length
@@ -96,6 +110,7 @@ struct ConvexHull {
 struct Halfspace {
   Vec3 normal;
   double offset = 0.0;
+  friend bool operator==(const Halfspace&, const Halfspace&) = default;
 };
 
 // Shape kinds of the pair matrix, in the order of the Shape variant.

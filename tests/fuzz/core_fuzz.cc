@@ -1,0 +1,162 @@
+// libFuzzer target over the collision core: two shapes of fuzzer-chosen kinds
+// built from raw double bit patterns biased to the values that break
+// geometry code (NaN, infinities, huge, tiny, subnormal, negative zero, and
+// repeated values that make degenerate shapes).
+//
+// Invalid shapes must be rejected by Validate (the server's boundary) and are
+// not queried. Valid ones must satisfy, at every level: status kOk (or
+// kUnsupported for halfspace vs halfspace, kNotConverged counted, not fatal),
+// no NaN or infinity in any field, hit == (distance <= 0), a unit contact
+// normal, exact mirror symmetry, ray hits on [0, max_distance], and a time
+// bound per pair. A violation aborts, which libFuzzer reports as a crash.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "collide/query.h"
+#include "collide/validate.h"
+
+namespace collide {
+namespace {
+
+// Values that break naive geometry code.
+constexpr double kSpecial[] = {0.0,     -0.0,   1.0,     -1.0,  0.5,    2.0,      1e-9,    -1e-9, 1e-300,
+                               4.9e-324, 1e12, -1e12,    1e6,   1e-6,   1e300,    -1e300,  NAN,   INFINITY,
+                               -INFINITY, 3.0,  0.70710678118654757, 1e-15, 1.0000001};
+
+struct Input {
+  explicit Input(FuzzedDataProvider& p) : p_(p) {}
+
+  double Value() {
+    switch (p_.ConsumeIntegralInRange<int>(0, 3)) {
+      case 0: return kSpecial[p_.ConsumeIntegralInRange<size_t>(0, std::size(kSpecial) - 1)];
+      case 1: return static_cast<double>(p_.ConsumeIntegralInRange<int>(-4, 4));
+      case 2: {  // Repeat an earlier value: coincident points, zero lengths.
+        if (history_.empty()) return 0.0;
+        return history_[p_.ConsumeIntegralInRange<size_t>(0, history_.size() - 1)];
+      }
+      default: {
+        double d;
+        const uint64_t bits = p_.ConsumeIntegral<uint64_t>();
+        std::memcpy(&d, &bits, sizeof d);
+        return d;
+      }
+    }
+  }
+  double Next() {
+    const double v = Value();
+    history_.push_back(v);
+    return v;
+  }
+  Vec3 NextVec() { return {Next(), Next(), Next()}; }
+
+  Shape MakeShape(ShapeKind kind, std::vector<Vec3>& hull_storage) {
+    switch (kind) {
+      case ShapeKind::kPoint: return Point{NextVec()};
+      case ShapeKind::kSegment: return Segment{NextVec(), NextVec()};
+      case ShapeKind::kSphere: return Sphere{NextVec(), Next()};
+      case ShapeKind::kCapsule: return Capsule{NextVec(), NextVec(), Next()};
+      case ShapeKind::kAabb: return Aabb{NextVec(), NextVec()};
+      case ShapeKind::kObb: {
+        const Vec3 c = NextVec();
+        Quat q{Next(), Next(), Next(), Next()};
+        // Mostly valid rotations, so the geometry gets exercised.
+        if (p_.ConsumeBool() && std::isfinite(Norm(q)) && Norm(q) > 0) {
+          const double n = Norm(q);
+          q = {q.w / n, q.x / n, q.y / n, q.z / n};
+        }
+        return Obb::FromQuat(c, q, NextVec());
+      }
+      case ShapeKind::kTriangle: return Triangle{NextVec(), NextVec(), NextVec()};
+      case ShapeKind::kConvexHull: {
+        const int n = p_.ConsumeIntegralInRange<int>(1, 12);
+        for (int i = 0; i < n; ++i) hull_storage.push_back(NextVec());
+        return ConvexHull{hull_storage};
+      }
+      case ShapeKind::kHalfspace: {
+        Vec3 n = NextVec();
+        if (p_.ConsumeBool() && IsFinite(n) && Length(n) > 0) n = n / Length(n);
+        return Halfspace{n, Next()};
+      }
+    }
+    return Point{};
+  }
+
+  FuzzedDataProvider& p_;
+  std::vector<double> history_;
+};
+
+[[noreturn]] void Fail(const char* what, ShapeKind a, ShapeKind b, int level) {
+  std::fprintf(stderr, "invariant violated: %s (kinds %s, %s, level %d)\n", what,
+               std::string(ShapeKindName(a)).c_str(), std::string(ShapeKindName(b)).c_str(), level);
+  std::abort();
+}
+
+bool Finite(const PairResult& r) {
+  return std::isfinite(r.distance) && IsFinite(r.point_a) && IsFinite(r.point_b) && IsFinite(r.normal);
+}
+
+void CheckPair(const Shape& a, const Shape& b) {
+  const ShapeKind ka = KindOf(a), kb = KindOf(b);
+  for (int level = 0; level < 3; ++level) {
+    const auto start = std::chrono::steady_clock::now();
+    const PairResult r = Query(static_cast<QueryLevel>(level), a, b);
+    const PairResult m = Query(static_cast<QueryLevel>(level), b, a);
+    // Generous: a pair costs microseconds; this catches unbounded loops.
+    if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(50)) Fail("too slow", ka, kb, level);
+    if (!IsSupported(ka, kb)) {
+      if (r.status != QueryStatus::kUnsupported) Fail("unsupported pair answered", ka, kb, level);
+      continue;
+    }
+    if (r.status == QueryStatus::kUnsupported) Fail("supported pair unanswered", ka, kb, level);
+    if (!Finite(r)) Fail("non-finite result", ka, kb, level);
+    if (!(a == b) && !(m == r.Flipped())) Fail("mirror asymmetry", ka, kb, level);
+    if (level == 0) continue;
+    if (r.hit != (r.distance <= 0.0)) Fail("hit != (distance <= 0)", ka, kb, level);
+    if (level == 1 && r.distance < 0.0) Fail("negative distance at distance level", ka, kb, level);
+    if (level == 2 && std::fabs(Length(r.normal) - 1.0) > 1e-9) Fail("contact normal not unit", ka, kb, level);
+  }
+}
+
+void CheckRay(const Ray& ray, const Shape& s) {
+  const RayHit h = RayCast(ray, s);
+  if (h.status == QueryStatus::kUnsupported) Fail("ray unanswered", KindOf(s), KindOf(s), -1);
+  if (!std::isfinite(h.distance) || !IsFinite(h.point) || !IsFinite(h.normal)) {
+    Fail("non-finite ray hit", KindOf(s), KindOf(s), -1);
+  }
+  if (h.hit && (h.distance < 0.0 || h.distance > ray.max_distance)) Fail("ray hit out of range", KindOf(s), KindOf(s), -1);
+  if (h.hit && std::fabs(Length(h.normal) - 1.0) > 1e-9) Fail("ray normal not unit", KindOf(s), KindOf(s), -1);
+}
+
+}  // namespace
+}  // namespace collide
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace collide;
+  FuzzedDataProvider provider(data, size);
+  Input in(provider);
+  const auto ka = static_cast<ShapeKind>(provider.ConsumeIntegralInRange<int>(0, kShapeKindCount - 1));
+  const auto kb = static_cast<ShapeKind>(provider.ConsumeIntegralInRange<int>(0, kShapeKindCount - 1));
+  std::vector<Vec3> hull_a, hull_b;
+  hull_a.reserve(16);
+  hull_b.reserve(16);
+  const Shape a = in.MakeShape(ka, hull_a);
+  const Shape b = in.MakeShape(kb, hull_b);
+  const Ray ray{in.NextVec(), in.NextVec(), provider.ConsumeBool() ? kInfinity : std::fabs(in.Next())};
+
+  std::vector<Violation> violations;
+  const bool a_ok = Validate(a, violations);
+  const bool b_ok = Validate(b, violations);
+  if (a_ok != violations.empty() && b_ok) Fail("Validate result and violations disagree", ka, kb, -1);
+  for (const Violation& v : violations) {
+    if (v.field.empty() || v.description.empty()) Fail("violation without field or description", ka, kb, -1);
+  }
+  if (a_ok && b_ok) CheckPair(a, b);
+  if (b_ok && IsValid(ray)) CheckRay(ray, b);
+  return 0;
+}
