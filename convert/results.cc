@@ -1,0 +1,173 @@
+#include "convert/results.h"
+
+#include <cstring>
+
+#include "convert/shapes.h"
+
+namespace collide::convert {
+namespace {
+
+using google::protobuf::RepeatedField;
+
+bool AllBitsZero(const Vec3& v) {
+  static constexpr Vec3 kZero{};
+  return std::memcmp(&v, &kZero, sizeof(Vec3)) == 0;
+}
+
+QueryStatus StatusFromProto(v1::ResultStatus status) {
+  return status == v1::RESULT_STATUS_NOT_CONVERGED ? QueryStatus::kNotConverged : QueryStatus::kOk;
+}
+
+// Resizes `field` to n elements without initializing them twice and returns
+// its storage.
+template <typename T>
+T* Sized(RepeatedField<T>* field, std::size_t n) {
+  field->Resize(static_cast<int>(n), T{});
+  return field->mutable_data();
+}
+
+void Put(const Vec3& v, double* out) {
+  out[0] = v.x;
+  out[1] = v.y;
+  out[2] = v.z;
+}
+
+Vec3 Get(const RepeatedField<double>& a, std::size_t i) {
+  return a.empty() ? Vec3{} : Vec3{a[3 * i], a[3 * i + 1], a[3 * i + 2]};
+}
+
+bool FitsVectors(const RepeatedField<double>& a, std::size_t n) {
+  return a.empty() || static_cast<std::size_t>(a.size()) == 3 * n;
+}
+
+}  // namespace
+
+v1::ResultStatus ToProto(QueryStatus status) {
+  return status == QueryStatus::kNotConverged ? v1::RESULT_STATUS_NOT_CONVERGED : v1::RESULT_STATUS_OK;
+}
+
+void ToProto(const PairResult& in, v1::PairResult* out) {
+  out->set_hit(in.hit);
+  out->set_distance(in.distance);
+  if (!AllBitsZero(in.point_a)) ToProto(in.point_a, out->mutable_point_a());
+  if (!AllBitsZero(in.point_b)) ToProto(in.point_b, out->mutable_point_b());
+  if (!AllBitsZero(in.normal)) ToProto(in.normal, out->mutable_normal());
+  out->set_status(ToProto(in.status));
+}
+
+void ToProto(const RayHit& in, v1::RayHit* out) {
+  out->set_status(ToProto(in.status));
+  if (!in.hit) return;
+  out->set_hit(true);
+  out->set_distance(in.distance);
+  ToProto(in.point, out->mutable_point());
+  ToProto(in.normal, out->mutable_normal());
+}
+
+PairResult FromProto(const v1::PairResult& in) {
+  return {
+      StatusFromProto(in.status()), in.hit(), in.distance(), FromProto(in.point_a()), FromProto(in.point_b()),
+      FromProto(in.normal())};
+}
+
+RayHit FromProto(const v1::RayHit& in) {
+  return {StatusFromProto(in.status()), in.hit(), in.distance(), FromProto(in.point()),
+          FromProto(in.normal())};
+}
+
+void Encode(std::span<const PairResult> results, v1::QueryPairsResponse* out) {
+  auto* messages = out->mutable_results();
+  messages->Reserve(messages->size() + static_cast<int>(results.size()));
+  for (const PairResult& r : results) ToProto(r, messages->Add());
+}
+
+void Encode(std::span<const RayHit> hits, v1::CastRaysResponse* out) {
+  auto* messages = out->mutable_hits();
+  messages->Reserve(messages->size() + static_cast<int>(hits.size()));
+  for (const RayHit& h : hits) ToProto(h, messages->Add());
+}
+
+void EncodePacked(std::span<const PairResult> results, QueryLevel level, v1::QueryPairsPackedResponse* out) {
+  const std::size_t n = results.size();
+  out->clear_not_converged();
+  bool* hit = Sized(out->mutable_hit(), n);
+  if (level == QueryLevel::kIntersect) {
+    out->clear_distance();
+    out->clear_point_a();
+    out->clear_point_b();
+    out->clear_normal();
+    for (std::size_t i = 0; i < n; ++i) hit[i] = results[i].hit;
+  } else {
+    double* distance = Sized(out->mutable_distance(), n);
+    double* point_a = Sized(out->mutable_point_a(), 3 * n);
+    double* point_b = Sized(out->mutable_point_b(), 3 * n);
+    double* normal = Sized(out->mutable_normal(), 3 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const PairResult& r = results[i];
+      hit[i] = r.hit;
+      distance[i] = r.distance;
+      Put(r.point_a, point_a + 3 * i);
+      Put(r.point_b, point_b + 3 * i);
+      Put(r.normal, normal + 3 * i);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (results[i].status == QueryStatus::kNotConverged) out->add_not_converged(static_cast<int>(i));
+  }
+}
+
+void EncodePacked(std::span<const RayHit> hits, v1::CastRaysPackedResponse* out) {
+  const std::size_t n = hits.size();
+  out->clear_not_converged();
+  bool* hit = Sized(out->mutable_hit(), n);
+  double* distance = Sized(out->mutable_distance(), n);
+  double* point = Sized(out->mutable_point(), 3 * n);
+  double* normal = Sized(out->mutable_normal(), 3 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const RayHit& h = hits[i];
+    hit[i] = h.hit;
+    distance[i] = h.distance;
+    Put(h.point, point + 3 * i);
+    Put(h.normal, normal + 3 * i);
+    if (h.status == QueryStatus::kNotConverged) out->add_not_converged(static_cast<int>(i));
+  }
+}
+
+bool DecodePacked(const v1::QueryPairsPackedResponse& in, std::size_t n, std::vector<PairResult>& out) {
+  if (static_cast<std::size_t>(in.hit_size()) != n) return false;
+  if (!in.distance().empty() && static_cast<std::size_t>(in.distance_size()) != n) return false;
+  if (!FitsVectors(in.point_a(), n) || !FitsVectors(in.point_b(), n) || !FitsVectors(in.normal(), n))
+    return false;
+  out.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = {QueryStatus::kOk,
+              in.hit(i),
+              in.distance().empty() ? 0.0 : in.distance(i),
+              Get(in.point_a(), i),
+              Get(in.point_b(), i),
+              Get(in.normal(), i)};
+  }
+  for (int i : in.not_converged()) {
+    if (i < 0 || static_cast<std::size_t>(i) >= n) return false;
+    out[i].status = QueryStatus::kNotConverged;
+  }
+  return true;
+}
+
+bool DecodePacked(const v1::CastRaysPackedResponse& in, std::size_t n, std::vector<RayHit>& out) {
+  if (static_cast<std::size_t>(in.hit_size()) != n) return false;
+  if (!in.distance().empty() && static_cast<std::size_t>(in.distance_size()) != n) return false;
+  if (!FitsVectors(in.point(), n) || !FitsVectors(in.normal(), n)) return false;
+  out.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = {QueryStatus::kOk, in.hit(i), in.distance().empty() ? 0.0 : in.distance(i), Get(in.point(), i),
+              Get(in.normal(), i)};
+  }
+  for (int i : in.not_converged()) {
+    if (i < 0 || static_cast<std::size_t>(i) >= n) return false;
+    out[i].status = QueryStatus::kNotConverged;
+  }
+  return true;
+}
+
+}  // namespace collide::convert
