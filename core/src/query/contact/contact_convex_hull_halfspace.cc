@@ -1,0 +1,12 @@
+// ConvexHull vs halfspace through the support of the convex_hull along -normal
+// (query/convex/halfspace.h).
+#include "query/convex/halfspace.h"
+#include "query/kernels_convex.h"
+
+namespace collide::internal {
+
+PairResult ContactConvexHullHalfspace(const ConvexHull& a, const Halfspace& b) {
+  return QueryConvexHalfspace(QueryLevel::kContact, ConvexCore(a, {}), b);
+}
+
+}  // namespace collide::internal

@@ -1,0 +1,12 @@
+// Point vs halfspace through the support of the point along -normal
+// (query/convex/halfspace.h).
+#include "query/convex/halfspace.h"
+#include "query/kernels_convex.h"
+
+namespace collide::internal {
+
+PairResult ContactPointHalfspace(const Point& a, const Halfspace& b) {
+  return QueryConvexHalfspace(QueryLevel::kContact, ConvexCore(a, {}), b);
+}
+
+}  // namespace collide::internal

@@ -1,0 +1,12 @@
+// Aabb vs halfspace through the support of the aabb along -normal
+// (query/convex/halfspace.h).
+#include "query/convex/halfspace.h"
+#include "query/kernels_convex.h"
+
+namespace collide::internal {
+
+PairResult DistanceAabbHalfspace(const Aabb& a, const Halfspace& b) {
+  return QueryConvexHalfspace(QueryLevel::kDistance, ConvexCore(a, {}), b);
+}
+
+}  // namespace collide::internal

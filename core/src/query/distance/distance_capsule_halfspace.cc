@@ -1,0 +1,12 @@
+// Capsule vs halfspace through the support of the capsule along -normal
+// (query/convex/halfspace.h).
+#include "query/convex/halfspace.h"
+#include "query/kernels_convex.h"
+
+namespace collide::internal {
+
+PairResult DistanceCapsuleHalfspace(const Capsule& a, const Halfspace& b) {
+  return QueryConvexHalfspace(QueryLevel::kDistance, ConvexCore(a, {}), b);
+}
+
+}  // namespace collide::internal

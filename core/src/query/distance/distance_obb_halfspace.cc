@@ -1,0 +1,12 @@
+// Obb vs halfspace through the support of the obb along -normal
+// (query/convex/halfspace.h).
+#include "query/convex/halfspace.h"
+#include "query/kernels_convex.h"
+
+namespace collide::internal {
+
+PairResult DistanceObbHalfspace(const Obb& a, const Halfspace& b) {
+  return QueryConvexHalfspace(QueryLevel::kDistance, ConvexCore(a, {}), b);
+}
+
+}  // namespace collide::internal

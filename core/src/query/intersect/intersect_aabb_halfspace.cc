@@ -1,0 +1,12 @@
+// Aabb vs halfspace through the support of the aabb along -normal
+// (query/convex/halfspace.h).
+#include "query/convex/halfspace.h"
+#include "query/kernels_convex.h"
+
+namespace collide::internal {
+
+bool IntersectAabbHalfspace(const Aabb& a, const Halfspace& b) {
+  return QueryConvexHalfspace(QueryLevel::kIntersect, ConvexCore(a, {}), b).hit;
+}
+
+}  // namespace collide::internal

@@ -1,0 +1,12 @@
+// Capsule vs halfspace through the support of the capsule along -normal
+// (query/convex/halfspace.h).
+#include "query/convex/halfspace.h"
+#include "query/kernels_convex.h"
+
+namespace collide::internal {
+
+bool IntersectCapsuleHalfspace(const Capsule& a, const Halfspace& b) {
+  return QueryConvexHalfspace(QueryLevel::kIntersect, ConvexCore(a, {}), b).hit;
+}
+
+}  // namespace collide::internal

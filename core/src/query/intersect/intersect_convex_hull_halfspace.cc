@@ -1,0 +1,12 @@
+// ConvexHull vs halfspace through the support of the convex_hull along -normal
+// (query/convex/halfspace.h).
+#include "query/convex/halfspace.h"
+#include "query/kernels_convex.h"
+
+namespace collide::internal {
+
+bool IntersectConvexHullHalfspace(const ConvexHull& a, const Halfspace& b) {
+  return QueryConvexHalfspace(QueryLevel::kIntersect, ConvexCore(a, {}), b).hit;
+}
+
+}  // namespace collide::internal

@@ -1,0 +1,12 @@
+// Point vs halfspace through the support of the point along -normal
+// (query/convex/halfspace.h).
+#include "query/convex/halfspace.h"
+#include "query/kernels_convex.h"
+
+namespace collide::internal {
+
+bool IntersectPointHalfspace(const Point& a, const Halfspace& b) {
+  return QueryConvexHalfspace(QueryLevel::kIntersect, ConvexCore(a, {}), b).hit;
+}
+
+}  // namespace collide::internal

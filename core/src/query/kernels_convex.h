@@ -1,0 +1,44 @@
+// Specialized kernels of the triangle, convex hull and halfspace family
+// (registered in register_convex.cc). Results follow collide/result.h.
+#ifndef COLLIDE_CORE_SRC_QUERY_KERNELS_CONVEX_H_
+#define COLLIDE_CORE_SRC_QUERY_KERNELS_CONVEX_H_
+
+#include "collide/result.h"
+#include "collide/shapes.h"
+
+namespace collide::internal {
+
+// Every convex kind (A) against a halfspace (B): exact, from A's support
+// point along -normal; the normal from A to B is -halfspace.normal.
+bool IntersectPointHalfspace(const Point& a, const Halfspace& b);
+bool IntersectSegmentHalfspace(const Segment& a, const Halfspace& b);
+bool IntersectSphereHalfspace(const Sphere& a, const Halfspace& b);
+bool IntersectCapsuleHalfspace(const Capsule& a, const Halfspace& b);
+bool IntersectAabbHalfspace(const Aabb& a, const Halfspace& b);
+bool IntersectObbHalfspace(const Obb& a, const Halfspace& b);
+bool IntersectTriangleHalfspace(const Triangle& a, const Halfspace& b);
+bool IntersectConvexHullHalfspace(const ConvexHull& a, const Halfspace& b);
+PairResult DistancePointHalfspace(const Point& a, const Halfspace& b);
+PairResult DistanceSegmentHalfspace(const Segment& a, const Halfspace& b);
+PairResult DistanceSphereHalfspace(const Sphere& a, const Halfspace& b);
+PairResult DistanceCapsuleHalfspace(const Capsule& a, const Halfspace& b);
+PairResult DistanceAabbHalfspace(const Aabb& a, const Halfspace& b);
+PairResult DistanceObbHalfspace(const Obb& a, const Halfspace& b);
+PairResult DistanceTriangleHalfspace(const Triangle& a, const Halfspace& b);
+PairResult DistanceConvexHullHalfspace(const ConvexHull& a, const Halfspace& b);
+PairResult ContactPointHalfspace(const Point& a, const Halfspace& b);
+PairResult ContactSegmentHalfspace(const Segment& a, const Halfspace& b);
+PairResult ContactSphereHalfspace(const Sphere& a, const Halfspace& b);
+PairResult ContactCapsuleHalfspace(const Capsule& a, const Halfspace& b);
+PairResult ContactAabbHalfspace(const Aabb& a, const Halfspace& b);
+PairResult ContactObbHalfspace(const Obb& a, const Halfspace& b);
+PairResult ContactTriangleHalfspace(const Triangle& a, const Halfspace& b);
+PairResult ContactConvexHullHalfspace(const ConvexHull& a, const Halfspace& b);
+
+// Ray casts.
+RayHit RayCastTriangle(const Ray& ray, const Triangle& triangle);
+RayHit RayCastHalfspace(const Ray& ray, const Halfspace& halfspace);
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_CORE_SRC_QUERY_KERNELS_CONVEX_H_
