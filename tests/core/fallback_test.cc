@@ -286,7 +286,9 @@ void CheckInvariants(const Shape& a, const Shape& b, testing::ShapeOps& ops, con
   EXPECT_EQ(hit, c.hit);
   EXPECT_NEAR(Length(c.normal), 1.0, 1e-12);
   // Mirror symmetry of the fallback itself.
-  if (KindOf(a) != KindOf(b)) EXPECT_EQ(FbContact(b, a), c.Flipped());
+  if (KindOf(a) != KindOf(b)) {
+    EXPECT_EQ(FbContact(b, a), c.Flipped());
+  }
   const double scale = 1.0 + std::fabs(c.distance);
   ExpectVecNear(c.point_b - c.point_a, c.normal * c.distance, 1e-9 * scale);
   if (!c.hit) {
