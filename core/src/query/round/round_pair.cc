@@ -96,4 +96,17 @@ PairResult ContactFromSeparation(const CoreSeparation& sep, double ra, double rb
   return {QueryStatus::kOk, hit, distance, sep.point_a + normal * ra, sep.point_b - normal * rb, normal};
 }
 
+PairResult DistanceFromSeparation(const CoreSeparation& sep, double ra, double rb) {
+  const PairResult contact = ContactFromSeparation(sep, ra, rb);
+  if (!contact.hit) return contact;
+  // Along the normal from A's core point, the offsets x in [d - rb, ra] are
+  // within both radii; [0, d] keeps the point between the cores. The
+  // intersection is non-empty because d <= ra + rb; take its midpoint.
+  const double d = Length(sep.v);
+  const double lo = d - rb > 0.0 ? d - rb : 0.0;
+  const double hi = d < ra ? d : ra;
+  const Vec3 p = sep.point_a + contact.normal * (0.5 * (lo + hi));
+  return {QueryStatus::kOk, true, 0.0, p, p, Vec3{}};
+}
+
 }  // namespace collide::internal

@@ -60,6 +60,14 @@ CoreSeparation Separate(const SegmentCore& a, const SegmentCore& b);
 // RoundIntersect, so all three levels agree on hit.
 PairResult ContactFromSeparation(const CoreSeparation& sep, double ra, double rb);
 
+// The kDistance result (result.h): the contact result when apart; when
+// overlapping, one point in both shapes. Not DistanceFromContact: the
+// midpoint of the deepest points can lie outside the smaller shape when one
+// contains the other (a small sphere inside a large one: A's deepest point is
+// A's far surface point). Here the point is on the core segment from A's
+// closest core point to B's, within ra of the first and rb of the second.
+PairResult DistanceFromSeparation(const CoreSeparation& sep, double ra, double rb);
+
 // The unit normal A -> B for cores that touch (v == 0), where the direction
 // is not defined by the separation: +x for two point cores; for a segment
 // core (or two parallel ones) the direction perpendicular to it nearest +x
@@ -79,10 +87,9 @@ PairResult RoundContact(const A& a, const B& b) {
   return ContactFromSeparation(Separate(CoreOf(a), CoreOf(b)), RadiusOf(a), RadiusOf(b));
 }
 
-// The contact result costs one sqrt more than the distance: reuse it.
 template <typename A, typename B>
 PairResult RoundDistance(const A& a, const B& b) {
-  return DistanceFromContact(RoundContact(a, b));
+  return DistanceFromSeparation(Separate(CoreOf(a), CoreOf(b)), RadiusOf(a), RadiusOf(b));
 }
 
 }  // namespace collide::internal
