@@ -22,16 +22,18 @@ namespace collide::internal {
 // deterministic parallel answer.
 inline constexpr double kParallelSinSquared = 1e-28;
 
-inline double Clamp01(double x) { return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x); }
+// num / den clamped to [0, 1], for den >= 0. The clamps are decided before
+// dividing: cheaper when clamped, and den == 0 gives 0, never NaN.
+inline double ClampedRatio(double num, double den) {
+  if (num <= 0.0) return 0.0;
+  if (num >= den) return 1.0;
+  return num / den;
+}
 
 // The parameter in [0, 1] of the point of segment [a, a + d] closest to a
 // point at offset `ap` from `a`, with dd = |d|^2 (0 for a point segment).
-// Endpoints are decided before dividing, so dd == 0 gives 0, never NaN.
 inline double ClampedSegmentParameter(const Vec3& ap, const Vec3& d, double dd) {
-  const double num = Dot(ap, d);
-  if (num <= 0.0) return 0.0;
-  if (num >= dd) return 1.0;
-  return num / dd;
+  return ClampedRatio(Dot(ap, d), dd);
 }
 
 struct PointOnSegment {
@@ -59,17 +61,18 @@ inline PointOnLine ClosestPointOnLine(const Vec3& p, const Line& line) {
 }
 
 // The parameter s of the foot, on the line p1 + s * d1, of the common
-// perpendicular with the line p1 + r + t * d2, given n = d1 x d2 != 0 and
-// nn = |n|^2. The foot on the second line is t = this with d1 for d2 (same r
-// and n): crossing s*d1 - t*d2 = r + k*n with d1 instead.
+// perpendicular with the line p1 + r + t * d2, given n = d1 x d2 != 0, is
+// this numerator over |n|^2. The foot on the second line is t = the same with
+// d1 for d2 (same r and n).
 //
 // From s*d1 - t*d2 = r + k*n: crossing with d2 and dotting with n gives
-// s*|n|^2 = ((r x d2) . n). This cross-product form avoids the cancellation
-// in Ericson's (b*f - c*e) / (a*e - b*b): its error is ~eps*|r|/(|d1| sin)
-// instead of ~eps*|r|/(|d1| sin^2), so the distance it yields stays accurate
-// to ~eps*|r| however small the angle.
-inline double CommonPerpendicularParameter(const Vec3& r, const Vec3& d2, const Vec3& n, double nn) {
-  return Dot(Cross(r, d2), n) / nn;
+// s*|n|^2 = ((r x d2) . n) (with d1: t*|n|^2 = (r x d1) . n). This
+// cross-product form avoids the cancellation in Ericson's
+// (b*f - c*e) / (a*e - b*b): its error is ~eps*|r|/(|d1| sin) instead of
+// ~eps*|r|/(|d1| sin^2), so the distance it yields stays accurate to
+// ~eps*|r| however small the angle.
+inline double CommonPerpendicularNumerator(const Vec3& r, const Vec3& d2, const Vec3& n) {
+  return Dot(Cross(r, d2), n);
 }
 
 struct LinePoints {

@@ -13,8 +13,8 @@ LinePoints ClosestPointsLines(const Line& l1, const Line& l2) {
   // |d1 x d2|^2 = |d1|^2 |d2|^2 sin^2(angle), without the cancellation of
   // a*e - b*b.
   if (nn > kParallelSinSquared * Dot(d1, d1) * Dot(d2, d2)) {
-    out.s = CommonPerpendicularParameter(r, d2, n, nn);
-    out.t = CommonPerpendicularParameter(r, d1, n, nn);
+    out.s = CommonPerpendicularNumerator(r, d2, n) / nn;
+    out.t = CommonPerpendicularNumerator(r, d1, n) / nn;
   } else {
     // Every point of line 1 is equally close: take l1.point.
     out.parallel = true;

@@ -7,7 +7,7 @@
 // convex quadratic (clamping s to an edge of the square, the constrained
 // minimum lies on that edge or on the t edge reached from it). Changes for
 // robustness:
-//  - s comes from the cross-product form (CommonPerpendicularParameter), so
+//  - s comes from the cross-product form (CommonPerpendicularNumerator), so
 //    nearly parallel segments keep an accurate distance;
 //  - parallel is decided on sin^2(angle), a scale-free test, and answered by
 //    the midpoint of the overlap so the pair is deterministic;
@@ -37,7 +37,7 @@ SegmentPoints ClosestPointsSegments(const Vec3& p1, const Vec3& q1, const Vec3& 
     const Vec3 n = Cross(d1, d2);
     const double nn = Dot(n, n);
     if (nn > kParallelSinSquared * a * e) {
-      s = Clamp01(CommonPerpendicularParameter(r, d2, n, nn));
+      s = ClampedRatio(CommonPerpendicularNumerator(r, d2, n), nn);
     } else {
       // Parallel: segment 2 projects onto line 1 as [u0, u1] (in s units).
       // Overlapping [0, 1]: every s in the overlap has a perpendicular
@@ -52,13 +52,14 @@ SegmentPoints ClosestPointsSegments(const Vec3& p1, const Vec3& q1, const Vec3& 
     }
     // Project p1 + s*d1 onto line 2: t = ((s*d1 - r) . d2) / e; clamp and
     // reproject onto segment 1 if it leaves [0, 1].
-    t = (s * b - f) / e;
-    if (t < 0.0) {
-      t = 0.0;
-      s = Clamp01(c / a);
-    } else if (t > 1.0) {
+    const double t_num = s * b - f;
+    if (t_num < 0.0) {
+      s = ClampedRatio(c, a);
+    } else if (t_num > e) {
       t = 1.0;
-      s = Clamp01((c + b) / a);
+      s = ClampedRatio(c + b, a);
+    } else {
+      t = t_num / e;
     }
   }
   return {s, t, p1 + d1 * s, p2 + d2 * t};

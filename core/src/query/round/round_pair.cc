@@ -3,8 +3,6 @@
 #include <cmath>
 #include <limits>
 
-#include "query/closest/closest.h"
-
 namespace collide::internal {
 namespace {
 
@@ -35,35 +33,30 @@ bool NonParallel(const Vec3& d1, const Vec3& d2, const Vec3& n) {
   return Dot(n, n) > kParallelSinSquared * Dot(d1, d1) * Dot(d2, d2);
 }
 
-}  // namespace
-
-CoreSeparation Separate(const PointCore& a, const SegmentCore& b) {
-  const Vec3 d = b.b - b.a;
-  const PointOnSegment q = ClosestPointOnSegment(a.p, b.a, b.b);
-  Vec3 v = q.point - a.p;
-  if (q.t > 0.0 && q.t < 1.0) v = RejectFrom(v, d);
-  return {a.p, q.point, v, {}, d};
+// The unit normal A -> B.
+Vec3 ContactNormal(const CoreClosest& cp, const CoreLine& a, const CoreLine& b) {
+  const Vec3 v = SeparationDirection(cp, a, b);
+  const double len = Length(v);
+  return len > 0.0 ? v / len : TouchingCoresNormal(a.axis, b.axis);
 }
 
-CoreSeparation Separate(const SegmentCore& a, const SegmentCore& b) {
-  const Vec3 d1 = a.b - a.a;
-  const Vec3 d2 = b.b - b.a;
-  const SegmentPoints cp = ClosestPointsSegments(a.a, a.b, b.a, b.b);
+}  // namespace
+
+Vec3 SeparationDirection(const CoreClosest& cp, const CoreLine& a, const CoreLine& b) {
+  // A point core has s = 0 (t = 0), never inside.
   const bool s_inside = cp.s > 0.0 && cp.s < 1.0;
   const bool t_inside = cp.t > 0.0 && cp.t < 1.0;
-  Vec3 v = cp.point2 - cp.point1;
+  const Vec3 v = cp.point_b - cp.point_a;
   if (s_inside && t_inside) {
-    const Vec3 n = Cross(d1, d2);
-    // Skew: v is the projection of (b.a - a.a) on the common perpendicular
-    // n, which is both more accurate than the difference of the two feet
-    // and exactly perpendicular to both segments.
-    v = NonParallel(d1, d2, n) ? n * (Dot(b.a - a.a, n) / Dot(n, n)) : RejectFrom(v, d1);
-  } else if (s_inside) {
-    v = RejectFrom(v, d1);
-  } else if (t_inside) {
-    v = RejectFrom(v, d2);
+    // Skew: the projection of (b.start - a.start) on the common
+    // perpendicular n, exactly perpendicular to both segments.
+    const Vec3 n = Cross(a.axis, b.axis);
+    return NonParallel(a.axis, b.axis, n) ? n * (Dot(b.start - a.start, n) / Dot(n, n))
+                                          : RejectFrom(v, a.axis);
   }
-  return {cp.point1, cp.point2, v, d1, d2};
+  if (s_inside) return RejectFrom(v, a.axis);
+  if (t_inside) return RejectFrom(v, b.axis);
+  return v;
 }
 
 Vec3 TouchingCoresNormal(const Vec3& axis_a, const Vec3& axis_b) {
@@ -78,34 +71,35 @@ Vec3 TouchingCoresNormal(const Vec3& axis_a, const Vec3& axis_b) {
   return {1.0, 0.0, 0.0};
 }
 
-PairResult ContactFromSeparation(const CoreSeparation& sep, double ra, double rb) {
+PairResult ContactFromClosest(const CoreClosest& cp, const CoreLine& a, const CoreLine& b, double ra,
+                              double rb) {
   const double r = ra + rb;
-  const double d2 = LengthSquared(sep.v);
+  const double d2 = LengthSquared(cp.point_b - cp.point_a);
   const bool hit = d2 <= r * r;
-  const double d = std::sqrt(d2);
-  const Vec3 normal = d > 0.0 ? sep.v / d : TouchingCoresNormal(sep.axis_a, sep.axis_b);
+  const Vec3 normal = ContactNormal(cp, a, b);
   // sqrt(d2) - r and d2 - r*r can disagree in sign within an ulp of
   // touching; hit is decided by the squared test (as at the intersect
   // level) and the distance follows it, so hit == (distance <= 0) holds.
-  double distance = d - r;
+  double distance = std::sqrt(d2) - r;
   if (hit && distance > 0.0) distance = 0.0;
   if (!hit && distance <= 0.0) distance = std::numeric_limits<double>::denorm_min();
   // Apart: the surface points facing each other. Overlapping: the deepest
   // points, A's surface point along +normal and B's along -normal, so that
   // point_b - point_a = (d - ra - rb) * normal = distance * normal.
-  return {QueryStatus::kOk, hit, distance, sep.point_a + normal * ra, sep.point_b - normal * rb, normal};
+  return {QueryStatus::kOk, hit, distance, cp.point_a + normal * ra, cp.point_b - normal * rb, normal};
 }
 
-PairResult DistanceFromSeparation(const CoreSeparation& sep, double ra, double rb) {
-  const PairResult contact = ContactFromSeparation(sep, ra, rb);
+PairResult DistanceFromClosest(const CoreClosest& cp, const CoreLine& a, const CoreLine& b, double ra,
+                               double rb) {
+  const PairResult contact = ContactFromClosest(cp, a, b, ra, rb);
   if (!contact.hit) return contact;
   // Along the normal from A's core point, the offsets x in [d - rb, ra] are
   // within both radii; [0, d] keeps the point between the cores. The
   // intersection is non-empty because d <= ra + rb; take its midpoint.
-  const double d = Length(sep.v);
+  const double d = Length(cp.point_b - cp.point_a);
   const double lo = d - rb > 0.0 ? d - rb : 0.0;
   const double hi = d < ra ? d : ra;
-  const Vec3 p = sep.point_a + contact.normal * (0.5 * (lo + hi));
+  const Vec3 p = cp.point_a + contact.normal * (0.5 * (lo + hi));
   return {QueryStatus::kOk, true, 0.0, p, p, Vec3{}};
 }
 
