@@ -1,0 +1,459 @@
+// Per-pair time of intersect, distance and contact queries, for collide and
+// its peers FCL and Bullet side by side, on the same seeded pairs.
+//
+// For each pair kind (pairs.cc) and query level, one benchmark per
+// implementation sweeps all kPairCount pre-generated pairs per iteration:
+//   <level>/<kind>/kernel  collide's typed kernel, called directly (internal
+//                          headers; registered once the kernel has landed);
+//   <level>/<kind>/slot    the registry slot Query() would call: the kernel
+//                          behind its variant unpacking wrapper;
+//   <level>/<kind>/query   the public collide::Query (kind lookup, same-kind
+//                          ordering, registry, mirrored results);
+//   <level>/<kind>/fcl     FCL 0.7 (peer_fcl.cc);
+//   <level>/<kind>/bullet  Bullet 3.24 double precision (peer_bullet.cc).
+// The pair_time counter is the CPU time per pair. Every result goes through
+// benchmark::DoNotOptimize. Before the first benchmark of a kind, the sanity
+// check answers every pair with every library and prints the hit counts and
+// disagreements, to catch a peer that was set up to answer another question.
+// At the end, a table of ns per pair and FCL/collide, Bullet/collide ratios
+// against the targets (intersect: FCL >= 5x, Bullet >= 3x; distance and
+// contact: FCL >= 4x).
+//
+// The pair_time counter is CPU time, the least load-sensitive clock on a
+// shared machine; --instructions=N (below) gives callgrind instruction counts
+// per pair as a load-independent second figure.
+//
+// Usage: scripts/bench.sh (Release build, writes bench/results/<machine>/).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "collide/query.h"
+#include "pairs.h"
+#include "query/registry.h"
+#include "valgrind/callgrind.h"
+
+// Typed kernels, as their families land. Each include brings the
+// declarations named after the kernel files (protocol: <Query><A><B>).
+#if __has_include("query/kernels_round.h")
+#include "query/kernels_round.h"
+#define COLLIDE_BENCH_ROUND_KERNELS 1
+#endif
+#if __has_include("query/kernels_box.h")
+#include "query/kernels_box.h"
+#define COLLIDE_BENCH_BOX_KERNELS 1
+#endif
+#if __has_include("query/kernels_convex.h")
+#include "query/kernels_convex.h"
+#define COLLIDE_BENCH_CONVEX_KERNELS 1
+#endif
+
+namespace collide::bench {
+namespace {
+
+const char* LevelName(QueryLevel level) {
+  switch (level) {
+    case QueryLevel::kIntersect:
+      return "intersect";
+    case QueryLevel::kDistance:
+      return "distance";
+    case QueryLevel::kContact:
+      return "contact";
+  }
+  return "?";
+}
+constexpr QueryLevel kLevels[] = {QueryLevel::kIntersect, QueryLevel::kDistance, QueryLevel::kContact};
+
+// ---------------------------------------------------------------------------
+// The pair set of one kind with its peer copies and sanity report. Only the
+// kind being benchmarked is kept in memory (benchmarks are registered
+// kind-major), since each holds a few hundred MB of shapes across libraries.
+
+struct Context {
+  int kind_index = -1;
+  PairSet set;
+  std::unique_ptr<Peer> fcl;
+  std::unique_ptr<Peer> bullet;
+  bool collide_supported = false;
+};
+
+std::vector<std::string>& SanityLines() {
+  static std::vector<std::string> lines;
+  return lines;
+}
+
+void Note(const char* format, auto... args) {
+  char line[512];
+  std::snprintf(line, sizeof(line), format, args...);
+  std::fprintf(stderr, "%s\n", line);
+  SanityLines().push_back(line);
+}
+
+std::vector<Answer> CollideAnswers(const PairSet& set, QueryLevel level) {
+  std::vector<Answer> out(set.a.size());
+  for (size_t i = 0; i < set.a.size(); ++i) {
+    const PairResult r = Query(level, set.a[i], set.b[i]);
+    out[i] = {r.hit, r.distance};
+  }
+  return out;
+}
+
+// Compares a peer's answers with the reference's at every level: hits, then
+// the distance of pairs both call separated, then the signed distance of
+// pairs both call overlapping (where both report one).
+void Compare(const char* kind, const char* ref_name, const char* peer_name,
+             const std::vector<Answer> (&ref)[3], const std::vector<Answer> (&peer)[3]) {
+  const int n = static_cast<int>(ref[0].size());
+  int hits_ref = 0, hits_peer = 0, hit_mismatches = 0;
+  for (int i = 0; i < n; ++i) {
+    hits_ref += ref[0][i].hit;
+    hits_peer += peer[0][i].hit;
+    hit_mismatches += ref[0][i].hit != peer[0][i].hit;
+  }
+  double max_distance_error = 0.0, max_depth_error = 0.0;
+  int depth_pairs = 0;
+  for (int i = 0; i < n; ++i) {
+    if (!ref[1][i].hit && !peer[1][i].hit) {
+      max_distance_error = std::max(max_distance_error, std::fabs(ref[1][i].distance - peer[1][i].distance));
+    }
+    if (ref[2][i].hit && peer[2][i].hit && std::isfinite(ref[2][i].distance) &&
+        std::isfinite(peer[2][i].distance)) {
+      ++depth_pairs;
+      max_depth_error = std::max(max_depth_error, std::fabs(ref[2][i].distance - peer[2][i].distance));
+    }
+  }
+  Note(
+      "sanity %-24s hits %s=%d %s=%d of %d, hit mismatches %d; max |distance diff| %.2g; "
+      "max |depth diff| %.2g over %d overlaps",
+      kind, ref_name, hits_ref, peer_name, hits_peer, n, hit_mismatches, max_distance_error, max_depth_error,
+      depth_pairs);
+}
+
+// The context of kind `kind_index` with `count` pairs, checked for sanity
+// when `sanity` (every library answers every pair at every level once).
+Context& GetContext(int kind_index, int count, bool sanity) {
+  static std::unique_ptr<Context> context;
+  if (context && context->kind_index == kind_index && static_cast<int>(context->set.a.size()) == count) {
+    return *context;
+  }
+  context.reset();  // free the previous kind first.
+  const PairKind& kind = PairKinds()[kind_index];
+  context = std::make_unique<Context>(Context{kind_index, MakePairSet(kind, count), nullptr, nullptr, false});
+  Context& c = *context;
+  c.fcl = MakeFclPeer(c.set);
+  c.bullet = MakeBulletPeer(c.set);
+  c.collide_supported =
+      Query(QueryLevel::kIntersect, c.set.a[0], c.set.b[0]).status != QueryStatus::kUnsupported;
+
+  if (!sanity) return c;
+  std::vector<Answer> fcl[3], bullet[3], mine[3];
+  for (int l = 0; l < 3; ++l) {
+    c.fcl->Answers(kLevels[l], fcl[l]);
+    c.bullet->Answers(kLevels[l], bullet[l]);
+    if (c.collide_supported) mine[l] = CollideAnswers(c.set, kLevels[l]);
+  }
+  if (c.collide_supported) {
+    Compare(kind.name, "collide", "fcl", mine, fcl);
+    Compare(kind.name, "collide", "bullet", mine, bullet);
+  } else {
+    Note("sanity %-24s collide: kUnsupported (kernel not landed); peers compared with each other", kind.name);
+    Compare(kind.name, "fcl", "bullet", fcl, bullet);
+  }
+  return c;
+}
+
+// ---------------------------------------------------------------------------
+// Sweeps: answer every pair of a context once, return the hit count. The
+// sweep is what is timed (and what callgrind counts in --instructions mode).
+
+using Sweeper = std::function<int()>;
+
+[[maybe_unused]] bool Hit(bool hit) { return hit; }
+[[maybe_unused]] bool Hit(const PairResult& r) { return r.hit; }
+
+// collide::Query on the variant shapes.
+Sweeper QuerySweeper(const Context& c, QueryLevel level) {
+  if (!c.collide_supported) return nullptr;
+  return [&c, level] {
+    int hits = 0;
+    for (size_t i = 0; i < c.set.a.size(); ++i) {
+      const PairResult r = Query(level, c.set.a[i], c.set.b[i]);
+      benchmark::DoNotOptimize(r);
+      hits += r.hit;
+    }
+    return hits;
+  };
+}
+
+// The registry slot Query() looks up: the kernel behind its variant wrapper.
+Sweeper SlotSweeper(const Context& c, QueryLevel level) {
+  const internal::PairFn fn = internal::GlobalRegistry().PairKernel(level, c.set.kind.a, c.set.kind.b);
+  if (fn == nullptr) return nullptr;
+  return [&c, fn] {
+    int hits = 0;
+    for (size_t i = 0; i < c.set.a.size(); ++i) {
+      const PairResult r = fn(c.set.a[i], c.set.b[i]);
+      benchmark::DoNotOptimize(r);
+      hits += r.hit;
+    }
+    return hits;
+  };
+}
+
+// `Kernel` is a typed kernel, bool or PairResult (const A&, const B&), called
+// directly on arrays of A and B (no variant).
+template <auto Kernel>
+Sweeper KernelSweeper(const Context& c, QueryLevel) {
+  using Traits = internal::KernelTraits<decltype(Kernel)>;
+  using A = typename Traits::ShapeA;
+  using B = typename Traits::ShapeB;
+  auto a = std::make_shared<std::vector<A>>();
+  auto b = std::make_shared<std::vector<B>>();
+  for (size_t i = 0; i < c.set.a.size(); ++i) {
+    a->push_back(std::get<A>(c.set.a[i]));
+    b->push_back(std::get<B>(c.set.b[i]));
+  }
+  return [a, b] {
+    int hits = 0;
+    for (size_t i = 0; i < a->size(); ++i) {
+      const auto r = Kernel((*a)[i], (*b)[i]);
+      benchmark::DoNotOptimize(r);
+      hits += Hit(r);
+    }
+    return hits;
+  };
+}
+
+using SweeperFactory = Sweeper (*)(const Context&, QueryLevel);
+
+// Typed kernels by (kind name, level), filled by AddTypedKernels.
+std::map<std::pair<std::string, QueryLevel>, SweeperFactory>& TypedKernels() {
+  static std::map<std::pair<std::string, QueryLevel>, SweeperFactory> kernels;
+  return kernels;
+}
+
+template <auto Intersect, auto Distance, auto Contact>
+void AddKernels(const char* kind) {
+  TypedKernels()[{kind, QueryLevel::kIntersect}] = &KernelSweeper<Intersect>;
+  TypedKernels()[{kind, QueryLevel::kDistance}] = &KernelSweeper<Distance>;
+  TypedKernels()[{kind, QueryLevel::kContact}] = &KernelSweeper<Contact>;
+}
+
+void AddTypedKernels() {
+  using namespace internal;  // the kernels' namespace.
+#if COLLIDE_BENCH_ROUND_KERNELS
+#endif
+#if COLLIDE_BENCH_BOX_KERNELS
+#endif
+#if COLLIDE_BENCH_CONVEX_KERNELS
+#endif
+}
+
+enum class Impl { kKernel, kSlot, kQuery, kFcl, kBullet };
+constexpr Impl kImpls[] = {Impl::kKernel, Impl::kSlot, Impl::kQuery, Impl::kFcl, Impl::kBullet};
+const char* ImplName(Impl impl) {
+  constexpr const char* kNames[] = {"kernel", "slot", "query", "fcl", "bullet"};
+  return kNames[static_cast<int>(impl)];
+}
+
+// The sweep of `impl`, or null when collide has nothing to measure there.
+Sweeper MakeSweeper(Context& c, QueryLevel level, Impl impl) {
+  switch (impl) {
+    case Impl::kKernel: {
+      const auto it = TypedKernels().find({c.set.kind.name, level});
+      return it == TypedKernels().end() ? nullptr : it->second(c, level);
+    }
+    case Impl::kSlot:
+      return SlotSweeper(c, level);
+    case Impl::kQuery:
+      return QuerySweeper(c, level);
+    case Impl::kFcl:
+      return [&c, level] { return c.fcl->Sweep(level); };
+    case Impl::kBullet:
+      return [&c, level] { return c.bullet->Sweep(level); };
+  }
+  return nullptr;
+}
+
+std::string BenchmarkName(const PairKind& kind, QueryLevel level, Impl impl) {
+  return std::string(LevelName(level)) + "/" + kind.name + "/" + ImplName(impl);
+}
+
+void RunBenchmark(benchmark::State& state, int kind_index, QueryLevel level, Impl impl) {
+  Context& c = GetContext(kind_index, kPairCount, /*sanity=*/true);
+  const Sweeper sweep = MakeSweeper(c, level, impl);
+  if (!sweep) return state.SkipWithError("collide: no kernel registered for this pair (yet)");
+  int hits = 0;
+  for (auto _ : state) hits = sweep();
+  // CPU seconds per pair (an inverted rate over the pairs of one iteration).
+  state.counters["pair_time"] =
+      benchmark::Counter(static_cast<double>(c.set.a.size()),
+                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["hit_rate"] = static_cast<double>(hits) / static_cast<double>(c.set.a.size());
+}
+
+// ---------------------------------------------------------------------------
+// Registration and the summary.
+
+void RegisterAll() {
+  AddTypedKernels();
+  const auto& kinds = PairKinds();
+  for (int k = 0; k < static_cast<int>(kinds.size()); ++k) {
+    for (const QueryLevel level : kLevels) {
+      for (const Impl impl : kImpls) {
+        if (impl == Impl::kKernel && !TypedKernels().count({kinds[k].name, level})) continue;
+        benchmark::RegisterBenchmark(BenchmarkName(kinds[k], level, impl).c_str(), RunBenchmark, k, level,
+                                     impl);
+      }
+    }
+  }
+}
+
+// Console output as usual, and the ns per pair of every run kept for the
+// summary (the median when repetitions are aggregated).
+class SummaryReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      if (run.error_occurred) continue;
+      const bool aggregate = run.run_type == Run::RT_Aggregate;
+      if (aggregate && run.aggregate_name != "median") continue;
+      const auto it = run.counters.find("pair_time");
+      if (it == run.counters.end()) continue;
+      const std::string name = run.run_name.function_name;
+      if (!aggregate && medians_.count(name)) continue;
+      (aggregate ? medians_ : singles_)[name] = it->second.value * 1e9;
+    }
+  }
+
+  std::optional<double> Ns(const std::string& name) const {
+    if (const auto it = medians_.find(name); it != medians_.end()) return it->second;
+    if (const auto it = singles_.find(name); it != singles_.end()) return it->second;
+    return std::nullopt;
+  }
+
+  void PrintSummary() const {
+    std::FILE* out = stdout;
+    std::fflush(stdout);
+    std::fprintf(out, "\n");
+    for (const std::string& line : SanityLines()) std::fprintf(out, "%s\n", line.c_str());
+    std::fprintf(out,
+                 "\nns per pair (median of repetitions when run with repetitions). Ratios are peer time / "
+                 "collide time,\nagainst the typed kernel (kernel) and the public dispatcher (query). "
+                 "Targets: intersect FCL/kernel >= 5\nand Bullet/kernel >= 3; distance and contact "
+                 "FCL/kernel >= 4. '-' = not measured (no kernel yet).\n\n");
+    std::fprintf(out, "%-10s %-24s %8s %8s %8s %8s %8s %8s %8s %8s %8s  %s\n", "level", "kind", "kernel",
+                 "slot", "query", "fcl", "bullet", "fcl/kern", "bt/kern", "fcl/qry", "bt/qry", "target");
+    auto cell = [](std::optional<double> v) {
+      char s[32];
+      if (v) {
+        std::snprintf(s, sizeof(s), "%8.1f", *v);
+      } else {
+        std::snprintf(s, sizeof(s), "%8s", "-");
+      }
+      return std::string(s);
+    };
+    auto ratio = [](std::optional<double> peer, std::optional<double> mine) -> std::optional<double> {
+      if (!peer || !mine || *mine <= 0.0) return std::nullopt;
+      return *peer / *mine;
+    };
+    for (const PairKind& kind : PairKinds()) {
+      for (const QueryLevel level : kLevels) {
+        const std::string prefix = std::string(LevelName(level)) + "/" + kind.name + "/";
+        std::optional<double> t[5];
+        for (int i = 0; i < 5; ++i) t[i] = Ns(prefix + ImplName(kImpls[i]));
+        const auto fcl_kernel = ratio(t[3], t[0]);
+        const auto bullet_kernel = ratio(t[4], t[0]);
+        std::string verdict = "-";
+        if (fcl_kernel) {
+          const bool fcl_ok = *fcl_kernel >= (level == QueryLevel::kIntersect ? 5.0 : 4.0);
+          const bool bullet_ok = level != QueryLevel::kIntersect || (bullet_kernel && *bullet_kernel >= 3.0);
+          verdict = fcl_ok && bullet_ok ? "ok" : "MISS";
+        }
+        std::fprintf(out, "%-10s %-24s %s %s %s %s %s %s %s %s %s  %s\n", LevelName(level), kind.name,
+                     cell(t[0]).c_str(), cell(t[1]).c_str(), cell(t[2]).c_str(), cell(t[3]).c_str(),
+                     cell(t[4]).c_str(), cell(fcl_kernel).c_str(), cell(bullet_kernel).c_str(),
+                     cell(ratio(t[3], t[2])).c_str(), cell(ratio(t[4], t[2])).c_str(), verdict.c_str());
+      }
+    }
+    std::fflush(out);
+  }
+
+ private:
+  std::map<std::string, double> medians_;
+  std::map<std::string, double> singles_;
+};
+
+// --instructions=N mode, run under `valgrind --tool=callgrind
+// --collect-atstart=no`: one sweep of the first N pairs per benchmark, each
+// collected alone and dumped under the benchmark's name, so that callgrind's
+// instruction counts (independent of machine load) divide into
+// instructions per pair. scripts/bench.sh parses the dumps.
+int CountInstructions(int pairs, const std::regex& filter) {
+  if (!RUNNING_ON_VALGRIND) std::fprintf(stderr, "--instructions: not under callgrind, nothing is counted\n");
+  AddTypedKernels();
+  const auto& kinds = PairKinds();
+  for (int k = 0; k < static_cast<int>(kinds.size()); ++k) {
+    for (const QueryLevel level : kLevels) {
+      for (const Impl impl : kImpls) {
+        const std::string name = BenchmarkName(kinds[k], level, impl);
+        if (!std::regex_search(name, filter)) continue;
+        Context& c = GetContext(k, pairs, /*sanity=*/false);
+        const Sweeper sweep = MakeSweeper(c, level, impl);
+        if (!sweep) continue;
+        CALLGRIND_TOGGLE_COLLECT;
+        const int hits = sweep();
+        CALLGRIND_TOGGLE_COLLECT;
+        CALLGRIND_DUMP_STATS_AT(name.c_str());
+        std::printf("%s pairs=%d hits=%d\n", name.c_str(), pairs, hits);
+      }
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace collide::bench
+
+int main(int argc, char** argv) {
+  // Our own flags first; the rest are Google Benchmark's.
+  int instruction_pairs = 0;
+  std::string instruction_filter = ".";
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.starts_with("--instructions=")) {
+      instruction_pairs = std::atoi(argv[i] + std::strlen("--instructions="));
+    } else if (arg.starts_with("--instructions_filter=")) {
+      instruction_filter = argv[i] + std::strlen("--instructions_filter=");
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  if (instruction_pairs > 0) {
+    return collide::bench::CountInstructions(std::min(instruction_pairs, collide::bench::kPairCount),
+                                             std::regex(instruction_filter));
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  collide::bench::RegisterAll();
+  collide::bench::SummaryReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  reporter.PrintSummary();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,146 @@
+// Bullet 3.24 (double-precision build, libBulletCollision-float64, the same
+// precision as collide and FCL) as a peer: the same pairs converted to Bullet
+// convex shapes and transforms before timing, answered by btGjkPairDetector
+// with Bullet's GJK-EPA penetration solver. That is the narrowest Bullet API
+// that answers all three questions for every pair, and the one its own
+// btConvexConvexAlgorithm calls; btCollisionWorld::contactPairTest adds a
+// dispatcher, an algorithm allocation and a contact manifold on top.
+//
+// Asymmetries with collide, noted where they matter:
+// - Bullet has no boolean-only query. Intersect passes
+//   m_maximumDistanceSquared = (marginA + marginB)^2, as Bullet's dispatcher
+//   does (with a zero contact-breaking threshold), so GJK stops as soon as it
+//   proves a separation; overlapping pairs still pay for EPA.
+// - Distance and contact are the same Bullet call (separation or penetration
+//   depth, witness point, normal), so both levels time the same work.
+// - Sphere and capsule radii are Bullet margins around a point or a segment
+//   core (exact). Boxes, hulls and triangles get margin 0, so they are the
+//   exact solids and not Bullet's default 0.04-rounded ones.
+#include <BulletCollision/CollisionShapes/btTriangleShape.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
+#include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
+#include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
+#include <benchmark/benchmark.h>
+#include <btBulletCollisionCommon.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <variant>
+
+#include "pairs.h"
+
+#ifndef BT_USE_DOUBLE_PRECISION
+#error "link the double-precision Bullet (BulletConfig-float64.cmake)"
+#endif
+
+namespace collide::bench {
+namespace {
+
+btVector3 ToBullet(const Vec3& v) { return {v.x, v.y, v.z}; }
+
+struct BulletShape {
+  std::unique_ptr<btConvexShape> shape;
+  btTransform transform;
+};
+
+// The Bullet shape for a collide shape, with its world transform.
+BulletShape MakeShape(const Shape& shape) {
+  BulletShape out{nullptr, btTransform::getIdentity()};
+  if (const auto* s = std::get_if<Sphere>(&shape)) {
+    out.shape = std::make_unique<btSphereShape>(s->radius);
+    out.transform.setOrigin(ToBullet(s->center));
+  } else if (const auto* c = std::get_if<Capsule>(&shape)) {
+    // btCapsuleShape is y-aligned and centered; its `height` is the segment
+    // length (half height internally), the radius is its margin.
+    const Vec3 axis = c->b - c->a;
+    const double length = Length(axis);
+    out.shape = std::make_unique<btCapsuleShape>(c->radius, length);
+    out.transform.setOrigin(ToBullet((c->a + c->b) * 0.5));
+    if (length > 0.0) {
+      out.transform.setRotation(shortestArcQuat(btVector3(0, 1, 0), ToBullet(axis / length)));
+    }
+  } else if (const auto* box = std::get_if<Aabb>(&shape)) {
+    out.shape = std::make_unique<btBoxShape>(ToBullet((box->max - box->min) * 0.5));
+    out.transform.setOrigin(ToBullet((box->min + box->max) * 0.5));
+  } else if (const auto* obb = std::get_if<Obb>(&shape)) {
+    out.shape = std::make_unique<btBoxShape>(ToBullet(obb->half_extents));
+    out.transform.setOrigin(ToBullet(obb->center));
+    const Mat3& r = obb->rotation;  // columns are the box axes: world = R * local.
+    out.transform.setBasis(btMatrix3x3(r.col[0].x, r.col[1].x, r.col[2].x,  //
+                                       r.col[0].y, r.col[1].y, r.col[2].y,  //
+                                       r.col[0].z, r.col[1].z, r.col[2].z));
+  } else if (const auto* t = std::get_if<Triangle>(&shape)) {
+    out.shape = std::make_unique<btTriangleShape>(ToBullet(t->a), ToBullet(t->b), ToBullet(t->c));
+  } else if (const auto* hull = std::get_if<ConvexHull>(&shape)) {
+    auto h = std::make_unique<btConvexHullShape>();
+    for (const Vec3& v : hull->vertices) h->addPoint(ToBullet(v), /*recalculateLocalAabb=*/false);
+    h->recalcLocalAabb();
+    out.shape = std::move(h);
+  } else {
+    std::fprintf(stderr, "peer_bullet: shape kind %d not converted\n", static_cast<int>(shape.index()));
+    std::abort();
+  }
+  const bool round = std::holds_alternative<Sphere>(shape) || std::holds_alternative<Capsule>(shape);
+  if (!round) out.shape->setMargin(0.0);  // btBoxShape keeps its half extents when the margin changes.
+  return out;
+}
+
+class BulletPeer final : public Peer {
+ public:
+  explicit BulletPeer(const PairSet& set) {
+    for (int i = 0; i < static_cast<int>(set.a.size()); ++i) {
+      a_.push_back(MakeShape(set.a[i]));
+      b_.push_back(MakeShape(set.b[i]));
+    }
+  }
+
+  int Sweep(QueryLevel level) override {
+    int hits = 0;
+    for (int i = 0; i < size(); ++i) {
+      const Answer answer = Run(level, i);
+      benchmark::DoNotOptimize(answer);
+      hits += answer.hit;
+    }
+    return hits;
+  }
+
+  int size() const override { return static_cast<int>(a_.size()); }
+
+  void Answers(QueryLevel level, std::vector<Answer>& out) override {
+    out.resize(size());
+    for (int i = 0; i < size(); ++i) out[i] = Run(level, i);
+  }
+
+ private:
+  Answer Run(QueryLevel level, int i) {
+    const btConvexShape* sa = a_[i].shape.get();
+    const btConvexShape* sb = b_[i].shape.get();
+    btGjkPairDetector gjk(sa, sb, &simplex_, &epa_);
+    btGjkPairDetector::ClosestPointInput input;
+    input.m_transformA = a_[i].transform;
+    input.m_transformB = b_[i].transform;
+    if (level == QueryLevel::kIntersect) {
+      const btScalar margins = sa->getMargin() + sb->getMargin();
+      input.m_maximumDistanceSquared = margins * margins;
+    }
+    btPointCollector out;
+    gjk.getClosestPoints(input, out, nullptr);
+    benchmark::DoNotOptimize(out);
+    if (!out.m_hasResult) return {false, std::numeric_limits<double>::quiet_NaN()};
+    return {out.m_distance <= 0.0, out.m_distance};
+  }
+
+  std::vector<BulletShape> a_;
+  std::vector<BulletShape> b_;
+  btVoronoiSimplexSolver simplex_;
+  btGjkEpaPenetrationDepthSolver epa_;
+};
+
+}  // namespace
+
+std::unique_ptr<Peer> MakeBulletPeer(const PairSet& set) { return std::make_unique<BulletPeer>(set); }
+
+}  // namespace collide::bench
