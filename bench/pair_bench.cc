@@ -254,6 +254,9 @@ void AddKernels(const char* kind) {
 void AddTypedKernels() {
   using namespace internal;  // the kernels' namespace.
 #if COLLIDE_BENCH_ROUND_KERNELS
+  AddKernels<&IntersectSphereSphere, &DistanceSphereSphere, &ContactSphereSphere>("sphere_sphere");
+  AddKernels<&IntersectSphereCapsule, &DistanceSphereCapsule, &ContactSphereCapsule>("sphere_capsule");
+  AddKernels<&IntersectCapsuleCapsule, &DistanceCapsuleCapsule, &ContactCapsuleCapsule>("capsule_capsule");
 #endif
 #if COLLIDE_BENCH_BOX_KERNELS
 #endif
