@@ -1,0 +1,124 @@
+// Writes the conformance goldens from the core library, or checks the
+// checked-in ones against it.
+//
+//   generate_golden --out=tests/conformance/golden.json   (deliberate regeneration;
+//                                                          `ninja regenerate_golden`)
+//   generate_golden --check=tests/conformance/golden.json (ctest conformance_golden_fresh)
+//
+// --check fails when a checked-in case is no longer produced, or its request
+// or answer differs from the core's beyond the suite's tolerance: then either
+// the core regressed or the goldens need a deliberate regeneration. Cases the
+// core newly answers (a kernel landed) are only reported, so landing a kernel
+// never breaks the check; regenerate to put them in the suite.
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "conformance/golden_cases.h"
+
+ABSL_FLAG(std::string, out, "", "Write the goldens to this file.");
+ABSL_FLAG(std::string, check, "", "Compare this golden file with the core's answers.");
+
+namespace collide::conformance {
+namespace {
+
+bool Near(double got, double want) {
+  return std::fabs(got - want) <= kAbsTolerance + kRelTolerance * std::fabs(want);
+}
+
+// Equal up to the tolerance on numbers (an integer and a double of one value
+// compare equal); appends the first difference's path to `where`.
+bool Same(const Json& got, const Json& want, const std::string& path, std::string& where) {
+  if (got.is_number() && want.is_number()) {
+    if (Near(got.get<double>(), want.get<double>())) return true;
+  } else if (got.is_array() && want.is_array() && got.size() == want.size()) {
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (!Same(got[i], want[i], path + "[" + std::to_string(i) + "]", where)) return false;
+    }
+    return true;
+  } else if (got.is_object() && want.is_object() && got.size() == want.size() &&
+             std::all_of(want.items().begin(), want.items().end(),
+                         [&got](const auto& kv) { return got.contains(kv.key()); })) {
+    for (const auto& [key, value] : want.items()) {
+      if (!Same(got[key], value, path + "." + key, where)) return false;
+    }
+    return true;
+  } else if (got == want) {
+    return true;
+  }
+  where = path + ": checked-in " + want.dump() + ", core " + got.dump();
+  return false;
+}
+
+int Check(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) {
+    std::cerr << "cannot read " << file << "\n";
+    return 2;
+  }
+  const Json checked_in = Json::parse(in);
+  const Json fresh = BuildGolden();
+  std::map<std::string, const Json*> fresh_by_name;
+  for (const Json& c : fresh["cases"]) fresh_by_name[c["name"].get<std::string>()] = &c;
+
+  int failures = 0;
+  std::string where;
+  if (!Same(checked_in["tolerance"], fresh["tolerance"], "tolerance", where) ||
+      checked_in["server_args"] != fresh["server_args"]) {
+    std::cerr << "FAIL header: " << where << "\n";
+    ++failures;
+  }
+  std::map<std::string, bool> seen;
+  for (const Json& c : checked_in["cases"]) {
+    const std::string name = c["name"];
+    seen[name] = true;
+    const auto it = fresh_by_name.find(name);
+    if (it == fresh_by_name.end()) {
+      std::cerr << "FAIL " << name << ": the core no longer answers it with status kOk (or it was removed)\n";
+      ++failures;
+    } else if (!Same(*it->second, c, name, where)) {
+      std::cerr << "FAIL " << where << "\n";
+      ++failures;
+    }
+  }
+  int added = 0;
+  for (const auto& [name, _] : fresh_by_name) added += seen.count(name) ? 0 : 1;
+  std::cout << checked_in["cases"].size() << " golden cases checked, " << failures
+            << " differ from the core; " << added << " new cases the core now answers"
+            << (added ? " (regenerate: ninja -C build regenerate_golden)" : "") << "\n";
+  if (failures) {
+    std::cerr << "If the core's answers changed on purpose, regenerate deliberately: "
+                 "ninja -C build regenerate_golden, and review the diff.\n";
+  }
+  return failures ? 1 : 0;
+}
+
+int Write(const std::string& file) {
+  std::ofstream out(file);
+  const Json golden = BuildGolden();
+  out << golden.dump(1) << "\n";
+  if (!out) {
+    std::cerr << "cannot write " << file << "\n";
+    return 2;
+  }
+  std::cout << "wrote " << golden["cases"].size() << " cases to " << file << "\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace collide::conformance
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  const std::string out = absl::GetFlag(FLAGS_out), check = absl::GetFlag(FLAGS_check);
+  if (out.empty() == check.empty()) {
+    std::cerr << "usage: generate_golden --out=FILE | --check=FILE\n";
+    return 2;
+  }
+  return check.empty() ? collide::conformance::Write(out) : collide::conformance::Check(check);
+}
