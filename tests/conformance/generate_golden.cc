@@ -101,7 +101,12 @@ int Check(const std::string& file) {
 int Write(const std::string& file) {
   std::ofstream out(file);
   const Json golden = BuildGolden();
-  out << golden.dump(1) << "\n";
+  // One case per line: compact, and a diff names the cases that changed.
+  out << "{\"tolerance\": " << golden["tolerance"].dump()
+      << ",\n\"server_args\": " << golden["server_args"].dump() << ",\n\"cases\": [\n";
+  const Json& cases = golden["cases"];
+  for (size_t i = 0; i < cases.size(); ++i) out << cases[i].dump() << (i + 1 < cases.size() ? ",\n" : "\n");
+  out << "]}\n";
   if (!out) {
     std::cerr << "cannot write " << file << "\n";
     return 2;
