@@ -9,6 +9,7 @@
 //                          behind its variant unpacking wrapper;
 //   <level>/<kind>/query   the public collide::Query (kind lookup, same-kind
 //                          ordering, registry, mirrored results);
+//   <level>/<kind>/gjk     collide's generic GJK/EPA fallback, called directly;
 //   <level>/<kind>/fcl     FCL 0.7 (peer_fcl.cc);
 //   <level>/<kind>/bullet  Bullet 3.24 double precision (peer_bullet.cc).
 // The pair_time counter is the CPU time per pair. Every result goes through
@@ -32,6 +33,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -203,6 +205,21 @@ Sweeper QuerySweeper(const Context& c, QueryLevel level) {
   };
 }
 
+// The generic GJK/EPA fallback on the same pairs: what each specialized
+// kernel is measured against (and the kernel of pairs that have none).
+Sweeper FallbackSweeper(const Context& c, QueryLevel level) {
+  if (!c.collide_supported) return nullptr;
+  return [&c, level] {
+    int hits = 0;
+    for (size_t i = 0; i < c.set.a.size(); ++i) {
+      const PairResult r = internal::QueryConvexFallback(level, c.set.a[i], c.set.b[i]);
+      benchmark::DoNotOptimize(r);
+      hits += r.hit;
+    }
+    return hits;
+  };
+}
+
 // The registry slot Query() looks up: the kernel behind its variant wrapper.
 Sweeper SlotSweeper(const Context& c, QueryLevel level) {
   const internal::PairFn fn = internal::GlobalRegistry().PairKernel(level, c.set.kind.a, c.set.kind.b);
@@ -265,15 +282,20 @@ void AddTypedKernels() {
   AddKernels<&IntersectCapsuleCapsule, &DistanceCapsuleCapsule, &ContactCapsuleCapsule>("capsule_capsule");
 #endif
 #if COLLIDE_BENCH_BOX_KERNELS
+  AddKernels<&IntersectSphereAabb, &DistanceSphereAabb, &ContactSphereAabb>("sphere_aabb");
+  AddKernels<&IntersectSphereObb, &DistanceSphereObb, &ContactSphereObb>("sphere_obb");
+  AddKernels<&IntersectCapsuleObb, &DistanceCapsuleObb, &ContactCapsuleObb>("capsule_obb");
+  AddKernels<&IntersectObbObb, &DistanceObbObb, &ContactObbObb>("obb_obb");
 #endif
 #if COLLIDE_BENCH_CONVEX_KERNELS
 #endif
 }
 
-enum class Impl { kKernel, kSlot, kQuery, kFcl, kBullet };
-constexpr Impl kImpls[] = {Impl::kKernel, Impl::kSlot, Impl::kQuery, Impl::kFcl, Impl::kBullet};
+enum class Impl { kKernel, kSlot, kQuery, kGjk, kFcl, kBullet };
+constexpr Impl kImpls[] = {Impl::kKernel, Impl::kSlot, Impl::kQuery, Impl::kGjk, Impl::kFcl, Impl::kBullet};
+constexpr int kImplCount = std::size(kImpls);
 const char* ImplName(Impl impl) {
-  constexpr const char* kNames[] = {"kernel", "slot", "query", "fcl", "bullet"};
+  constexpr const char* kNames[] = {"kernel", "slot", "query", "gjk", "fcl", "bullet"};
   return kNames[static_cast<int>(impl)];
 }
 
@@ -288,6 +310,8 @@ Sweeper MakeSweeper(Context& c, QueryLevel level, Impl impl) {
       return SlotSweeper(c, level);
     case Impl::kQuery:
       return QuerySweeper(c, level);
+    case Impl::kGjk:
+      return FallbackSweeper(c, level);
     case Impl::kFcl:
       return [&c, level] { return c.fcl->Sweep(level); };
     case Impl::kBullet:
@@ -359,19 +383,22 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     std::fflush(stdout);
     std::fprintf(out, "\n");
     for (const std::string& line : SanityLines()) std::fprintf(out, "%s\n", line.c_str());
-    std::fprintf(out,
-                 "\nns per pair (median of repetitions when run with repetitions). Ratios are peer time / "
-                 "collide time,\nagainst the typed kernel (kernel) and the public dispatcher (query). "
-                 "Targets: intersect FCL/kernel >= 5\nand Bullet/kernel >= 3; distance and contact "
-                 "FCL/kernel >= 4. '-' = not measured (no kernel yet).\n\n");
-    std::fprintf(out, "%-10s %-24s %8s %8s %8s %8s %8s %8s %8s %8s %8s  %s\n", "level", "kind", "kernel",
-                 "slot", "query", "fcl", "bullet", "fcl/kern", "bt/kern", "fcl/qry", "bt/qry", "target");
+    std::fprintf(
+        out,
+        "\nns per pair (CPU time; the median when run with repetitions). kernel: collide's typed "
+        "kernel;\nslot: the kernel behind the registry's variant wrapper; query: collide::Query; gjk: "
+        "collide's\ngeneric GJK/EPA fallback. Ratios are peer time / collide time against the kernel "
+        "and Query.\nTargets (specialized kernels): intersect FCL/kernel >= 5 and Bullet/kernel >= 3; "
+        "distance and\ncontact FCL/kernel >= 4. '-' = not measured (no specialized kernel).\n\n");
+    std::fprintf(out, "%-10s %-24s", "level", "kind");
+    for (const Impl impl : kImpls) std::fprintf(out, " %8s", ImplName(impl));
+    std::fprintf(out, " %8s %8s %8s %8s  %s\n", "fcl/kern", "bt/kern", "fcl/qry", "bt/qry", "target");
     auto cell = [](std::optional<double> v) {
       char s[32];
       if (v) {
-        std::snprintf(s, sizeof(s), "%8.1f", *v);
+        std::snprintf(s, sizeof(s), " %8.1f", *v);
       } else {
-        std::snprintf(s, sizeof(s), "%8s", "-");
+        std::snprintf(s, sizeof(s), " %8s", "-");
       }
       return std::string(s);
     };
@@ -381,21 +408,24 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     };
     for (const PairKind& kind : PairKinds()) {
       for (const QueryLevel level : kLevels) {
-        const std::string prefix = std::string(LevelName(level)) + "/" + kind.name + "/";
-        std::optional<double> t[5];
-        for (int i = 0; i < 5; ++i) t[i] = Ns(prefix + ImplName(kImpls[i]));
-        const auto fcl_kernel = ratio(t[3], t[0]);
-        const auto bullet_kernel = ratio(t[4], t[0]);
+        std::optional<double> t[kImplCount];
+        for (int i = 0; i < kImplCount; ++i) t[i] = Ns(BenchmarkName(kind, level, kImpls[i]));
+        const auto& kernel = t[static_cast<int>(Impl::kKernel)];
+        const auto& query = t[static_cast<int>(Impl::kQuery)];
+        const auto& fcl = t[static_cast<int>(Impl::kFcl)];
+        const auto& bullet = t[static_cast<int>(Impl::kBullet)];
+        const auto fcl_kernel = ratio(fcl, kernel);
+        const auto bullet_kernel = ratio(bullet, kernel);
         std::string verdict = "-";
         if (fcl_kernel) {
           const bool fcl_ok = *fcl_kernel >= (level == QueryLevel::kIntersect ? 5.0 : 4.0);
           const bool bullet_ok = level != QueryLevel::kIntersect || (bullet_kernel && *bullet_kernel >= 3.0);
           verdict = fcl_ok && bullet_ok ? "ok" : "MISS";
         }
-        std::fprintf(out, "%-10s %-24s %s %s %s %s %s %s %s %s %s  %s\n", LevelName(level), kind.name,
-                     cell(t[0]).c_str(), cell(t[1]).c_str(), cell(t[2]).c_str(), cell(t[3]).c_str(),
-                     cell(t[4]).c_str(), cell(fcl_kernel).c_str(), cell(bullet_kernel).c_str(),
-                     cell(ratio(t[3], t[2])).c_str(), cell(ratio(t[4], t[2])).c_str(), verdict.c_str());
+        std::string row;
+        for (const auto& v : t) row += cell(v);
+        row += cell(fcl_kernel) + cell(bullet_kernel) + cell(ratio(fcl, query)) + cell(ratio(bullet, query));
+        std::fprintf(out, "%-10s %-24s%s  %s\n", LevelName(level), kind.name, row.c_str(), verdict.c_str());
       }
     }
     std::fflush(out);

@@ -53,9 +53,10 @@ for path in sorted(dumps, key=lambda p: int(p.rsplit(".", 1)[1])):
     total = re.search(r"^totals: (\d+)", text, re.M)
     if name and total:
         ir[name.group(1)] = int(total.group(1)) / pairs
-impls = ["kernel", "slot", "query", "fcl", "bullet"]
+impls = ["kernel", "slot", "query", "gjk", "fcl", "bullet"]
 print(f"Instructions per pair (callgrind Ir of one sweep over the first {pairs} pairs of each set;")
-print("independent of machine load). Ratios are peer / collide, against the typed kernel and Query.\n")
+print("independent of machine load). Columns as in pair_bench.txt; ratios are peer / collide,")
+print("against the typed kernel and Query.\n")
 print(f"{'level':<10} {'kind':<24} " + " ".join(f"{i:>8}" for i in impls) +
       f" {'fcl/kern':>8} {'bt/kern':>8} {'fcl/qry':>8} {'bt/qry':>8}")
 def cell(v): return f"{v:8.0f}" if v is not None else f"{'-':>8}"
@@ -63,8 +64,9 @@ def ratio(p, m): return f"{p / m:8.1f}" if p is not None and m else f"{'-':>8}"
 for row in dict.fromkeys(n.rsplit("/", 1)[0] for n in ir):
     level, kind = row.split("/")
     v = [ir.get(f"{row}/{i}") for i in impls]
+    kernel, query, fcl, bullet = v[0], v[2], v[4], v[5]
     print(f"{level:<10} {kind:<24} " + " ".join(cell(x) for x in v) +
-          f" {ratio(v[3], v[0])} {ratio(v[4], v[0])} {ratio(v[3], v[2])} {ratio(v[4], v[2])}")
+          f" {ratio(fcl, kernel)} {ratio(bullet, kernel)} {ratio(fcl, query)} {ratio(bullet, query)}")
 EOF
   cat "${out}/pair_instructions.txt"
 fi
