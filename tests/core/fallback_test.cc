@@ -331,6 +331,58 @@ TEST(FallbackTest, RandomPairsOfEveryKindSatisfyTheResultConvention) {
   EXPECT_LT(hits, total * 4 / 5);
 }
 
+// Shapes on an integer grid touch exactly (face on face, edge on edge,
+// vertex on face) very often. Regression: the intersect level's early exit
+// once called such touching pairs apart while the other levels said touching.
+TEST(FallbackTest, LevelsAgreeOnExactlyTouchingGridShapes) {
+  testing::ShapeFactory f(23);
+  testing::ShapeOps ops;
+  const auto grid = [&f] {
+    return Vec3{std::round(f.Uniform(-2.5, 2.5)), std::round(f.Uniform(-2.5, 2.5)),
+                std::round(f.Uniform(-2.5, 2.5))};
+  };
+  const double s = std::sqrt(0.5);
+  const Quat turns[4] = {{1, 0, 0, 0}, {s, s, 0, 0}, {s, 0, 0, s}, {0.5, 0.5, 0.5, 0.5}};
+  const auto make = [&](int kind) -> Shape {
+    switch (kind) {
+      case 0:
+        return Point{grid()};
+      case 1:
+        return Segment{grid(), grid()};
+      case 2:
+        return Sphere{grid(), std::round(f.Uniform(0, 2))};
+      case 3:
+        return Capsule{grid(), grid(), std::round(f.Uniform(0, 1))};
+      case 4: {
+        const Vec3 a = grid(), b = grid();
+        return Aabb{Min(a, b), Max(a, b)};
+      }
+      case 5:
+        return Obb::FromQuat(grid(), turns[static_cast<int>(f.Uniform(0, 4))], Abs(grid()));
+      case 6:
+        return Triangle{grid(), grid(), grid()};
+      default: {
+        std::vector<Vec3> v;
+        for (int i = 0, n = 1 + static_cast<int>(f.Uniform(0, 8)); i < n; ++i) v.push_back(grid());
+        return ops.Hull(v);
+      }
+    }
+  };
+  int touching = 0;
+  for (int i = 0; i < 30000; ++i) {
+    const Shape a = make(i % 8);
+    const Shape b = make((i / 8) % 8);
+    const PairResult c = FbContact(a, b);
+    ASSERT_EQ(c.status, QueryStatus::kOk) << i;
+    EXPECT_EQ(c.hit, c.distance <= 0) << i;
+    EXPECT_EQ(FbDist(a, b).hit, c.hit) << i;
+    EXPECT_EQ(FbHit(a, b), c.hit) << i;
+    EXPECT_NEAR(Length(c.point_b - c.point_a - c.normal * c.distance), 0.0, 1e-12) << i;
+    touching += c.distance == 0;
+  }
+  EXPECT_GT(touching, 1000);
+}
+
 // 100k random pairs of every kind finish with kOk: no iteration cap is hit.
 TEST(FallbackTest, TerminatesOnRandomPairs) {
   testing::ShapeFactory f(19, 1.0);

@@ -195,8 +195,11 @@ GjkResult GjkDistance(const ConvexCore& a, const ConvexCore& b, double stop_beyo
     scale2 = std::max(scale2, LengthSquared(w));
     const double vw = Dot(v, w);
     // dot(v, w) / |v| is a lower bound of the distance (the plane through w
-    // normal to v separates the origin from A - B).
-    if (vw > 0.0 && vw * vw > stop_beyond * stop_beyond * v2) {
+    // normal to v separates the origin from A - B). The margin, far above
+    // the touch tolerance, keeps the early answer equal to the full run's on
+    // touching shapes (which the full run may call touching).
+    const double bound = stop_beyond + kGjkEarlyExitMargin * std::sqrt(scale2);
+    if (vw > 0.0 && vw * vw > bound * bound * v2) {
       r.status = QueryStatus::kOk;
       r.distance = vw / std::sqrt(v2);
       r.point_a = r.point_b = Vec3{};

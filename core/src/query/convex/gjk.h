@@ -41,6 +41,9 @@ inline constexpr double kGjkRelativeTolerance = 1e-12;
 // Cores closer than this fraction of the Minkowski difference's size count
 // as touching (EPA then decides the depth).
 inline constexpr double kGjkTouchTolerance = 1e-13;
+// An early exit needs the lower bound beyond stop_beyond by this fraction of
+// the size (so touching shapes get the same answer as without early exit).
+inline constexpr double kGjkEarlyExitMargin = 1e-10;
 
 struct GjkResult {
   // kNotConverged when the iteration cap was hit.
