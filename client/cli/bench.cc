@@ -1,0 +1,211 @@
+// `collide bench`: a closed-loop load generator. --concurrency threads each
+// keep one call in flight for --duration, sending the same seeded batch of
+// --batch pairs; every call's latency and status is recorded. The same run
+// then measures, for scale, (a) the in-process core on the same pairs, one
+// thread, and (b) a bare round trip (GetServerInfo, which does no work), and
+// prints the ratios. Exit 1 if any call failed.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/time.h"
+#include "bench_workload.h"
+#include "collide/query.h"
+#include "commands.h"
+
+ABSL_FLAG(std::string, encoding, "packed", "bench: packed (QueryPairsPacked) or readable (QueryPairs)");
+ABSL_FLAG(std::string, kind, "obb", "bench: shape kind of both sides of every pair (point ... halfspace)");
+ABSL_FLAG(int, batch, 4096, "bench: pairs per call");
+ABSL_FLAG(int, concurrency, 4, "bench: calls in flight (one thread each)");
+ABSL_FLAG(absl::Duration, duration, absl::Seconds(10), "bench: how long to send (at most 10m)");
+ABSL_FLAG(std::string, level, "contact", "bench: intersect, distance or contact");
+ABSL_FLAG(std::uint64_t, seed, 1, "bench: seed of the random shapes");
+ABSL_FLAG(absl::Duration, baseline_duration, absl::Seconds(2),
+          "bench: how long each baseline (core, bare round trip) runs");
+
+namespace collide::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Percentiles {
+  double p50 = 0, p90 = 0, p99 = 0, max = 0;  // microseconds.
+};
+
+Percentiles Summarize(std::vector<double>& us) {
+  if (us.empty()) return {};
+  std::sort(us.begin(), us.end());
+  const auto at = [&us](double q) {
+    return us[static_cast<std::size_t>(q * static_cast<double>(us.size() - 1))];
+  };
+  return {at(0.50), at(0.90), at(0.99), us.back()};
+}
+
+double Micros(Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
+
+std::optional<QueryLevel> ParseLevel(std::string_view name) {
+  if (name == "intersect") return QueryLevel::kIntersect;
+  if (name == "distance") return QueryLevel::kDistance;
+  if (name == "contact") return QueryLevel::kContact;
+  return std::nullopt;
+}
+
+struct ThreadStats {
+  std::vector<double> latency_us;  // OK calls only.
+  std::map<absl::StatusCode, std::int64_t> codes;
+  std::string first_error;
+  std::int64_t hits = 0;
+};
+
+// One closed loop: call, record, repeat until `end`.
+void LoadLoop(Client& client, const BenchWorkload& w, QueryLevel level, bool packed, Clock::time_point end,
+              ThreadStats& stats) {
+  while (Clock::now() < end) {
+    const Clock::time_point t0 = Clock::now();
+    absl::StatusOr<std::vector<PairResult>> r =
+        packed ? client.QueryPairsPacked(level, w.kind, w.packed_a, w.kind, w.packed_b)
+               : client.QueryPairs(level, w.pairs);
+    const Clock::time_point t1 = Clock::now();
+    ++stats.codes[r.status().code()];
+    if (!r.ok()) {
+      if (stats.first_error.empty()) stats.first_error = DescribeStatus(r.status());
+      continue;
+    }
+    stats.latency_us.push_back(Micros(t1 - t0));
+    for (const PairResult& p : *r) stats.hits += p.hit;
+  }
+}
+
+struct CoreRate {
+  double pairs_per_second = 0;
+  double hit_rate = 0;  // should equal the service's.
+};
+
+// collide::Query over the workload on this thread, for at least `budget`.
+CoreRate MeasureCore(const BenchWorkload& w, QueryLevel level, absl::Duration budget) {
+  const Clock::time_point start = Clock::now();
+  const Clock::time_point end = start + absl::ToChronoNanoseconds(budget);
+  std::int64_t pairs = 0;
+  std::int64_t hits = 0;
+  do {
+    for (const ShapePair& p : w.pairs) hits += Query(level, p.a, p.b).hit;
+    pairs += static_cast<std::int64_t>(w.pairs.size());
+  } while (Clock::now() < end);
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return {static_cast<double>(pairs) / seconds, static_cast<double>(hits) / static_cast<double>(pairs)};
+}
+
+}  // namespace
+
+int RunBench() {
+  const std::string encoding = absl::GetFlag(FLAGS_encoding);
+  const std::optional<ShapeKind> kind = ParseShapeKind(absl::GetFlag(FLAGS_kind));
+  const std::optional<QueryLevel> level = ParseLevel(absl::GetFlag(FLAGS_level));
+  const int batch = absl::GetFlag(FLAGS_batch);
+  const int concurrency = absl::GetFlag(FLAGS_concurrency);
+  const absl::Duration duration = absl::GetFlag(FLAGS_duration);
+  if ((encoding != "packed" && encoding != "readable") || !kind || !level || batch < 1 || concurrency < 1 ||
+      concurrency > 1024 || duration <= absl::ZeroDuration() || duration > absl::Minutes(10)) {
+    std::cerr << "bench: bad flags (--encoding packed|readable, --kind a shape kind, --level "
+                 "intersect|distance|contact, --batch >= 1, --concurrency 1..1024, --duration in (0, 10m])\n";
+    return 2;
+  }
+  const bool packed = encoding == "packed";
+  if (packed && PackedStride(*kind) == 0) {
+    std::cerr << "bench: " << ShapeKindName(*kind) << " has no packed encoding; use --encoding=readable\n";
+    return 2;
+  }
+  absl::StatusOr<Client> client = MakeClient();
+  if (!client.ok()) {
+    std::cerr << DescribeStatus(client.status()) << "\n";
+    return 1;
+  }
+  const BenchWorkload workload = MakeBenchWorkload(*kind, batch, absl::GetFlag(FLAGS_seed));
+
+  // Warm up: connect, and fail fast when the server is not there.
+  if (absl::StatusOr<ServerInfo> info = client->GetServerInfo(); !info.ok()) {
+    std::cerr << "bench: " << client->target() << " unreachable: " << DescribeStatus(info.status()) << "\n";
+    return 1;
+  }
+
+  std::vector<ThreadStats> stats(concurrency);
+  const Clock::time_point start = Clock::now();
+  const Clock::time_point end = start + absl::ToChronoNanoseconds(duration);
+  {
+    std::vector<std::jthread> threads;
+    for (int i = 0; i < concurrency; ++i) {
+      threads.emplace_back([&, i] { LoadLoop(*client, workload, *level, packed, end, stats[i]); });
+    }
+  }
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+
+  std::vector<double> latency;
+  std::map<absl::StatusCode, std::int64_t> codes;
+  std::int64_t hits = 0;
+  std::string first_error;
+  for (ThreadStats& s : stats) {
+    latency.insert(latency.end(), s.latency_us.begin(), s.latency_us.end());
+    for (const auto& [code, n] : s.codes) codes[code] += n;
+    hits += s.hits;
+    if (first_error.empty()) first_error = s.first_error;
+  }
+  const std::int64_t ok_calls = static_cast<std::int64_t>(latency.size());
+  const double pairs_per_second = static_cast<double>(ok_calls) * batch / elapsed;
+  const Percentiles call = Summarize(latency);
+
+  // (a) The in-process core on the same pairs, one thread.
+  const absl::Duration baseline = absl::GetFlag(FLAGS_baseline_duration);
+  const CoreRate core = MeasureCore(workload, *level, baseline);
+
+  // (b) A bare round trip, one call at a time.
+  std::vector<double> rtt;
+  std::int64_t rtt_errors = 0;
+  const Clock::time_point rtt_end = Clock::now() + absl::ToChronoNanoseconds(baseline);
+  while (Clock::now() < rtt_end) {
+    const Clock::time_point t0 = Clock::now();
+    const bool ok = client->GetServerInfo().ok();
+    const Clock::time_point t1 = Clock::now();
+    if (ok) {
+      rtt.push_back(Micros(t1 - t0));
+    } else {
+      ++rtt_errors;
+    }
+  }
+  const Percentiles round_trip = Summarize(rtt);
+
+  std::cout << absl::StrFormat(
+      "target %s  encoding %s  kind %s  level %s  batch %d  concurrency %d  duration %.1fs\n",
+      client->target(), encoding, ShapeKindName(*kind), absl::GetFlag(FLAGS_level), batch, concurrency,
+      elapsed);
+  std::cout << absl::StrFormat("service      %12.0f pairs/s  %d calls OK  hit rate %.1f%%\n",
+                               pairs_per_second, ok_calls,
+                               ok_calls ? 100.0 * hits / (static_cast<double>(ok_calls) * batch) : 0.0);
+  std::cout << absl::StrFormat("call latency p50 %.0f us  p90 %.0f us  p99 %.0f us  max %.0f us\n", call.p50,
+                               call.p90, call.p99, call.max);
+  std::cout << absl::StrFormat(
+      "core         %12.0f pairs/s  (one thread, in process)  hit rate %.1f%%  service/core %.2f\n",
+      core.pairs_per_second, 100.0 * core.hit_rate, pairs_per_second / core.pairs_per_second);
+  std::cout << absl::StrFormat(
+      "round trip   p50 %.0f us  p99 %.0f us  (GetServerInfo, %d calls)  call p50 / round trip p50 %.2f\n",
+      round_trip.p50, round_trip.p99, rtt.size(), round_trip.p50 > 0 ? call.p50 / round_trip.p50 : 0.0);
+  std::int64_t failed = rtt_errors;
+  std::cout << "status";
+  for (const auto& [code, n] : codes) {
+    std::cout << "  " << absl::StatusCodeToString(code) << " " << n;
+    if (code != absl::StatusCode::kOk) failed += n;
+  }
+  if (rtt_errors) std::cout << "  (round trip errors " << rtt_errors << ")";
+  std::cout << "\n";
+  if (!first_error.empty()) std::cout << "first error: " << first_error << "\n";
+  return failed == 0 && ok_calls > 0 ? 0 : 1;
+}
+
+}  // namespace collide::cli

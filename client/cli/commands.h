@@ -1,0 +1,28 @@
+// The subcommands of the `collide` CLI, one file each; main.cc dispatches.
+// Each returns the process exit code.
+#ifndef COLLIDE_CLIENT_CLI_COMMANDS_H_
+#define COLLIDE_CLIENT_CLI_COMMANDS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "collide/client.h"
+
+namespace collide::cli {
+
+// A Client for --target with --deadline and --round_robin.
+absl::StatusOr<Client> MakeClient();
+
+// Exit 0 when the server answers SERVING within --timeout, 1 otherwise.
+int RunHealth();
+// Prints GetServerInfo.
+int RunInfo();
+// Runs the queries of the JSON file args[0]; prints them as --format says.
+int RunQuery(const std::vector<std::string>& args);
+// The load generator.
+int RunBench();
+
+}  // namespace collide::cli
+
+#endif  // COLLIDE_CLIENT_CLI_COMMANDS_H_

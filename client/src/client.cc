@@ -1,0 +1,243 @@
+// The C++ client: one gRPC channel configured by ClientOptions (load
+// balancing and the UNAVAILABLE retry policy in its service config), and one
+// blocking call per method. Core <-> proto conversion is convert/'s; this
+// file only builds requests, checks that responses have the promised shape
+// and maps statuses.
+#include "collide/client.h"
+
+#include <google/protobuf/arena.h>
+#include <grpcpp/grpcpp.h>
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "client_convert.h"
+#include "collide/client_proto.h"
+#include "collide/v1/collide.grpc.pb.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "rpc_status.h"
+
+namespace collide {
+
+namespace pb = ::collide::v1;
+
+namespace {
+
+// Retries only UNAVAILABLE: the one code that means "the call did not run"
+// (connection refused or reset, server draining). Every RPC of the service is
+// idempotent, so a retry never does harm. Backoff 10 ms doubling to 1 s, as in
+// gRPC's retry design (gRFC A6); maxAttempts above 5 is capped by gRPC.
+std::string ServiceConfigJson(const ClientOptions& options) {
+  std::string method_config;
+  if (options.max_attempts > 1) {
+    method_config = absl::StrFormat(
+        R"("methodConfig": [{"name": [{"service": "collide.v1.CollisionService"}],)"
+        R"( "retryPolicy": {"maxAttempts": %d, "initialBackoff": "0.01s", "maxBackoff": "1s",)"
+        R"( "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}])",
+        options.max_attempts);
+  }
+  const std::string lb = absl::StrFormat(R"("loadBalancingConfig": [{"%s": {}}])",
+                                         options.round_robin ? "round_robin" : "pick_first");
+  return absl::StrCat("{", lb, method_config.empty() ? "" : ", ", method_config, "}");
+}
+
+// "a:1,b:2" (no scheme) -> "ipv4:a:1,b:2", gRPC's syntax for a static list.
+std::string ExpandTarget(std::string_view target) {
+  if (target.find(',') == std::string_view::npos || target.find(':') == std::string_view::npos) {
+    return std::string(target);
+  }
+  const std::string_view first = target.substr(0, target.find(','));
+  // A scheme ends in ':' before any digit of a port ("ipv4:", "dns:///").
+  const bool has_scheme = first.starts_with("ipv4:") || first.starts_with("ipv6:") ||
+                          first.starts_with("dns:") || first.starts_with("unix:");
+  return has_scheme ? std::string(target) : "ipv4:" + std::string(target);
+}
+
+}  // namespace
+
+struct Client::Impl {
+  std::string target;
+  ClientOptions options;
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<pb::CollisionService::Stub> stub;
+  std::unique_ptr<grpc::health::v1::Health::Stub> health;
+
+  void Prepare(grpc::ClientContext& context) const {
+    context.set_deadline(absl::ToChronoTime(absl::Now() + options.deadline));
+  }
+};
+
+absl::StatusOr<Client> Client::Create(std::string_view target, const ClientOptions& options) {
+  if (target.empty()) return absl::InvalidArgumentError("client: empty target");
+  if (options.max_attempts < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("client: max_attempts must be >= 1, got ", options.max_attempts));
+  }
+  if (options.deadline <= absl::ZeroDuration())
+    return absl::InvalidArgumentError("client: deadline must be > 0");
+  auto impl = std::make_unique<Impl>();
+  impl->target = ExpandTarget(target);
+  impl->options = options;
+  grpc::ChannelArguments args;
+  args.SetServiceConfigJSON(ServiceConfigJson(options));
+  args.SetMaxReceiveMessageSize(options.max_receive_message_bytes);
+  args.SetInt(GRPC_ARG_ENABLE_RETRIES, options.max_attempts > 1 ? 1 : 0);
+  // gRPC can only retry a call whose request it still holds; the default
+  // 256 KiB buffer would make every large packed batch (4096 OBB pairs are
+  // 330 KB) unretriable.
+  args.SetInt(GRPC_ARG_PER_RPC_RETRY_BUFFER_SIZE, 64 << 20);
+  impl->channel = grpc::CreateCustomChannel(impl->target, grpc::InsecureChannelCredentials(), args);
+  impl->stub = pb::CollisionService::NewStub(impl->channel);
+  impl->health = grpc::health::v1::Health::NewStub(impl->channel);
+  return Client(std::move(impl));
+}
+
+Client::Client(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Client::Client(Client&&) noexcept = default;
+Client& Client::operator=(Client&&) noexcept = default;
+Client::~Client() = default;
+
+const std::string& Client::target() const { return impl_->target; }
+
+absl::Status CallQueryPairs(Client& client, const pb::QueryPairsRequest& request,
+                            pb::QueryPairsResponse& response) {
+  grpc::ClientContext context;
+  client.impl_->Prepare(context);
+  return FromGrpcStatus(client.impl_->stub->QueryPairs(&context, request, &response));
+}
+
+absl::Status CallQueryPairsPacked(Client& client, const pb::QueryPairsPackedRequest& request,
+                                  pb::QueryPairsPackedResponse& response) {
+  grpc::ClientContext context;
+  client.impl_->Prepare(context);
+  return FromGrpcStatus(client.impl_->stub->QueryPairsPacked(&context, request, &response));
+}
+
+absl::Status CallCastRays(Client& client, const pb::CastRaysRequest& request,
+                          pb::CastRaysResponse& response) {
+  grpc::ClientContext context;
+  client.impl_->Prepare(context);
+  return FromGrpcStatus(client.impl_->stub->CastRays(&context, request, &response));
+}
+
+absl::Status CallCastRaysPacked(Client& client, const pb::CastRaysPackedRequest& request,
+                                pb::CastRaysPackedResponse& response) {
+  grpc::ClientContext context;
+  client.impl_->Prepare(context);
+  return FromGrpcStatus(client.impl_->stub->CastRaysPacked(&context, request, &response));
+}
+
+absl::Status CallGetServerInfo(Client& client, const pb::GetServerInfoRequest& request,
+                               pb::ServerInfo& response) {
+  grpc::ClientContext context;
+  client.impl_->Prepare(context);
+  return FromGrpcStatus(client.impl_->stub->GetServerInfo(&context, request, &response));
+}
+
+absl::StatusOr<std::vector<PairResult>> Client::QueryPairs(QueryLevel level,
+                                                           std::span<const ShapePair> pairs) {
+  // A readable batch is thousands of small messages: an arena makes their
+  // allocation one bump each and their destruction free.
+  google::protobuf::Arena arena;
+  auto* request = google::protobuf::Arena::CreateMessage<pb::QueryPairsRequest>(&arena);
+  auto* response = google::protobuf::Arena::CreateMessage<pb::QueryPairsResponse>(&arena);
+  request->set_level(ToProtoLevel(level));
+  request->mutable_pairs()->Reserve(static_cast<int>(pairs.size()));
+  for (const ShapePair& pair : pairs) {
+    pb::ShapePair* out = request->add_pairs();
+    ToProtoShape(pair.a, *out->mutable_a());
+    ToProtoShape(pair.b, *out->mutable_b());
+  }
+  if (absl::Status s = CallQueryPairs(*this, *request, *response); !s.ok()) return s;
+  if (response->results_size() != static_cast<int>(pairs.size())) {
+    return absl::InternalError(absl::StrCat("client: server answered ", response->results_size(),
+                                            " results for ", pairs.size(), " pairs"));
+  }
+  std::vector<PairResult> results;
+  results.reserve(pairs.size());
+  for (const pb::PairResult& r : response->results()) results.push_back(FromProtoPairResult(r));
+  return results;
+}
+
+absl::StatusOr<std::vector<PairResult>> Client::QueryPairsPacked(QueryLevel level, ShapeKind kind_a,
+                                                                 std::span<const double> a, ShapeKind kind_b,
+                                                                 std::span<const double> b) {
+  const int stride_a = PackedStride(kind_a);
+  const int stride_b = PackedStride(kind_b);
+  if (stride_a == 0 || stride_b == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("client: ", std::string(ShapeKindName(stride_a == 0 ? kind_a : kind_b)),
+                     " has no packed encoding; use QueryPairs"));
+  }
+  pb::QueryPairsPackedRequest request;
+  request.set_level(ToProtoLevel(level));
+  request.mutable_a()->set_kind(ToProtoPackedKind(kind_a));
+  request.mutable_a()->mutable_data()->Add(a.begin(), a.end());
+  request.mutable_b()->set_kind(ToProtoPackedKind(kind_b));
+  request.mutable_b()->mutable_data()->Add(b.begin(), b.end());
+  pb::QueryPairsPackedResponse response;
+  if (absl::Status s = CallQueryPairsPacked(*this, request, response); !s.ok()) return s;
+  return FromProtoPackedResults(response, a.size() / stride_a, level);
+}
+
+absl::StatusOr<std::vector<RayHit>> Client::CastRays(std::span<const ShapeRay> casts) {
+  google::protobuf::Arena arena;
+  auto* request = google::protobuf::Arena::CreateMessage<pb::CastRaysRequest>(&arena);
+  auto* response = google::protobuf::Arena::CreateMessage<pb::CastRaysResponse>(&arena);
+  request->mutable_casts()->Reserve(static_cast<int>(casts.size()));
+  for (const ShapeRay& cast : casts) {
+    pb::RayCast* out = request->add_casts();
+    ToProtoRay(cast.ray, *out->mutable_ray());
+    ToProtoShape(cast.shape, *out->mutable_shape());
+  }
+  if (absl::Status s = CallCastRays(*this, *request, *response); !s.ok()) return s;
+  if (response->hits_size() != static_cast<int>(casts.size())) {
+    return absl::InternalError(absl::StrCat("client: server answered ", response->hits_size(), " hits for ",
+                                            casts.size(), " casts"));
+  }
+  std::vector<RayHit> hits;
+  hits.reserve(casts.size());
+  for (const pb::RayHit& h : response->hits()) hits.push_back(FromProtoRayHit(h));
+  return hits;
+}
+
+absl::StatusOr<std::vector<RayHit>> Client::CastRaysPacked(std::span<const double> rays, ShapeKind kind,
+                                                           std::span<const double> shapes) {
+  if (PackedStride(kind) == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("client: ", std::string(ShapeKindName(kind)), " has no packed encoding; use CastRays"));
+  }
+  pb::CastRaysPackedRequest request;
+  request.mutable_rays()->Add(rays.begin(), rays.end());
+  request.mutable_shapes()->set_kind(ToProtoPackedKind(kind));
+  request.mutable_shapes()->mutable_data()->Add(shapes.begin(), shapes.end());
+  pb::CastRaysPackedResponse response;
+  if (absl::Status s = CallCastRaysPacked(*this, request, response); !s.ok()) return s;
+  return FromProtoPackedHits(response, rays.size() / 7);
+}
+
+absl::StatusOr<bool> Client::Health(absl::Duration timeout) {
+  grpc::health::v1::HealthCheckRequest request;  // service "": the server as a whole.
+  grpc::health::v1::HealthCheckResponse response;
+  grpc::ClientContext context;
+  context.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+  if (grpc::Status s = impl_->health->Check(&context, request, &response); !s.ok()) return FromGrpcStatus(s);
+  return response.status() == grpc::health::v1::HealthCheckResponse::SERVING;
+}
+
+absl::StatusOr<ServerInfo> Client::GetServerInfo() {
+  pb::ServerInfo response;
+  if (absl::Status s = CallGetServerInfo(*this, pb::GetServerInfoRequest(), response); !s.ok()) return s;
+  return ServerInfo{response.version(),
+                    response.replica(),
+                    response.max_items_per_request(),
+                    response.max_receive_message_bytes(),
+                    response.worker_threads(),
+                    response.requests_served(),
+                    response.items_served()};
+}
+
+}  // namespace collide

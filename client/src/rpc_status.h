@@ -1,0 +1,17 @@
+// grpc::Status -> absl::Status for the client library (see rpc_status.cc).
+#ifndef COLLIDE_CLIENT_SRC_RPC_STATUS_H_
+#define COLLIDE_CLIENT_SRC_RPC_STATUS_H_
+
+#include <grpcpp/support/status.h>
+
+#include "absl/status/status.h"
+
+namespace collide {
+
+// Same code and message; every google.rpc.Status detail (an Any) becomes a
+// payload under its type URL holding the serialized message.
+absl::Status FromGrpcStatus(const grpc::Status& status);
+
+}  // namespace collide
+
+#endif  // COLLIDE_CLIENT_SRC_RPC_STATUS_H_
