@@ -1,8 +1,8 @@
 // The C++ client: one gRPC channel configured by ClientOptions (load
 // balancing and the UNAVAILABLE retry policy in its service config), and one
 // blocking call per method. Core <-> proto conversion is convert/'s; this
-// file only builds requests, checks that responses have the promised shape
-// and maps statuses.
+// file builds requests, checks that responses have the promised size and
+// maps statuses.
 #include "collide/client.h"
 
 #include <google/protobuf/arena.h>
@@ -14,9 +14,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "client_convert.h"
 #include "collide/client_proto.h"
 #include "collide/v1/collide.grpc.pb.h"
+#include "convert/packed.h"
+#include "convert/results.h"
+#include "convert/shapes.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "rpc_status.h"
 
@@ -95,6 +97,16 @@ absl::StatusOr<Client> Client::Create(std::string_view target, const ClientOptio
   return Client(std::move(impl));
 }
 
+int PackedStride(ShapeKind kind) { return convert::PackedStride(kind); }
+
+bool AppendPacked(const Shape& shape, std::vector<double>& out) {
+  const int stride = convert::PackedStride(KindOf(shape));
+  if (stride == 0) return false;
+  out.resize(out.size() + stride);
+  convert::PackShape(shape, out.data() + out.size() - stride);
+  return true;
+}
+
 Client::Client(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Client::Client(Client&&) noexcept = default;
 Client& Client::operator=(Client&&) noexcept = default;
@@ -144,12 +156,12 @@ absl::StatusOr<std::vector<PairResult>> Client::QueryPairs(QueryLevel level,
   google::protobuf::Arena arena;
   auto* request = google::protobuf::Arena::CreateMessage<pb::QueryPairsRequest>(&arena);
   auto* response = google::protobuf::Arena::CreateMessage<pb::QueryPairsResponse>(&arena);
-  request->set_level(ToProtoLevel(level));
+  request->set_level(convert::ToProto(level));
   request->mutable_pairs()->Reserve(static_cast<int>(pairs.size()));
   for (const ShapePair& pair : pairs) {
     pb::ShapePair* out = request->add_pairs();
-    ToProtoShape(pair.a, *out->mutable_a());
-    ToProtoShape(pair.b, *out->mutable_b());
+    convert::ToProto(pair.a, out->mutable_a());
+    convert::ToProto(pair.b, out->mutable_b());
   }
   if (absl::Status s = CallQueryPairs(*this, *request, *response); !s.ok()) return s;
   if (response->results_size() != static_cast<int>(pairs.size())) {
@@ -158,7 +170,7 @@ absl::StatusOr<std::vector<PairResult>> Client::QueryPairs(QueryLevel level,
   }
   std::vector<PairResult> results;
   results.reserve(pairs.size());
-  for (const pb::PairResult& r : response->results()) results.push_back(FromProtoPairResult(r));
+  for (const pb::PairResult& r : response->results()) results.push_back(convert::FromProto(r));
   return results;
 }
 
@@ -173,14 +185,19 @@ absl::StatusOr<std::vector<PairResult>> Client::QueryPairsPacked(QueryLevel leve
                      " has no packed encoding; use QueryPairs"));
   }
   pb::QueryPairsPackedRequest request;
-  request.set_level(ToProtoLevel(level));
-  request.mutable_a()->set_kind(ToProtoPackedKind(kind_a));
+  request.set_level(convert::ToProto(level));
+  request.mutable_a()->set_kind(*convert::PackedKindOf(kind_a));
   request.mutable_a()->mutable_data()->Add(a.begin(), a.end());
-  request.mutable_b()->set_kind(ToProtoPackedKind(kind_b));
+  request.mutable_b()->set_kind(*convert::PackedKindOf(kind_b));
   request.mutable_b()->mutable_data()->Add(b.begin(), b.end());
   pb::QueryPairsPackedResponse response;
   if (absl::Status s = CallQueryPairsPacked(*this, request, response); !s.ok()) return s;
-  return FromProtoPackedResults(response, a.size() / stride_a, level);
+  std::vector<PairResult> results;
+  if (!convert::DecodePacked(response, a.size() / stride_a, results)) {
+    return absl::InternalError(
+        absl::StrCat("client: malformed packed response for ", a.size() / stride_a, " pairs"));
+  }
+  return results;
 }
 
 absl::StatusOr<std::vector<RayHit>> Client::CastRays(std::span<const ShapeRay> casts) {
@@ -190,8 +207,8 @@ absl::StatusOr<std::vector<RayHit>> Client::CastRays(std::span<const ShapeRay> c
   request->mutable_casts()->Reserve(static_cast<int>(casts.size()));
   for (const ShapeRay& cast : casts) {
     pb::RayCast* out = request->add_casts();
-    ToProtoRay(cast.ray, *out->mutable_ray());
-    ToProtoShape(cast.shape, *out->mutable_shape());
+    convert::ToProto(cast.ray, out->mutable_ray());
+    convert::ToProto(cast.shape, out->mutable_shape());
   }
   if (absl::Status s = CallCastRays(*this, *request, *response); !s.ok()) return s;
   if (response->hits_size() != static_cast<int>(casts.size())) {
@@ -200,7 +217,7 @@ absl::StatusOr<std::vector<RayHit>> Client::CastRays(std::span<const ShapeRay> c
   }
   std::vector<RayHit> hits;
   hits.reserve(casts.size());
-  for (const pb::RayHit& h : response->hits()) hits.push_back(FromProtoRayHit(h));
+  for (const pb::RayHit& h : response->hits()) hits.push_back(convert::FromProto(h));
   return hits;
 }
 
@@ -212,11 +229,16 @@ absl::StatusOr<std::vector<RayHit>> Client::CastRaysPacked(std::span<const doubl
   }
   pb::CastRaysPackedRequest request;
   request.mutable_rays()->Add(rays.begin(), rays.end());
-  request.mutable_shapes()->set_kind(ToProtoPackedKind(kind));
+  request.mutable_shapes()->set_kind(*convert::PackedKindOf(kind));
   request.mutable_shapes()->mutable_data()->Add(shapes.begin(), shapes.end());
   pb::CastRaysPackedResponse response;
   if (absl::Status s = CallCastRaysPacked(*this, request, response); !s.ok()) return s;
-  return FromProtoPackedHits(response, rays.size() / 7);
+  const std::size_t n = rays.size() / convert::kPackedRayStride;
+  std::vector<RayHit> hits;
+  if (!convert::DecodePacked(response, n, hits)) {
+    return absl::InternalError(absl::StrCat("client: malformed packed response for ", n, " rays"));
+  }
+  return hits;
 }
 
 absl::StatusOr<bool> Client::Health(absl::Duration timeout) {

@@ -12,7 +12,6 @@
 #include <memory>
 #include <vector>
 
-#include "client_convert.h"
 #include "collide/v1/collide.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "google/rpc/error_details.pb.h"
@@ -284,15 +283,6 @@ TEST(PackedEncodingTest, AppendPackedWritesStrideDoublesInProtoOrder) {
   const double sign = obb[3] < 0 ? -1 : 1;
   for (int i = 0; i < 4; ++i) EXPECT_NEAR(sign * obb[3 + i], 0.5, 1e-15);
   EXPECT_THAT(std::vector<double>(obb.begin() + 7, obb.end()), ElementsAre(4, 5, 6));
-}
-
-TEST(ProtoConversionTest, RayLeavesUnboundedMaxDistanceUnset) {
-  pb::Ray unbounded;
-  ToProtoRay(Ray{{0, 0, 0}, {1, 0, 0}}, unbounded);
-  EXPECT_FALSE(unbounded.has_max_distance());
-  pb::Ray bounded;
-  ToProtoRay(Ray{{0, 0, 0}, {1, 0, 0}, 3}, bounded);
-  EXPECT_EQ(bounded.max_distance(), 3);
 }
 
 }  // namespace
