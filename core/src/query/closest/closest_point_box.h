@@ -1,0 +1,127 @@
+// Closest points and push-out between a point and a box, in the box's own
+// frame. The box is given by its bounds lo <= x <= hi (an Aabb uses its world
+// min/max directly, so touching is decided exactly; an Obb uses -h..h in its
+// local frame). Header-only so that the box kernels inline it.
+#ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_POINT_BOX_H_
+#define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_POINT_BOX_H_
+
+#include <cmath>
+
+#include "collide/math.h"
+#include "collide/result.h"
+#include "collide/shapes.h"
+
+namespace collide::internal {
+
+inline constexpr Mat3 kIdentity{};
+
+// The result convention's tie-break between two candidate world normals:
+// prefer the larger x, then the larger y, then the larger z.
+constexpr bool PreferredNormal(const Vec3& a, const Vec3& b) {
+  if (a.x != b.x) return a.x > b.x;
+  if (a.y != b.y) return a.y > b.y;
+  return a.z > b.z;
+}
+
+constexpr double Clamp(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
+constexpr Vec3 Clamp(const Vec3& p, const Vec3& lo, const Vec3& hi) {
+  return {Clamp(p.x, lo.x, hi.x), Clamp(p.y, lo.y, hi.y), Clamp(p.z, lo.z, hi.z)};
+}
+
+constexpr Vec3 Axis(int i, double sign) {
+  Vec3 v;
+  v[i] = sign;
+  return v;
+}
+
+// Obb local frame <-> world.
+inline Vec3 ToBoxFrame(const Obb& box, const Vec3& p) { return TransposeMul(box.rotation, p - box.center); }
+inline Vec3 FromBoxFrame(const Obb& box, const Vec3& p) { return box.rotation * p + box.center; }
+
+// A result computed in the box's frame, in world space.
+inline PairResult ToWorld(const Obb& box, PairResult r) {
+  r.point_a = FromBoxFrame(box, r.point_a);
+  r.point_b = FromBoxFrame(box, r.point_b);
+  r.normal = box.rotation * r.normal;
+  return r;
+}
+
+// An Aabb is an Obb with the identity rotation.
+inline Obb ObbFromAabb(const Aabb& box) {
+  return {(box.min + box.max) * 0.5, Mat3{}, (box.max - box.min) * 0.5};
+}
+
+// Signed contact between the point p and the box, all in the box frame.
+struct PointBoxContact {
+  // > 0: the gap; <= 0: minus the distance to the nearest face.
+  double distance;
+  // Unit, from the point towards the box: the direction to move the box to
+  // separate. Apart: (on_box - p) / distance.
+  Vec3 normal;
+  // Apart: the box point closest to p. Inside or on the surface: p projected
+  // on the nearest face, so on_box - p == distance * normal.
+  Vec3 on_box;
+};
+
+// Per-axis clamping gives the closest point (Ericson, Real-Time Collision
+// Detection 5.1.3). A point inside leaves through the nearest face; pushing
+// it out through face -x means moving the box by +x, so the normal is minus
+// the face's outward normal. Ties between faces (a point at the centre) are
+// broken by the preferred world normal; `to_world` maps the box frame to world
+// for that comparison only.
+inline PointBoxContact ContactPointBoxFrame(const Vec3& p, const Vec3& lo, const Vec3& hi,
+                                            const Mat3& to_world) {
+  const Vec3 q = Clamp(p, lo, hi);
+  const Vec3 diff = q - p;
+  const double d2 = LengthSquared(diff);
+  if (d2 > 0.0) {
+    const double d = std::sqrt(d2);
+    return {d, diff / d, q};
+  }
+  double best = kInfinity;
+  int axis = 0;
+  double sign = 1.0;
+  for (int i = 0; i < 3; ++i) {
+    // Leaving through face lo_i: move the box by +e_i; through hi_i: by -e_i.
+    const double depth[2] = {p[i] - lo[i], hi[i] - p[i]};
+    for (int s = 0; s < 2; ++s) {
+      const double cand_sign = s == 0 ? 1.0 : -1.0;
+      if (depth[s] < best ||
+          (depth[s] == best && PreferredNormal(to_world.col[i] * cand_sign, to_world.col[axis] * sign))) {
+        best = depth[s];
+        axis = i;
+        sign = cand_sign;
+      }
+    }
+  }
+  Vec3 on_box = p;
+  on_box[axis] = sign > 0 ? lo[axis] : hi[axis];
+  return {-best, Axis(axis, sign), on_box};
+}
+
+// kDistance result of a ball (centre c, radius >= 0; a point when 0) as A
+// and the box as B, in the box frame. Overlapping, the clamped centre is in
+// the box and within the radius: a common point.
+inline PairResult DistanceBallBoxFrame(const Vec3& c, double radius, const Vec3& lo, const Vec3& hi) {
+  const Vec3 q = Clamp(c, lo, hi);
+  const Vec3 diff = q - c;
+  const double d2 = LengthSquared(diff);
+  if (d2 <= radius * radius) return {QueryStatus::kOk, true, 0.0, q, q, {}};
+  const double d = std::sqrt(d2);
+  const Vec3 n = diff / d;
+  return {QueryStatus::kOk, false, d - radius, c + n * radius, q, n};
+}
+
+// kContact result of a ball as A and the box as B, in the box frame: the
+// point's signed contact moved out by the radius (the Minkowski sum with a
+// ball adds the radius to every distance, so depth and normal carry over).
+inline PairResult ContactBallBoxFrame(const Vec3& c, double radius, const Vec3& lo, const Vec3& hi,
+                                      const Mat3& to_world) {
+  const PointBoxContact k = ContactPointBoxFrame(c, lo, hi, to_world);
+  const double dist = k.distance - radius;
+  return {QueryStatus::kOk, dist <= 0.0, dist, c + k.normal * radius, k.on_box, k.normal};
+}
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_POINT_BOX_H_

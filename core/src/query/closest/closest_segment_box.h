@@ -1,0 +1,203 @@
+// Closest points and signed contact between a segment and a box, in the box's
+// own frame (bounds lo <= x <= hi, as in closest_point_box.h). Shared by the
+// segment, capsule and box-box kernels.
+#ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_SEGMENT_BOX_H_
+#define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_SEGMENT_BOX_H_
+
+#include <cmath>
+
+#include "collide/math.h"
+#include "query/closest/closest_point_box.h"
+#include "query/raycast/slab.h"
+
+namespace collide::internal {
+
+struct SegmentBoxClosest {
+  double distance_squared;
+  double t;         // on_segment = a + t * (b - a), t in [0, 1].
+  Vec3 on_segment;  // a closest point of the segment.
+  Vec3 on_box;      // the box point closest to on_segment.
+};
+
+// Exact closest points of the segment [a, b] and the box. The squared
+// distance from a + t d to the box, f(t) = sum_i (x_i - clamp(x_i))^2, is
+// convex and C1 with a piecewise-linear, non-decreasing derivative whose
+// breakpoints are the (at most six) t where the segment crosses a slab plane.
+// Bracket the zero of f' between neighbouring breakpoints, then solve the
+// quadratic of the axes outside their slab there in closed form.
+inline SegmentBoxClosest ClosestSegmentBoxFrame(const Vec3& a, const Vec3& b, const Vec3& lo,
+                                                const Vec3& hi) {
+  const Vec3 d = b - a;
+  // f'(t) / 2.
+  const auto slope = [&](double t) {
+    double s = 0.0;
+    for (int i = 0; i < 3; ++i) {
+      const double x = a[i] + t * d[i];
+      s += d[i] * (x - Clamp(x, lo[i], hi[i]));
+    }
+    return s;
+  };
+  double t;
+  if (slope(0.0) >= 0.0) {
+    t = 0.0;
+  } else if (slope(1.0) <= 0.0) {
+    t = 1.0;
+  } else {
+    // The minimum is interior. If the segment meets the box, f is zero on
+    // the clipped interval; its middle is in the box, whereas the bracket
+    // below would land on a boundary where round-off leaves a tiny f > 0. The
+    // clip also makes this agree exactly with the slab intersect test.
+    const SlabClip clip = ClipLineToBox(a, d, lo, hi, 0.0, 1.0);
+    if (clip.hit) {
+      const double tm = 0.5 * (clip.t_enter + clip.t_exit);
+      const Vec3 p = a + d * tm;
+      return {0.0, tm, p, Clamp(p, lo, hi)};
+    }
+    // f' is monotone, so every breakpoint with f' <= 0 lies left of the zero.
+    double tl = 0.0, tr = 1.0;
+    for (int i = 0; i < 3; ++i) {
+      if (d[i] == 0.0) continue;
+      for (const double bound : {lo[i], hi[i]}) {
+        const double tb = (bound - a[i]) / d[i];
+        if (tb > tl && tb < tr) (slope(tb) <= 0.0 ? tl : tr) = tb;
+      }
+    }
+    // No breakpoint inside (tl, tr): the set of axes outside their slab is
+    // constant there; read it at the midpoint and minimize its quadratic.
+    const double tm = 0.5 * (tl + tr);
+    double num = 0.0, den = 0.0;
+    for (int i = 0; i < 3; ++i) {
+      const double x = a[i] + tm * d[i];
+      const double bound = x < lo[i] ? lo[i] : (x > hi[i] ? hi[i] : x);
+      if (bound != x) {
+        num += d[i] * (bound - a[i]);
+        den += d[i] * d[i];
+      }
+    }
+    // den == 0: the segment is inside the box on the whole bracket.
+    t = den > 0.0 ? Clamp(num / den, tl, tr) : tm;
+  }
+  const Vec3 on_segment = a + d * t;
+  const Vec3 on_box = Clamp(on_segment, lo, hi);
+  return {LengthSquared(on_box - on_segment), t, on_segment, on_box};
+}
+
+// Parameter s of the point e + s * u (u unit) of one line closest to the line
+// p + r * v (v unit); the lines must not be parallel. Minimizing
+// |w + s u - r v|^2 with w = e - p gives s (1 - c^2) = c (w.v) - w.u, c = u.v
+// (Ericson, Real-Time Collision Detection 5.1.8); sin2 = 1 - c^2, passed in
+// because callers have it without cancellation.
+inline double ClosestLineParameter(const Vec3& e, const Vec3& u, const Vec3& p, const Vec3& v, double sin2) {
+  const Vec3 w = e - p;
+  const double c = Dot(u, v);
+  return (c * Dot(w, v) - Dot(w, u)) / sin2;
+}
+
+struct SegmentBoxContact {
+  double distance;  // signed, as PointBoxContact::distance.
+  Vec3 normal;      // unit, box frame, from the segment towards the box.
+  Vec3 on_segment;  // apart: closest; overlapping: the segment point deepest in the box.
+  Vec3 on_box;      // apart: closest; overlapping: on_segment + distance * normal.
+};
+
+// Signed contact of the segment [a, b] (shape A) and the box (shape B).
+// Overlapping, the penetration depth is exact by the separating-axis test:
+// the Minkowski difference of a box and a segment is a polytope whose face
+// normals are the box axes e_i and the cross products e_i x (b - a), so the
+// least overlap over those (at most) six axes is the depth. `to_world` maps
+// box-frame directions to world for the tie-break between equal depths.
+inline SegmentBoxContact ContactSegmentBoxFrame(const Vec3& a, const Vec3& b, const Vec3& lo, const Vec3& hi,
+                                                const Mat3& to_world) {
+  const SegmentBoxClosest c = ClosestSegmentBoxFrame(a, b, lo, hi);
+  if (c.distance_squared > 0.0) {
+    const double dist = std::sqrt(c.distance_squared);
+    return {dist, (c.on_box - c.on_segment) / dist, c.on_segment, c.on_box};
+  }
+  const Vec3 d = b - a;
+  const double d_len2 = LengthSquared(d);
+  double best = kInfinity;
+  Vec3 normal{1, 0, 0};
+  Vec3 best_world{};
+  int best_axis = 0;  // 0..2: face axis e_i; 3..5: e_(i-3) x d.
+  const auto consider = [&](double depth, const Vec3& n, int axis) {
+    const Vec3 w = to_world * n;
+    if (depth < best || (depth == best && PreferredNormal(w, best_world))) {
+      best = depth;
+      normal = n;
+      best_world = w;
+      best_axis = axis;
+    }
+  };
+  for (int i = 0; i < 3; ++i) {
+    // Moving the box by +e_i separates after max_seg - lo_i, by -e_i after hi_i - min_seg.
+    const double smin = a[i] < b[i] ? a[i] : b[i];
+    const double smax = a[i] < b[i] ? b[i] : a[i];
+    consider(smax - lo[i], Axis(i, 1.0), i);
+    consider(hi[i] - smin, Axis(i, -1.0), i);
+  }
+  const Vec3 center = (lo + hi) * 0.5;
+  const Vec3 half = (hi - lo) * 0.5;
+  for (int i = 0; i < 3; ++i) {
+    const Vec3 l = Cross(Axis(i, 1.0), d);
+    const double len2 = LengthSquared(l);
+    // Skip a cross product that vanishes (segment parallel to e_i, or a
+    // point): its face of the Minkowski difference is empty or the e_j one.
+    if (!(len2 > 1e-16 * d_len2)) continue;
+    const Vec3 n = l / std::sqrt(len2);
+    const double sp = Dot(a, n);
+    const double cp = Dot(center, n);
+    const double rb = Dot(half, Abs(n));
+    consider(sp - cp + rb, n, 3 + i);
+    consider(cp + rb - sp, -n, 3 + i);
+  }
+  Vec3 on_segment;
+  if (best_axis < 3) {
+    // The segment point furthest along the normal; a segment lying flat on
+    // the face plane contributes the middle of its part over the face.
+    const int i = best_axis;
+    const double ea = normal[i] * a[i], eb = normal[i] * b[i];
+    if (ea != eb) {
+      on_segment = ea > eb ? a : b;
+    } else {
+      const SlabClip clip = ClipLineToBox(a, d, lo, hi, 0.0, 1.0);
+      on_segment = a + d * (clip.hit ? 0.5 * (clip.t_enter + clip.t_exit) : 0.5);
+    }
+  } else {
+    // Edge of the box along e_i on its support in -normal; the closest
+    // points of that edge's line and the segment's line.
+    const int i = best_axis - 3;
+    Vec3 e = lo;
+    for (int k = 0; k < 3; ++k) e[k] = normal[k] > 0.0 ? lo[k] : hi[k];
+    const Vec3 u = d / std::sqrt(d_len2);
+    const Vec3 ei = Axis(i, 1.0);
+    const double sin2 = LengthSquared(Cross(ei, u));  // no cancellation, unlike 1 - u_i^2.
+    const double s = ClosestLineParameter(a, u, e, ei, sin2);
+    on_segment = a + u * Clamp(s, 0.0, std::sqrt(d_len2));
+  }
+  return {-best, normal, on_segment, on_segment - normal * best};
+}
+
+// kDistance result of a capsule (segment [a, b] swept by radius >= 0; the
+// segment itself when 0) as A and the box as B, in the box frame.
+inline PairResult DistanceCapsuleBoxFrame(const Vec3& a, const Vec3& b, double radius, const Vec3& lo,
+                                          const Vec3& hi) {
+  const SegmentBoxClosest c = ClosestSegmentBoxFrame(a, b, lo, hi);
+  // on_box is in the box and within the radius of the segment.
+  if (c.distance_squared <= radius * radius) return {QueryStatus::kOk, true, 0.0, c.on_box, c.on_box, {}};
+  const double d = std::sqrt(c.distance_squared);
+  const Vec3 n = (c.on_box - c.on_segment) / d;
+  return {QueryStatus::kOk, false, d - radius, c.on_segment + n * radius, c.on_box, n};
+}
+
+// kContact result of a capsule as A and the box as B, in the box frame: the
+// segment's signed contact moved out by the radius.
+inline PairResult ContactCapsuleBoxFrame(const Vec3& a, const Vec3& b, double radius, const Vec3& lo,
+                                         const Vec3& hi, const Mat3& to_world) {
+  const SegmentBoxContact k = ContactSegmentBoxFrame(a, b, lo, hi, to_world);
+  const double dist = k.distance - radius;
+  return {QueryStatus::kOk, dist <= 0.0, dist, k.on_segment + k.normal * radius, k.on_box, k.normal};
+}
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_SEGMENT_BOX_H_

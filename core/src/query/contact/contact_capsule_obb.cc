@@ -1,0 +1,13 @@
+// Capsule-box signed contact in the box frame.
+#include "query/closest/closest_point_box.h"
+#include "query/closest/closest_segment_box.h"
+#include "query/kernels_box.h"
+
+namespace collide::internal {
+
+PairResult ContactCapsuleObb(const Capsule& a, const Obb& b) {
+  return ToWorld(b, ContactCapsuleBoxFrame(ToBoxFrame(b, a.a), ToBoxFrame(b, a.b), a.radius, -b.half_extents,
+                                           b.half_extents, b.rotation));
+}
+
+}  // namespace collide::internal

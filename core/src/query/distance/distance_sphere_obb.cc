@@ -1,0 +1,11 @@
+// Sphere-box distance in the box frame.
+#include "query/closest/closest_point_box.h"
+#include "query/kernels_box.h"
+
+namespace collide::internal {
+
+PairResult DistanceSphereObb(const Sphere& a, const Obb& b) {
+  return ToWorld(b, DistanceBallBoxFrame(ToBoxFrame(b, a.center), a.radius, -b.half_extents, b.half_extents));
+}
+
+}  // namespace collide::internal

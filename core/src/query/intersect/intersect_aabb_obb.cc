@@ -1,0 +1,9 @@
+// An Aabb is an Obb with the identity rotation.
+#include "query/closest/closest_point_box.h"
+#include "query/kernels_box.h"
+
+namespace collide::internal {
+
+bool IntersectAabbObb(const Aabb& a, const Obb& b) { return IntersectObbObb(ObbFromAabb(a), b); }
+
+}  // namespace collide::internal
