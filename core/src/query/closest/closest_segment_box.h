@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "collide/math.h"
+#include "query/closest/closest.h"
 #include "query/closest/closest_point_box.h"
 #include "query/raycast/slab.h"
 
@@ -80,17 +81,6 @@ inline SegmentBoxClosest ClosestSegmentBoxFrame(const Vec3& a, const Vec3& b, co
   const Vec3 on_segment = a + d * t;
   const Vec3 on_box = Clamp(on_segment, lo, hi);
   return {LengthSquared(on_box - on_segment), t, on_segment, on_box};
-}
-
-// Parameter s of the point e + s * u (u unit) of one line closest to the line
-// p + r * v (v unit); the lines must not be parallel. Minimizing
-// |w + s u - r v|^2 with w = e - p gives s (1 - c^2) = c (w.v) - w.u, c = u.v
-// (Ericson, Real-Time Collision Detection 5.1.8); sin2 = 1 - c^2, passed in
-// because callers have it without cancellation.
-inline double ClosestLineParameter(const Vec3& e, const Vec3& u, const Vec3& p, const Vec3& v, double sin2) {
-  const Vec3 w = e - p;
-  const double c = Dot(u, v);
-  return (c * Dot(w, v) - Dot(w, u)) / sin2;
 }
 
 struct SegmentBoxContact {
@@ -168,11 +158,9 @@ inline SegmentBoxContact ContactSegmentBoxFrame(const Vec3& a, const Vec3& b, co
     const int i = best_axis - 3;
     Vec3 e = lo;
     for (int k = 0; k < 3; ++k) e[k] = normal[k] > 0.0 ? lo[k] : hi[k];
-    const Vec3 u = d / std::sqrt(d_len2);
-    const Vec3 ei = Axis(i, 1.0);
-    const double sin2 = LengthSquared(Cross(ei, u));  // no cancellation, unlike 1 - u_i^2.
-    const double s = ClosestLineParameter(a, u, e, ei, sin2);
-    on_segment = a + u * Clamp(s, 0.0, std::sqrt(d_len2));
+    const Vec3 n = Cross(d, Axis(i, 1.0));
+    const double s = CommonPerpendicularNumerator(e - a, Axis(i, 1.0), n) / LengthSquared(n);
+    on_segment = a + d * Clamp(s, 0.0, 1.0);
   }
   return {-best, normal, on_segment, on_segment - normal * best};
 }

@@ -7,6 +7,7 @@
 // skipped; the face axes cover them. Computed in A's frame for round-off.
 #include <cmath>
 
+#include "query/closest/closest.h"
 #include "query/closest/closest_box_box.h"
 #include "query/closest/closest_point_box.h"
 #include "query/contact/box_box_sat.h"
@@ -168,9 +169,8 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
     for (int m = 0; m < 3; ++m) {
       if (m != j) eb += b_axes[m] * (Dot(n, b_axes[m]) > 0.0 ? -f.hb[m] : f.hb[m]);
     }
-    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-    const double sin2 = f.r[i1][j] * f.r[i1][j] + f.r[i2][j] * f.r[i2][j];
-    const double s = ClosestLineParameter(ea, Axis(i, 1.0), eb, b_axes[j], sin2);
+    const Vec3 cross = Cross(Axis(i, 1.0), b_axes[j]);
+    const double s = CommonPerpendicularNumerator(eb - ea, b_axes[j], cross) / LengthSquared(cross);
     ea[i] = Clamp(s, -f.ha[i], f.ha[i]);
     pa = ea;
   }
