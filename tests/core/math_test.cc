@@ -41,6 +41,15 @@ TEST(MathTest, NormalizedOrFallsBackOnZero) {
   EXPECT_EQ(NormalizedOr({0, 3, 4}, {1, 0, 0}), (Vec3{0, 0.6, 0.8}));
 }
 
+TEST(MathTest, NormalizedOrIsUnitAtExtremeScales) {
+  for (const double scale : {1e-320, 1e-300, 1e-160, 1e-9, 1.0, 1e150, 1e300}) {
+    const Vec3 n = NormalizedOr(Vec3{3, -4, 12} * scale, {1, 0, 0});
+    EXPECT_NEAR(Length(n), 1.0, 1e-15) << scale;
+    if (scale > 1e-300) EXPECT_NEAR(n.z, 12.0 / 13.0, 1e-15) << scale;  // 1e-320 * 3 is coarsely subnormal.
+  }
+  EXPECT_EQ(NormalizedOr({kInfinity, 0, 0}, {0, 1, 0}), (Vec3{0, 1, 0}));
+}
+
 TEST(MathTest, AnyPerpendicularIsUnitAndPerpendicular) {
   testing::ShapeFactory f(2);
   for (int i = 0; i < 1000; ++i) {

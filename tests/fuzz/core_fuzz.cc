@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "collide/query.h"
@@ -91,9 +93,52 @@ struct Input {
   std::vector<double> history_;
 };
 
+// The shapes of the current input, printed on failure in C++ syntax with
+// exact hex floats, ready to paste into a regression test.
+const Shape* g_a = nullptr;
+const Shape* g_b = nullptr;
+
+void Print(const Vec3& v) { std::fprintf(stderr, "{%a, %a, %a}", v.x, v.y, v.z); }
+
+void Print(const Shape& shape) {
+  std::visit(
+      [](const auto& s) {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, Point>) {
+          std::fprintf(stderr, "Point{"), Print(s.position);
+        } else if constexpr (std::is_same_v<T, Segment>) {
+          std::fprintf(stderr, "Segment{"), Print(s.a), std::fprintf(stderr, ", "), Print(s.b);
+        } else if constexpr (std::is_same_v<T, Sphere>) {
+          std::fprintf(stderr, "Sphere{"), Print(s.center), std::fprintf(stderr, ", %a", s.radius);
+        } else if constexpr (std::is_same_v<T, Capsule>) {
+          std::fprintf(stderr, "Capsule{"), Print(s.a), std::fprintf(stderr, ", "), Print(s.b);
+          std::fprintf(stderr, ", %a", s.radius);
+        } else if constexpr (std::is_same_v<T, Aabb>) {
+          std::fprintf(stderr, "Aabb{"), Print(s.min), std::fprintf(stderr, ", "), Print(s.max);
+        } else if constexpr (std::is_same_v<T, Obb>) {
+          std::fprintf(stderr, "Obb{"), Print(s.center), std::fprintf(stderr, ", {{");
+          for (const Vec3& c : s.rotation.col) Print(c), std::fprintf(stderr, ", ");
+          std::fprintf(stderr, "}}, "), Print(s.half_extents);
+        } else if constexpr (std::is_same_v<T, Triangle>) {
+          std::fprintf(stderr, "Triangle{"), Print(s.a), std::fprintf(stderr, ", "), Print(s.b);
+          std::fprintf(stderr, ", "), Print(s.c);
+        } else if constexpr (std::is_same_v<T, ConvexHull>) {
+          std::fprintf(stderr, "ConvexHull{ vertices {");
+          for (const Vec3& v : s.vertices) Print(v), std::fprintf(stderr, ", ");
+          std::fprintf(stderr, "}");
+        } else {
+          std::fprintf(stderr, "Halfspace{"), Print(s.normal), std::fprintf(stderr, ", %a", s.offset);
+        }
+        std::fprintf(stderr, "}");
+      },
+      shape);
+}
+
 [[noreturn]] void Fail(const char* what, ShapeKind a, ShapeKind b, int level) {
   std::fprintf(stderr, "invariant violated: %s (kinds %s, %s, level %d)\n", what,
                std::string(ShapeKindName(a)).c_str(), std::string(ShapeKindName(b)).c_str(), level);
+  if (g_a) std::fprintf(stderr, "  a = "), Print(*g_a), std::fprintf(stderr, "\n");
+  if (g_b) std::fprintf(stderr, "  b = "), Print(*g_b), std::fprintf(stderr, "\n");
   std::abort();
 }
 
@@ -148,6 +193,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Shape a = in.MakeShape(ka, hull_a);
   const Shape b = in.MakeShape(kb, hull_b);
   const Ray ray{in.NextVec(), in.NextVec(), provider.ConsumeBool() ? kInfinity : std::fabs(in.Next())};
+  g_a = &a;
+  g_b = &b;
 
   std::vector<Violation> violations;
   const bool a_ok = Validate(a, violations);

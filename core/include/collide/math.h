@@ -47,11 +47,16 @@ inline bool IsFinite(const Vec3& a) {
   return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z);
 }
 
-// Returns a / |a|, or `fallback` when |a| is zero or not finite, so callers
-// never divide by zero.
+// Returns a / |a|, or `fallback` when a is zero or not finite, so callers
+// never divide by zero. Dividing by the largest component first keeps the
+// result unit to rounding at any scale: |a|^2 of a tiny vector (components
+// below ~1e-154) underflows to a subnormal or zero, and of a huge one
+// overflows, so a / sqrt(|a|^2) would not be unit.
 inline Vec3 NormalizedOr(const Vec3& a, const Vec3& fallback) {
-  const double len = Length(a);
-  return (len > 0.0 && std::isfinite(len)) ? a / len : fallback;
+  const double m = std::fmax(std::fabs(a.x), std::fmax(std::fabs(a.y), std::fabs(a.z)));
+  if (!(m > 0.0) || !std::isfinite(m)) return fallback;
+  const Vec3 u = a / m;
+  return u / Length(u);
 }
 
 // Some unit vector perpendicular to the unit vector n (Hughes-Moeller 1999:
