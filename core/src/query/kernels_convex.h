@@ -35,6 +35,15 @@ PairResult ContactObbHalfspace(const Obb& a, const Halfspace& b);
 PairResult ContactTriangleHalfspace(const Triangle& a, const Halfspace& b);
 PairResult ContactConvexHullHalfspace(const ConvexHull& a, const Halfspace& b);
 
+// Point and sphere vs triangle: closest point on the triangle (the GJK
+// fallback for degenerate triangles).
+bool IntersectPointTriangle(const Point& a, const Triangle& b);
+bool IntersectSphereTriangle(const Sphere& a, const Triangle& b);
+PairResult DistancePointTriangle(const Point& a, const Triangle& b);
+PairResult DistanceSphereTriangle(const Sphere& a, const Triangle& b);
+PairResult ContactPointTriangle(const Point& a, const Triangle& b);
+PairResult ContactSphereTriangle(const Sphere& a, const Triangle& b);
+
 // Ray casts.
 RayHit RayCastTriangle(const Ray& ray, const Triangle& triangle);
 RayHit RayCastHalfspace(const Ray& ray, const Halfspace& halfspace);

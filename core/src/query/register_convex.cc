@@ -29,6 +29,12 @@ void RegisterConvexKernels(Registry& r) {
   r.Register<ContactObbHalfspace>(QueryLevel::kContact);
   r.Register<ContactTriangleHalfspace>(QueryLevel::kContact);
   r.Register<ContactConvexHullHalfspace>(QueryLevel::kContact);
+  r.Register<IntersectPointTriangle>(QueryLevel::kIntersect);
+  r.Register<IntersectSphereTriangle>(QueryLevel::kIntersect);
+  r.Register<DistancePointTriangle>(QueryLevel::kDistance);
+  r.Register<DistanceSphereTriangle>(QueryLevel::kDistance);
+  r.Register<ContactPointTriangle>(QueryLevel::kContact);
+  r.Register<ContactSphereTriangle>(QueryLevel::kContact);
   r.RegisterRay<RayCastTriangle>();
   r.RegisterRay<RayCastHalfspace>();
 }

@@ -20,9 +20,11 @@ constexpr int KindIndex() {
   using Alternatives = Shape;
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
     int index = -1;
-    ((std::is_same_v<T, std::variant_alternative_t<I, Alternatives>> ? (index = static_cast<int>(I)) : 0), ...);
+    ((std::is_same_v<T, std::variant_alternative_t<I, Alternatives>> ? (index = static_cast<int>(I)) : 0),
+     ...);
     return index;
-  }(std::make_index_sequence<std::variant_size_v<Alternatives>>{});
+  }
+  (std::make_index_sequence<std::variant_size_v<Alternatives>>{});
 }
 
 template <typename F>

@@ -19,15 +19,6 @@ struct Face {
   bool dead = false;
 };
 
-// Flips `n` so that its first clearly non-zero component is positive: the
-// deterministic sign of a normal whose sign the geometry leaves open.
-Vec3 PreferPositive(const Vec3& n) {
-  for (int i = 0; i < 3; ++i) {
-    if (std::fabs(n[i]) > 1e-9) return n[i] > 0 ? n : -n;
-  }
-  return n;
-}
-
 // A unit vector perpendicular to the unit vector u, closest to +x (or to +y
 // when u is within 30 degrees of the x axis).
 Vec3 PreferredPerpendicular(const Vec3& u) {
@@ -40,8 +31,9 @@ Vec3 PreferredPerpendicular(const Vec3& u) {
 class Polytope {
  public:
   Polytope(const ConvexCore& a, const ConvexCore& b) : a_(a), b_(b) {
-    verts_.reserve(kEpaMaxVertices + 8);
-    faces_.reserve(kEpaMaxFaces + 64);
+    // Typical runs stay well under these (a box pair: ~20 vertices).
+    verts_.reserve(32);
+    faces_.reserve(64);
   }
 
   SimplexVertex Support(const Vec3& d) const {
@@ -217,6 +209,13 @@ class Polytope {
 
 }  // namespace
 
+Vec3 PreferPositiveSign(const Vec3& n) {
+  for (int i = 0; i < 3; ++i) {
+    if (std::fabs(n[i]) > 1e-9) return n[i] > 0 ? n : -n;
+  }
+  return n;
+}
+
 EpaResult EpaPenetration(const ConvexCore& a, const ConvexCore& b, const GjkResult& gjk) {
   Polytope poly(a, b);
   // The size of A - B from its extreme points along the axes: the scale of
@@ -271,7 +270,7 @@ EpaResult EpaPenetration(const ConvexCore& a, const ConvexCore& b, const GjkResu
     t[n++] = best_s;
   }
   if (n == 3) {
-    const Vec3 nrm = PreferPositive(NormalizedOr(Cross(t[1].w - t[0].w, t[2].w - t[0].w), {1, 0, 0}));
+    const Vec3 nrm = PreferPositiveSign(NormalizedOr(Cross(t[1].w - t[0].w, t[2].w - t[0].w), {1, 0, 0}));
     const SimplexVertex up = poly.Support(nrm);
     const SimplexVertex down = poly.Support(-nrm);
     const double du = Dot(up.w - t[0].w, nrm);

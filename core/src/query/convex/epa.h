@@ -35,6 +35,11 @@ struct EpaResult {
   Vec3 point_b;
 };
 
+// `n` or -n, whichever has its first clearly non-zero component (|c| >
+// 1e-9, in x, y, z order) positive: the deterministic sign of a normal whose
+// sign the geometry leaves open (a flat Minkowski difference).
+Vec3 PreferPositiveSign(const Vec3& n);
+
 // `gjk` must report overlap.
 EpaResult EpaPenetration(const ConvexCore& a, const ConvexCore& b, const GjkResult& gjk);
 

@@ -1,0 +1,14 @@
+// Point vs triangle from the triangle's closest point (query/convex/ball_triangle.h);
+// degenerate triangles go to the GJK fallback.
+#include "query/convex/ball_triangle.h"
+#include "query/kernels_convex.h"
+#include "query/registry.h"
+
+namespace collide::internal {
+
+PairResult ContactPointTriangle(const Point& a, const Triangle& b) {
+  if (const auto r = QueryBallTriangle(QueryLevel::kContact, a.position, 0.0, b)) return *r;
+  return QueryConvexFallback(QueryLevel::kContact, a, b);
+}
+
+}  // namespace collide::internal

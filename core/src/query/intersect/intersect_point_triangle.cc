@@ -1,0 +1,14 @@
+// Point vs triangle from the triangle's closest point (query/convex/ball_triangle.h);
+// degenerate triangles go to the GJK fallback.
+#include "query/convex/ball_triangle.h"
+#include "query/kernels_convex.h"
+#include "query/registry.h"
+
+namespace collide::internal {
+
+bool IntersectPointTriangle(const Point& a, const Triangle& b) {
+  if (const auto r = QueryBallTriangle(QueryLevel::kIntersect, a.position, 0.0, b)) return r->hit;
+  return QueryConvexFallback(QueryLevel::kIntersect, a, b).hit;
+}
+
+}  // namespace collide::internal

@@ -1,0 +1,99 @@
+// Point and sphere vs triangle kernels against the GJK fallback, on random,
+// touching, in-plane and degenerate cases, at every level.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "query/kernels_convex.h"
+#include "query/registry.h"
+#include "support/random_shapes.h"
+
+namespace collide::internal {
+namespace {
+
+void ExpectSame(const PairResult& k, const PairResult& f, const std::string& what) {
+  SCOPED_TRACE(what);
+  EXPECT_EQ(k.status, f.status);
+  ASSERT_EQ(k.hit, f.hit);
+  EXPECT_NEAR(k.distance, f.distance, 1e-12);
+  EXPECT_NEAR(Length(k.normal - f.normal), 0.0, 1e-9);
+  // Overlapping at the distance level, any point in both shapes will do.
+  if (k.hit && k.normal == Vec3{}) return;
+  EXPECT_NEAR(Length(k.point_a - f.point_a), 0.0, 1e-9);
+  EXPECT_NEAR(Length(k.point_b - f.point_b), 0.0, 1e-9);
+}
+
+void CheckAgainstFallback(const Shape& ball, const Triangle& t, const std::string& what) {
+  const bool is_point = std::holds_alternative<Point>(ball);
+  const Point* p = std::get_if<Point>(&ball);
+  const Sphere* s = std::get_if<Sphere>(&ball);
+  const PairResult contact = is_point ? ContactPointTriangle(*p, t) : ContactSphereTriangle(*s, t);
+  const PairResult distance = is_point ? DistancePointTriangle(*p, t) : DistanceSphereTriangle(*s, t);
+  const bool hit = is_point ? IntersectPointTriangle(*p, t) : IntersectSphereTriangle(*s, t);
+  ExpectSame(contact, QueryConvexFallback(QueryLevel::kContact, ball, t), what + " contact");
+  ExpectSame(distance, QueryConvexFallback(QueryLevel::kDistance, ball, t), what + " distance");
+  EXPECT_EQ(hit, QueryConvexFallback(QueryLevel::kIntersect, ball, t).hit) << what;
+  if (distance.hit) {
+    // The distance level's point is on the triangle and in the ball.
+    EXPECT_LE(QueryConvexFallback(QueryLevel::kDistance, Point{distance.point_a}, t).distance, 1e-12);
+    if (s) EXPECT_LE(Length(distance.point_a - s->center), s->radius + 1e-12);
+  }
+}
+
+TEST(TriangleKernelsTest, RandomPointsAndSpheresMatchTheFallback) {
+  testing::ShapeFactory f(51, 0.6);
+  int hits = 0;
+  for (int i = 0; i < 5000; ++i) {
+    const Triangle t = std::get<Triangle>(f.Make(ShapeKind::kTriangle));
+    const Shape ball = i % 2 ? f.Make(ShapeKind::kPoint) : f.Make(ShapeKind::kSphere);
+    CheckAgainstFallback(ball, t, "#" + std::to_string(i));
+    hits += QueryConvexFallback(QueryLevel::kIntersect, ball, t).hit;
+  }
+  EXPECT_GT(hits, 500);
+}
+
+TEST(TriangleKernelsTest, CentersOnTheTriangleAndInItsPlane) {
+  testing::ShapeFactory f(52, 1.0);
+  for (int i = 0; i < 2000; ++i) {
+    const Triangle t = std::get<Triangle>(f.Make(ShapeKind::kTriangle));
+    // Barycentric points inside, on edges and vertices, and outside in the
+    // plane.
+    const double u = std::round(f.Uniform(-1, 3)) / 2, v = std::round(f.Uniform(-1, 3)) / 2;
+    const Vec3 c = t.a + (t.b - t.a) * u + (t.c - t.a) * v;
+    CheckAgainstFallback(Point{c}, t, "point #" + std::to_string(i));
+    CheckAgainstFallback(Sphere{c, f.Size()}, t, "sphere #" + std::to_string(i));
+  }
+}
+
+TEST(TriangleKernelsTest, DegenerateTrianglesUseTheFallback) {
+  const Triangle line{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+  const Triangle dot{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
+  for (const Triangle& t : {line, dot}) {
+    for (const Vec3& c : {Vec3{0.5, 0, 0}, Vec3{0.5, 1, 0}, Vec3{1, 1, 1}, Vec3{3, 0, 0}}) {
+      CheckAgainstFallback(Point{c}, t, "degenerate point");
+      CheckAgainstFallback(Sphere{c, 0.5}, t, "degenerate sphere");
+    }
+  }
+}
+
+TEST(TriangleKernelsTest, SphereOnFaceAnalytic) {
+  const Triangle t{{0, 0, 0}, {2, 0, 0}, {0, 2, 0}};
+  PairResult r = ContactSphereTriangle(Sphere{{0.5, 0.5, 0.25}, 0.5}, t);
+  EXPECT_TRUE(r.hit);
+  EXPECT_DOUBLE_EQ(r.distance, -0.25);
+  EXPECT_EQ(r.normal, (Vec3{0, 0, -1}));
+  EXPECT_EQ(r.point_b, (Vec3{0.5, 0.5, 0}));
+  // Center in the face: depth = radius, normal +z by the sign convention.
+  r = ContactSphereTriangle(Sphere{{0.5, 0.5, 0}, 0.5}, t);
+  EXPECT_DOUBLE_EQ(r.distance, -0.5);
+  EXPECT_EQ(r.normal, (Vec3{0, 0, 1}));
+  // Near an edge from outside, in the plane.
+  r = ContactPointTriangle(Point{{-1, 1, 0}}, t);
+  EXPECT_FALSE(r.hit);
+  EXPECT_DOUBLE_EQ(r.distance, 1.0);
+  EXPECT_EQ(r.normal, (Vec3{1, 0, 0}));
+}
+
+}  // namespace
+}  // namespace collide::internal
