@@ -2,12 +2,20 @@
 #include "collide/validate.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace collide {
 namespace {
 
-// Finite and within kMaxMagnitude, so that no product of two values inside a
+// %g with enough digits to show tiny values (std::to_string prints 0.000000).
+std::string FormatDouble(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// Finite, 0 or within [kMinMagnitude, kMaxMagnitude], so that no product of two values inside a
 // kernel can overflow.
 void CheckFinite(double v, const std::string& field, std::vector<Violation>& out) {
   if (std::isnan(v)) {
@@ -16,6 +24,8 @@ void CheckFinite(double v, const std::string& field, std::vector<Violation>& out
     out.push_back({field, "must be finite, got infinity"});
   } else if (std::fabs(v) > kMaxMagnitude) {
     out.push_back({field, "magnitude must be <= 1e12, got " + std::to_string(v)});
+  } else if (v != 0.0 && std::fabs(v) < kMinMagnitude) {
+    out.push_back({field, "magnitude must be 0 or >= 1e-50, got " + FormatDouble(v)});
   }
 }
 
@@ -26,7 +36,7 @@ void CheckFinite(const Vec3& v, const std::string& field, std::vector<Violation>
 }
 
 void CheckNonNegative(double v, const std::string& field, std::vector<Violation>& out) {
-  if (!std::isfinite(v) || std::fabs(v) > kMaxMagnitude) {
+  if (!std::isfinite(v) || std::fabs(v) > kMaxMagnitude || (v != 0.0 && std::fabs(v) < kMinMagnitude)) {
     CheckFinite(v, field, out);
   } else if (v < 0.0) {
     out.push_back({field, "must be >= 0, got " + std::to_string(v)});

@@ -48,6 +48,15 @@ TEST(ValidateTest, RejectsHugeMagnitudes) {
   EXPECT_THAT(Fields(out), ElementsAre("position.x"));
 }
 
+TEST(ValidateTest, RejectsTinyNonZeroMagnitudesAndFlushTinyZeroesThem) {
+  std::vector<Violation> out;
+  EXPECT_FALSE(Validate(Sphere{{1e-60, 0, -0.0}, 4.9e-324}, out));
+  EXPECT_THAT(Fields(out), ElementsAre("center.x", "radius"));
+  EXPECT_EQ(out[0].description, "magnitude must be 0 or >= 1e-50, got 1e-60");
+  EXPECT_TRUE(IsValid(Sphere{FlushTiny(Vec3{1e-60, 1e-50, -1e-51}), FlushTiny(4.9e-324)}));
+  EXPECT_EQ(FlushTiny(Vec3{1e-60, 1e-50, -1e-51}), (Vec3{0, 1e-50, 0}));
+}
+
 TEST(ValidateTest, RejectsNonUnitQuaternionAndReflection) {
   std::vector<Violation> out;
   EXPECT_FALSE(ValidateRotation({1.0, 0.01, 0, 0}, "rotation", out));

@@ -51,7 +51,9 @@ struct Input {
     }
   }
   double Next() {
-    const double v = Value();
+    // Half the inputs go through the service's boundary rule (magnitudes
+    // below 1e-50 read as 0); the rest test that Validate rejects them.
+    const double v = flush_ ? FlushTiny(Value()) : Value();
     history_.push_back(v);
     return v;
   }
@@ -90,6 +92,7 @@ struct Input {
   }
 
   FuzzedDataProvider& p_;
+  bool flush_ = p_.ConsumeBool();
   std::vector<double> history_;
 };
 
@@ -97,6 +100,7 @@ struct Input {
 // exact hex floats, ready to paste into a regression test.
 const Shape* g_a = nullptr;
 const Shape* g_b = nullptr;
+const Ray* g_ray = nullptr;
 
 void Print(const Vec3& v) { std::fprintf(stderr, "{%a, %a, %a}", v.x, v.y, v.z); }
 
@@ -139,6 +143,10 @@ void Print(const Shape& shape) {
                std::string(ShapeKindName(a)).c_str(), std::string(ShapeKindName(b)).c_str(), level);
   if (g_a) std::fprintf(stderr, "  a = "), Print(*g_a), std::fprintf(stderr, "\n");
   if (g_b) std::fprintf(stderr, "  b = "), Print(*g_b), std::fprintf(stderr, "\n");
+  if (g_ray && level < 0) {
+    std::fprintf(stderr, "  ray = Ray{"), Print(g_ray->origin), std::fprintf(stderr, ", "), Print(g_ray->direction);
+    std::fprintf(stderr, ", %a}  (cast against b)\n", g_ray->max_distance);
+  }
   std::abort();
 }
 
@@ -195,6 +203,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Ray ray{in.NextVec(), in.NextVec(), provider.ConsumeBool() ? kInfinity : std::fabs(in.Next())};
   g_a = &a;
   g_b = &b;
+  g_ray = &ray;
 
   std::vector<Violation> violations;
   const bool a_ok = Validate(a, violations);

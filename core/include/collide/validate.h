@@ -2,7 +2,8 @@
 // boundary and rejects bad input there; kernels assume valid input (and
 // assert it in debug builds).
 //
-// Valid means: every number finite and of magnitude <= kMaxMagnitude; radius >= 0; min <= max; half extents
+// Valid means: every number finite, and 0 or of magnitude in [kMinMagnitude,
+// kMaxMagnitude]; radius >= 0; min <= max; half extents
 // >= 0; rotation orthonormal with determinant +1 within kRotationTolerance;
 // halfspace normal unit within kUnitTolerance; ray direction non-zero, ray
 // max_distance >= 0 (+infinity allowed); hull vertex count in
@@ -11,6 +12,7 @@
 #ifndef COLLIDE_VALIDATE_H_
 #define COLLIDE_VALIDATE_H_
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,11 @@ inline constexpr double kUnitTolerance = 1e-6;
 // product of two values far from overflow (1e24 << 1.8e308) while covering
 // any world size in practice (1e12 m is 7 AU).
 inline constexpr double kMaxMagnitude = 1e12;
+// Smallest non-zero magnitude of any number: 1e-50 keeps squares and cubes
+// of differences (>= ulp(1e-50) ~ 1e-66) far from underflow, which would
+// otherwise make lengths and normals inexact. The service reads anything
+// smaller as 0 (FlushTiny), a change far below any meaningful precision.
+inline constexpr double kMinMagnitude = 1e-50;
 // Largest |R^T R - I| entry allowed for an Obb rotation matrix.
 inline constexpr double kRotationTolerance = 1e-6;
 // Most vertices a convex hull may have: bounds the support-function cost.
@@ -58,6 +65,10 @@ bool Validate(const Line& s, std::vector<Violation>& out);
 // A rotation given as a quaternion (the wire form of an Obb's rotation):
 // finite and |norm - 1| <= kUnitTolerance. `field` names it in violations.
 bool ValidateRotation(const Quat& q, const std::string& field, std::vector<Violation>& out);
+
+// v, or 0 when |v| < kMinMagnitude (subnormals and other dust).
+inline double FlushTiny(double v) { return std::fabs(v) < kMinMagnitude ? 0.0 : v; }
+inline Vec3 FlushTiny(const Vec3& v) { return {FlushTiny(v.x), FlushTiny(v.y), FlushTiny(v.z)}; }
 
 // Convenience: true when Validate finds nothing.
 template <typename T>
