@@ -61,7 +61,8 @@ int FieldOffset(std::span<const std::string_view> fields, std::string_view field
   return 0;
 }
 
-Vec3 V(const double* d) { return {d[0], d[1], d[2]}; }
+// Wire numbers below 1e-50 in magnitude read as 0 (FlushTiny; collide.proto).
+Vec3 V(const double* d) { return FlushTiny(Vec3{d[0], d[1], d[2]}); }
 
 void Put(const Vec3& v, double* out) {
   out[0] = v.x;
@@ -131,14 +132,14 @@ bool UnpackShape(ShapeKind kind, const double* d, Shape& out, std::vector<Violat
     case ShapeKind::kSegment:
       return Validate(out.emplace<Segment>(Segment{V(d), V(d + 3)}), violations);
     case ShapeKind::kSphere:
-      return Validate(out.emplace<Sphere>(Sphere{V(d), d[3]}), violations);
+      return Validate(out.emplace<Sphere>(Sphere{V(d), FlushTiny(d[3])}), violations);
     case ShapeKind::kCapsule:
-      return Validate(out.emplace<Capsule>(Capsule{V(d), V(d + 3), d[6]}), violations);
+      return Validate(out.emplace<Capsule>(Capsule{V(d), V(d + 3), FlushTiny(d[6])}), violations);
     case ShapeKind::kAabb:
       return Validate(out.emplace<Aabb>(Aabb{V(d), V(d + 3)}), violations);
     case ShapeKind::kObb: {
       // No "unset" rotation in packed form: the quaternion must be unit.
-      const Quat q{d[3], d[4], d[5], d[6]};
+      const Quat q{FlushTiny(d[3]), FlushTiny(d[4]), FlushTiny(d[5]), FlushTiny(d[6])};
       const bool rotation_ok = ValidateRotation(q, "rotation", violations);
       const Obb& obb = out.emplace<Obb>(Obb::FromQuat(V(d), rotation_ok ? q : Quat{}, V(d + 7)));
       return Validate(obb, violations) && rotation_ok;
@@ -148,7 +149,7 @@ bool UnpackShape(ShapeKind kind, const double* d, Shape& out, std::vector<Violat
     case ShapeKind::kConvexHull:
       break;
     case ShapeKind::kHalfspace:
-      return Validate(out.emplace<Halfspace>(Halfspace{V(d), d[3]}), violations);
+      return Validate(out.emplace<Halfspace>(Halfspace{V(d), FlushTiny(d[3])}), violations);
   }
   violations.push_back({"", "convex_hull has no packed form"});
   return false;
@@ -202,7 +203,7 @@ struct ShapePacker {
 void PackShape(const Shape& shape, double* out) { std::visit(ShapePacker{out}, shape); }
 
 bool UnpackRay(const double* d, Ray& out, std::vector<Violation>& violations) {
-  out = Ray{V(d), V(d + 3), d[6]};
+  out = Ray{V(d), V(d + 3), FlushTiny(d[6])};
   return Validate(out, violations);
 }
 

@@ -83,12 +83,12 @@ bool FromProto(const v1::Shape& in, Shape& out, DecodeArena& arena, std::vector<
     }
     case v1::Shape::kSphere: {
       const v1::Sphere& s = in.sphere();
-      out.emplace<Sphere>(Sphere{FromProto(s.center()), s.radius()});
+      out.emplace<Sphere>(Sphere{FromProto(s.center()), FlushTiny(s.radius())});
       return ValidateAs("sphere", std::get<Sphere>(out), violations);
     }
     case v1::Shape::kCapsule: {
       const v1::Capsule& s = in.capsule();
-      out.emplace<Capsule>(Capsule{FromProto(s.a()), FromProto(s.b()), s.radius()});
+      out.emplace<Capsule>(Capsule{FromProto(s.a()), FromProto(s.b()), FlushTiny(s.radius())});
       return ValidateAs("capsule", std::get<Capsule>(out), violations);
     }
     case v1::Shape::kAabb: {
@@ -121,7 +121,7 @@ bool FromProto(const v1::Shape& in, Shape& out, DecodeArena& arena, std::vector<
     }
     case v1::Shape::kHalfspace: {
       const v1::Halfspace& s = in.halfspace();
-      out.emplace<Halfspace>(Halfspace{FromProto(s.normal()), s.offset()});
+      out.emplace<Halfspace>(Halfspace{FromProto(s.normal()), FlushTiny(s.offset())});
       return ValidateAs("halfspace", std::get<Halfspace>(out), violations);
     }
     case v1::Shape::SHAPE_NOT_SET:
@@ -135,7 +135,7 @@ bool FromProto(const v1::Shape& in, Shape& out, DecodeArena& arena, std::vector<
 
 bool FromProto(const v1::Ray& in, Ray& out, std::vector<Violation>& violations) {
   out = Ray{FromProto(in.origin()), FromProto(in.direction()),
-            in.has_max_distance() ? in.max_distance() : kInfinity};
+            in.has_max_distance() ? FlushTiny(in.max_distance()) : kInfinity};
   return Validate(out, violations);
 }
 

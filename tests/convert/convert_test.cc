@@ -126,6 +126,25 @@ TEST(ShapeConvertTest, ObbRotationWithinToleranceIsNormalizedExactly) {
   EXPECT_EQ(std::get<Obb>(shape).rotation, Mat3{});
 }
 
+// Float dust (subnormals, 1e-60) is read as 0 rather than rejected: the core
+// accepts only 0 or magnitudes >= 1e-50 (validate.h).
+TEST(ShapeConvertTest, TinyMagnitudesReadAsZero) {
+  v1::Shape message;
+  message.mutable_capsule()->mutable_a()->set_x(4.9e-324);
+  message.mutable_capsule()->mutable_b()->set_y(-1e-60);
+  message.mutable_capsule()->set_radius(1e-51);
+  DecodeArena arena;
+  Shape shape;
+  std::vector<Violation> violations;
+  ASSERT_TRUE(FromProto(message, shape, arena, violations));
+  EXPECT_EQ(std::get<Capsule>(shape), (Capsule{{0, 0, 0}, {0, 0, 0}, 0.0}));
+
+  const double packed[4] = {1e-300, 2.0, -1e-55, 1e-49};
+  ASSERT_TRUE(UnpackShape(ShapeKind::kSphere, packed, shape, violations));
+  EXPECT_EQ(std::get<Sphere>(shape), (Sphere{{0, 2.0, 0}, 1e-49}));
+  EXPECT_THAT(violations, IsEmpty());
+}
+
 TEST(RayConvertTest, UnsetMaxDistanceIsInfinite) {
   v1::Ray message;
   message.mutable_direction()->set_z(2);
