@@ -97,6 +97,38 @@ TEST(EpaTest, DepthMatchesBruteForceOnRandomPolytopes) {
   EXPECT_GT(deep, 300);
 }
 
+// Distance from p to shape s, by the fallback.
+double DistanceTo(const Shape& s, const Vec3& p) {
+  return QueryConvexFallback(QueryLevel::kDistance, Point{p}, s).distance;
+}
+
+// Regression: the face of A - B nearest the origin was one of several
+// coplanar triangles, not the one holding the origin's projection, and the
+// witness points (negative weights) left the boxes by 2.8e-4.
+TEST(EpaTest, WitnessPointsStayOnTheirShapesWhenFacesAreSplit) {
+  const Aabb a{{-0.011340391139954442, -0.73310133239918429, -0.48090152893410432},
+               {0.64590925236048025, -0.28873740321352848, 1.12590218908784}};
+  const Aabb b{{-0.41383037192598615, -0.9111047649757632, -1.239058333663495},
+               {1.2829598956330261, -0.005631359519495116, 0.44443212312285146}};
+  const PairResult r = QueryConvexFallback(QueryLevel::kContact, a, b);
+  EXPECT_NEAR(r.distance, -(a.max.y - b.min.y), 1e-15);
+  EXPECT_LE(DistanceTo(a, r.point_a), 1e-15);
+  EXPECT_LE(DistanceTo(b, r.point_b), 1e-15);
+
+  testing::ShapeFactory f(77, 0.7);
+  int hits = 0;
+  for (int i = 0; i < 5000; ++i) {
+    const Shape sa = f.Make(static_cast<ShapeKind>(i % 8));
+    const Shape sb = f.Make(static_cast<ShapeKind>((i / 8) % 8));
+    const PairResult c = QueryConvexFallback(QueryLevel::kContact, sa, sb);
+    if (!c.hit) continue;
+    ++hits;
+    EXPECT_LE(DistanceTo(sa, c.point_a), 1e-12) << i;
+    EXPECT_LE(DistanceTo(sb, c.point_b), 1e-12) << i;
+  }
+  EXPECT_GT(hits, 1000);
+}
+
 TEST(EpaTest, TouchingPolytopesHaveZeroDepth) {
   testing::ShapeOps ops;
   // A tetrahedron standing on the top face of a box, vertex down.

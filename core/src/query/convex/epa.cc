@@ -171,21 +171,52 @@ class Polytope {
     return best;
   }
 
+  // Barycentric coordinates of p in face g (projected along its normal).
+  void Barycentric(const Face& g, const Vec3& p, double l[3]) const {
+    const Vec3& w0 = verts_[g.v[0]].w;
+    const Vec3& w1 = verts_[g.v[1]].w;
+    const Vec3& w2 = verts_[g.v[2]].w;
+    const double area = Dot(Cross(w1 - w0, w2 - w0), g.n);
+    l[0] = 1.0, l[1] = 0.0, l[2] = 0.0;
+    if (area > 0.0) {
+      l[0] = Dot(Cross(w1 - p, w2 - p), g.n) / area;
+      l[1] = Dot(Cross(w2 - p, w0 - p), g.n) / area;
+      l[2] = 1.0 - l[0] - l[1];
+    }
+  }
+
   // The answer from face `fi`: the origin's projection on its plane, in
-  // barycentric coordinates of the face, gives the deepest points.
+  // barycentric coordinates of the face, gives the deepest points. A face of
+  // A - B is often split into several coplanar triangles (boxes: always), and
+  // the closest one by plane distance need not hold the projection; with
+  // negative weights the points would leave A and B, so take the coplanar
+  // triangle that holds it best.
   EpaResult Finish(int fi, QueryStatus status) const {
     const Face& f = faces_[fi];
-    const SimplexVertex& s0 = verts_[f.v[0]];
-    const SimplexVertex& s1 = verts_[f.v[1]];
-    const SimplexVertex& s2 = verts_[f.v[2]];
     const Vec3 p = f.n * f.dist;
-    const double area = Dot(Cross(s1.w - s0.w, s2.w - s0.w), f.n);
-    double l0 = 1.0, l1 = 0.0, l2 = 0.0;
-    if (area > 0.0) {
-      l0 = Dot(Cross(s1.w - p, s2.w - p), f.n) / area;
-      l1 = Dot(Cross(s2.w - p, s0.w - p), f.n) / area;
-      l2 = 1.0 - l0 - l1;
+    double l[3];
+    Barycentric(f, p, l);
+    const Face* holder = &f;
+    double worst = std::min({l[0], l[1], l[2]});
+    if (worst < 0.0 && std::isfinite(f.dist)) {
+      for (const Face& g : faces_) {
+        if (g.dead || &g == &f || !(Dot(g.n, f.n) > 1.0 - 1e-12) ||
+            !(std::fabs(g.dist - f.dist) <= coplanar_)) {
+          continue;
+        }
+        double m[3];
+        Barycentric(g, p, m);
+        const double g_worst = std::min({m[0], m[1], m[2]});
+        if (g_worst > worst) {
+          worst = g_worst, holder = &g;
+          for (int k = 0; k < 3; ++k) l[k] = m[k];
+        }
+      }
     }
+    const SimplexVertex& s0 = verts_[holder->v[0]];
+    const SimplexVertex& s1 = verts_[holder->v[1]];
+    const SimplexVertex& s2 = verts_[holder->v[2]];
+    const double l0 = l[0], l1 = l[1], l2 = l[2];
     const Vec3 pa = s0.a * l0 + s1.a * l1 + s2.a * l2;
     const Vec3 pb = s0.b * l0 + s1.b * l1 + s2.b * l2;
     EpaResult r;
