@@ -57,6 +57,13 @@ v1::QueryLevel ToProto(QueryLevel level) {
 
 namespace {
 
+// Wire inputs below 1e-50 in magnitude read as 0 (FlushTiny; geometry.proto).
+// Results are read unchanged (FromProto).
+Vec3 InputFromProto(const v1::Vec3& v) { return FlushTiny(FromProto(v)); }
+Quat InputFromProto(const v1::Quaternion& q) {
+  return {FlushTiny(q.w()), FlushTiny(q.x()), FlushTiny(q.y()), FlushTiny(q.z())};
+}
+
 // Validates `shape` and prefixes the violations it adds with the oneof member
 // name, so "radius" becomes "sphere.radius".
 template <typename T>
@@ -74,54 +81,55 @@ bool ValidateAs(const char* member, const T& shape, std::vector<Violation>& viol
 bool FromProto(const v1::Shape& in, Shape& out, DecodeArena& arena, std::vector<Violation>& violations) {
   switch (in.shape_case()) {
     case v1::Shape::kPoint:
-      out.emplace<Point>(Point{FromProto(in.point().position())});
+      out.emplace<Point>(Point{InputFromProto(in.point().position())});
       return ValidateAs("point", std::get<Point>(out), violations);
     case v1::Shape::kSegment: {
       const v1::Segment& s = in.segment();
-      out.emplace<Segment>(Segment{FromProto(s.a()), FromProto(s.b())});
+      out.emplace<Segment>(Segment{InputFromProto(s.a()), InputFromProto(s.b())});
       return ValidateAs("segment", std::get<Segment>(out), violations);
     }
     case v1::Shape::kSphere: {
       const v1::Sphere& s = in.sphere();
-      out.emplace<Sphere>(Sphere{FromProto(s.center()), FlushTiny(s.radius())});
+      out.emplace<Sphere>(Sphere{InputFromProto(s.center()), FlushTiny(s.radius())});
       return ValidateAs("sphere", std::get<Sphere>(out), violations);
     }
     case v1::Shape::kCapsule: {
       const v1::Capsule& s = in.capsule();
-      out.emplace<Capsule>(Capsule{FromProto(s.a()), FromProto(s.b()), FlushTiny(s.radius())});
+      out.emplace<Capsule>(Capsule{InputFromProto(s.a()), InputFromProto(s.b()), FlushTiny(s.radius())});
       return ValidateAs("capsule", std::get<Capsule>(out), violations);
     }
     case v1::Shape::kAabb: {
       const v1::Aabb& s = in.aabb();
-      out.emplace<Aabb>(Aabb{FromProto(s.min()), FromProto(s.max())});
+      out.emplace<Aabb>(Aabb{InputFromProto(s.min()), InputFromProto(s.max())});
       return ValidateAs("aabb", std::get<Aabb>(out), violations);
     }
     case v1::Shape::kObb: {
       const v1::Obb& s = in.obb();
       // geometry.proto: an unset rotation is the identity.
-      const Quat q = s.has_rotation() ? FromProto(s.rotation()) : Quat{};
+      const Quat q = s.has_rotation() ? InputFromProto(s.rotation()) : Quat{};
       bool ok = ValidateRotation(q, "obb.rotation", violations);
       // RotationFromQuat normalizes, so a quaternion within the tolerance
       // gives an exact rotation; an invalid one is reported above only.
-      out.emplace<Obb>(Obb::FromQuat(FromProto(s.center()), ok ? q : Quat{}, FromProto(s.half_extents())));
+      out.emplace<Obb>(
+          Obb::FromQuat(InputFromProto(s.center()), ok ? q : Quat{}, InputFromProto(s.half_extents())));
       ok = ValidateAs("obb", std::get<Obb>(out), violations) && ok;
       return ok;
     }
     case v1::Shape::kTriangle: {
       const v1::Triangle& s = in.triangle();
-      out.emplace<Triangle>(Triangle{FromProto(s.a()), FromProto(s.b()), FromProto(s.c())});
+      out.emplace<Triangle>(Triangle{InputFromProto(s.a()), InputFromProto(s.b()), InputFromProto(s.c())});
       return ValidateAs("triangle", std::get<Triangle>(out), violations);
     }
     case v1::Shape::kConvexHull: {
       const auto& vertices = in.convex_hull().vertices();
       const std::span<Vec3> storage = arena.AllocateVertices(static_cast<std::size_t>(vertices.size()));
-      for (int i = 0; i < vertices.size(); ++i) storage[i] = FromProto(vertices[i]);
+      for (int i = 0; i < vertices.size(); ++i) storage[i] = InputFromProto(vertices[i]);
       out.emplace<ConvexHull>(ConvexHull{storage});
       return ValidateAs("convex_hull", std::get<ConvexHull>(out), violations);
     }
     case v1::Shape::kHalfspace: {
       const v1::Halfspace& s = in.halfspace();
-      out.emplace<Halfspace>(Halfspace{FromProto(s.normal()), FlushTiny(s.offset())});
+      out.emplace<Halfspace>(Halfspace{InputFromProto(s.normal()), FlushTiny(s.offset())});
       return ValidateAs("halfspace", std::get<Halfspace>(out), violations);
     }
     case v1::Shape::SHAPE_NOT_SET:
@@ -134,7 +142,7 @@ bool FromProto(const v1::Shape& in, Shape& out, DecodeArena& arena, std::vector<
 }
 
 bool FromProto(const v1::Ray& in, Ray& out, std::vector<Violation>& violations) {
-  out = Ray{FromProto(in.origin()), FromProto(in.direction()),
+  out = Ray{InputFromProto(in.origin()), InputFromProto(in.direction()),
             in.has_max_distance() ? FlushTiny(in.max_distance()) : kInfinity};
   return Validate(out, violations);
 }

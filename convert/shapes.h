@@ -40,11 +40,8 @@ class DecodeArena {
   std::size_t used_ = 0;     // Vertices used in blocks_[current_].
 };
 
-// Wire numbers below 1e-50 in magnitude read as 0 (FlushTiny; geometry.proto).
-inline Vec3 FromProto(const v1::Vec3& v) { return FlushTiny(Vec3{v.x(), v.y(), v.z()}); }
-inline Quat FromProto(const v1::Quaternion& q) {
-  return {FlushTiny(q.w()), FlushTiny(q.x()), FlushTiny(q.y()), FlushTiny(q.z())};
-}
+inline Vec3 FromProto(const v1::Vec3& v) { return {v.x(), v.y(), v.z()}; }
+inline Quat FromProto(const v1::Quaternion& q) { return {q.w(), q.x(), q.y(), q.z()}; }
 
 // The core level of a wire level; nullopt for QUERY_LEVEL_UNSPECIFIED and
 // values this build does not know (the field is an int on the wire).
