@@ -88,6 +88,7 @@ struct Context {
   PairSet set;
   std::unique_ptr<Peer> fcl;
   std::unique_ptr<Peer> bullet;
+  std::unique_ptr<Peer> bullet_world;
   bool collide_supported = false;
 };
 
@@ -158,26 +159,31 @@ Context& GetContext(int kind_index, int count, bool sanity) {
   }
   context.reset();  // free the previous kind first.
   const PairKind& kind = PairKinds()[kind_index];
-  context = std::make_unique<Context>(Context{kind_index, MakePairSet(kind, count), nullptr, nullptr, false});
+  context = std::make_unique<Context>(
+      Context{kind_index, MakePairSet(kind, count), nullptr, nullptr, nullptr, false});
   Context& c = *context;
   c.fcl = MakeFclPeer(c.set);
   c.bullet = MakeBulletPeer(c.set);
+  c.bullet_world = MakeBulletWorldPeer(c.set);
   c.collide_supported =
       Query(QueryLevel::kIntersect, c.set.a[0], c.set.b[0]).status != QueryStatus::kUnsupported;
 
   if (!sanity) return c;
-  std::vector<Answer> fcl[3], bullet[3], mine[3];
+  std::vector<Answer> fcl[3], bullet[3], bullet_world[3], mine[3];
   for (int l = 0; l < 3; ++l) {
     c.fcl->Answers(kLevels[l], fcl[l]);
     c.bullet->Answers(kLevels[l], bullet[l]);
+    c.bullet_world->Answers(kLevels[l], bullet_world[l]);
     if (c.collide_supported) mine[l] = CollideAnswers(c.set, kLevels[l]);
   }
   if (c.collide_supported) {
     Compare(kind.name, "collide", "fcl", mine, fcl);
     Compare(kind.name, "collide", "bullet", mine, bullet);
+    Compare(kind.name, "collide", "bt_world", mine, bullet_world);
   } else {
     Note("sanity %-24s collide: kUnsupported (kernel not landed); peers compared with each other", kind.name);
     Compare(kind.name, "fcl", "bullet", fcl, bullet);
+    Compare(kind.name, "fcl", "bt_world", fcl, bullet_world);
   }
   return c;
 }
@@ -291,11 +297,12 @@ void AddTypedKernels() {
 #endif
 }
 
-enum class Impl { kKernel, kSlot, kQuery, kGjk, kFcl, kBullet };
-constexpr Impl kImpls[] = {Impl::kKernel, Impl::kSlot, Impl::kQuery, Impl::kGjk, Impl::kFcl, Impl::kBullet};
+enum class Impl { kKernel, kSlot, kQuery, kGjk, kFcl, kBullet, kBulletWorld };
+constexpr Impl kImpls[] = {Impl::kKernel, Impl::kSlot,   Impl::kQuery,      Impl::kGjk,
+                           Impl::kFcl,    Impl::kBullet, Impl::kBulletWorld};
 constexpr int kImplCount = std::size(kImpls);
 const char* ImplName(Impl impl) {
-  constexpr const char* kNames[] = {"kernel", "slot", "query", "gjk", "fcl", "bullet"};
+  constexpr const char* kNames[] = {"kernel", "slot", "query", "gjk", "fcl", "bullet", "bt_world"};
   return kNames[static_cast<int>(impl)];
 }
 
@@ -316,6 +323,8 @@ Sweeper MakeSweeper(Context& c, QueryLevel level, Impl impl) {
       return [&c, level] { return c.fcl->Sweep(level); };
     case Impl::kBullet:
       return [&c, level] { return c.bullet->Sweep(level); };
+    case Impl::kBulletWorld:
+      return [&c, level] { return c.bullet_world->Sweep(level); };
   }
   return nullptr;
 }
@@ -413,7 +422,11 @@ class SummaryReporter : public benchmark::ConsoleReporter {
         const auto& kernel = t[static_cast<int>(Impl::kKernel)];
         const auto& query = t[static_cast<int>(Impl::kQuery)];
         const auto& fcl = t[static_cast<int>(Impl::kFcl)];
-        const auto& bullet = t[static_cast<int>(Impl::kBullet)];
+        // Bullet's faster API for this pair (GJK detector or world dispatch).
+        const auto& bt_gjk = t[static_cast<int>(Impl::kBullet)];
+        const auto& bt_world = t[static_cast<int>(Impl::kBulletWorld)];
+        const std::optional<double> bullet =
+            bt_gjk && bt_world ? std::optional(std::min(*bt_gjk, *bt_world)) : (bt_gjk ? bt_gjk : bt_world);
         const auto fcl_kernel = ratio(fcl, kernel);
         const auto bullet_kernel = ratio(bullet, kernel);
         std::string verdict = "-";

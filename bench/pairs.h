@@ -72,8 +72,10 @@ class Peer {
 
 // FCL 0.7 (fcl::collide / fcl::distance on CollisionObjects).
 std::unique_ptr<Peer> MakeFclPeer(const PairSet& set);
-// Bullet 3.24, double precision (btGjkPairDetector + EPA).
+// Bullet 3.24, double precision: btGjkPairDetector + EPA ...
 std::unique_ptr<Peer> MakeBulletPeer(const PairSet& set);
+// ... and btCollisionWorld::contactPairTest (Bullet's specialized algorithms).
+std::unique_ptr<Peer> MakeBulletWorldPeer(const PairSet& set);
 
 }  // namespace collide::bench
 

@@ -1,10 +1,18 @@
 // Bullet 3.24 (double-precision build, libBulletCollision-float64, the same
-// precision as collide and FCL) as a peer: the same pairs converted to Bullet
-// convex shapes and transforms before timing, answered by btGjkPairDetector
-// with Bullet's GJK-EPA penetration solver. That is the narrowest Bullet API
-// that answers all three questions for every pair, and the one its own
-// btConvexConvexAlgorithm calls; btCollisionWorld::contactPairTest adds a
-// dispatcher, an algorithm allocation and a contact manifold on top.
+// precision as collide and FCL) as a peer, in two ways, both on the same
+// pairs converted to Bullet convex shapes and transforms before timing:
+//
+// "bullet": btGjkPairDetector with Bullet's GJK-EPA penetration solver, the
+//   narrowest Bullet API that answers all three questions for every pair, and
+//   the one its btConvexConvexAlgorithm calls.
+// "bt_world": btCollisionWorld::contactPairTest, which adds a dispatcher
+//   lookup, an algorithm and a manifold from Bullet's pools, but picks Bullet's
+//   specialized algorithms (sphere-sphere, sphere-box, box-box from ODE,
+//   sphere-triangle, the capsule-capsule shortcut) where they exist. For those
+//   pairs it is Bullet's fastest path; the summary compares with the faster of
+//   the two per pair. The result callback's m_closestDistanceThreshold is 0 for
+//   intersect (only touching or overlapping pairs report) and BT_LARGE_FLOAT
+//   for distance and contact (every pair reports its signed distance).
 //
 // Asymmetries with collide, noted where they matter:
 // - Bullet has no boolean-only query. Intersect passes
@@ -24,6 +32,7 @@
 #include <benchmark/benchmark.h>
 #include <btBulletCollisionCommon.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -139,8 +148,78 @@ class BulletPeer final : public Peer {
   btGjkEpaPenetrationDepthSolver epa_;
 };
 
+// Keeps the deepest (smallest signed distance) point Bullet reports.
+struct DeepestPoint : btCollisionWorld::ContactResultCallback {
+  bool reported = false;
+  double distance = std::numeric_limits<double>::infinity();
+  btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper*, int, int,
+                           const btCollisionObjectWrapper*, int, int) override {
+    reported = true;
+    distance = std::min(distance, static_cast<double>(point.getDistance()));
+    benchmark::DoNotOptimize(point);
+    return 0;
+  }
+};
+
+class BulletWorldPeer final : public Peer {
+ public:
+  explicit BulletWorldPeer(const PairSet& set)
+      : dispatcher_(&configuration_), world_(&dispatcher_, &broadphase_, &configuration_) {
+    for (int i = 0; i < static_cast<int>(set.a.size()); ++i) {
+      shapes_.push_back(MakeShape(set.a[i]));
+      a_.push_back(MakeObject(shapes_.back()));
+      shapes_.push_back(MakeShape(set.b[i]));
+      b_.push_back(MakeObject(shapes_.back()));
+    }
+  }
+
+  int Sweep(QueryLevel level) override {
+    int hits = 0;
+    for (int i = 0; i < size(); ++i) {
+      const Answer answer = Run(level, i);
+      benchmark::DoNotOptimize(answer);
+      hits += answer.hit;
+    }
+    return hits;
+  }
+
+  int size() const override { return static_cast<int>(a_.size()); }
+
+  void Answers(QueryLevel level, std::vector<Answer>& out) override {
+    out.resize(size());
+    for (int i = 0; i < size(); ++i) out[i] = Run(level, i);
+  }
+
+ private:
+  static std::unique_ptr<btCollisionObject> MakeObject(const BulletShape& shape) {
+    auto object = std::make_unique<btCollisionObject>();
+    object->setCollisionShape(shape.shape.get());
+    object->setWorldTransform(shape.transform);
+    return object;
+  }
+
+  Answer Run(QueryLevel level, int i) {
+    DeepestPoint result;
+    result.m_closestDistanceThreshold = level == QueryLevel::kIntersect ? 0.0 : BT_LARGE_FLOAT;
+    world_.contactPairTest(a_[i].get(), b_[i].get(), result);
+    if (!result.reported) return {false, std::numeric_limits<double>::quiet_NaN()};
+    return {result.distance <= 0.0, result.distance};
+  }
+
+  btDefaultCollisionConfiguration configuration_;
+  btCollisionDispatcher dispatcher_;
+  btDbvtBroadphase broadphase_;
+  btCollisionWorld world_;
+  std::vector<BulletShape> shapes_;
+  std::vector<std::unique_ptr<btCollisionObject>> a_;
+  std::vector<std::unique_ptr<btCollisionObject>> b_;
+};
+
 }  // namespace
 
 std::unique_ptr<Peer> MakeBulletPeer(const PairSet& set) { return std::make_unique<BulletPeer>(set); }
+std::unique_ptr<Peer> MakeBulletWorldPeer(const PairSet& set) {
+  return std::make_unique<BulletWorldPeer>(set);
+}
 
 }  // namespace collide::bench

@@ -53,10 +53,10 @@ for path in sorted(dumps, key=lambda p: int(p.rsplit(".", 1)[1])):
     total = re.search(r"^totals: (\d+)", text, re.M)
     if name and total:
         ir[name.group(1)] = int(total.group(1)) / pairs
-impls = ["kernel", "slot", "query", "gjk", "fcl", "bullet"]
+impls = ["kernel", "slot", "query", "gjk", "fcl", "bullet", "bt_world"]
 print(f"Instructions per pair (callgrind Ir of one sweep over the first {pairs} pairs of each set;")
 print("independent of machine load). Columns as in pair_bench.txt; ratios are peer / collide,")
-print("against the typed kernel and Query.\n")
+print("against the typed kernel and Query; bt = the faster of the two Bullet APIs.\n")
 print(f"{'level':<10} {'kind':<24} " + " ".join(f"{i:>8}" for i in impls) +
       f" {'fcl/kern':>8} {'bt/kern':>8} {'fcl/qry':>8} {'bt/qry':>8}")
 def cell(v): return f"{v:8.0f}" if v is not None else f"{'-':>8}"
@@ -64,7 +64,8 @@ def ratio(p, m): return f"{p / m:8.1f}" if p is not None and m else f"{'-':>8}"
 for row in dict.fromkeys(n.rsplit("/", 1)[0] for n in ir):
     level, kind = row.split("/")
     v = [ir.get(f"{row}/{i}") for i in impls]
-    kernel, query, fcl, bullet = v[0], v[2], v[4], v[5]
+    kernel, query, fcl = v[0], v[2], v[4]
+    bullet = min((x for x in v[5:7] if x is not None), default=None)  # the faster Bullet API.
     print(f"{level:<10} {kind:<24} " + " ".join(cell(x) for x in v) +
           f" {ratio(fcl, kernel)} {ratio(bullet, kernel)} {ratio(fcl, query)} {ratio(bullet, query)}")
 EOF
