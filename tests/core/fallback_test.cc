@@ -99,6 +99,47 @@ TEST(FallbackTest, CoincidentBoxes) {
   EXPECT_NEAR(std::fabs(r.normal.x), 1.0, 1e-14);
 }
 
+// result.h: when several directions give the same depth, prefer +x, then
+// +y, then +z (the box kernels do the same).
+TEST(FallbackTest, TiedDepthsPreferPlusXThenYThenZ) {
+  testing::ShapeOps ops;
+  const Aabb cube{{-1, -1, -1}, {1, 1, 1}};
+  const Aabb flat{{-1, -1, -2}, {1, 1, 2}};
+  struct Case {
+    Shape a, b;
+    double distance;
+    Vec3 normal;
+  } cases[] = {
+      {cube, cube, -2, {1, 0, 0}},
+      {Point{{0, 0, 0}}, cube, -1, {1, 0, 0}},
+      {Sphere{{0, 0, 0}, 0.5}, cube, -1.5, {1, 0, 0}},
+      {Segment{{0, 0, -0.5}, {0, 0, 0.5}}, cube, -1, {1, 0, 0}},
+      {Capsule{{-0.5, 0, 0}, {0.5, 0, 0}, 0.25}, cube, -1.25, {0, 1, 0}},
+      {Point{{0, 0, 0}}, flat, -1, {1, 0, 0}},
+      {Point{{0, 0, 0}},
+       ops.Hull({{-1, -1, -1},
+                 {1, -1, -1},
+                 {-1, 1, -1},
+                 {1, 1, -1},
+                 {-1, -1, 1},
+                 {1, -1, 1},
+                 {-1, 1, 1},
+                 {1, 1, 1}}),
+       -1,
+       {1, 0, 0}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(ShapeKindName(KindOf(c.a))) + "/" + std::string(ShapeKindName(KindOf(c.b))));
+    const PairResult r = FbContact(c.a, c.b);
+    EXPECT_EQ(r.status, QueryStatus::kOk);
+    EXPECT_NEAR(r.distance, c.distance, 1e-14);
+    ExpectVecNear(r.normal, c.normal, 1e-14);
+    ExpectVecNear(r.point_b - r.point_a, r.normal * r.distance, 1e-14);
+    EXPECT_LE(DistanceToPoint(c.a, r.point_a), 1e-14);
+    EXPECT_LE(DistanceToPoint(c.b, r.point_b), 1e-14);
+  }
+}
+
 TEST(FallbackTest, PointInsideTriangleIsFlatTouching) {
   const Triangle t{{0, 0, 0}, {2, 0, 0}, {0, 2, 0}};
   const PairResult r = FbContact(Point{{0.5, 0.5, 0}}, t);

@@ -60,9 +60,9 @@ class Polytope {
       const Face& f = faces_[best];
       const SimplexVertex s = Support(f.n);
       // The face is on the boundary of A - B: nothing lies beyond its plane.
-      if (Dot(s.w, f.n) - f.dist <= tolerance) return Finish(best, QueryStatus::kOk);
+      if (Dot(s.w, f.n) - f.dist <= tolerance) return PreferredTie(best, tolerance);
       for (const SimplexVertex& v : verts_) {
-        if (v.w == s.w) return Finish(best, QueryStatus::kOk);
+        if (v.w == s.w) return PreferredTie(best, tolerance);
       }
       if (static_cast<int>(verts_.size()) >= kEpaMaxVertices ||
           static_cast<int>(faces_.size()) >= kEpaMaxFaces) {
@@ -169,6 +169,48 @@ class Polytope {
       if (!faces_[i].dead && faces_[i].dist < best_dist) best_dist = faces_[i].dist, best = i;
     }
     return best;
+  }
+
+  // The answer from the final face `fi`, or, when other directions give the
+  // same depth (coincident boxes, a point at a box center), from the one
+  // preferred by result.h's rule: +x, then +y, then +z. Tied directions are
+  // the axes (probed directly: the common case) and other final faces of the
+  // polytope at the same distance.
+  EpaResult PreferredTie(int fi, double tolerance) const {
+    const Face& f = faces_[fi];
+    const double depth = f.dist;
+    Vec3 best = f.n;
+    int best_face = fi;
+    static constexpr Vec3 kAxes[6] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, -1}, {0, -1, 0}, {-1, 0, 0}};
+    for (const Vec3& u : kAxes) {
+      if (Preferred(u, best) && Dot(Support(u).w, u) <= depth + tolerance) best = u, best_face = -1;
+    }
+    for (int i = 0; i < static_cast<int>(faces_.size()); ++i) {
+      const Face& g = faces_[i];
+      if (g.dead || i == fi || !(g.dist <= depth + tolerance) || !Preferred(g.n, best)) continue;
+      if (Dot(Support(g.n).w, g.n) - g.dist <= tolerance) best = g.n, best_face = i;
+    }
+    if (best_face >= 0) return Finish(best_face, QueryStatus::kOk);
+    // An axis with no face: depth * u is on the boundary of A - B, so A and
+    // B moved by depth * u touch, and their common point x gives the deepest
+    // points x (on A) and x - depth * u (on B).
+    const GjkResult touch = GjkDistance(a_, b_.Translated(best * depth));
+    const Vec3 x = (touch.point_a + touch.point_b) * 0.5;
+    EpaResult r;
+    r.depth = std::max(depth, 0.0);
+    r.normal = best;
+    r.point_a = x + best * (0.5 * (depth - r.depth));
+    r.point_b = r.point_a - best * r.depth;
+    return r;
+  }
+
+  // u is preferred over v as a tied normal: larger x, then y, then z.
+  static bool Preferred(const Vec3& u, const Vec3& v) {
+    for (int i = 0; i < 3; ++i) {
+      if (u[i] > v[i] + 1e-9) return true;
+      if (u[i] < v[i] - 1e-9) return false;
+    }
+    return false;
   }
 
   // Barycentric coordinates of p in face g (projected along its normal).

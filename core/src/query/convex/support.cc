@@ -82,6 +82,26 @@ Vec3 ConvexCore::Support(const Vec3& d) const {
   return {};
 }
 
+ConvexCore ConvexCore::Translated(const Vec3& t) const {
+  ConvexCore c = *this;
+  switch (type_) {
+    case Type::kVertices:
+      for (int i = 0; i < count_; ++i) c.v_[i] += t;
+      break;
+    case Type::kAabb:
+      c.v_[0] += t;
+      c.v_[1] += t;
+      break;
+    case Type::kObb:
+      c.v_[0] += t;
+      break;
+    case Type::kHull:
+      c.shift_ -= t;
+      break;
+  }
+  return c;
+}
+
 Vec3 ConvexCore::AnyPoint() const {
   switch (type_) {
     case Type::kVertices:

@@ -36,6 +36,8 @@ class ConvexCore {
   // (exact coordinates, no sampling). Ties go deterministically: the first
   // listed vertex, and a box's positive extent along a zero component.
   Vec3 Support(const Vec3& d) const;
+  // The same core moved by t.
+  ConvexCore Translated(const Vec3& t) const;
   // Some point of the core (its first vertex or its center).
   Vec3 AnyPoint() const;
   double radius() const { return radius_; }
