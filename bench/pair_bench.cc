@@ -294,6 +294,7 @@ void AddTypedKernels() {
   AddKernels<&IntersectObbObb, &DistanceObbObb, &ContactObbObb>("obb_obb");
 #endif
 #if COLLIDE_BENCH_CONVEX_KERNELS
+  AddKernels<&IntersectSphereTriangle, &DistanceSphereTriangle, &ContactSphereTriangle>("sphere_triangle");
 #endif
 }
 
