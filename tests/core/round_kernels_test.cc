@@ -267,6 +267,20 @@ TEST(RoundKernelsTest, HugeAndTinyScales) {
   }
 }
 
+// Regression (core fuzz): at scale 1e-160 the squared separation underflows
+// to a subnormal, and normalizing by its square root gave |normal| = 1 + 3e-6.
+TEST(RoundKernelsTest, SubnormalScaleNormalsAreUnit) {
+  const double k = 1.4260387132330631e-160;
+  const PairResult r = ContactSegmentCapsule(Segment{{k, k, k}, {k, 0, 0}}, Capsule{{0, 0, 0}, {0, 0, 0}, 0});
+  EXPECT_FALSE(r.hit);
+  EXPECT_NEAR(Length(r.normal), 1.0, 1e-15);
+  ExpectVecNear(r.normal, -kX, 1e-15);
+  EXPECT_NEAR(r.distance, k, 1e-5 * k);
+  // Touching cores with subnormal axes: the tie-break is still unit.
+  const PairResult t = ContactPointCapsule(Point{{0, 0, 0}}, Capsule{{0, 0, -k}, {0, 0, k}, 1});
+  ExpectVecNear(t.normal, kX, 1e-15);
+}
+
 // --- Seeded random properties ------------------------------------------------
 
 struct Round {

@@ -7,6 +7,7 @@
 
 #include "collide/result.h"
 #include "collide/shapes.h"
+#include "query/closest/closest.h"
 
 namespace collide::internal {
 
@@ -21,7 +22,7 @@ inline RayHit InsideHit(const Ray& ray, const Vec3& unit_dir) {
 inline RayHit HitAt(const Ray& ray, const Vec3& unit_dir, double t, const Vec3& outward,
                     const Vec3& fallback) {
   if (!(t <= ray.max_distance)) return {};
-  return {QueryStatus::kOk, true, t, ray.origin + unit_dir * t, NormalizedOr(outward, fallback)};
+  return {QueryStatus::kOk, true, t, ray.origin + unit_dir * t, UnitOr(outward, fallback)};
 }
 
 // First t >= 0 at which origin + t * u (u unit) enters the ball of radius r
@@ -40,6 +41,9 @@ inline double RayBallEntry(const Vec3& m, const Vec3& u, double r) {
   const double c = Dot(m, m) - r * r;
   return c / (-b + std::sqrt(disc));
 }
+
+// The unit direction of a valid ray (non-zero direction).
+inline Vec3 UnitDirection(const Ray& ray) { return UnitOr(ray.direction, Vec3{1, 0, 0}); }
 
 // Ray (with unit direction u) against the solid ball (center, r).
 inline RayHit RayCastBall(const Ray& ray, const Vec3& u, const Vec3& center, double r) {

@@ -7,7 +7,7 @@
 namespace collide::internal {
 
 RayHit RayCastPoint(const Ray& ray, const Point& p) {
-  return RayCastBall(ray, ray.direction / Length(ray.direction), p.position, 0.0);
+  return RayCastBall(ray, UnitDirection(ray), p.position, 0.0);
 }
 
 }  // namespace collide::internal

@@ -5,7 +5,7 @@
 namespace collide::internal {
 
 RayHit RayCastSphere(const Ray& ray, const Sphere& s) {
-  return RayCastBall(ray, ray.direction / Length(ray.direction), s.center, s.radius);
+  return RayCastBall(ray, UnitDirection(ray), s.center, s.radius);
 }
 
 }  // namespace collide::internal
