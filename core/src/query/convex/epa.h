@@ -12,8 +12,8 @@
 namespace collide::internal {
 
 // Caps on the polytope: most support points added, and most faces.
-inline constexpr int kEpaMaxVertices = 256;
-inline constexpr int kEpaMaxFaces = 1024;
+inline constexpr int kEpaMaxVertices = 1024;
+inline constexpr int kEpaMaxFaces = 4096;
 // A face is final when the support point along its normal is within this
 // fraction of the Minkowski difference's size beyond its plane.
 inline constexpr double kEpaTolerance = 1e-12;
