@@ -1,5 +1,23 @@
 // The generic convex fallback: GJK for distance, EPA for penetration, both
 // on the shapes' polytope cores with the radii added afterwards.
+//
+// Every convex kind is a polytope core (a point, segment, triangle, box or
+// hull, with exact vertex support points) inflated by a radius (spheres and
+// capsules; 0 otherwise), see support.h. With d the distance between the
+// cores and n the unit direction from A's closest core point to B's:
+//   cores apart (d > 0):  signed distance d - rA - rB, witness points pushed
+//                         out by the radii along n (exact also for shallow
+//                         overlaps, d < rA + rB);
+//   cores overlapping:    EPA's core depth + rA + rB along EPA's normal; a
+//                         Minkowski difference with no volume (coplanar
+//                         triangles, crossing segments, a point on a
+//                         triangle) has core depth 0 and a deterministic
+//                         normal (epa.h).
+// Precision (tests/core/*): polytope and round distances to ~1e-12 relative,
+// depths to ~1e-12 of the shapes' size; all computed relative to a point of A
+// so that far-from-origin pairs keep their relative precision. Caps (GJK 128
+// iterations, EPA 1024 vertices) report kNotConverged with the best estimate;
+// none is hit on 100k random pairs.
 #include <algorithm>
 #include <variant>
 
