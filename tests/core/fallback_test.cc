@@ -198,6 +198,19 @@ TEST(FallbackTest, ZeroExtentBoxIsARectangle) {
   ExpectVecNear(r.normal, {0, 0, 1}, 1e-15);
 }
 
+// Found by the core fuzzer: a zero-size obb (a point) on the boundary of a
+// flat obb touches it (the obb-obb kernel reported hit = false with distance
+// 0 at the time).
+TEST(FallbackTest, PointObbOnTheEdgeOfAFlatObbTouches) {
+  const Obb flat{{1, 1, 1}, Mat3{{{0, 1, 0}, {0, 0, 1}, {1, 0, 0}}}, {1, 1, 0}};
+  const Obb point = Obb::FromQuat({1, 1, 0}, {0.8, 0.6, 0, 0}, {0, 0, 0});
+  for (QueryLevel level : kLevels) {
+    const PairResult r = QueryConvexFallback(level, flat, point);
+    EXPECT_TRUE(r.hit);
+    EXPECT_EQ(r.distance, 0.0);
+  }
+}
+
 TEST(FallbackTest, CollinearTriangleIsASegment) {
   const Triangle t{{0, 0, 0}, {1, 0, 0}, {3, 0, 0}};
   const PairResult r = FbContact(Point{{2, 1, 0}}, t);
