@@ -13,30 +13,42 @@
 
 namespace collide::internal {
 
-struct EdgeBoxClosest {
-  double distance_squared = kInfinity;
-  Vec3 on_edge;  // in the frame of box Q.
-  Vec3 on_box;
+// One edge of box P, in the frame of box Q (centred at the origin of its
+// frame), with a lower bound of its squared distance to Q: the gap between
+// the edge's bounding box and Q, free of divisions.
+struct EdgeCandidate {
+  double lower_bound_squared;
+  Vec3 e0, e1;
+  bool edge_of_a;  // P is A (the edge is in B's frame), else P is B.
 };
 
-// Closest points between the edges of box P and the solid box Q (centred at
-// the origin of its frame, half extents hq), P given in Q's frame by its
-// centre, axes and half extents. An edge of P can hold a closest point only
-// if the direction towards Q lies in the edge's normal cone, i.e. Q reaches
-// beyond the planes of both faces meeting at the edge: `beyond[k][s]` says so
-// for P's face k on side s (0: -, 1: +). With `prune` false every edge is
-// tried.
-inline void ClosestEdgesToBox(const Vec3& cp, const Vec3 axes[3], const Vec3& hp, const bool beyond[3][2],
-                              const Vec3& hq, bool prune, EdgeBoxClosest& best) {
+// Appends the edges of box P (centre cp, axes, half extents hp, in Q's
+// frame) that can hold a closest point to the box Q (half extents hq). An
+// edge can only if the direction towards Q lies in its normal cone, i.e. Q
+// reaches beyond the planes of both faces meeting at the edge: `beyond[k][s]`
+// says so for P's face k on side s (0: -, 1: +). With `prune` false every
+// edge is appended.
+inline void AddEdgeCandidates(const Vec3& cp, const Vec3 axes[3], const Vec3& hp, const bool beyond[3][2],
+                              const Vec3& hq, bool prune, bool edge_of_a, EdgeCandidate* out, int& count) {
   for (int i = 0; i < 3; ++i) {
     const int j = (i + 1) % 3, k = (i + 2) % 3;
+    const Vec3 along = axes[i] * hp[i];
     for (int sj = 0; sj < 2; ++sj) {
       for (int sk = 0; sk < 2; ++sk) {
         if (prune && !(beyond[j][sj] && beyond[k][sk])) continue;
         const Vec3 mid = cp + axes[j] * (sj ? hp[j] : -hp[j]) + axes[k] * (sk ? hp[k] : -hp[k]);
-        const Vec3 along = axes[i] * hp[i];
-        const SegmentBoxClosest c = ClosestSegmentBoxFrame(mid - along, mid + along, -hq, hq);
-        if (c.distance_squared < best.distance_squared) best = {c.distance_squared, c.on_segment, c.on_box};
+        EdgeCandidate& c = out[count++];
+        c.e0 = mid - along;
+        c.e1 = mid + along;
+        c.edge_of_a = edge_of_a;
+        double lb = 0.0;
+        for (int m = 0; m < 3; ++m) {
+          const double lo = c.e0[m] < c.e1[m] ? c.e0[m] : c.e1[m];
+          const double hi = c.e0[m] < c.e1[m] ? c.e1[m] : c.e0[m];
+          const double gap = lo > hq[m] ? lo - hq[m] : (hi < -hq[m] ? -hq[m] - hi : 0.0);
+          lb += gap * gap;
+        }
+        c.lower_bound_squared = lb;
       }
     }
   }
@@ -63,7 +75,8 @@ struct BoxBoxClosest {
 // face pair can slide to a vertex of the overlap of the two faces'
 // projections, which lies on an edge of one of them), so the least of the
 // edge-to-solid-box distances, each exact (ClosestSegmentBoxFrame), is the
-// distance; the normal-cone pruning keeps typically 1 to 3 of the 24 edges.
+// distance. The normal-cone test keeps a few of the 24 edges; they are tried
+// in order of a cheap lower bound, stopping when it reaches the best so far.
 inline BoxBoxClosest ClosestBoxBoxFrame(const BoxPairFrame& f) {
   const Vec3 b_axes_in_a[3] = {{f.r[0][0], f.r[1][0], f.r[2][0]},
                                {f.r[0][1], f.r[1][1], f.r[2][1]},
@@ -82,23 +95,39 @@ inline BoxBoxClosest ClosestBoxBoxFrame(const BoxPairFrame& f) {
   FacesReached(f.t, rb_along_a, f.ha, b_beyond_a);
   FacesReached(ca, ra_along_b, f.hb, a_beyond_b);
 
+  EdgeCandidate cand[24];
+  int count = 0;
   for (const bool prune : {true, false}) {
-    EdgeBoxClosest a_edges, b_edges;  // A's edges in B's frame; B's edges in A's frame.
-    ClosestEdgesToBox(ca, a_axes_in_b, f.ha, b_beyond_a, f.hb, prune, a_edges);
-    ClosestEdgesToBox(f.t, b_axes_in_a, f.hb, a_beyond_b, f.ha, prune, b_edges);
-    if (a_edges.distance_squared == kInfinity && b_edges.distance_squared == kInfinity) continue;
-    if (a_edges.distance_squared <= b_edges.distance_squared) {
+    AddEdgeCandidates(ca, a_axes_in_b, f.ha, b_beyond_a, f.hb, prune, true, cand, count);
+    AddEdgeCandidates(f.t, b_axes_in_a, f.hb, a_beyond_b, f.ha, prune, false, cand, count);
+    if (count > 0) break;  // Exact arithmetic always keeps one; round-off may not.
+  }
+  // Insertion sort by lower bound (at most 24, usually 2 to 6).
+  for (int m = 1; m < count; ++m) {
+    const EdgeCandidate c = cand[m];
+    int k = m;
+    for (; k > 0 && cand[k - 1].lower_bound_squared > c.lower_bound_squared; --k) cand[k] = cand[k - 1];
+    cand[k] = c;
+  }
+  BoxBoxClosest best{kInfinity, {}, {}};
+  for (int m = 0; m < count && cand[m].lower_bound_squared < best.distance_squared; ++m) {
+    const EdgeCandidate& c = cand[m];
+    const Vec3& hq = c.edge_of_a ? f.hb : f.ha;
+    const SegmentBoxClosest s = ClosestSegmentBoxFrame(c.e0, c.e1, -hq, hq, /*known_apart=*/true);
+    if (s.distance_squared >= best.distance_squared) continue;
+    if (c.edge_of_a) {
       const auto to_a = [&](const Vec3& p) {
         return b_axes_in_a[0] * p.x + b_axes_in_a[1] * p.y + b_axes_in_a[2] * p.z + f.t;
       };
-      return {a_edges.distance_squared, to_a(a_edges.on_edge), to_a(a_edges.on_box)};
+      best = {s.distance_squared, to_a(s.on_segment), to_a(s.on_box)};
+    } else {
+      best = {s.distance_squared, s.on_box, s.on_segment};
     }
-    return {b_edges.distance_squared, b_edges.on_box, b_edges.on_edge};
   }
-  return {0.0, {}, {}};  // Unreachable: the unpruned pass always finds an edge.
+  return best;
 }
 
-// Some point of P's edges inside the box Q (frame as in ClosestEdgesToBox):
+// Some point of P's edges inside the box Q (frame as in AddEdgeCandidates):
 // the middle of the first edge's part inside Q.
 inline bool EdgePointInBox(const Vec3& cp, const Vec3 axes[3], const Vec3& hp, const Vec3& hq, Vec3& out) {
   for (int i = 0; i < 3; ++i) {

@@ -26,8 +26,10 @@ struct SegmentBoxClosest {
 // breakpoints are the (at most six) t where the segment crosses a slab plane.
 // Bracket the zero of f' between neighbouring breakpoints, then solve the
 // quadratic of the axes outside their slab there in closed form.
-inline SegmentBoxClosest ClosestSegmentBoxFrame(const Vec3& a, const Vec3& b, const Vec3& lo,
-                                                const Vec3& hi) {
+// `known_apart`: the caller knows the segment misses the box (box-box
+// distance), which skips the clip below.
+inline SegmentBoxClosest ClosestSegmentBoxFrame(const Vec3& a, const Vec3& b, const Vec3& lo, const Vec3& hi,
+                                                bool known_apart = false) {
   const Vec3 d = b - a;
   // f'(t) / 2.
   const auto slope = [&](double t) {
@@ -48,11 +50,13 @@ inline SegmentBoxClosest ClosestSegmentBoxFrame(const Vec3& a, const Vec3& b, co
     // the clipped interval; its middle is in the box, whereas the bracket
     // below would land on a boundary where round-off leaves a tiny f > 0. The
     // clip also makes this agree exactly with the slab intersect test.
-    const SlabClip clip = ClipLineToBox(a, d, lo, hi, 0.0, 1.0);
-    if (clip.hit) {
-      const double tm = 0.5 * (clip.t_enter + clip.t_exit);
-      const Vec3 p = a + d * tm;
-      return {0.0, tm, p, Clamp(p, lo, hi)};
+    if (!known_apart) {
+      const SlabClip clip = ClipLineToBox(a, d, lo, hi, 0.0, 1.0);
+      if (clip.hit) {
+        const double tm = 0.5 * (clip.t_enter + clip.t_exit);
+        const Vec3 p = a + d * tm;
+        return {0.0, tm, p, Clamp(p, lo, hi)};
+      }
     }
     // f' is monotone, so every breakpoint with f' <= 0 lies left of the zero.
     double tl = 0.0, tr = 1.0;
