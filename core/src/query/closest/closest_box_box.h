@@ -13,42 +13,66 @@
 
 namespace collide::internal {
 
-// One edge of box P, in the frame of box Q (centred at the origin of its
-// frame), with a lower bound of its squared distance to Q: the gap between
-// the edge's bounding box and Q, free of divisions.
+// Vertex n of a box (centre c, axes, half extents h, all in some frame) is
+// c + sum_m (bit m of n ? +1 : -1) h_m axes[m].
+inline void BoxVertices(const Vec3& c, const Vec3 axes[3], const Vec3& h, Vec3 v[8]) {
+  const Vec3 e[3] = {axes[0] * h.x, axes[1] * h.y, axes[2] * h.z};
+  for (int n = 0; n < 8; ++n) {
+    v[n] = c + ((n & 1) ? e[0] : -e[0]) + ((n & 2) ? e[1] : -e[1]) + ((n & 4) ? e[2] : -e[2]);
+  }
+}
+
+// An edge of box P as a pair of its vertices (BoxVertices numbering), with a
+// lower bound of its squared distance to box Q.
 struct EdgeCandidate {
   double lower_bound_squared;
-  Vec3 e0, e1;
-  bool edge_of_a;  // P is A (the edge is in B's frame), else P is B.
+  signed char v0, v1;  // vertex indices.
+  bool edge_of_b;      // P is B (vertices in A's frame), else P is A (in B's frame).
 };
 
-// Appends the edges of box P (centre cp, axes, half extents hp, in Q's
-// frame) that can hold a closest point to the box Q (half extents hq). An
-// edge can only if the direction towards Q lies in its normal cone, i.e. Q
-// reaches beyond the planes of both faces meeting at the edge: `beyond[k][s]`
-// says so for P's face k on side s (0: -, 1: +). With `prune` false every
-// edge is appended.
-inline void AddEdgeCandidates(const Vec3& cp, const Vec3 axes[3], const Vec3& hp, const bool beyond[3][2],
-                              const Vec3& hq, bool prune, bool edge_of_a, EdgeCandidate* out, int& count) {
+// Appends the edges of box P (half extents hp; vertices v in Q's frame)
+// that can hold a closest point to the box Q (half extents hq; its bounding
+// box in P's frame has centre cq and half widths rq). An edge can only if
+// the direction towards Q lies in its normal cone, i.e. Q reaches beyond the
+// planes of both faces meeting at the edge: `beyond[k][s]` says so for P's
+// face k on side s (0: -, 1: +). With `prune` false every edge is appended.
+// The lower bound is the larger of two box gaps, free of divisions: the edge
+// against Q's bounding box in P's frame, and the edge's bounding box against
+// Q in Q's frame.
+inline void AddEdgeCandidates(const Vec3& hp, const Vec3 v[8], const Vec3& hq, const Vec3& cq, const Vec3& rq,
+                              const bool beyond[3][2], bool prune, bool edge_of_b, EdgeCandidate* out,
+                              int& count) {
+  // Squared gaps per axis of P between Q's interval and the edge's: its
+  // whole span, or the single coordinate -h or +h.
+  double span[3], side[3][2];
+  for (int m = 0; m < 3; ++m) {
+    const double h = hp[m], lo = cq[m] - rq[m], hi = cq[m] + rq[m];
+    const double g_span = lo > h ? lo - h : (hi < -h ? -h - hi : 0.0);
+    const double g_minus = lo > -h ? lo + h : (hi < -h ? -h - hi : 0.0);
+    const double g_plus = lo > h ? lo - h : (hi < h ? h - hi : 0.0);
+    span[m] = g_span * g_span;
+    side[m][0] = g_minus * g_minus;
+    side[m][1] = g_plus * g_plus;
+  }
+  const double hq_[3] = {hq.x, hq.y, hq.z};
   for (int i = 0; i < 3; ++i) {
-    const int j = (i + 1) % 3, k = (i + 2) % 3;
-    const Vec3 along = axes[i] * hp[i];
+    const int j = kNext[i], k = kPrev[i];
     for (int sj = 0; sj < 2; ++sj) {
       for (int sk = 0; sk < 2; ++sk) {
         if (prune && !(beyond[j][sj] && beyond[k][sk])) continue;
-        const Vec3 mid = cp + axes[j] * (sj ? hp[j] : -hp[j]) + axes[k] * (sk ? hp[k] : -hp[k]);
-        EdgeCandidate& c = out[count++];
-        c.e0 = mid - along;
-        c.e1 = mid + along;
-        c.edge_of_a = edge_of_a;
-        double lb = 0.0;
+        const int v0 = (sj << j) | (sk << k), v1 = v0 | (1 << i);
+        const double e0[3] = {v[v0].x, v[v0].y, v[v0].z};
+        const double e1[3] = {v[v1].x, v[v1].y, v[v1].z};
+        double lb_q = 0.0;
         for (int m = 0; m < 3; ++m) {
-          const double lo = c.e0[m] < c.e1[m] ? c.e0[m] : c.e1[m];
-          const double hi = c.e0[m] < c.e1[m] ? c.e1[m] : c.e0[m];
-          const double gap = lo > hq[m] ? lo - hq[m] : (hi < -hq[m] ? -hq[m] - hi : 0.0);
-          lb += gap * gap;
+          const double lo = e0[m] < e1[m] ? e0[m] : e1[m];
+          const double hi = e0[m] < e1[m] ? e1[m] : e0[m];
+          const double gap = lo > hq_[m] ? lo - hq_[m] : (hi < -hq_[m] ? -hq_[m] - hi : 0.0);
+          lb_q += gap * gap;
         }
-        c.lower_bound_squared = lb;
+        const double lb_p = span[i] + side[j][sj] + side[k][sk];
+        out[count++] = {lb_p > lb_q ? lb_p : lb_q, static_cast<signed char>(v0), static_cast<signed char>(v1),
+                        edge_of_b};
       }
     }
   }
@@ -77,51 +101,54 @@ struct BoxBoxClosest {
 // edge-to-solid-box distances, each exact (ClosestSegmentBoxFrame), is the
 // distance. The normal-cone test keeps a few of the 24 edges; they are tried
 // in order of a cheap lower bound, stopping when it reaches the best so far.
+// Measured on random pairs: ~8 candidates, ~3 evaluated.
 inline BoxBoxClosest ClosestBoxBoxFrame(const BoxPairFrame& f) {
-  const Vec3 b_axes_in_a[3] = {{f.r[0][0], f.r[1][0], f.r[2][0]},
-                               {f.r[0][1], f.r[1][1], f.r[2][1]},
-                               {f.r[0][2], f.r[1][2], f.r[2][2]}};
-  const Vec3 a_axes_in_b[3] = {{f.r[0][0], f.r[0][1], f.r[0][2]},
-                               {f.r[1][0], f.r[1][1], f.r[1][2]},
-                               {f.r[2][0], f.r[2][1], f.r[2][2]}};
+  const Vec3 t = f.Centre(), ha = f.HalfA(), hb = f.HalfB();
+  const Vec3 b_axes_in_a[3] = {f.BAxis(0), f.BAxis(1), f.BAxis(2)};
+  const Vec3 a_axes_in_b[3] = {f.AAxisInB(0), f.AAxisInB(1), f.AAxisInB(2)};
   // A's centre in B's frame: R^T (-t).
-  const Vec3 ca{-Dot(b_axes_in_a[0], f.t), -Dot(b_axes_in_a[1], f.t), -Dot(b_axes_in_a[2], f.t)};
+  const Vec3 ca{-Dot(b_axes_in_a[0], t), -Dot(b_axes_in_a[1], t), -Dot(b_axes_in_a[2], t)};
   Vec3 rb_along_a, ra_along_b;
   for (int k = 0; k < 3; ++k) {
-    rb_along_a[k] = f.hb[0] * f.abs_r[k][0] + f.hb[1] * f.abs_r[k][1] + f.hb[2] * f.abs_r[k][2];
-    ra_along_b[k] = f.ha[0] * f.abs_r[0][k] + f.ha[1] * f.abs_r[1][k] + f.ha[2] * f.abs_r[2][k];
+    rb_along_a[k] = RadiusBAlongA(f, k);
+    ra_along_b[k] = RadiusAAlongB(f, k);
   }
   bool b_beyond_a[3][2], a_beyond_b[3][2];
-  FacesReached(f.t, rb_along_a, f.ha, b_beyond_a);
-  FacesReached(ca, ra_along_b, f.hb, a_beyond_b);
+  FacesReached(t, rb_along_a, ha, b_beyond_a);
+  FacesReached(ca, ra_along_b, hb, a_beyond_b);
 
+  Vec3 va[8], vb[8];  // A's vertices in B's frame; B's in A's frame.
+  BoxVertices(ca, a_axes_in_b, ha, va);
+  BoxVertices(t, b_axes_in_a, hb, vb);
   EdgeCandidate cand[24];
   int count = 0;
   for (const bool prune : {true, false}) {
-    AddEdgeCandidates(ca, a_axes_in_b, f.ha, b_beyond_a, f.hb, prune, true, cand, count);
-    AddEdgeCandidates(f.t, b_axes_in_a, f.hb, a_beyond_b, f.ha, prune, false, cand, count);
+    AddEdgeCandidates(ha, va, hb, t, rb_along_a, b_beyond_a, prune, false, cand, count);
+    AddEdgeCandidates(hb, vb, ha, ca, ra_along_b, a_beyond_b, prune, true, cand, count);
     if (count > 0) break;  // Exact arithmetic always keeps one; round-off may not.
   }
-  // Insertion sort by lower bound (at most 24, usually 2 to 6).
-  for (int m = 1; m < count; ++m) {
-    const EdgeCandidate c = cand[m];
-    int k = m;
-    for (; k > 0 && cand[k - 1].lower_bound_squared > c.lower_bound_squared; --k) cand[k] = cand[k - 1];
-    cand[k] = c;
-  }
   BoxBoxClosest best{kInfinity, {}, {}};
-  for (int m = 0; m < count && cand[m].lower_bound_squared < best.distance_squared; ++m) {
-    const EdgeCandidate& c = cand[m];
-    const Vec3& hq = c.edge_of_a ? f.hb : f.ha;
-    const SegmentBoxClosest s = ClosestSegmentBoxFrame(c.e0, c.e1, -hq, hq, /*known_apart=*/true);
-    if (s.distance_squared >= best.distance_squared) continue;
-    if (c.edge_of_a) {
-      const auto to_a = [&](const Vec3& p) {
-        return b_axes_in_a[0] * p.x + b_axes_in_a[1] * p.y + b_axes_in_a[2] * p.z + f.t;
-      };
-      best = {s.distance_squared, to_a(s.on_segment), to_a(s.on_box)};
+  // Best-first by lower bound (selection: a handful of candidates, two or
+  // three evaluated), stopping when the bound reaches the best so far.
+  for (;;) {
+    int pick = -1;
+    for (int m = 0; m < count; ++m) {
+      if (pick < 0 || cand[m].lower_bound_squared < cand[pick].lower_bound_squared) pick = m;
+    }
+    if (pick < 0 || cand[pick].lower_bound_squared >= best.distance_squared) break;
+    const EdgeCandidate e = cand[pick];
+    cand[pick] = cand[--count];
+    const Vec3* v = e.edge_of_b ? vb : va;
+    const Vec3& hq = e.edge_of_b ? ha : hb;
+    const SegmentBoxClosest c = ClosestSegmentBoxFrame(v[e.v0], v[e.v1], -hq, hq, /*known_apart=*/true);
+    if (c.distance_squared >= best.distance_squared) continue;
+    if (e.edge_of_b) {
+      best = {c.distance_squared, c.on_box, c.on_segment};
     } else {
-      best = {s.distance_squared, s.on_box, s.on_segment};
+      const auto to_a = [&](const Vec3& p) {
+        return b_axes_in_a[0] * p.x + b_axes_in_a[1] * p.y + b_axes_in_a[2] * p.z + t;
+      };
+      best = {c.distance_squared, to_a(c.on_segment), to_a(c.on_box)};
     }
   }
   return best;
@@ -152,17 +179,14 @@ inline bool EdgePointInBox(const Vec3& cp, const Vec3 axes[3], const Vec3& hp, c
 // vertex of the other or an edge of one crosses a face of the other, so some
 // edge of B meets A or some edge of A meets B.
 inline bool CommonPointBoxBox(const BoxPairFrame& f, Vec3& out) {
-  const Vec3 b_axes_in_a[3] = {{f.r[0][0], f.r[1][0], f.r[2][0]},
-                               {f.r[0][1], f.r[1][1], f.r[2][1]},
-                               {f.r[0][2], f.r[1][2], f.r[2][2]}};
-  if (EdgePointInBox(f.t, b_axes_in_a, f.hb, f.ha, out)) return true;
-  const Vec3 a_axes_in_b[3] = {{f.r[0][0], f.r[0][1], f.r[0][2]},
-                               {f.r[1][0], f.r[1][1], f.r[1][2]},
-                               {f.r[2][0], f.r[2][1], f.r[2][2]}};
-  const Vec3 ca{-Dot(b_axes_in_a[0], f.t), -Dot(b_axes_in_a[1], f.t), -Dot(b_axes_in_a[2], f.t)};
+  const Vec3 t = f.Centre(), ha = f.HalfA(), hb = f.HalfB();
+  const Vec3 b_axes_in_a[3] = {f.BAxis(0), f.BAxis(1), f.BAxis(2)};
+  if (EdgePointInBox(t, b_axes_in_a, hb, ha, out)) return true;
+  const Vec3 a_axes_in_b[3] = {f.AAxisInB(0), f.AAxisInB(1), f.AAxisInB(2)};
+  const Vec3 ca{-Dot(b_axes_in_a[0], t), -Dot(b_axes_in_a[1], t), -Dot(b_axes_in_a[2], t)};
   Vec3 p;
-  if (!EdgePointInBox(ca, a_axes_in_b, f.ha, f.hb, p)) return false;
-  out = b_axes_in_a[0] * p.x + b_axes_in_a[1] * p.y + b_axes_in_a[2] * p.z + f.t;
+  if (!EdgePointInBox(ca, a_axes_in_b, ha, hb, p)) return false;
+  out = b_axes_in_a[0] * p.x + b_axes_in_a[1] * p.y + b_axes_in_a[2] * p.z + t;
   return true;
 }
 

@@ -28,9 +28,13 @@ struct SegmentBoxClosest {
 // quadratic of the axes outside their slab there in closed form.
 // `known_apart`: the caller knows the segment misses the box (box-box
 // distance), which skips the clip below.
-inline SegmentBoxClosest ClosestSegmentBoxFrame(const Vec3& a, const Vec3& b, const Vec3& lo, const Vec3& hi,
-                                                bool known_apart = false) {
-  const Vec3 d = b - a;
+inline SegmentBoxClosest ClosestSegmentBoxFrame(const Vec3& a_in, const Vec3& b_in, const Vec3& lo_in,
+                                                const Vec3& hi_in, bool known_apart = false) {
+  // Arrays: Vec3::operator[] with a run-time index is a chain of selects.
+  const double a[3] = {a_in.x, a_in.y, a_in.z};
+  const double d[3] = {b_in.x - a_in.x, b_in.y - a_in.y, b_in.z - a_in.z};
+  const double lo[3] = {lo_in.x, lo_in.y, lo_in.z};
+  const double hi[3] = {hi_in.x, hi_in.y, hi_in.z};
   // f'(t) / 2.
   const auto slope = [&](double t) {
     double s = 0.0;
@@ -51,19 +55,20 @@ inline SegmentBoxClosest ClosestSegmentBoxFrame(const Vec3& a, const Vec3& b, co
     // below would land on a boundary where round-off leaves a tiny f > 0. The
     // clip also makes this agree exactly with the slab intersect test.
     if (!known_apart) {
-      const SlabClip clip = ClipLineToBox(a, d, lo, hi, 0.0, 1.0);
+      const SlabClip clip = ClipLineToBox(a_in, b_in - a_in, lo_in, hi_in, 0.0, 1.0);
       if (clip.hit) {
         const double tm = 0.5 * (clip.t_enter + clip.t_exit);
-        const Vec3 p = a + d * tm;
-        return {0.0, tm, p, Clamp(p, lo, hi)};
+        const Vec3 p = a_in + (b_in - a_in) * tm;
+        return {0.0, tm, p, Clamp(p, lo_in, hi_in)};
       }
     }
     // f' is monotone, so every breakpoint with f' <= 0 lies left of the zero.
     double tl = 0.0, tr = 1.0;
     for (int i = 0; i < 3; ++i) {
       if (d[i] == 0.0) continue;
+      const double inv = 1.0 / d[i];
       for (const double bound : {lo[i], hi[i]}) {
-        const double tb = (bound - a[i]) / d[i];
+        const double tb = (bound - a[i]) * inv;
         if (tb > tl && tb < tr) (slope(tb) <= 0.0 ? tl : tr) = tb;
       }
     }
@@ -82,8 +87,8 @@ inline SegmentBoxClosest ClosestSegmentBoxFrame(const Vec3& a, const Vec3& b, co
     // den == 0: the segment is inside the box on the whole bracket.
     t = den > 0.0 ? Clamp(num / den, tl, tr) : tm;
   }
-  const Vec3 on_segment = a + d * t;
-  const Vec3 on_box = Clamp(on_segment, lo, hi);
+  const Vec3 on_segment = a_in + (b_in - a_in) * t;
+  const Vec3 on_box = Clamp(on_segment, lo_in, hi_in);
   return {LengthSquared(on_box - on_segment), t, on_segment, on_box};
 }
 

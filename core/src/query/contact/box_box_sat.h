@@ -2,6 +2,8 @@
 // their 15 candidate axes (Gottschalk, Lin and Manocha, "OBBTree", 1996;
 // Ericson, Real-Time Collision Detection 4.4.1). Everything is computed in
 // A's frame for round-off: A is centred at the origin with axes e_0..e_2.
+// Plain arrays, not Vec3, in the hot loops: Vec3::operator[] with a run-time
+// index is a chain of selects.
 #ifndef COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_SAT_H_
 #define COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_SAT_H_
 
@@ -12,69 +14,93 @@
 
 namespace collide::internal {
 
-// Gottschalk's epsilon: added to |R| on the edge-edge axes so that a cross
-// product of near-parallel edges, which is round-off noise, can never report
-// a false separation. Relative to the extents, so it is scale-free; 1e-12
-// dominates the ~1e-16 error of R while keeping false hits below 1e-12 of the
-// box size.
+// Gottschalk's epsilon: slack added to the edge-edge axes' radii so that a
+// cross product of near-parallel edges, which is round-off noise, can never
+// report a false separation. Relative to the extents, so it is scale-free;
+// 1e-12 dominates the ~1e-16 error of R while keeping false hits below 1e-12
+// of the box size. Face axes are tested exactly.
 inline constexpr double kSatEpsilon = 1e-12;
 
+inline constexpr int kNext[3] = {1, 2, 0};
+inline constexpr int kPrev[3] = {2, 0, 1};
+
 struct BoxPairFrame {
-  double r[3][3];      // r[i][j] = a_i . b_j: column j is B's axis j in A's frame.
-  double abs_r[3][3];  // |r[i][j]|.
-  Vec3 t;              // B's centre in A's frame.
-  Vec3 ha, hb;         // half extents.
+  double r[3][3];       // r[i][j] = a_i . b_j: column j is B's axis j in A's frame.
+  double abs_r[3][3];   // |r[i][j]|.
+  double t[3];          // B's centre in A's frame.
+  double ha[3], hb[3];  // half extents.
+  double slack;         // kSatEpsilon * (sum of all half extents).
+
+  Vec3 Centre() const { return {t[0], t[1], t[2]}; }
+  Vec3 HalfA() const { return {ha[0], ha[1], ha[2]}; }
+  Vec3 HalfB() const { return {hb[0], hb[1], hb[2]}; }
+  Vec3 BAxis(int j) const { return {r[0][j], r[1][j], r[2][j]}; }     // in A's frame.
+  Vec3 AAxisInB(int i) const { return {r[i][0], r[i][1], r[i][2]}; }  // in B's frame.
 };
 
 inline BoxPairFrame MakeBoxPairFrame(const Obb& a, const Obb& b) {
   BoxPairFrame f;
   for (int j = 0; j < 3; ++j) {
     const Vec3 bj = TransposeMul(a.rotation, b.rotation.col[j]);
-    for (int i = 0; i < 3; ++i) {
-      f.r[i][j] = bj[i];
-      f.abs_r[i][j] = std::fabs(bj[i]);
-    }
+    f.r[0][j] = bj.x;
+    f.r[1][j] = bj.y;
+    f.r[2][j] = bj.z;
   }
-  f.t = TransposeMul(a.rotation, b.center - a.center);
-  f.ha = a.half_extents;
-  f.hb = b.half_extents;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) f.abs_r[i][j] = std::fabs(f.r[i][j]);
+  }
+  const Vec3 t = TransposeMul(a.rotation, b.center - a.center);
+  f.t[0] = t.x;
+  f.t[1] = t.y;
+  f.t[2] = t.z;
+  const Vec3& ha = a.half_extents;
+  const Vec3& hb = b.half_extents;
+  f.ha[0] = ha.x, f.ha[1] = ha.y, f.ha[2] = ha.z;
+  f.hb[0] = hb.x, f.hb[1] = hb.y, f.hb[2] = hb.z;
+  f.slack = kSatEpsilon * (ha.x + ha.y + ha.z + hb.x + hb.y + hb.z);
   return f;
 }
 
-// Overlap along the edge-edge axis e_i x b_j (not normalized): ra + rb - |s|
-// with the projections written out in terms of r (Ericson 4.4.1), and the
-// epsilon-inflated radius used for the separation decision.
-struct EdgeAxisOverlap {
-  double s;         // t . (e_i x b_j).
-  double exact;     // ra + rb - |s| with |r|.
-  double inflated;  // the same with |r| + kSatEpsilon.
+// Radius of B along A's axis i, and of A along B's axis j.
+inline double RadiusBAlongA(const BoxPairFrame& f, int i) {
+  return f.hb[0] * f.abs_r[i][0] + f.hb[1] * f.abs_r[i][1] + f.hb[2] * f.abs_r[i][2];
+}
+inline double RadiusAAlongB(const BoxPairFrame& f, int j) {
+  return f.ha[0] * f.abs_r[0][j] + f.ha[1] * f.abs_r[1][j] + f.ha[2] * f.abs_r[2][j];
+}
+// B's centre along B's axis j (in A's frame: t . b_j).
+inline double CentreAlongB(const BoxPairFrame& f, int j) {
+  return f.t[0] * f.r[0][j] + f.t[1] * f.r[1][j] + f.t[2] * f.r[2][j];
+}
+
+// The edge-edge axis e_i x b_j (not normalized; its length is the sine of
+// the edges' angle): s = t . (e_i x b_j) and ra + rb, the projections
+// written out in terms of r (Ericson 4.4.1).
+struct EdgeAxis {
+  double s;
+  double radii;
 };
-inline EdgeAxisOverlap EdgeOverlap(const BoxPairFrame& f, int i, int j) {
-  const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-  const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+inline EdgeAxis EdgeAxisProjection(const BoxPairFrame& f, int i, int j) {
+  const int i1 = kNext[i], i2 = kPrev[i];
+  const int j1 = kNext[j], j2 = kPrev[j];
   const double ra = f.ha[i1] * f.abs_r[i2][j] + f.ha[i2] * f.abs_r[i1][j];
   const double rb = f.hb[j1] * f.abs_r[i][j2] + f.hb[j2] * f.abs_r[i][j1];
-  const double s = f.t[i2] * f.r[i1][j] - f.t[i1] * f.r[i2][j];
-  const double exact = ra + rb - std::fabs(s);
-  const double slack = kSatEpsilon * (f.ha[i1] + f.ha[i2] + f.hb[j1] + f.hb[j2]);
-  return {s, exact, exact + slack};
+  return {f.t[i2] * f.r[i1][j] - f.t[i1] * f.r[i2][j], ra + rb};
 }
 
 // True when some axis separates the boxes strictly (touching is not
-// separated). Face axes use the exact |r|; edge axes the inflated one.
+// separated). Face axes are exact; edge axes get the slack.
 inline bool SeparatedBoxPair(const BoxPairFrame& f) {
   for (int i = 0; i < 3; ++i) {
-    const double rb = f.hb[0] * f.abs_r[i][0] + f.hb[1] * f.abs_r[i][1] + f.hb[2] * f.abs_r[i][2];
-    if (std::fabs(f.t[i]) > f.ha[i] + rb) return true;
+    if (std::fabs(f.t[i]) > f.ha[i] + RadiusBAlongA(f, i)) return true;
   }
   for (int j = 0; j < 3; ++j) {
-    const double ra = f.ha[0] * f.abs_r[0][j] + f.ha[1] * f.abs_r[1][j] + f.ha[2] * f.abs_r[2][j];
-    const double s = f.t[0] * f.r[0][j] + f.t[1] * f.r[1][j] + f.t[2] * f.r[2][j];
-    if (std::fabs(s) > ra + f.hb[j]) return true;
+    if (std::fabs(CentreAlongB(f, j)) > RadiusAAlongB(f, j) + f.hb[j]) return true;
   }
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) {
-      if (EdgeOverlap(f, i, j).inflated < 0.0) return true;
+      const EdgeAxis e = EdgeAxisProjection(f, i, j);
+      if (std::fabs(e.s) > e.radii + f.slack) return true;
     }
   }
   return false;

@@ -12,6 +12,7 @@
 #include "query/closest/closest_point_box.h"
 #include "query/contact/box_box_sat.h"
 #include "query/kernels_box.h"
+#include "query/raycast/slab.h"
 
 namespace collide::internal {
 namespace {
@@ -62,21 +63,27 @@ Vec3 IncidentPoint(const Vec3& hr, int i, double sign, const Vec3& c, const Vec3
       base += ax[m] * (dm > 0.0 ? -hi[m] : hi[m]);
     }
   }
-  Polygon poly;
-  if (free_count == 0) {
-    poly.v[poly.n++] = base;
-  } else if (free_count == 1) {
+  // A vertex: its projection is in the face (up to round-off, when clipping
+  // would fall back to it anyway).
+  if (free_count == 0) return base;
+  if (free_count == 1) {
+    // An edge parallel to the face: clip it by the face's side slabs.
     const Vec3 e = ax[free_axis[0]] * hi[free_axis[0]];
-    poly.v[poly.n++] = base - e;
-    poly.v[poly.n++] = base + e;
-  } else {
-    const Vec3 e = ax[free_axis[0]] * hi[free_axis[0]];
-    const Vec3 g = ax[free_axis[1]] * hi[free_axis[1]];
-    poly.v[poly.n++] = base - e - g;
-    poly.v[poly.n++] = base + e - g;
-    poly.v[poly.n++] = base + e + g;
-    poly.v[poly.n++] = base - e + g;
+    Vec3 lo = -hr, up = hr;
+    lo[i] = -kInfinity;
+    up[i] = kInfinity;
+    const SlabClip c = ClipLineToBox(base - e, e * 2.0, lo, up, 0.0, 1.0);
+    return c.hit ? base - e + e * (c.t_enter + c.t_exit) : base;
   }
+  // A face parallel to the face: clip the quadrilateral (Sutherland-Hodgman)
+  // and average what is left.
+  const Vec3 e = ax[free_axis[0]] * hi[free_axis[0]];
+  const Vec3 g = ax[free_axis[1]] * hi[free_axis[1]];
+  Polygon poly;
+  poly.v[poly.n++] = base - e - g;
+  poly.v[poly.n++] = base + e - g;
+  poly.v[poly.n++] = base + e + g;
+  poly.v[poly.n++] = base - e + g;
   for (int k = 0; k < 3 && poly.n > 0; ++k) {
     if (k == i) continue;
     ClipPolygon(poly, k, 1.0, hr[k]);
@@ -88,90 +95,102 @@ Vec3 IncidentPoint(const Vec3& hr, int i, double sign, const Vec3& c, const Vec3
   return sum / poly.n;
 }
 
+// Unit axis `axis` in A's frame: 0..2 A's faces, 3..5 B's faces, 6 + 3i + j
+// the edge-edge axis e_i x b_j.
+Vec3 AxisUnit(const BoxPairFrame& f, int axis) {
+  if (axis < 3) return Axis(axis, 1.0);
+  if (axis < 6) return f.BAxis(axis - 3);
+  const int i = (axis - 6) / 3, j = (axis - 6) % 3;
+  Vec3 l;
+  l[kNext[i]] = -f.r[kPrev[i]][j];
+  l[kPrev[i]] = f.r[kNext[i]][j];
+  return l / Length(l);
+}
+
 }  // namespace
 
 PairResult ContactObbObb(const Obb& a, const Obb& b) {
   const BoxPairFrame f = MakeBoxPairFrame(a, b);
   double best = kInfinity;
-  Vec3 best_n{1, 0, 0};  // A's frame, unit, A towards B.
-  int best_axis = 0;     // 0..2 A's faces, 3..5 B's faces, 6 + 3i + j edge e_i x b_j.
-  // Keeps the least depth; equal depths go to the preferred world normal
-  // (computed only on a tie, which is rare but exact for symmetric input).
-  const auto consider = [&](double depth, const Vec3& n, int axis) {
-    if (depth < best || (depth == best && PreferredNormal(a.rotation * n, a.rotation * best_n))) {
-      best = depth;
-      best_n = n;
-      best_axis = axis;
+  int best_axis = 0;
+  double best_sign = 1.0;
+  // Along a unit axis with B's centre at s, moving B by +axis separates
+  // after radii - s, by -axis after radii + s: the least is radii - |s|, on
+  // the side of s. Equal depths (and s == 0) go to the preferred world
+  // normal, computed only then: rare, but exact for symmetric input.
+  const auto consider = [&](double depth, double s, int axis) {
+    if (depth > best) return;
+    double sign = s > 0.0 ? 1.0 : -1.0;
+    if (s == 0.0) {
+      const Vec3 w = a.rotation * AxisUnit(f, axis);
+      sign = PreferredNormal(w, -w) ? 1.0 : -1.0;
     }
+    if (depth == best && !PreferredNormal(a.rotation * (AxisUnit(f, axis) * sign),
+                                          a.rotation * (AxisUnit(f, best_axis) * best_sign))) {
+      return;
+    }
+    best = depth;
+    best_axis = axis;
+    best_sign = sign;
   };
-  // Along unit axis n with B's centre at s: moving B by +n separates after
-  // ra + rb - s, by -n after ra + rb + s; s == 0 offers both.
-  const auto consider_axis = [&](double overlap_plus_abs_s, double s, const Vec3& n, int axis) {
-    if (s >= 0.0) consider(overlap_plus_abs_s - s, n, axis);
-    if (s <= 0.0) consider(overlap_plus_abs_s + s, -n, axis);
-  };
-  const Vec3 b_axes[3] = {{f.r[0][0], f.r[1][0], f.r[2][0]},
-                          {f.r[0][1], f.r[1][1], f.r[2][1]},
-                          {f.r[0][2], f.r[1][2], f.r[2][2]}};
   for (int i = 0; i < 3; ++i) {
-    const double rb = f.hb[0] * f.abs_r[i][0] + f.hb[1] * f.abs_r[i][1] + f.hb[2] * f.abs_r[i][2];
-    if (std::fabs(f.t[i]) > f.ha[i] + rb) return ApartBoxBox(a, f);
-    consider_axis(f.ha[i] + rb, f.t[i], Axis(i, 1.0), i);
+    const double depth = f.ha[i] + RadiusBAlongA(f, i) - std::fabs(f.t[i]);
+    if (depth < 0.0) return ApartBoxBox(a, f);
+    consider(depth, f.t[i], i);
   }
   for (int j = 0; j < 3; ++j) {
-    const double ra = f.ha[0] * f.abs_r[0][j] + f.ha[1] * f.abs_r[1][j] + f.ha[2] * f.abs_r[2][j];
-    const double s = Dot(f.t, b_axes[j]);
-    if (std::fabs(s) > ra + f.hb[j]) return ApartBoxBox(a, f);
-    consider_axis(ra + f.hb[j], s, b_axes[j], 3 + j);
+    const double s = CentreAlongB(f, j);
+    const double depth = RadiusAAlongB(f, j) + f.hb[j] - std::fabs(s);
+    if (depth < 0.0) return ApartBoxBox(a, f);
+    consider(depth, s, 3 + j);
   }
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) {
-      const EdgeAxisOverlap e = EdgeOverlap(f, i, j);
-      if (e.inflated < 0.0) return ApartBoxBox(a, f);
-      const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-      Vec3 l;  // e_i x b_j.
-      l[i1] = -f.r[i2][j];
-      l[i2] = f.r[i1][j];
-      const double len = std::sqrt(l[i1] * l[i1] + l[i2] * l[i2]);
-      if (len < kMinEdgeAxisSine) continue;
-      // Within the epsilon slack but exactly apart: touching.
-      const double exact = e.exact < 0.0 ? 0.0 : e.exact;
-      consider_axis((exact + std::fabs(e.s)) / len, e.s / len, l / len, 6 + 3 * i + j);
+      const EdgeAxis e = EdgeAxisProjection(f, i, j);
+      const double overlap = e.radii - std::fabs(e.s);
+      if (overlap + f.slack < 0.0) return ApartBoxBox(a, f);
+      const double len2 = f.r[kNext[i]][j] * f.r[kNext[i]][j] + f.r[kPrev[i]][j] * f.r[kPrev[i]][j];
+      if (len2 < kMinEdgeAxisSine * kMinEdgeAxisSine) continue;
+      // Within the slack but exactly apart: touching.
+      const double exact = overlap < 0.0 ? 0.0 : overlap;
+      // depth = exact / |axis| > best, tested without the square root.
+      if (exact * exact > best * best * len2) continue;
+      consider(exact / std::sqrt(len2), e.s, 6 + 3 * i + j);
     }
   }
 
-  const Vec3& n = best_n;
+  const Vec3 n = AxisUnit(f, best_axis) * best_sign;
+  const Vec3 t = f.Centre(), ha = f.HalfA(), hb = f.HalfB();
+  const Vec3 b_axes[3] = {f.BAxis(0), f.BAxis(1), f.BAxis(2)};
   Vec3 pa;  // A's frame.
   if (best_axis < 3) {
     // A's face is the reference; the incident point lies on B.
     const int i = best_axis;
-    const Vec3 pb = IncidentPoint(f.ha, i, n[i], f.t, b_axes, f.hb);
+    const Vec3 pb = IncidentPoint(ha, i, n[i], t, b_axes, hb);
     pa = pb + n * best;
   } else if (best_axis < 6) {
     // B's face is the reference: redo the above in B's frame, where A has
     // centre -R^T t and axes the rows of R.
     const int j = best_axis - 3;
-    const Vec3 a_axes[3] = {{f.r[0][0], f.r[0][1], f.r[0][2]},
-                            {f.r[1][0], f.r[1][1], f.r[1][2]},
-                            {f.r[2][0], f.r[2][1], f.r[2][2]}};
-    const Vec3 ca{-Dot(b_axes[0], f.t), -Dot(b_axes[1], f.t), -Dot(b_axes[2], f.t)};
+    const Vec3 a_axes[3] = {f.AAxisInB(0), f.AAxisInB(1), f.AAxisInB(2)};
+    const Vec3 ca{-Dot(b_axes[0], t), -Dot(b_axes[1], t), -Dot(b_axes[2], t)};
     // In B's frame the face facing A has outward normal -n.
     const double sign = -Dot(n, b_axes[j]) > 0.0 ? 1.0 : -1.0;
-    const Vec3 p = IncidentPoint(f.hb, j, sign, ca, a_axes, f.ha);
-    pa = b_axes[0] * p.x + b_axes[1] * p.y + b_axes[2] * p.z + f.t;
+    const Vec3 p = IncidentPoint(hb, j, sign, ca, a_axes, ha);
+    pa = b_axes[0] * p.x + b_axes[1] * p.y + b_axes[2] * p.z + t;
   } else {
     // Edge-edge: A's edge along e_i on A's support towards +n, B's edge along
     // b_j on B's support towards -n; the closest points of their lines.
     const int i = (best_axis - 6) / 3, j = (best_axis - 6) % 3;
     Vec3 ea;
-    for (int k = 0; k < 3; ++k) ea[k] = k == i ? 0.0 : (n[k] >= 0.0 ? f.ha[k] : -f.ha[k]);
-    Vec3 eb = f.t;
+    for (int k = 0; k < 3; ++k) ea[k] = k == i ? 0.0 : (n[k] >= 0.0 ? ha[k] : -ha[k]);
+    Vec3 eb = t;
     for (int m = 0; m < 3; ++m) {
-      if (m != j) eb += b_axes[m] * (Dot(n, b_axes[m]) > 0.0 ? -f.hb[m] : f.hb[m]);
+      if (m != j) eb += b_axes[m] * (Dot(n, b_axes[m]) > 0.0 ? -hb[m] : hb[m]);
     }
     const Vec3 cross = Cross(Axis(i, 1.0), b_axes[j]);
     const double s = CommonPerpendicularNumerator(eb - ea, b_axes[j], cross) / LengthSquared(cross);
-    ea[i] = Clamp(s, -f.ha[i], f.ha[i]);
+    ea[i] = Clamp(s, -ha[i], ha[i]);
     pa = ea;
   }
   const Vec3 pb = pa - n * best;
