@@ -7,11 +7,111 @@
 #include "collide/math.h"
 #include "collide/result.h"
 #include "collide/shapes.h"
+#include "query/closest/closest.h"
+#include "query/closest/closest_point_box.h"
 #include "query/closest/closest_segment_box.h"
 #include "query/contact/box_box_sat.h"
 #include "query/raycast/slab.h"
 
 namespace collide::internal {
+
+// An edge-edge axis with |e_i x b_j| = sin(angle) below this is skipped:
+// dividing its overlap (round-off ~1e-16 of the box size) by the sine
+// would amplify the error past 1e-8, while skipping it changes the depth by
+// at most about sin * size.
+constexpr double kMinEdgeAxisSine = 1e-8;
+
+// Convex polygon of at most 12 vertices in the reference box's frame.
+struct Polygon {
+  Vec3 v[12];
+  int n = 0;
+};
+
+// Sutherland-Hodgman step: keeps the part with sign * x_k <= limit.
+inline void ClipPolygon(Polygon& poly, int k, double sign, double limit) {
+  Polygon out;
+  for (int m = 0; m < poly.n; ++m) {
+    const Vec3& cur = poly.v[m];
+    const Vec3& next = poly.v[(m + 1) % poly.n];
+    const double dc = sign * cur[k] - limit;
+    const double dn = sign * next[k] - limit;
+    if (dc <= 0.0) out.v[out.n++] = cur;
+    if ((dc <= 0.0) != (dn <= 0.0)) out.v[out.n++] = cur + (next - cur) * (dc / (dc - dn));
+  }
+  poly = out;
+}
+
+// The reference box is centred at the origin of its frame with half extents
+// hr; its face i on side `sign` faces the incident box (centre c, axes ax,
+// half extents hi, all in the reference frame). Returns a point of the
+// incident box's support feature towards the reference face (a vertex, or an
+// edge or face parallel to it) whose projection along e_i lies in that face:
+// the feature clipped by the face's four side planes, averaged. The
+// Minkowski argument guarantees the clip is non-empty when the face axis is
+// the axis of least overlap. Returns false, with `out` the feature's centre,
+// when the feature's projection misses the face (or round-off hides it).
+inline bool IncidentPoint(const Vec3& hr, int i, double sign, const Vec3& c, const Vec3 ax[3], const Vec3& hi,
+                          Vec3& out) {
+  Vec3 base = c;
+  int free_axis[3];
+  int free_count = 0;
+  for (int m = 0; m < 3; ++m) {
+    const double dm = sign * ax[m][i];  // reference face normal . incident axis m.
+    if (std::fabs(dm) <= 1e-12) {
+      free_axis[free_count++] = m;
+    } else {
+      base += ax[m] * (dm > 0.0 ? -hi[m] : hi[m]);
+    }
+  }
+  out = base;
+  if (free_count == 0) {
+    for (int k = 0; k < 3; ++k) {
+      if (k != i && std::fabs(base[k]) > hr[k]) return false;
+    }
+    return true;
+  }
+  if (free_count == 1) {
+    // An edge parallel to the face: clip it by the face's side slabs.
+    const Vec3 e = ax[free_axis[0]] * hi[free_axis[0]];
+    Vec3 lo = -hr, up = hr;
+    lo[i] = -kInfinity;
+    up[i] = kInfinity;
+    const SlabClip c = ClipLineToBox(base - e, e * 2.0, lo, up, 0.0, 1.0);
+    if (c.hit) out = base - e + e * (c.t_enter + c.t_exit);
+    return c.hit;
+  }
+  // A face parallel to the face: clip the quadrilateral (Sutherland-Hodgman)
+  // and average what is left.
+  const Vec3 e = ax[free_axis[0]] * hi[free_axis[0]];
+  const Vec3 g = ax[free_axis[1]] * hi[free_axis[1]];
+  Polygon poly;
+  poly.v[poly.n++] = base - e - g;
+  poly.v[poly.n++] = base + e - g;
+  poly.v[poly.n++] = base + e + g;
+  poly.v[poly.n++] = base - e + g;
+  for (int k = 0; k < 3 && poly.n > 0; ++k) {
+    if (k == i) continue;
+    ClipPolygon(poly, k, 1.0, hr[k]);
+    if (poly.n > 0) ClipPolygon(poly, k, -1.0, hr[k]);
+  }
+  if (poly.n == 0) return false;
+  Vec3 sum;
+  for (int m = 0; m < poly.n; ++m) sum += poly.v[m];
+  out = sum / poly.n;
+  return true;
+}
+
+// Unit axis `axis` in A's frame: 0..2 A's faces, 3..5 B's faces, 6 + 3i + j
+// the edge-edge axis e_i x b_j.
+inline Vec3 AxisUnit(const BoxPairFrame& f, int axis) {
+  if (axis < 3) return Axis(axis, 1.0);
+  if (axis < 6) return f.BAxis(axis - 3);
+  const int i = (axis - 6) / 3, j = (axis - 6) % 3;
+  Vec3 l;
+  l[kNext[i]] = -f.r[kPrev[i]][j];
+  l[kPrev[i]] = f.r[kNext[i]][j];
+  return l / Length(l);
+}
 
 // Vertex n of a box (centre c, axes, half extents h, all in some frame) is
 // c + sum_m (bit m of n ? +1 : -1) h_m axes[m].
@@ -190,10 +290,126 @@ inline bool CommonPointBoxBox(const BoxPairFrame& f, Vec3& out) {
   return true;
 }
 
+// Closest points through a vertex, certified by mutual projection: for
+// convex sets, p in A and q in B are closest points when q is the point of B
+// nearest p and p the point of A nearest q. Tries A's support vertex towards
+// n (A's frame, towards B) and B's towards -n; the test that clamping the
+// partner point gives the vertex back is exact (every coordinate beyond the
+// vertex's face planes). Covers vertex-vertex and vertex-edge pairs.
+inline bool CertifiedVertexBoxBox(const BoxPairFrame& f, const Vec3& n, BoxBoxClosest& out) {
+  const Vec3 t = f.Centre(), ha = f.HalfA(), hb = f.HalfB();
+  const Vec3 b_axes[3] = {f.BAxis(0), f.BAxis(1), f.BAxis(2)};
+  const auto to_b = [&](const Vec3& p) {
+    return Vec3{Dot(b_axes[0], p - t), Dot(b_axes[1], p - t), Dot(b_axes[2], p - t)};
+  };
+  const auto to_a = [&](const Vec3& p) { return b_axes[0] * p.x + b_axes[1] * p.y + b_axes[2] * p.z + t; };
+  // A's vertex.
+  Vec3 va;
+  for (int k = 0; k < 3; ++k) va[k] = n[k] >= 0.0 ? ha[k] : -ha[k];
+  const Vec3 qb = to_a(Clamp(to_b(va), -hb, hb));
+  bool ok = true;
+  for (int k = 0; k < 3; ++k) ok = ok && (n[k] >= 0.0 ? qb[k] >= ha[k] : qb[k] <= -ha[k]);
+  if (ok) {
+    out = {LengthSquared(qb - va), va, qb};
+    return true;
+  }
+  // B's vertex, in B's frame.
+  const Vec3 nb = to_b(n + t);  // n in B's frame (a direction: undo the shift).
+  Vec3 vb;
+  for (int m = 0; m < 3; ++m) vb[m] = nb[m] > 0.0 ? -hb[m] : hb[m];
+  const Vec3 vb_a = to_a(vb);
+  const Vec3 qa_b = to_b(Clamp(vb_a, -ha, ha));
+  for (int m = 0; m < 3; ++m) {
+    if (!(nb[m] > 0.0 ? qa_b[m] <= -hb[m] : qa_b[m] >= hb[m])) return false;
+  }
+  const Vec3 qa = Clamp(vb_a, -ha, ha);
+  out = {LengthSquared(vb_a - qa), qa, vb_a};
+  return true;
+}
+
+// Closest points of two separated boxes certified by the separating axis
+// of largest gap: the gap g along any separating axis is a lower bound of
+// the distance, so support features along that axis that are g apart are
+// closest points. Face axis: the other box's support vertex (or parallel
+// edge or face) over the face; edge axis: the two support edges' common
+// perpendicular with both feet inside the edges. Covers face-vertex,
+// face-edge, face-face and edge-edge closest pairs; vertex-edge and
+// vertex-vertex pairs (whose direction is no SAT axis) return false.
+inline bool CertifiedClosestBoxBox(const BoxPairFrame& f, BoxBoxClosest& out) {
+  double best = 0.0;
+  int axis = -1;
+  double sign = 1.0;
+  for (int i = 0; i < 3; ++i) {
+    const double gap = std::fabs(f.t[i]) - f.ha[i] - RadiusBAlongA(f, i);
+    if (gap > best) best = gap, axis = i, sign = f.t[i] > 0.0 ? 1.0 : -1.0;
+  }
+  for (int j = 0; j < 3; ++j) {
+    const double s = CentreAlongB(f, j);
+    const double gap = std::fabs(s) - RadiusAAlongB(f, j) - f.hb[j];
+    if (gap > best) best = gap, axis = 3 + j, sign = s > 0.0 ? 1.0 : -1.0;
+  }
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const double len2 = f.r[kNext[i]][j] * f.r[kNext[i]][j] + f.r[kPrev[i]][j] * f.r[kPrev[i]][j];
+      if (len2 < kMinEdgeAxisSine * kMinEdgeAxisSine) continue;
+      const EdgeAxis e = EdgeAxisProjection(f, i, j);
+      const double gap = std::fabs(e.s) - e.radii;
+      if (gap > 0.0 && gap * gap > best * best * len2) {
+        best = gap / std::sqrt(len2), axis = 6 + 3 * i + j, sign = e.s > 0.0 ? 1.0 : -1.0;
+      }
+    }
+  }
+  if (axis < 0) return false;               // Round-off: the slack said apart.
+  const Vec3 n = AxisUnit(f, axis) * sign;  // A's frame, towards B.
+  const Vec3 t = f.Centre(), ha = f.HalfA(), hb = f.HalfB();
+  const Vec3 b_axes[3] = {f.BAxis(0), f.BAxis(1), f.BAxis(2)};
+  if (axis < 3) {
+    Vec3 pb;
+    if (!IncidentPoint(ha, axis, sign, t, b_axes, hb, pb)) return CertifiedVertexBoxBox(f, n, out);
+    Vec3 pa = pb;
+    pa[axis] = sign * ha[axis];
+    out = {LengthSquared(pb - pa), pa, pb};
+    return true;
+  }
+  if (axis < 6) {
+    const int j = axis - 3;
+    const Vec3 a_axes[3] = {f.AAxisInB(0), f.AAxisInB(1), f.AAxisInB(2)};
+    const Vec3 ca{-Dot(b_axes[0], t), -Dot(b_axes[1], t), -Dot(b_axes[2], t)};
+    // In B's frame the face facing A has outward normal -n = -sign b_j.
+    Vec3 pa_b;
+    if (!IncidentPoint(hb, j, -sign, ca, a_axes, ha, pa_b)) return CertifiedVertexBoxBox(f, n, out);
+    Vec3 pb_b = pa_b;
+    pb_b[j] = -sign * hb[j];
+    const auto to_a = [&](const Vec3& p) { return b_axes[0] * p.x + b_axes[1] * p.y + b_axes[2] * p.z + t; };
+    const Vec3 pa = to_a(pa_b), pb = to_a(pb_b);
+    out = {LengthSquared(pb - pa), pa, pb};
+    return true;
+  }
+  // Edge-edge: A's edge along e_i on its support towards n, B's along b_j
+  // towards -n; both feet of the common perpendicular must lie inside.
+  const int i = (axis - 6) / 3, j = (axis - 6) % 3;
+  Vec3 ea;
+  for (int k = 0; k < 3; ++k) ea[k] = k == i ? 0.0 : (n[k] >= 0.0 ? ha[k] : -ha[k]);
+  Vec3 eb = t;
+  for (int m = 0; m < 3; ++m) {
+    if (m != j) eb += b_axes[m] * (Dot(n, b_axes[m]) > 0.0 ? -hb[m] : hb[m]);
+  }
+  const Vec3 ei = Axis(i, 1.0);
+  const Vec3 cross = Cross(ei, b_axes[j]);
+  const double len2 = LengthSquared(cross);
+  const double s = CommonPerpendicularNumerator(eb - ea, b_axes[j], cross) / len2;
+  const double u = CommonPerpendicularNumerator(eb - ea, ei, cross) / len2;
+  if (std::fabs(s) > ha[i] || std::fabs(u) > hb[j]) return CertifiedVertexBoxBox(f, n, out);
+  const Vec3 pa = ea + ei * s, pb = eb + b_axes[j] * u;
+  out = {LengthSquared(pb - pa), pa, pb};
+  return true;
+}
+
 // The kDistance/kContact result of two boxes that the separating-axis test
 // found apart.
 inline PairResult ApartBoxBox(const Obb& a, const BoxPairFrame& f) {
-  const BoxBoxClosest c = ClosestBoxBoxFrame(f);
+  BoxBoxClosest c;
+  if (!CertifiedClosestBoxBox(f, c)) c = ClosestBoxBoxFrame(f);
   const double dist = std::sqrt(c.distance_squared);
   const Vec3 n = NormalizedOr(c.on_b - c.on_a, Vec3{1, 0, 0});
   return {QueryStatus::kOk, false, dist, a.rotation * c.on_a + a.center, a.rotation * c.on_b + a.center,

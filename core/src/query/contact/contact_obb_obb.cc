@@ -15,99 +15,6 @@
 #include "query/raycast/slab.h"
 
 namespace collide::internal {
-namespace {
-
-// An edge-edge axis with |e_i x b_j| = sin(angle) below this is skipped:
-// dividing its overlap (round-off ~1e-16 of the box size) by the sine
-// would amplify the error past 1e-8, while skipping it changes the depth by
-// at most about sin * size.
-constexpr double kMinEdgeAxisSine = 1e-8;
-
-// Convex polygon of at most 12 vertices in the reference box's frame.
-struct Polygon {
-  Vec3 v[12];
-  int n = 0;
-};
-
-// Sutherland-Hodgman step: keeps the part with sign * x_k <= limit.
-void ClipPolygon(Polygon& poly, int k, double sign, double limit) {
-  Polygon out;
-  for (int m = 0; m < poly.n; ++m) {
-    const Vec3& cur = poly.v[m];
-    const Vec3& next = poly.v[(m + 1) % poly.n];
-    const double dc = sign * cur[k] - limit;
-    const double dn = sign * next[k] - limit;
-    if (dc <= 0.0) out.v[out.n++] = cur;
-    if ((dc <= 0.0) != (dn <= 0.0)) out.v[out.n++] = cur + (next - cur) * (dc / (dc - dn));
-  }
-  poly = out;
-}
-
-// The reference box is centred at the origin of its frame with half extents
-// hr; its face i on side `sign` faces the incident box (centre c, axes ax,
-// half extents hi, all in the reference frame). Returns a point of the
-// incident box's support feature towards the reference face (a vertex, or an
-// edge or face parallel to it) whose projection along e_i lies in that face:
-// the feature clipped by the face's four side planes, averaged. The
-// Minkowski argument guarantees the clip is non-empty when the face axis is
-// the axis of least overlap; round-off falls back to the feature's centre.
-Vec3 IncidentPoint(const Vec3& hr, int i, double sign, const Vec3& c, const Vec3 ax[3], const Vec3& hi) {
-  Vec3 base = c;
-  int free_axis[3];
-  int free_count = 0;
-  for (int m = 0; m < 3; ++m) {
-    const double dm = sign * ax[m][i];  // reference face normal . incident axis m.
-    if (std::fabs(dm) <= 1e-12) {
-      free_axis[free_count++] = m;
-    } else {
-      base += ax[m] * (dm > 0.0 ? -hi[m] : hi[m]);
-    }
-  }
-  // A vertex: its projection is in the face (up to round-off, when clipping
-  // would fall back to it anyway).
-  if (free_count == 0) return base;
-  if (free_count == 1) {
-    // An edge parallel to the face: clip it by the face's side slabs.
-    const Vec3 e = ax[free_axis[0]] * hi[free_axis[0]];
-    Vec3 lo = -hr, up = hr;
-    lo[i] = -kInfinity;
-    up[i] = kInfinity;
-    const SlabClip c = ClipLineToBox(base - e, e * 2.0, lo, up, 0.0, 1.0);
-    return c.hit ? base - e + e * (c.t_enter + c.t_exit) : base;
-  }
-  // A face parallel to the face: clip the quadrilateral (Sutherland-Hodgman)
-  // and average what is left.
-  const Vec3 e = ax[free_axis[0]] * hi[free_axis[0]];
-  const Vec3 g = ax[free_axis[1]] * hi[free_axis[1]];
-  Polygon poly;
-  poly.v[poly.n++] = base - e - g;
-  poly.v[poly.n++] = base + e - g;
-  poly.v[poly.n++] = base + e + g;
-  poly.v[poly.n++] = base - e + g;
-  for (int k = 0; k < 3 && poly.n > 0; ++k) {
-    if (k == i) continue;
-    ClipPolygon(poly, k, 1.0, hr[k]);
-    if (poly.n > 0) ClipPolygon(poly, k, -1.0, hr[k]);
-  }
-  if (poly.n == 0) return base;
-  Vec3 sum;
-  for (int m = 0; m < poly.n; ++m) sum += poly.v[m];
-  return sum / poly.n;
-}
-
-// Unit axis `axis` in A's frame: 0..2 A's faces, 3..5 B's faces, 6 + 3i + j
-// the edge-edge axis e_i x b_j.
-Vec3 AxisUnit(const BoxPairFrame& f, int axis) {
-  if (axis < 3) return Axis(axis, 1.0);
-  if (axis < 6) return f.BAxis(axis - 3);
-  const int i = (axis - 6) / 3, j = (axis - 6) % 3;
-  Vec3 l;
-  l[kNext[i]] = -f.r[kPrev[i]][j];
-  l[kPrev[i]] = f.r[kNext[i]][j];
-  return l / Length(l);
-}
-
-}  // namespace
 
 PairResult ContactObbObb(const Obb& a, const Obb& b) {
   const BoxPairFrame f = MakeBoxPairFrame(a, b);
@@ -119,6 +26,12 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
   // the side of s. Equal depths (and s == 0) go to the preferred world
   // normal, computed only then: rare, but exact for symmetric input.
   const auto consider = [&](double depth, double s, int axis) {
+    if (depth < best && s != 0.0) {  // The common case, kept branch-light.
+      best = depth;
+      best_axis = axis;
+      best_sign = s > 0.0 ? 1.0 : -1.0;
+      return;
+    }
     if (depth > best) return;
     double sign = s > 0.0 ? 1.0 : -1.0;
     if (s == 0.0) {
@@ -166,7 +79,8 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
   if (best_axis < 3) {
     // A's face is the reference; the incident point lies on B.
     const int i = best_axis;
-    const Vec3 pb = IncidentPoint(ha, i, n[i], t, b_axes, hb);
+    Vec3 pb;
+    IncidentPoint(ha, i, n[i], t, b_axes, hb, pb);  // On round-off failure, the feature centre.
     pa = pb + n * best;
   } else if (best_axis < 6) {
     // B's face is the reference: redo the above in B's frame, where A has
@@ -176,7 +90,8 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
     const Vec3 ca{-Dot(b_axes[0], t), -Dot(b_axes[1], t), -Dot(b_axes[2], t)};
     // In B's frame the face facing A has outward normal -n.
     const double sign = -Dot(n, b_axes[j]) > 0.0 ? 1.0 : -1.0;
-    const Vec3 p = IncidentPoint(hb, j, sign, ca, a_axes, ha);
+    Vec3 p;
+    IncidentPoint(hb, j, sign, ca, a_axes, ha, p);
     pa = b_axes[0] * p.x + b_axes[1] * p.y + b_axes[2] * p.z + t;
   } else {
     // Edge-edge: A's edge along e_i on A's support towards +n, B's edge along
