@@ -14,6 +14,7 @@
 #include <google/protobuf/util/json_util.h>
 
 #include <fstream>
+#include <initializer_list>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -31,6 +32,7 @@ namespace {
 
 namespace pb = ::collide::v1;
 using nlohmann::json;
+using nlohmann::ordered_json;
 
 // Accepts the short level names beside the proto enum's.
 std::string ProtoLevelName(const std::string& level) {
@@ -51,13 +53,19 @@ absl::Status ParseMessage(const json& j, google::protobuf::Message& message) {
   return absl::OkStatus();
 }
 
-json ToJson(const google::protobuf::Message& message) {
+// The proto JSON of a result message with every field present: the printer
+// leaves out unset messages, and an all-zero Vec3 is sent unset.
+ordered_json ToJson(const google::protobuf::Message& message, std::initializer_list<const char*> vectors) {
   google::protobuf::util::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
   options.always_print_primitive_fields = true;
-  std::string out;
-  (void)google::protobuf::util::MessageToJsonString(message, &out, options);
-  return json::parse(out);
+  std::string text;
+  (void)google::protobuf::util::MessageToJsonString(message, &text, options);
+  ordered_json out = ordered_json::parse(text);
+  for (const char* field : vectors) {
+    if (!out.contains(field)) out[field] = ordered_json{{"x", 0.0}, {"y", 0.0}, {"z", 0.0}};
+  }
+  return out;
 }
 
 std::string Vec(const pb::Vec3& v) { return absl::StrFormat("(%.17g, %.17g, %.17g)", v.x(), v.y(), v.z()); }
@@ -153,12 +161,19 @@ int RunQuery(const std::vector<std::string>& args) {
   }
 
   if (format == "json") {
-    json out = json::object();
+    ordered_json out = ordered_json::object();
     if (has_pairs) {
       out["level"] = pb::QueryLevel_Name(pairs_request.level());
-      out["pairs"] = ToJson(pairs_response)["results"];
+      out["pairs"] = ordered_json::array();
+      for (const pb::PairResult& r : pairs_response.results()) {
+        out["pairs"].push_back(ToJson(r, {"point_a", "point_b", "normal"}));
+      }
     }
-    if (has_casts) out["casts"] = ToJson(casts_response)["hits"];
+    if (has_casts) {
+      out["casts"] = ordered_json::array();
+      for (const pb::RayHit& h : casts_response.hits())
+        out["casts"].push_back(ToJson(h, {"point", "normal"}));
+    }
     std::cout << out.dump(2) << "\n";
     return 0;
   }

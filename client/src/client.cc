@@ -28,17 +28,22 @@ namespace pb = ::collide::v1;
 
 namespace {
 
-// Retries only UNAVAILABLE: the one code that means "the call did not run"
-// (connection refused or reset, server draining). Every RPC of the service is
-// idempotent, so a retry never does harm. Backoff 10 ms doubling to 1 s, as in
-// gRPC's retry design (gRFC A6); maxAttempts above 5 is capped by gRPC.
+// Retries the codes that mean "the server did not run the call":
+// UNAVAILABLE (connection refused or reset, server draining) and CANCELLED.
+// This client never cancels a call itself, and gRPC does not retry calls the
+// application cancels, so a CANCELLED here comes from the server: gRPC C++
+// servers answer CANCELLED to calls that arrive while they shut down, before
+// any handler ran (grpc/grpc#41785; seen in tests/e2e's SIGTERM test). Every
+// RPC of the service is idempotent, so a retry never does harm. Backoff 10 ms
+// doubling to 1 s, as in gRPC's retry design (gRFC A6); maxAttempts above 5
+// is capped by gRPC.
 std::string ServiceConfigJson(const ClientOptions& options) {
   std::string method_config;
   if (options.max_attempts > 1) {
     method_config = absl::StrFormat(
         R"("methodConfig": [{"name": [{"service": "collide.v1.CollisionService"}],)"
         R"( "retryPolicy": {"maxAttempts": %d, "initialBackoff": "0.01s", "maxBackoff": "1s",)"
-        R"( "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}])",
+        R"( "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE", "CANCELLED"]}}])",
         options.max_attempts);
   }
   const std::string lb = absl::StrFormat(R"("loadBalancingConfig": [{"%s": {}}])",

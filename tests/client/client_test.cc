@@ -29,6 +29,8 @@ class FakeService final : public pb::CollisionService::Service {
  public:
   // Calls of QueryPairsPacked answered UNAVAILABLE before the first success.
   std::atomic<int> unavailable_first{0};
+  // Calls answered CANCELLED first (as a shutting-down gRPC server does).
+  std::atomic<int> cancelled_first{0};
   std::atomic<int> packed_calls{0};
   std::atomic<int> pairs_calls{0};
   // Makes QueryPairsPacked answer one hit too few.
@@ -37,7 +39,9 @@ class FakeService final : public pb::CollisionService::Service {
 
   grpc::Status QueryPairsPacked(grpc::ServerContext*, const pb::QueryPairsPackedRequest* request,
                                 pb::QueryPairsPackedResponse* response) override {
-    if (packed_calls.fetch_add(1) < unavailable_first) return {grpc::StatusCode::UNAVAILABLE, "warming up"};
+    const int call = packed_calls.fetch_add(1);
+    if (call < cancelled_first) return grpc::Status::CANCELLED;
+    if (call < unavailable_first) return {grpc::StatusCode::UNAVAILABLE, "warming up"};
     // Pair i: hit when i is odd, distance i, point_a (i, 0, 0), point_b
     // (0, i, 0), normal (0, 0, 1); pair 1 did not converge.
     const int n = request->a().data_size() / 4;
@@ -122,6 +126,16 @@ class ClientTest : public ::testing::Test {
 };
 
 TEST_F(ClientTest, RetriesUnavailableUntilSuccess) {
+  service_.unavailable_first = 2;
+  Client client = MakeClient();
+  auto r = client.QueryPairsPacked(QueryLevel::kContact, ShapeKind::kSphere, kSpheres, ShapeKind::kSphere,
+                                   kSpheres);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(service_.packed_calls, 3);
+}
+
+TEST_F(ClientTest, RetriesServerSideCancelled) {
+  service_.cancelled_first = 1;
   service_.unavailable_first = 2;
   Client client = MakeClient();
   auto r = client.QueryPairsPacked(QueryLevel::kContact, ShapeKind::kSphere, kSpheres, ShapeKind::kSphere,

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -451,6 +452,9 @@ TEST(E2eDrainTest, SigtermDrainsCallsInFlight) {
   std::atomic<int> ok_calls{0};
   std::mutex mu;
   std::map<absl::StatusCode, int> failures;
+  std::string first_failure;
+  std::atomic<bool> terminated{false};
+  int ok_after_sigterm = 0;  // calls in flight at SIGTERM that the drain let finish.
   int wrong_results = 0;
   Client client = MakeClient(server.target());
   {
@@ -462,10 +466,12 @@ TEST(E2eDrainTest, SigtermDrainsCallsInFlight) {
               client.QueryPairsPacked(QueryLevel::kContact, ShapeKind::kObb, a, ShapeKind::kObb, b);
           std::lock_guard lock(mu);
           if (!r.ok()) {
+            if (failures.empty()) first_failure = DescribeStatus(r.status());
             ++failures[r.status().code()];
             return;  // the server is gone; later calls would fail the same way.
           }
           ok_calls.fetch_add(1);
+          if (terminated) ++ok_after_sigterm;
           if (*r != expected) ++wrong_results;
         }
       });
@@ -474,6 +480,7 @@ TEST(E2eDrainTest, SigtermDrainsCallsInFlight) {
     const Clock::time_point end = Clock::now() + std::chrono::seconds(20);
     while (ok_calls < 2 * kThreads && Clock::now() < end)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    terminated = true;
     server.Terminate();
   }
   const std::optional<int> exit_code = server.Wait(std::chrono::seconds(30));
@@ -481,10 +488,16 @@ TEST(E2eDrainTest, SigtermDrainsCallsInFlight) {
   watcher.join();
 
   EXPECT_GE(ok_calls, 2 * kThreads);
+  // Usually > 0, but a call may also be between send and dispatch at SIGTERM
+  // (then refused and retried), so it is reported, not required.
+  RecordProperty("ok_calls_after_sigterm", ok_after_sigterm);
+  std::cout << "calls OK: " << ok_calls << ", of which finished after SIGTERM: " << ok_after_sigterm << "\n";
   EXPECT_EQ(wrong_results, 0);
   for (const auto& [code, n] : failures) {
     EXPECT_EQ(code, absl::StatusCode::kUnavailable)
-        << n << " calls failed with " << absl::StatusCodeToString(code);
+        << n << " calls failed with " << absl::StatusCodeToString(code) << "; the first: " << first_failure
+        << "\nserver log:\n"
+        << server.log();
   }
   EXPECT_TRUE(saw_not_serving);
   ASSERT_TRUE(exit_code.has_value()) << "collide-server did not exit after SIGTERM";

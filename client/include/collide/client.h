@@ -10,9 +10,10 @@
 //   if (!results.ok()) std::cerr << collide::DescribeStatus(results.status());
 //
 // Every RPC of the service is idempotent, so the channel retries UNAVAILABLE
-// (server starting, draining, or a connection reset) up to
-// ClientOptions::max_attempts times with exponential backoff of 10 ms to 1 s,
-// inside the call's deadline. Other errors come back at once; an
+// (server starting, draining, or a connection reset) and CANCELLED (what a
+// shutting-down gRPC server answers to calls it never started; this client
+// never cancels on its own) up to ClientOptions::max_attempts times with
+// exponential backoff of 10 ms to 1 s, inside the call's deadline. Other errors come back at once; an
 // INVALID_ARGUMENT carries the server's google.rpc.BadRequest, which
 // FieldViolations() and DescribeStatus() read.
 //
@@ -69,8 +70,8 @@ struct ClientOptions {
   // Spread calls over every address the target resolves to (gRPC's
   // round_robin policy); off means pick_first (one connection).
   bool round_robin = false;
-  // Attempts per call when the server answers UNAVAILABLE (1 disables
-  // retries; gRPC caps it at 5).
+  // Attempts per call when the server answers UNAVAILABLE or CANCELLED (1
+  // disables retries; gRPC caps it at 5).
   int max_attempts = 5;
   // Largest response accepted, bytes; -1 is unlimited. A 4096-pair CONTACT
   // batch answers in about 0.4 MB.
