@@ -26,6 +26,7 @@
 //
 // Usage: scripts/bench.sh (Release build, writes bench/results/<machine>/).
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -368,6 +369,8 @@ void RegisterAll() {
 // summary (the median when repetitions are aggregated).
 class SummaryReporter : public benchmark::ConsoleReporter {
  public:
+  explicit SummaryReporter(OutputOptions options) : ConsoleReporter(options) {}
+
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
@@ -486,8 +489,12 @@ int main(int argc, char** argv) {
   int instruction_pairs = 0;
   std::string instruction_filter = ".";
   int kept = 1;
+  // Google Benchmark applies --benchmark_color to its own default reporter
+  // only: honour it (and colour only a terminal) for ours.
+  bool color = isatty(fileno(stdout));
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
+    if (arg == "--benchmark_color=false" || arg == "--benchmark_color=no") color = false;
     if (arg.starts_with("--instructions=")) {
       instruction_pairs = std::atoi(argv[i] + std::strlen("--instructions="));
     } else if (arg.starts_with("--instructions_filter=")) {
@@ -504,7 +511,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   collide::bench::RegisterAll();
-  collide::bench::SummaryReporter reporter;
+  collide::bench::SummaryReporter reporter(color ? benchmark::ConsoleReporter::OO_ColorTabular
+                                                 : benchmark::ConsoleReporter::OO_Tabular);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   reporter.PrintSummary();
   benchmark::Shutdown();
