@@ -42,10 +42,13 @@ enum class QueryStatus : std::uint8_t {
 //   apart: the closest points, on the surfaces of A and B;
 //          |point_b - point_a| == distance.
 //   overlapping, kDistance: both equal one point that lies in A and in B.
-//   overlapping, kContact:  the deepest points: point_a is the point of A
-//          deepest inside B, point_b the point of B deepest inside A, so
-//          point_b - point_a == distance * normal (moving B by
-//          -distance * normal along the normal separates the shapes).
+//   overlapping, kContact:  the witnesses of the penetration: point_a is the
+//          point of A's surface farthest along the normal, point_b the point
+//          of B's surface farthest along -normal, and point_b - point_a ==
+//          distance * normal (moving B by -distance * normal separates the
+//          shapes; they then touch at those points). In a partial overlap
+//          these are the deepest points, each inside the other shape; when
+//          one shape contains the other they need not be.
 //
 // normal: unit vector from A towards B.
 //   kIntersect: zero. kDistance: (point_b - point_a) / distance when apart,
@@ -63,7 +66,8 @@ struct PairResult {
   Vec3 normal;
 
   // The same result with A and B exchanged: witness points swapped, normal
-  // negated. Query(b, a) == Query(a, b).Flipped() exactly.
+  // negated. Query(b, a) == Query(a, b).Flipped() exactly whenever a != b
+  // (for identical shapes no unit normal can equal its own negation).
   PairResult Flipped() const { return {status, hit, distance, point_b, point_a, -normal}; }
   friend bool operator==(const PairResult&, const PairResult&) = default;
 };
@@ -90,8 +94,10 @@ struct RayHit {
 
 // The kDistance result of a pair whose kContact result is `contact`: the
 // same when apart; when overlapping, distance 0 and both points at the
-// midpoint of the deepest points, which lies in both shapes because each
-// deepest point does and the intersection of two convex sets is convex.
+// midpoint of the witnesses. That midpoint lies in both shapes when each
+// witness lies in the other shape (a partial overlap: the intersection of two
+// convex sets is convex), but not always under containment: a kernel must
+// only use this where it has established that, or find a common point itself.
 inline PairResult DistanceFromContact(const PairResult& contact) {
   if (!contact.hit) return contact;
   const Vec3 mid = (contact.point_a + contact.point_b) * 0.5;
