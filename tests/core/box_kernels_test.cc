@@ -646,6 +646,40 @@ TEST_P(BoxPairPropertyTest, ResultConvention) {
   EXPECT_LT(hits, kCases * 9 / 10);
 }
 
+TEST(ZeroExtentBoxTest, RectanglesSegmentsAndPointsKeepTheConvention) {
+  // Rectangles, segments and points as boxes: each extent zeroed with
+  // probability 1/2, against every other box-family kind.
+  testing::ShapeFactory f(77, 1.0);
+  constexpr double kTol = 1e-9;
+  int hits = 0;
+  for (int n = 0; n < 3000; ++n) {
+    Obb o = std::get<Obb>(f.Make(ShapeKind::kObb));
+    for (int k = 0; k < 3; ++k) {
+      if (f.Uniform(0, 1) < 0.5) o.half_extents[k] = 0.0;
+    }
+    const ShapeKind other_kind = static_cast<ShapeKind>(static_cast<int>(f.Uniform(0, 6)));
+    const Shape a = f.Make(other_kind);
+    const Shape b = o;
+    SCOPED_TRACE(Str(a) + " vs " + Str(b));
+    const PairResult c = Query(QueryLevel::kContact, a, b);
+    EXPECT_EQ(Query(QueryLevel::kIntersect, a, b).hit, c.hit);
+    EXPECT_EQ(Query(QueryLevel::kDistance, a, b).hit, c.hit);
+    EXPECT_EQ(c.hit, c.distance <= 0.0);
+    EXPECT_NEAR(Length(c.normal), 1.0, 1e-12);
+    EXPECT_VEC_NEAR(c.point_b - c.point_a, c.normal * c.distance, kTol);
+    if (!c.hit) {
+      EXPECT_NEAR(DistanceTo(a, c.point_b), c.distance, kTol);
+      EXPECT_NEAR(DistanceTo(b, c.point_a), c.distance, kTol);
+    } else {
+      ++hits;
+      const PairResult d = Query(QueryLevel::kDistance, a, b);
+      EXPECT_NEAR(DistanceTo(a, d.point_a), 0.0, kTol);
+      EXPECT_NEAR(DistanceTo(b, d.point_a), 0.0, kTol);
+    }
+  }
+  EXPECT_GT(hits, 100);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     AllBoxPairs, BoxPairPropertyTest,
     ::testing::Values(
