@@ -290,6 +290,30 @@ inline bool CommonPointBoxBox(const BoxPairFrame& f, Vec3& out) {
   return true;
 }
 
+// The edge-edge axis e_i x b_j with unit normal n (A's frame, towards B):
+// A's edge along e_i on A's support towards n, B's edge along b_j on B's
+// support towards -n, and the parameters (s along e_i from ea, u along b_j
+// from eb) of the feet of their lines' common perpendicular.
+struct SupportEdges {
+  Vec3 ea, eb;  // edge centres, A's frame.
+  double s, u;
+};
+inline SupportEdges SupportEdgesAlong(const BoxPairFrame& f, int i, int j, const Vec3& n) {
+  SupportEdges e;
+  for (int k = 0; k < 3; ++k) e.ea[k] = k == i ? 0.0 : (n[k] >= 0.0 ? f.ha[k] : -f.ha[k]);
+  e.eb = f.Centre();
+  for (int m = 0; m < 3; ++m) {
+    const Vec3 bm = f.BAxis(m);
+    if (m != j) e.eb += bm * (Dot(n, bm) > 0.0 ? -f.hb[m] : f.hb[m]);
+  }
+  const Vec3 ei = Axis(i, 1.0), bj = f.BAxis(j);
+  const Vec3 cross = Cross(ei, bj);
+  const double len2 = LengthSquared(cross);
+  e.s = CommonPerpendicularNumerator(e.eb - e.ea, bj, cross) / len2;
+  e.u = CommonPerpendicularNumerator(e.eb - e.ea, ei, cross) / len2;
+  return e;
+}
+
 // Closest points through a vertex, certified by mutual projection: for
 // convex sets, p in A and q in B are closest points when q is the point of B
 // nearest p and p the point of A nearest q. Tries A's support vertex towards
@@ -388,19 +412,9 @@ inline bool CertifiedClosestBoxBox(const BoxPairFrame& f, BoxBoxClosest& out) {
   // Edge-edge: A's edge along e_i on its support towards n, B's along b_j
   // towards -n; both feet of the common perpendicular must lie inside.
   const int i = (axis - 6) / 3, j = (axis - 6) % 3;
-  Vec3 ea;
-  for (int k = 0; k < 3; ++k) ea[k] = k == i ? 0.0 : (n[k] >= 0.0 ? ha[k] : -ha[k]);
-  Vec3 eb = t;
-  for (int m = 0; m < 3; ++m) {
-    if (m != j) eb += b_axes[m] * (Dot(n, b_axes[m]) > 0.0 ? -hb[m] : hb[m]);
-  }
-  const Vec3 ei = Axis(i, 1.0);
-  const Vec3 cross = Cross(ei, b_axes[j]);
-  const double len2 = LengthSquared(cross);
-  const double s = CommonPerpendicularNumerator(eb - ea, b_axes[j], cross) / len2;
-  const double u = CommonPerpendicularNumerator(eb - ea, ei, cross) / len2;
-  if (std::fabs(s) > ha[i] || std::fabs(u) > hb[j]) return CertifiedVertexBoxBox(f, n, out);
-  const Vec3 pa = ea + ei * s, pb = eb + b_axes[j] * u;
+  const SupportEdges e = SupportEdgesAlong(f, i, j, n);
+  if (std::fabs(e.s) > ha[i] || std::fabs(e.u) > hb[j]) return CertifiedVertexBoxBox(f, n, out);
+  const Vec3 pa = e.ea + Axis(i, e.s), pb = e.eb + b_axes[j] * e.u;
   out = {LengthSquared(pb - pa), pa, pb};
   return true;
 }

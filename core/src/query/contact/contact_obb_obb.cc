@@ -97,15 +97,9 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
     // Edge-edge: A's edge along e_i on A's support towards +n, B's edge along
     // b_j on B's support towards -n; the closest points of their lines.
     const int i = (best_axis - 6) / 3, j = (best_axis - 6) % 3;
-    Vec3 ea;
-    for (int k = 0; k < 3; ++k) ea[k] = k == i ? 0.0 : (n[k] >= 0.0 ? ha[k] : -ha[k]);
-    Vec3 eb = t;
-    for (int m = 0; m < 3; ++m) {
-      if (m != j) eb += b_axes[m] * (Dot(n, b_axes[m]) > 0.0 ? -hb[m] : hb[m]);
-    }
-    const Vec3 cross = Cross(Axis(i, 1.0), b_axes[j]);
-    const double s = CommonPerpendicularNumerator(eb - ea, b_axes[j], cross) / LengthSquared(cross);
-    ea[i] = Clamp(s, -ha[i], ha[i]);
+    const SupportEdges e = SupportEdgesAlong(f, i, j, n);
+    Vec3 ea = e.ea;
+    ea[i] = Clamp(e.s, -ha[i], ha[i]);
     pa = ea;
   }
   const Vec3 pb = pa - n * best;
