@@ -81,9 +81,7 @@ ServerProcess::~ServerProcess() {
   unlink((log_ + ".err").c_str());
 }
 
-std::string ServerProcess::log() const {
-  return ReadFile(log_) + ReadFile(log_ + ".err");
-}
+std::string ServerProcess::log() const { return ReadFile(log_) + ReadFile(log_ + ".err"); }
 
 void ServerProcess::Terminate() const {
   if (pid_ > 0) kill(pid_, SIGTERM);
