@@ -135,9 +135,7 @@ bool FromProto(const v1::Shape& in, Shape& out, DecodeArena& arena, std::vector<
     case v1::Shape::SHAPE_NOT_SET:
       break;
   }
-  violations.push_back({"",
-                        "shape must be set (one of point, segment, sphere, capsule, aabb, obb, triangle, "
-                        "convex_hull, halfspace)"});
+  violations.push_back({"", "shape must be set"});
   return false;
 }
 

@@ -1,0 +1,74 @@
+// The collide gRPC server: CollisionService, grpc.health.v1 and reflection on
+// one port. Used by main.cc and, in-process, by the tests.
+#ifndef COLLIDE_SERVER_SERVER_H_
+#define COLLIDE_SERVER_SERVER_H_
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "grpcpp/server.h"
+#include "server/batch_runner.h"
+#include "server/service.h"
+
+namespace collide::server {
+
+struct Options {
+  // Interface to listen on; the default accepts local connections only.
+  std::string host = "127.0.0.1";
+  // TCP port; 0 picks a free one (Server::port() tells which).
+  int port = 50051;
+  // Pool threads that share the work of large batches; 0 = one per hardware
+  // thread.
+  int worker_threads = 0;
+  // Most pairs or casts in one request; more is RESOURCE_EXHAUSTED.
+  int max_items_per_request = 65536;
+  // Largest request message, bytes; larger is RESOURCE_EXHAUSTED (by gRPC).
+  int max_receive_message_bytes = 64 << 20;
+  // How long Shutdown() lets in-flight calls finish before cancelling them.
+  absl::Duration drain_timeout = absl::Seconds(10);
+};
+
+// Name of the service in health checks and reflection.
+inline constexpr char kServiceName[] = "collide.v1.CollisionService";
+
+class Server {
+ public:
+  // Builds and starts the server; it reports SERVING for "" and kServiceName
+  // as soon as this returns.
+  static absl::StatusOr<std::unique_ptr<Server>> Start(const Options& options);
+  ~Server();  // Shutdown() and Wait().
+
+  // The port actually bound.
+  int port() const { return port_; }
+  // "host:port" actually bound.
+  std::string address() const;
+  const Options& options() const { return options_; }
+
+  // Reports NOT_SERVING for every service but keeps answering calls, so
+  // health-checking load balancers move traffic away first.
+  void StartDraining();
+  // StartDraining(), then stops accepting calls and lets in-flight ones
+  // finish within options().drain_timeout (then cancels them). Idempotent and
+  // thread-safe.
+  void Shutdown();
+  // Blocks until the server has shut down.
+  void Wait();
+
+ private:
+  Server(const Options& options);
+
+  Options options_;
+  int port_ = 0;
+  std::unique_ptr<BatchRunner> runner_;
+  std::unique_ptr<CollisionService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::mutex mu_;
+  bool shut_down_ = false;  // Guarded by mu_.
+};
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_SERVER_H_

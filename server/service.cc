@@ -1,0 +1,272 @@
+#include "server/service.h"
+
+#include <chrono>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "collide/query.h"
+#include "convert/packed.h"
+#include "convert/requests.h"
+#include "convert/results.h"
+#include "server/arena_allocator.h"
+#include "server/status_mapping.h"
+#include "spdlog/spdlog.h"
+
+namespace collide::server {
+
+struct CollisionService::Allocators {
+  ArenaMessageAllocator<v1::QueryPairsRequest, v1::QueryPairsResponse> query_pairs;
+  ArenaMessageAllocator<v1::QueryPairsPackedRequest, v1::QueryPairsPackedResponse> query_pairs_packed;
+  ArenaMessageAllocator<v1::CastRaysRequest, v1::CastRaysResponse> cast_rays;
+  ArenaMessageAllocator<v1::CastRaysPackedRequest, v1::CastRaysPackedResponse> cast_rays_packed;
+};
+
+namespace {
+
+// Decoded batches, results and violations of the requests a gRPC thread
+// handles, reused from one request to the next so that steady traffic
+// allocates nothing per item.
+struct Scratch {
+  convert::PairBatch pairs;
+  convert::RayBatch rays;
+  std::vector<PairResult> pair_results;
+  std::vector<RayHit> ray_hits;
+  convert::ViolationList violations;
+};
+
+Scratch& ThreadScratch() {
+  thread_local Scratch scratch;
+  return scratch;
+}
+
+template <typename Request>
+constexpr bool kIsPairRequest =
+    std::is_same_v<Request, v1::QueryPairsRequest> || std::is_same_v<Request, v1::QueryPairsPackedRequest>;
+
+constexpr const char* kUnsupportedDescription =
+    "halfspace vs halfspace has no bounded answer; the library does not support this pair of kinds";
+
+// Names the pairs the library does not answer (collide::IsSupported), before
+// any is run.
+void FindUnsupported(const v1::QueryPairsRequest&, const convert::PairBatch& batch,
+                     convert::ViolationList& violations) {
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (!IsSupported(KindOf(batch.a[i]), KindOf(batch.b[i]))) {
+      violations.Add("pairs[" + std::to_string(i) + "]", kUnsupportedDescription);
+    }
+  }
+}
+
+void FindUnsupported(const v1::QueryPairsPackedRequest&, const convert::PairBatch& batch,
+                     convert::ViolationList& violations) {
+  // One kind per array: either every pair is supported or none is.
+  if (batch.size() > 0 && !IsSupported(KindOf(batch.a[0]), KindOf(batch.b[0]))) {
+    violations.Add("b.kind", "all " + std::to_string(batch.size()) + " pairs: " + kUnsupportedDescription);
+  }
+}
+
+// The path naming item i of a valid request of n items, for errors about a
+// whole item: the item's message, or the first double of its packed data.
+std::string ItemPath(const v1::QueryPairsRequest&, std::size_t i, std::size_t) {
+  return "pairs[" + std::to_string(i) + "]";
+}
+std::string ItemPath(const v1::CastRaysRequest&, std::size_t i, std::size_t) {
+  return "casts[" + std::to_string(i) + "]";
+}
+std::string ItemPath(const v1::QueryPairsPackedRequest& request, std::size_t i, std::size_t n) {
+  return "a.data[" + std::to_string(i * (request.a().data_size() / n)) + "]";
+}
+std::string ItemPath(const v1::CastRaysPackedRequest&, std::size_t i, std::size_t) {
+  return "rays[" + std::to_string(i * convert::kPackedRayStride) + "]";
+}
+
+// Items the library reported kUnsupported for although IsSupported
+// promised an answer: never a silent miss (style.md), always UNIMPLEMENTED.
+template <typename Request, typename Result>
+void FindUnsupportedResults(const Request& request, const std::vector<Result>& results,
+                            convert::ViolationList& violations) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (results[i].status == QueryStatus::kUnsupported) {
+      violations.Add(ItemPath(request, i, results.size()),
+                     "the library has no answer for this item's shape kinds");
+    }
+  }
+}
+
+void Encode(const Scratch& s, v1::QueryPairsResponse* response) { convert::Encode(s.pair_results, response); }
+void Encode(const Scratch& s, v1::QueryPairsPackedResponse* response) {
+  convert::EncodePacked(s.pair_results, s.pairs.level, response);
+}
+void Encode(const Scratch& s, v1::CastRaysResponse* response) { convert::Encode(s.ray_hits, response); }
+void Encode(const Scratch& s, v1::CastRaysPackedResponse* response) {
+  convert::EncodePacked(s.ray_hits, response);
+}
+
+// Validates, runs and encodes one request; `items` receives its item count.
+template <typename Request, typename Response>
+grpc::Status Handle(grpc::CallbackServerContext* context, const Request& request, Response* response,
+                    const ServiceConfig& config, BatchRunner& runner, std::size_t& items) {
+  items = convert::ItemCount(request);
+  if (items > static_cast<std::size_t>(config.max_items_per_request)) {
+    return ToGrpcStatus(
+        {RequestError::Kind::kLimitExceeded, "the request holds " + std::to_string(items) +
+                                                 " items; --max_items_per_request is " +
+                                                 std::to_string(config.max_items_per_request)});
+  }
+  Scratch& s = ThreadScratch();
+  s.violations.Clear();
+  bool valid;
+  if constexpr (kIsPairRequest<Request>) {
+    valid = convert::Decode(request, s.pairs, s.violations);
+  } else {
+    valid = convert::Decode(request, s.rays, s.violations);
+  }
+  if (!valid) {
+    const Violation& first = s.violations.kept().front();
+    return ToGrpcStatus({RequestError::Kind::kInvalidRequest,
+                         std::to_string(s.violations.total()) + " invalid field(s); first: " + first.field +
+                             ": " + first.description,
+                         &s.violations});
+  }
+  if constexpr (kIsPairRequest<Request>) {
+    FindUnsupported(request, s.pairs, s.violations);
+    if (!s.violations.empty()) {
+      return ToGrpcStatus({RequestError::Kind::kUnsupportedPair,
+                           std::to_string(s.violations.total()) +
+                               " unsupported pair(s); first: " + s.violations.kept().front().field,
+                           &s.violations});
+    }
+  }
+
+  const auto deadline = context->deadline();
+  const auto should_stop = [context, deadline] {
+    return context->IsCancelled() || std::chrono::system_clock::now() >= deadline;
+  };
+  bool finished;
+  if constexpr (kIsPairRequest<Request>) {
+    const convert::PairBatch& batch = s.pairs;
+    s.pair_results.resize(batch.size());
+    PairResult* out = s.pair_results.data();
+    finished = runner.Run(
+        batch.size(),
+        [&batch, out](std::size_t begin, std::size_t end) {
+          for (std::size_t i = begin; i < end; ++i) out[i] = Query(batch.level, batch.a[i], batch.b[i]);
+        },
+        should_stop);
+  } else {
+    const convert::RayBatch& batch = s.rays;
+    s.ray_hits.resize(batch.size());
+    RayHit* out = s.ray_hits.data();
+    finished = runner.Run(
+        batch.size(),
+        [&batch, out](std::size_t begin, std::size_t end) {
+          for (std::size_t i = begin; i < end; ++i) out[i] = RayCast(batch.rays[i], batch.shapes[i]);
+        },
+        should_stop);
+  }
+  if (!finished) {
+    if (std::chrono::system_clock::now() >= deadline) {
+      return ToGrpcStatus(
+          {RequestError::Kind::kDeadlineExceeded,
+           "the deadline passed before the batch of " + std::to_string(items) + " items finished"});
+    }
+    return ToGrpcStatus({RequestError::Kind::kCancelled, "the client cancelled the call"});
+  }
+  if constexpr (kIsPairRequest<Request>) {
+    FindUnsupportedResults(request, s.pair_results, s.violations);
+  } else {
+    FindUnsupportedResults(request, s.ray_hits, s.violations);
+  }
+  if (!s.violations.empty()) {
+    return ToGrpcStatus({RequestError::Kind::kUnsupportedPair,
+                         std::to_string(s.violations.total()) +
+                             " unsupported item(s); first: " + s.violations.kept().front().field,
+                         &s.violations});
+  }
+  Encode(s, response);
+  return grpc::Status::OK;
+}
+
+}  // namespace
+
+CollisionService::CollisionService(ServiceConfig config, BatchRunner& runner)
+    : config_(std::move(config)), runner_(runner), allocators_(std::make_unique<Allocators>()) {
+  SetMessageAllocatorFor_QueryPairs(&allocators_->query_pairs);
+  SetMessageAllocatorFor_QueryPairsPacked(&allocators_->query_pairs_packed);
+  SetMessageAllocatorFor_CastRays(&allocators_->cast_rays);
+  SetMessageAllocatorFor_CastRaysPacked(&allocators_->cast_rays_packed);
+}
+
+CollisionService::~CollisionService() = default;
+
+template <typename Request, typename Response>
+grpc::Status CollisionService::Serve(const char* method, grpc::CallbackServerContext* context,
+                                     const Request& request, Response* response) {
+  const auto start = std::chrono::steady_clock::now();
+  std::size_t items = 0;
+  const grpc::Status status = Handle(context, request, response, config_, runner_, items);
+  if (status.ok()) {
+    requests_served_.fetch_add(1, std::memory_order_relaxed);
+    items_served_.fetch_add(static_cast<std::int64_t>(items), std::memory_order_relaxed);
+  }
+  if (spdlog::should_log(spdlog::level::debug)) {
+    const auto micros =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start)
+            .count();
+    spdlog::debug("{} peer={} items={} status={} latency_us={}{}{}", method, context->peer(), items,
+                  static_cast<int>(status.error_code()), micros,
+                  status.ok() ? "" : " message=", status.error_message());
+  }
+  return status;
+}
+
+grpc::ServerUnaryReactor* CollisionService::QueryPairs(grpc::CallbackServerContext* context,
+                                                       const v1::QueryPairsRequest* request,
+                                                       v1::QueryPairsResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(Serve("QueryPairs", context, *request, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* CollisionService::QueryPairsPacked(grpc::CallbackServerContext* context,
+                                                             const v1::QueryPairsPackedRequest* request,
+                                                             v1::QueryPairsPackedResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(Serve("QueryPairsPacked", context, *request, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* CollisionService::CastRays(grpc::CallbackServerContext* context,
+                                                     const v1::CastRaysRequest* request,
+                                                     v1::CastRaysResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(Serve("CastRays", context, *request, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* CollisionService::CastRaysPacked(grpc::CallbackServerContext* context,
+                                                           const v1::CastRaysPackedRequest* request,
+                                                           v1::CastRaysPackedResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(Serve("CastRaysPacked", context, *request, response));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* CollisionService::GetServerInfo(grpc::CallbackServerContext* context,
+                                                          const v1::GetServerInfoRequest*,
+                                                          v1::ServerInfo* response) {
+  response->set_version(config_.version);
+  response->set_replica(config_.replica);
+  response->set_max_items_per_request(config_.max_items_per_request);
+  response->set_max_receive_message_bytes(config_.max_receive_message_bytes);
+  response->set_worker_threads(runner_.threads());
+  response->set_requests_served(requests_served_.load(std::memory_order_relaxed));
+  response->set_items_served(items_served_.load(std::memory_order_relaxed));
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(grpc::Status::OK);
+  return reactor;
+}
+
+}  // namespace collide::server

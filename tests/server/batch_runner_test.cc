@@ -1,0 +1,66 @@
+#include "server/batch_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace collide::server {
+namespace {
+
+TEST(BatchRunnerTest, RunsEveryItemExactlyOnce) {
+  for (int threads : {1, 2, 4}) {
+    BatchRunner runner(threads);
+    EXPECT_EQ(runner.threads(), threads);
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, BatchRunner::kChunkItems - 1,
+                          BatchRunner::kChunkItems, BatchRunner::kChunkItems + 1, std::size_t{10000}}) {
+      std::vector<std::atomic<int>> runs(n);
+      const bool finished = runner.Run(
+          n,
+          [&runs](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) runs[i].fetch_add(1);
+          },
+          [] { return false; });
+      EXPECT_TRUE(finished);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(runs[i].load(), 1) << "item " << i << " of " << n;
+    }
+  }
+}
+
+TEST(BatchRunnerTest, ConcurrentBatchesFromManyCallers) {
+  BatchRunner runner(2);
+  std::vector<std::thread> callers;
+  std::atomic<int> wrong{0};
+  for (int c = 0; c < 4; ++c) {
+    callers.emplace_back([&runner, &wrong, c] {
+      for (int round = 0; round < 20; ++round) {
+        std::vector<int> out(3000 + c * 100, -1);
+        runner.Run(
+            out.size(),
+            [&out](std::size_t begin, std::size_t end) {
+              for (std::size_t i = begin; i < end; ++i) out[i] = static_cast<int>(i);
+            },
+            [] { return false; });
+        for (std::size_t i = 0; i < out.size(); ++i) wrong += out[i] != static_cast<int>(i);
+      }
+    });
+  }
+  for (std::thread& t : callers) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+TEST(BatchRunnerTest, StopsHandingOutChunksOnceAskedTo) {
+  BatchRunner runner(2);
+  std::atomic<std::size_t> ran{0};
+  std::atomic<int> checks{0};
+  const bool finished = runner.Run(
+      100 * BatchRunner::kChunkItems, [&ran](std::size_t begin, std::size_t end) { ran += end - begin; },
+      [&checks] { return checks.fetch_add(1) >= 3; });
+  EXPECT_FALSE(finished);
+  // At most the chunks whose check came before the stop ran.
+  EXPECT_LE(ran.load(), 3 * BatchRunner::kChunkItems);
+}
+
+}  // namespace
+}  // namespace collide::server
