@@ -10,12 +10,19 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libfcl-dev libccd-dev libeigen3-dev libbullet-dev
   python3-grpcio python3-protobuf python3-yaml
+  # Go client (client/go), built offline from Debian's Go sources.
+  golang-go golang-google-grpc-dev golang-google-protobuf-dev golang-google-genproto-dev
+  protoc-gen-go protoc-gen-go-grpc
+  # Node.js client (client/node); its npm packages come from the lockfile below.
+  nodejs
 )
 
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Some Node.js builds ship npm inside the nodejs package; Debian's ships it apart.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if ((${#missing[@]})); then
   echo "install-deps: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
@@ -23,4 +30,14 @@ if ((${#missing[@]})); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 else
   echo "install-deps: all packages present"
+fi
+
+# The Node.js client's npm packages, exactly as client/node/package-lock.json
+# pins them; skipped when node_modules already matches the lockfile.
+node_dir="$(dirname "$0")/../client/node"
+stamp="$node_dir/node_modules/.collide-lockfile"
+if ! cmp -s "$node_dir/package-lock.json" "$stamp"; then
+  echo "install-deps: npm ci in client/node"
+  (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$node_dir/package-lock.json" "$stamp"
 fi

@@ -1,0 +1,243 @@
+'use strict';
+// Node.js client of the collide collision query service (collide.v1).
+//
+// The .proto files are loaded at run time from the repository's proto/ (or
+// `protoDir`): no generated code. Shapes are plain objects in the proto's form
+// with snake_case field names ({sphere: {center: {x, y, z}, radius}}), where
+// any vector may also be an [x, y, z] array; the `shapes` helpers build them.
+// Results use camelCase and [x, y, z] arrays. Every method returns a Promise
+// and rejects with a CollideError.
+
+const path = require('path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+const protobuf = require('protobufjs');
+
+const DEFAULT_PROTO_DIR = path.resolve(__dirname, '..', '..', 'proto');
+const PROTO_FILES = [
+  'collide/v1/collide.proto',
+  'grpc/health/v1/health.proto',
+  'google/rpc/status.proto',
+  'google/rpc/error_details.proto',
+];
+// keepCase: field names as in the .proto; enums as their names; int64
+// counters as Numbers (they stay far below 2^53).
+const LOADER_OPTIONS = {keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true};
+
+// Doubles per shape in the packed encoding (collide.proto, PackedShapeKind).
+const PACKED_STRIDES = Object.freeze({
+  point: 3, segment: 6, sphere: 4, capsule: 7, aabb: 6, obb: 10, triangle: 9, halfspace: 4,
+});
+
+// One failed call: the gRPC code, its message and every google.rpc.BadRequest
+// field violation ({field: 'pairs[3].b.capsule.radius', description}).
+class CollideError extends Error {
+  constructor(code, details, fieldViolations) {
+    const name = Object.keys(grpc.status).find((k) => grpc.status[k] === code) || String(code);
+    super(`${name}: ${details}` + fieldViolations.map((v) => `\n  ${v.field}: ${v.description}`).join(''));
+    this.name = 'CollideError';
+    this.code = code;
+    this.codeName = name;
+    this.details = details;
+    this.fieldViolations = fieldViolations;
+  }
+
+  get fields() {
+    return this.fieldViolations.map((v) => v.field);
+  }
+}
+
+const vec3 = (v) => (Array.isArray(v) ? {x: v[0], y: v[1], z: v[2]} : v);
+const arr3 = (v) => (v ? [v.x, v.y, v.z] : [0, 0, 0]);
+
+// Builders of the shape objects the client sends.
+const shapes = Object.freeze({
+  point: (position) => ({point: {position: vec3(position)}}),
+  segment: (a, b) => ({segment: {a: vec3(a), b: vec3(b)}}),
+  sphere: (center, radius) => ({sphere: {center: vec3(center), radius}}),
+  capsule: (a, b, radius) => ({capsule: {a: vec3(a), b: vec3(b), radius}}),
+  aabb: (min, max) => ({aabb: {min: vec3(min), max: vec3(max)}}),
+  // rotation: unit quaternion [w, x, y, z]; omitted: the identity.
+  obb: (center, halfExtents, rotation) => ({
+    obb: {
+      center: vec3(center),
+      half_extents: vec3(halfExtents),
+      ...(rotation && {rotation: {w: rotation[0], x: rotation[1], y: rotation[2], z: rotation[3]}}),
+    },
+  }),
+  triangle: (a, b, c) => ({triangle: {a: vec3(a), b: vec3(b), c: vec3(c)}}),
+  convexHull: (vertices) => ({convex_hull: {vertices: vertices.map(vec3)}}),
+  halfspace: (normal, offset) => ({halfspace: {normal: vec3(normal), offset}}),
+  // maxDistance omitted or Infinity: unbounded.
+  ray: (origin, direction, maxDistance) => ({
+    origin: vec3(origin),
+    direction: vec3(direction),
+    ...(maxDistance !== undefined && Number.isFinite(maxDistance) && {max_distance: maxDistance}),
+  }),
+});
+
+function pairResult(r) {
+  return {
+    hit: r.hit,
+    distance: r.distance,
+    pointA: arr3(r.point_a),
+    pointB: arr3(r.point_b),
+    normal: arr3(r.normal),
+    status: r.status,
+  };
+}
+
+function rayHit(h) {
+  return {hit: h.hit, distance: h.distance, point: arr3(h.point), normal: arr3(h.normal), status: h.status};
+}
+
+class Client {
+  // target: 'host:port'. options.protoDir: where collide/v1/*.proto are;
+  // options.deadlineMs: per-call deadline; options.credentials (default
+  // insecure); options.channelOptions: grpc-js channel options.
+  constructor(target = '127.0.0.1:50051', options = {}) {
+    const protoDir = options.protoDir || DEFAULT_PROTO_DIR;
+    const definition = protoLoader.loadSync(PROTO_FILES, {...LOADER_OPTIONS, includeDirs: [protoDir]});
+    const loaded = grpc.loadPackageDefinition(definition);
+    const credentials = options.credentials || grpc.credentials.createInsecure();
+    this._service = new loaded.collide.v1.CollisionService(target, credentials, options.channelOptions);
+    this._health = new loaded.grpc.health.v1.Health(target, credentials, {
+      ...options.channelOptions,
+      channelOverride: this._service.getChannel(),
+    });
+    this._deadlineMs = options.deadlineMs;
+    // A protobufjs view of the same files: to read Vec3 fields given as
+    // arrays and to decode the google.rpc status details.
+    this._root = new protobuf.Root();
+    this._root.resolvePath = (origin, target_) => path.join(protoDir, target_);
+    this._root.loadSync(PROTO_FILES, {keepCase: true});
+    this._shapeType = this._root.lookupType('collide.v1.Shape');
+    this._rayType = this._root.lookupType('collide.v1.Ray');
+  }
+
+  close() {
+    this._service.close();
+  }
+
+  _call(stub, method, request) {
+    const callOptions = this._deadlineMs ? {deadline: Date.now() + this._deadlineMs} : {};
+    return new Promise((resolve, reject) => {
+      stub[method](request, callOptions, (err, response) => {
+        if (err) reject(this._error(err));
+        else resolve(response);
+      });
+    });
+  }
+
+  _error(err) {
+    const violations = [];
+    const statusType = this._root.lookupType('google.rpc.Status');
+    const badRequestType = this._root.lookupType('google.rpc.BadRequest');
+    for (const buf of (err.metadata && err.metadata.get('grpc-status-details-bin')) || []) {
+      for (const any of statusType.decode(buf).details) {
+        if (!any.type_url.endsWith('/google.rpc.BadRequest')) continue;
+        for (const v of badRequestType.decode(any.value).field_violations) {
+          violations.push({field: v.field, description: v.description});
+        }
+      }
+    }
+    return new CollideError(err.code, err.details || '', violations);
+  }
+
+  // Vectors given as [x, y, z] (and quaternions as [w, x, y, z]) anywhere in a
+  // shape or ray object become {x, y, z}.
+  _normalize(value, type) {
+    if (Array.isArray(value) && (type.name === 'Vec3' || type.name === 'Quaternion')) {
+      const keys = type.name === 'Vec3' ? ['x', 'y', 'z'] : ['w', 'x', 'y', 'z'];
+      return Object.fromEntries(keys.map((k, i) => [k, value[i]]));
+    }
+    if (value === null || typeof value !== 'object') return value;
+    const out = {};
+    for (const [key, v] of Object.entries(value)) {
+      const field = type.fields[key];
+      const sub = field && field.resolve().resolvedType;
+      if (!(sub instanceof protobuf.Type)) out[key] = v;
+      else if (field.repeated) out[key] = v.map((item) => this._normalize(item, sub));
+      else out[key] = this._normalize(v, sub);
+    }
+    return out;
+  }
+
+  // level: 'intersect' | 'distance' | 'contact' (or the enum name or number);
+  // pairs: [[a, b], ...]. Resolves to one result per pair, in order.
+  async queryPairs(level, pairs) {
+    const request = {
+      level: enumValue('QUERY_LEVEL_', level),
+      pairs: pairs.map(([a, b]) => ({a: this._normalize(a, this._shapeType), b: this._normalize(b, this._shapeType)})),
+    };
+    const response = await this._call(this._service, 'QueryPairs', request);
+    return response.results.map(pairResult);
+  }
+
+  // Pair i is (a[i], b[i]), shapes as flat runs of doubles (PACKED_STRIDES):
+  // kind is A's kind ('sphere', ...) and B's too unless kindB is given. Any
+  // array-like of numbers works (Array, Float64Array).
+  async queryPairsPacked(level, kind, aFlat, bFlat, kindB = kind) {
+    const request = {
+      level: enumValue('QUERY_LEVEL_', level),
+      a: {kind: enumValue('PACKED_SHAPE_KIND_', kind), data: Array.from(aFlat)},
+      b: {kind: enumValue('PACKED_SHAPE_KIND_', kindB), data: Array.from(bFlat)},
+    };
+    const r = await this._call(this._service, 'QueryPairsPacked', request);
+    return {
+      hit: r.hit, distance: r.distance, pointA: r.point_a, pointB: r.point_b, normal: r.normal,
+      notConverged: r.not_converged,
+    };
+  }
+
+  // casts: [[ray, shape], ...]. Resolves to one hit per cast, in order.
+  async castRays(casts) {
+    const request = {
+      casts: casts.map(([ray, shape]) => ({
+        ray: this._normalize(ray, this._rayType), shape: this._normalize(shape, this._shapeType),
+      })),
+    };
+    const response = await this._call(this._service, 'CastRays', request);
+    return response.hits.map(rayHit);
+  }
+
+  // Ray i (7 doubles: origin, direction, max_distance, Infinity for
+  // unbounded) against shape i of `kind`.
+  async castRaysPacked(kind, raysFlat, shapesFlat) {
+    const request = {
+      rays: Array.from(raysFlat),
+      shapes: {kind: enumValue('PACKED_SHAPE_KIND_', kind), data: Array.from(shapesFlat)},
+    };
+    const r = await this._call(this._service, 'CastRaysPacked', request);
+    return {hit: r.hit, distance: r.distance, point: r.point, normal: r.normal, notConverged: r.not_converged};
+  }
+
+  async serverInfo() {
+    const r = await this._call(this._service, 'GetServerInfo', {});
+    return {
+      version: r.version,
+      replica: r.replica,
+      maxItemsPerRequest: r.max_items_per_request,
+      maxReceiveMessageBytes: r.max_receive_message_bytes,
+      workerThreads: r.worker_threads,
+      requestsServed: r.requests_served,
+      itemsServed: r.items_served,
+    };
+  }
+
+  // grpc.health.v1 status name: 'SERVING', 'NOT_SERVING', ...
+  async health(service = '') {
+    const r = await this._call(this._health, 'Check', {service});
+    return r.status;
+  }
+}
+
+// 'contact' -> 'QUERY_LEVEL_CONTACT'; enum names and numbers pass through
+// (the server validates them).
+function enumValue(prefix, value) {
+  if (typeof value !== 'string') return value;
+  const name = value.toUpperCase();
+  return name.startsWith(prefix) ? name : prefix + name;
+}
+
+module.exports = {Client, CollideError, shapes, PACKED_STRIDES, status: grpc.status};

@@ -1,0 +1,118 @@
+'use strict';
+// Runs every case of tests/conformance/golden.json through the Node client
+// against a live collide-server ($COLLIDE_GOLDEN, $COLLIDE_SERVER).
+const {test, before, after} = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const {Client, CollideError} = require('..');
+const {startServer} = require('./live_server');
+
+const skip = !(process.env.COLLIDE_SERVER && process.env.COLLIDE_GOLDEN) && 'needs COLLIDE_SERVER and COLLIDE_GOLDEN';
+const golden = skip ? {cases: []} : JSON.parse(fs.readFileSync(process.env.COLLIDE_GOLDEN, 'utf8'));
+let server;
+let client;
+
+before(async () => {
+  if (skip) return;
+  server = await startServer(golden.server_args);
+  client = new Client(server.target, {deadlineMs: 30000});
+});
+after(async () => {
+  if (client) client.close();
+  if (server) await server.stop();
+});
+
+// proto3 JSON spells non-finite doubles as strings.
+const num = (v) => (typeof v === 'string' ? Number(v) : v);
+const nums = (values) => (values || []).map(num);
+const vec = (t) => ({x: t[0], y: t[1], z: t[2]});
+const pair = (r) => ({
+  hit: r.hit, distance: r.distance, point_a: vec(r.pointA), point_b: vec(r.pointB), normal: vec(r.normal),
+  status: r.status,
+});
+const hit = (h) => ({hit: h.hit, distance: h.distance, point: vec(h.point), normal: vec(h.normal), status: h.status});
+
+// Sends the case's request through the wrapper; the answer as golden JSON.
+async function run(rpc, req) {
+  switch (rpc) {
+    case 'QueryPairs': {
+      const pairs = (req.pairs || []).map((p) => [p.a || {}, p.b || {}]);
+      return {results: (await client.queryPairs(req.level || 0, pairs)).map(pair)};
+    }
+    case 'QueryPairsPacked': {
+      const r = await client.queryPairsPacked(
+          req.level || 0, req.a.kind || 0, nums(req.a.data), nums(req.b.data), req.b.kind || 0);
+      return {
+        hit: r.hit, distance: r.distance, point_a: r.pointA, point_b: r.pointB, normal: r.normal,
+        not_converged: r.notConverged,
+      };
+    }
+    case 'CastRays': {
+      const casts = (req.casts || []).map((c) => [c.ray || {}, c.shape || {}]);
+      return {hits: (await client.castRays(casts)).map(hit)};
+    }
+    case 'CastRaysPacked': {
+      const shapes = req.shapes || {};
+      const r = await client.castRaysPacked(shapes.kind || 0, nums(req.rays), nums(shapes.data));
+      return {hit: r.hit, distance: r.distance, point: r.point, normal: r.normal, not_converged: r.notConverged};
+    }
+    case 'GetServerInfo': {
+      const info = await client.serverInfo();
+      assert.ok(info.version && info.replica, JSON.stringify(info));
+      return {max_items_per_request: info.maxItemsPerRequest};
+    }
+    case 'Health':
+      return {status: await client.health(req.service || '')};
+    default:
+      throw new Error(`unknown rpc ${rpc}`);
+  }
+}
+
+// The first difference or null: numbers within the tolerance, the rest
+// exact, every key of `want` compared.
+function mismatch(got, want, tol, where = 'response') {
+  const fail = `${where}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`;
+  if (Array.isArray(want)) {
+    if (!Array.isArray(got) || got.length !== want.length) return fail;
+    for (let i = 0; i < want.length; ++i) {
+      const d = mismatch(got[i], want[i], tol, `${where}[${i}]`);
+      if (d) return d;
+    }
+    return null;
+  }
+  if (want !== null && typeof want === 'object') {
+    if (got === null || typeof got !== 'object') return fail;
+    for (const [key, value] of Object.entries(want)) {
+      const d = mismatch(got[key], value, tol, `${where}.${key}`);
+      if (d) return d;
+    }
+    return null;
+  }
+  if (typeof want === 'number' && typeof got === 'number') {
+    return Math.abs(got - want) <= tol.abs + tol.rel * Math.abs(want) ? null : fail;
+  }
+  return got === want ? null : fail;
+}
+
+test('golden cases', {skip}, async (t) => {
+  assert.ok(golden.cases.length > 0);
+  for (const c of golden.cases) {
+    await t.test(c.name, async () => {
+      let got;
+      try {
+        got = await run(c.rpc, c.request);
+      } catch (e) {
+        if (!(e instanceof CollideError)) throw e;
+        assert.ok(c.error, `unexpected ${e.message}`);
+        assert.equal(e.codeName, c.error.code, e.message);
+        if (c.error.field_violations) {
+          assert.deepEqual([...e.fields].sort(), [...c.error.field_violations].sort(), e.message);
+        }
+        return;
+      }
+      assert.ok(!c.error, `expected ${JSON.stringify(c.error)}, got ${JSON.stringify(got)}`);
+      const d = mismatch(got, c.response, golden.tolerance);
+      assert.equal(d, null, d);
+    });
+  }
+});

@@ -1,0 +1,65 @@
+"""Python client of the collide collision query service (collide.v1).
+
+    import collide
+    with collide.Client("127.0.0.1:50051") as c:
+        [r] = c.query_pairs("contact", [(collide.Sphere((0, 0, 0), 1),
+                                         collide.Sphere((1.5, 0, 0), 1))])
+        print(r.hit, r.distance, r.normal)   # True -0.5 (1.0, 0.0, 0.0)
+
+The protobuf and gRPC stubs (collide.v1.*_pb2) are generated from proto/ by
+the CMake build into <build>/client/python/gen; put that directory and this
+one's parent on PYTHONPATH. Runs on Debian's python3-grpcio and
+python3-protobuf.
+"""
+
+import pkgutil
+
+# The generated stubs live in another directory under the same top-level
+# name (collide/v1/..., from the proto package path): let `collide.v1` be
+# found there.
+__path__ = pkgutil.extend_path(__path__, __name__)
+
+from collide.client import Client  # noqa: E402
+from collide.errors import CollideError, FieldViolation  # noqa: E402
+from collide.results import (  # noqa: E402
+    PackedPairResults,
+    PackedRayHits,
+    PairResult,
+    RayHit,
+    ServerInfo,
+)
+from collide.shapes import (  # noqa: E402
+    Aabb,
+    Capsule,
+    ConvexHull,
+    Halfspace,
+    Obb,
+    Point,
+    Ray,
+    Segment,
+    Sphere,
+    Triangle,
+    PACKED_STRIDES,
+)
+
+__all__ = [
+    "Client",
+    "CollideError",
+    "FieldViolation",
+    "PairResult",
+    "PackedPairResults",
+    "RayHit",
+    "PackedRayHits",
+    "ServerInfo",
+    "Point",
+    "Segment",
+    "Sphere",
+    "Capsule",
+    "Aabb",
+    "Obb",
+    "Triangle",
+    "ConvexHull",
+    "Halfspace",
+    "Ray",
+    "PACKED_STRIDES",
+]

@@ -1,0 +1,50 @@
+"""Starts a collide-server on a free loopback port for a test, and stops it."""
+
+import os
+import re
+import subprocess
+import tempfile
+import time
+
+_LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
+
+
+class LiveServer:
+    """collide-server from $COLLIDE_SERVER on 127.0.0.1, port 0 (the server
+    picks a free one and logs it). stop() sends SIGTERM (graceful) and kills
+    it if it has not exited after 10 s."""
+
+    def __init__(self, extra_args=(), startup_timeout=30.0):
+        binary = os.environ.get("COLLIDE_SERVER")
+        if not binary:
+            raise RuntimeError("set COLLIDE_SERVER to the collide-server binary (ctest does)")
+        self._log = tempfile.NamedTemporaryFile(prefix="collide-server-", suffix=".log", delete=False)
+        self._process = subprocess.Popen(
+            [binary, "--host=127.0.0.1", "--port=0", *extra_args],
+            stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + startup_timeout
+        while True:
+            with open(self._log.name, encoding="utf-8", errors="replace") as f:
+                match = _LISTENING.search(f.read())
+            if match:
+                self.target = f"127.0.0.1:{match.group(1)}"
+                return
+            if self._process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"collide-server did not start:\n{self.log()}")
+            time.sleep(0.05)
+
+    def log(self) -> str:
+        with open(self._log.name, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def stop(self) -> None:
+        if self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        self._log.close()
+        os.unlink(self._log.name)
