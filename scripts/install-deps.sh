@@ -12,6 +12,7 @@ PACKAGES=(
   python3-grpcio python3-protobuf python3-yaml
   # Go client (client/go), built offline from Debian's Go sources.
   golang-go golang-google-grpc-dev golang-google-protobuf-dev golang-google-genproto-dev
+  golang-github-golang-protobuf-1-5-dev  # grpc-go 1.33 marshals through it; 1.3 predates protoc-gen-go 1.28
   protoc-gen-go protoc-gen-go-grpc
   # Node.js client (client/node); its npm packages come from the lockfile below.
   nodejs

@@ -536,7 +536,7 @@ void AddErrors(Json& cases) {
   AddError(cases, "packed_halfspace_halfspace", "QueryPairsPacked", R"({"level": "QUERY_LEVEL_CONTACT",
       "a": {"kind": "PACKED_SHAPE_KIND_HALFSPACE", "data": [0, 0, 1, 0]},
       "b": {"kind": "PACKED_SHAPE_KIND_HALFSPACE", "data": [1, 0, 0, 0]}})",
-           Error("UNIMPLEMENTED", {"pairs[0]"}));
+           Error("UNIMPLEMENTED", {"b.kind"}));
 
   // Rays.
   constexpr const char* kRayCast = R"({"casts": [{"ray": %RAY%, "shape": %SHAPE%}]})";
