@@ -398,11 +398,12 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     for (const std::string& line : SanityLines()) std::fprintf(out, "%s\n", line.c_str());
     std::fprintf(
         out,
-        "\nns per pair (CPU time; the median when run with repetitions). kernel: collide's typed "
-        "kernel;\nslot: the kernel behind the registry's variant wrapper; query: collide::Query; gjk: "
-        "collide's\ngeneric GJK/EPA fallback. Ratios are peer time / collide time against the kernel "
-        "and Query.\nTargets (specialized kernels): intersect FCL/kernel >= 5 and Bullet/kernel >= 3; "
-        "distance and\ncontact FCL/kernel >= 4. '-' = not measured (no specialized kernel).\n\n");
+        "\nns per pair (CPU time; the median when run with repetitions). kernel: collide's typed kernel;\n"
+        "slot: the kernel behind the registry's variant wrapper; query: collide::Query; gjk: collide's\n"
+        "generic GJK/EPA fallback; bullet: btGjkPairDetector; bt_world: btCollisionWorld::contactPairTest.\n"
+        "Ratios are peer time / collide time against the kernel and Query; bt = Bullet's faster API.\n"
+        "Targets (specialized kernels): intersect FCL/kernel >= 5 and Bullet/kernel >= 3; distance and\n"
+        "contact FCL/kernel >= 4. '-' = not measured (no specialized kernel).\n\n");
     std::fprintf(out, "%-10s %-24s", "level", "kind");
     for (const Impl impl : kImpls) std::fprintf(out, " %8s", ImplName(impl));
     std::fprintf(out, " %8s %8s %8s %8s  %s\n", "fcl/kern", "bt/kern", "fcl/qry", "bt/qry", "target");

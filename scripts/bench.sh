@@ -29,6 +29,7 @@ cmake -S . -B "${BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 nice cmake --build "${BUILD_DIR}" -j "${JOBS}" --target pair_bench
 bench="${BUILD_DIR}/bench/pair_bench"
 
+commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- core bench || echo '+changes')"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 started="$(date -u '+%Y-%m-%d %H:%M UTC')"
 "${bench}" --benchmark_min_time="${MIN_TIME}" --benchmark_repetitions="${REPETITIONS}" \
@@ -80,7 +81,7 @@ fi
 cat >"${out}/README.md" <<EOF
 # Pair benchmark results: ${MACHINE}
 
-Produced by \`scripts/bench.sh\` (bench/pair_bench.cc) on ${started}.
+Produced by \`scripts/bench.sh\` (bench/pair_bench.cc) on ${started}, at commit ${commit}.
 
 | | |
 |---|---|
@@ -102,5 +103,19 @@ The machine is shared with other jobs: times are CPU time (not wall time), which
 preemption does not inflate, but cache and memory contention still can. The
 instruction counts do not depend on load; use them to compare runs made under
 different loads.
+
+Reading the peers' figures (details in bench/peer_*.cc):
+- FCL's contact level tests the pair and computes depth, normal and point only
+  when it overlaps; collide's kContact also returns the signed distance and
+  witness points of separated pairs. FCL's depths are not the minimum
+  translation distance for sphere-triangle, capsule-capsule, capsule-box,
+  box-box (ODE's box-box) and hulls: see the "depth ... differ" sanity counts,
+  where Bullet agrees with collide.
+- Bullet has no boolean query, and its distance and contact are one call.
+  "bullet" is btGjkPairDetector + GJK-EPA (shapes with zero margin but for
+  sphere and capsule radii); "bt_world" is contactPairTest, whose dispatcher
+  picks Bullet's specialized algorithms; ratios use the faster of the two.
+- Triangles in FCL go through its narrow-phase solver's shapeTriangle* calls
+  (FCL's collision matrix has no shape-vs-triangle entry).
 EOF
 echo "bench: results in ${out}"
