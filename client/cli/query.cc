@@ -68,12 +68,12 @@ ordered_json ToJson(const google::protobuf::Message& message, std::initializer_l
   return out;
 }
 
-std::string Vec(const pb::Vec3& v) { return absl::StrFormat("(%.17g, %.17g, %.17g)", v.x(), v.y(), v.z()); }
+std::string Vec(const pb::Vec3& v) { return absl::StrFormat("(%.10g, %.10g, %.10g)", v.x(), v.y(), v.z()); }
 
 void PrintPair(int i, const pb::PairResult& r, pb::QueryLevel level) {
   std::cout << absl::StrFormat("pairs[%d]  %-4s", i, r.hit() ? "hit" : "miss");
   if (level != pb::QUERY_LEVEL_INTERSECT) {
-    std::cout << absl::StrFormat("  distance %.17g  point_a %s  point_b %s  normal %s", r.distance(),
+    std::cout << absl::StrFormat("  distance %.10g  point_a %s  point_b %s  normal %s", r.distance(),
                                  Vec(r.point_a()), Vec(r.point_b()), Vec(r.normal()));
   }
   if (r.status() != pb::RESULT_STATUS_OK) std::cout << "  " << pb::ResultStatus_Name(r.status());
@@ -83,7 +83,7 @@ void PrintPair(int i, const pb::PairResult& r, pb::QueryLevel level) {
 void PrintHit(int i, const pb::RayHit& h) {
   std::cout << absl::StrFormat("casts[%d]  %-4s", i, h.hit() ? "hit" : "miss");
   if (h.hit()) {
-    std::cout << absl::StrFormat("  distance %.17g  point %s  normal %s", h.distance(), Vec(h.point()),
+    std::cout << absl::StrFormat("  distance %.10g  point %s  normal %s", h.distance(), Vec(h.point()),
                                  Vec(h.normal()));
   }
   if (h.status() != pb::RESULT_STATUS_OK) std::cout << "  " << pb::ResultStatus_Name(h.status());
