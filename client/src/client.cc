@@ -72,8 +72,14 @@ struct Client::Impl {
   std::unique_ptr<pb::CollisionService::Stub> stub;
   std::unique_ptr<grpc::health::v1::Health::Stub> health;
 
-  void Prepare(grpc::ClientContext& context) const {
+  // One blocking call of `method` under the options' deadline.
+  template <typename Request, typename Response>
+  absl::Status Call(grpc::Status (pb::CollisionService::Stub::*method)(grpc::ClientContext*, const Request&,
+                                                                       Response*),
+                    const Request& request, Response& response) const {
+    grpc::ClientContext context;
     context.set_deadline(absl::ToChronoTime(absl::Now() + options.deadline));
+    return FromGrpcStatus((stub.get()->*method)(&context, request, &response));
   }
 };
 
@@ -121,37 +127,27 @@ const std::string& Client::target() const { return impl_->target; }
 
 absl::Status CallQueryPairs(Client& client, const pb::QueryPairsRequest& request,
                             pb::QueryPairsResponse& response) {
-  grpc::ClientContext context;
-  client.impl_->Prepare(context);
-  return FromGrpcStatus(client.impl_->stub->QueryPairs(&context, request, &response));
+  return client.impl_->Call(&pb::CollisionService::Stub::QueryPairs, request, response);
 }
 
 absl::Status CallQueryPairsPacked(Client& client, const pb::QueryPairsPackedRequest& request,
                                   pb::QueryPairsPackedResponse& response) {
-  grpc::ClientContext context;
-  client.impl_->Prepare(context);
-  return FromGrpcStatus(client.impl_->stub->QueryPairsPacked(&context, request, &response));
+  return client.impl_->Call(&pb::CollisionService::Stub::QueryPairsPacked, request, response);
 }
 
 absl::Status CallCastRays(Client& client, const pb::CastRaysRequest& request,
                           pb::CastRaysResponse& response) {
-  grpc::ClientContext context;
-  client.impl_->Prepare(context);
-  return FromGrpcStatus(client.impl_->stub->CastRays(&context, request, &response));
+  return client.impl_->Call(&pb::CollisionService::Stub::CastRays, request, response);
 }
 
 absl::Status CallCastRaysPacked(Client& client, const pb::CastRaysPackedRequest& request,
                                 pb::CastRaysPackedResponse& response) {
-  grpc::ClientContext context;
-  client.impl_->Prepare(context);
-  return FromGrpcStatus(client.impl_->stub->CastRaysPacked(&context, request, &response));
+  return client.impl_->Call(&pb::CollisionService::Stub::CastRaysPacked, request, response);
 }
 
 absl::Status CallGetServerInfo(Client& client, const pb::GetServerInfoRequest& request,
                                pb::ServerInfo& response) {
-  grpc::ClientContext context;
-  client.impl_->Prepare(context);
-  return FromGrpcStatus(client.impl_->stub->GetServerInfo(&context, request, &response));
+  return client.impl_->Call(&pb::CollisionService::Stub::GetServerInfo, request, response);
 }
 
 absl::StatusOr<std::vector<PairResult>> Client::QueryPairs(QueryLevel level,
