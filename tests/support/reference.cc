@@ -396,13 +396,6 @@ namespace {
 
 RefSignedDistance SearchSignedDistance(const RefShape& a, const RefShape& b, int samples) {
   std::vector<Vec3> dirs;
-  // Fibonacci sphere: near-uniform directions.
-  const double golden = M_PI * (3.0 - std::sqrt(5.0));
-  for (int i = 0; i < samples; ++i) {
-    const double z = 1.0 - (i + 0.5) * 2.0 / samples;
-    const double r = std::sqrt(std::max(0.0, 1.0 - z * z));
-    dirs.push_back({r * std::cos(golden * i), r * std::sin(golden * i), z});
-  }
   // Separating-axis candidates.
   for (const RefShape* s : {&a, &b}) {
     for (const Vec3& f : s->FaceNormals()) dirs.push_back(f), dirs.push_back(-f);
@@ -441,6 +434,24 @@ RefSignedDistance SearchSignedDistance(const RefShape& a, const RefShape& b, int
   dirs.push_back(cb - ca);
 
   auto value = [&](const Vec3& n) { return -Gap(a, b, n); };
+  // Separating-axis candidates alone: when none separates, the polytopes
+  // overlap and the best candidate is the exact answer.
+  RefSignedDistance axis_best{-kInfinity, Vec3{}, true};
+  for (const Vec3& d : dirs) {
+    const double len = Length(d);
+    if (!(len > 0) || !std::isfinite(len)) continue;
+    const Vec3 n = d / len;
+    const double v = value(n);
+    if (v > axis_best.distance) axis_best = {v, n, true};
+  }
+  if (axis_best.distance <= 0) return axis_best;
+  // Separated: add the sphere samples and refine locally.
+  const double golden = M_PI * (3.0 - std::sqrt(5.0));
+  for (int i = 0; i < samples; ++i) {
+    const double z = 1.0 - (i + 0.5) * 2.0 / samples;
+    const double r = std::sqrt(std::max(0.0, 1.0 - z * z));
+    dirs.push_back({r * std::cos(golden * i), r * std::sin(golden * i), z});
+  }
   std::vector<std::pair<double, Vec3>> scored;
   for (const Vec3& d : dirs) {
     const double len = Length(d);
@@ -450,6 +461,7 @@ RefSignedDistance SearchSignedDistance(const RefShape& a, const RefShape& b, int
   }
   std::sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   RefSignedDistance best{scored[0].first, scored[0].second, false};
+  if (axis_best.distance > best.distance) best = axis_best;
   // Local pattern search on the sphere from the best few starts, with a
   // randomly turned pattern each step so it does not stall on a ridge of the
   // (non-smooth) objective.

@@ -103,7 +103,7 @@ double Gap(const RefShape& a, const RefShape& b, const Vec3& n);
 struct RefSignedDistance {
   double distance = 0.0;  // signed: < 0 is minus the penetration depth.
   Vec3 normal;            // unit, from A towards B: the maximizing n.
-  bool exact = false;     // closed form (halfspace pairs), not a search.
+  bool exact = false;     // exact to rounding (see below), not a search lower bound.
 };
 
 // The signed distance of A and B.
