@@ -384,7 +384,10 @@ RefSignedDistance ReferenceSignedDistance(const RefShape& a, const RefShape& b, 
     const RefShape cb = rb ? RefShape(CoreShape(*rb)) : b;
     const double radii = (ra ? ra->radius : 0.0) + (rb ? rb->radius : 0.0);
     const double apart = ra ? SegmentShapeDistance(ra->a, ra->b, cb) : SegmentShapeDistance(rb->a, rb->b, ca);
-    if (apart > 0) return {apart - radii, Vec3{}, true};
+    // Rounding leaves ~1e-17 of "distance" between crossing cores (a
+    // segment through a triangle): below 1e-9 of the size, use the axis
+    // search, which is a lower bound either way.
+    if (apart > 1e-9 * std::max(a.Scale(), b.Scale())) return {apart - radii, Vec3{}, true};
     RefSignedDistance core = SearchSignedDistance(ca, cb, samples);
     core.distance -= radii;
     return core;
@@ -396,7 +399,13 @@ namespace {
 
 RefSignedDistance SearchSignedDistance(const RefShape& a, const RefShape& b, int samples) {
   std::vector<Vec3> dirs;
-  // Separating-axis candidates.
+  // Separating-axis candidates, and the coordinate axes (for pairs without
+  // features, e.g. two coincident points).
+  for (int i = 0; i < 3; ++i) {
+    Vec3 e;
+    e[i] = 1.0;
+    dirs.push_back(e), dirs.push_back(-e);
+  }
   for (const RefShape* s : {&a, &b}) {
     for (const Vec3& f : s->FaceNormals()) dirs.push_back(f), dirs.push_back(-f);
   }
