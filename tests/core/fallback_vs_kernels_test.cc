@@ -30,37 +30,23 @@ namespace {
 
 using testing::CheckFailures;
 using testing::Describe;
+using testing::DescribeNumber;
+using testing::LevelName;
 using testing::PairSet;
 using testing::ShapeFactory;
 
 constexpr double kTol = 1e-9;
 constexpr double kNormalTol = 1e-6;
 
-struct SetSize {
-  PairSet set;
-  int count;
-};
-constexpr SetSize kSets[] = {{PairSet::kGeneric, 4000},  {PairSet::kTouching, 1000},
-                             {PairSet::kParallel, 2000}, {PairSet::kDegenerate, 1500},
-                             {PairSet::kHuge, 750},      {PairSet::kTiny, 750}};
+constexpr testing::PairSetSize kSets[] = {{PairSet::kGeneric, 4000},  {PairSet::kTouching, 1000},
+                                          {PairSet::kParallel, 2000}, {PairSet::kDegenerate, 1500},
+                                          {PairSet::kHuge, 750},      {PairSet::kTiny, 750}};
 
 struct Slot {
   QueryLevel level;
   ShapeKind a;
   ShapeKind b;
 };
-
-std::string_view LevelName(QueryLevel level) {
-  switch (level) {
-    case QueryLevel::kIntersect:
-      return "intersect";
-    case QueryLevel::kDistance:
-      return "distance";
-    case QueryLevel::kContact:
-      return "contact";
-  }
-  return "?";
-}
 
 void PrintTo(const Slot& s, std::ostream* os) {
   *os << LevelName(s.level) << "(" << ShapeKindName(s.a) << ", " << ShapeKindName(s.b) << ")";
@@ -91,18 +77,6 @@ std::vector<Slot> RegisteredSlots() {
   return out;
 }
 
-std::string Num(double d) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.17g", d);
-  return buf;
-}
-
-std::string DescribeResult(const PairResult& r) {
-  return "{status " + std::to_string(static_cast<int>(r.status)) + ", hit " + (r.hit ? "1" : "0") +
-         ", distance " + Num(r.distance) + ", pa " + Describe(r.point_a) + ", pb " + Describe(r.point_b) +
-         ", normal " + Describe(r.normal) + "}";
-}
-
 class FallbackVsKernelsTest : public ::testing::TestWithParam<Slot> {};
 
 TEST_P(FallbackVsKernelsTest, KernelAgreesWithFallback) {
@@ -115,7 +89,7 @@ TEST_P(FallbackVsKernelsTest, KernelAgreesWithFallback) {
   const internal::PairFn contact_kernel = registry.PairKernel(QueryLevel::kContact, slot.a, slot.b);
   CheckFailures failures;
   int total = 0, compared_normals = 0;
-  for (const SetSize& set_size : kSets) {
+  for (const testing::PairSetSize& set_size : kSets) {
     const PairSet set = set_size.set;
     ShapeFactory f(7000003ull * (static_cast<int>(slot.a) * 16 + static_cast<int>(slot.b)) +
                    static_cast<int>(set));
@@ -129,7 +103,7 @@ TEST_P(FallbackVsKernelsTest, KernelAgreesWithFallback) {
       auto fail = [&](const std::string& check) {
         failures.Add(check, std::string(testing::PairSetName(set)) + " #" + std::to_string(i) +
                                 ": A = " + Describe(a) + ", B = " + Describe(b) + " -> kernel " +
-                                DescribeResult(k) + ", fallback " + DescribeResult(g));
+                                Describe(k) + ", fallback " + Describe(g));
       };
       if (k.status != QueryStatus::kOk || g.status != QueryStatus::kOk) {
         fail("both status kOk");

@@ -36,6 +36,8 @@ namespace {
 
 using testing::CheckFailures;
 using testing::Describe;
+using testing::DescribeNumber;
+using testing::LevelName;
 using testing::PairSet;
 using testing::RefShape;
 using testing::ShapeFactory;
@@ -48,14 +50,10 @@ constexpr double kBand = 1e-9;
 // Normals and points compared across a rigid motion, where unique.
 constexpr double kMotionNormalTol = 1e-6;
 
-struct SetSize {
-  PairSet set;
-  int count;
-};
 // 10,000 pairs per ordered pair of kinds and level.
-constexpr SetSize kSets[] = {{PairSet::kGeneric, 4000},  {PairSet::kTouching, 1500},
-                             {PairSet::kParallel, 1500}, {PairSet::kDegenerate, 1500},
-                             {PairSet::kHuge, 750},      {PairSet::kTiny, 750}};
+constexpr testing::PairSetSize kSets[] = {{PairSet::kGeneric, 4000},  {PairSet::kTouching, 1500},
+                                          {PairSet::kParallel, 1500}, {PairSet::kDegenerate, 1500},
+                                          {PairSet::kHuge, 750},      {PairSet::kTiny, 750}};
 
 // Checks that fail for a known, reported kernel bug: counted and printed, but
 // not failing the test. Each entry names the bug; remove it with the fix.
@@ -103,30 +101,6 @@ const KnownFailure* FindKnown(QueryLevel level, ShapeKind a, ShapeKind b, const 
     }
   }
   return nullptr;
-}
-
-std::string_view LevelName(QueryLevel level) {
-  switch (level) {
-    case QueryLevel::kIntersect:
-      return "intersect";
-    case QueryLevel::kDistance:
-      return "distance";
-    case QueryLevel::kContact:
-      return "contact";
-  }
-  return "?";
-}
-
-std::string Num(double d) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.17g", d);
-  return buf;
-}
-
-std::string DescribeResult(const PairResult& r) {
-  return "{status " + std::to_string(static_cast<int>(r.status)) + ", hit " + (r.hit ? "1" : "0") +
-         ", distance " + Num(r.distance) + ", pa " + Describe(r.point_a) + ", pb " + Describe(r.point_b) +
-         ", normal " + Describe(r.normal) + "}";
 }
 
 bool BitEqual(double x, double y) {
@@ -220,7 +194,7 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
   const bool has_aabb = p.a == ShapeKind::kAabb || p.b == ShapeKind::kAabb;
   CheckFailures failures;
   int total = 0;
-  for (const SetSize& set_size : kSets) {
+  for (const testing::PairSetSize& set_size : kSets) {
     const PairSet set = set_size.set;
     // Same seed for (A, B) and (B, A) only by accident: each ordered pair
     // draws its own pairs.
@@ -236,15 +210,15 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
       const PairResult c = p.level == QueryLevel::kContact ? r : Query(QueryLevel::kContact, a, b);
       auto fail = [&](const std::string& check, const std::string& detail = "") {
         failures.Add(check, std::string(testing::PairSetName(set)) + " #" + std::to_string(i) +
-                                ": A = " + Describe(a) + ", B = " + Describe(b) + " -> " + DescribeResult(r) +
+                                ": A = " + Describe(a) + ", B = " + Describe(b) + " -> " + Describe(r) +
                                 (detail.empty() ? "" : " | " + detail));
       };
       if (r.status != QueryStatus::kOk || c.status != QueryStatus::kOk) {
-        fail("status is kOk", "contact " + DescribeResult(c));
+        fail("status is kOk", "contact " + Describe(c));
         continue;
       }
       if (!AllFinite(r) || !AllFinite(c)) {
-        fail("no NaN or infinity", "contact " + DescribeResult(c));
+        fail("no NaN or infinity", "contact " + Describe(c));
         continue;
       }
       // The contact result is checked in full by the contact-level test;
@@ -252,14 +226,13 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
       const bool near_touching = std::fabs(c.distance) <= band;
       if (c.hit || near_touching) ++touching_or_hit;
       if (set == PairSet::kTouching && !(std::fabs(c.distance) <= tol)) {
-        fail("touching pairs have distance ~0", "contact " + DescribeResult(c));
+        fail("touching pairs have distance ~0", "contact " + Describe(c));
       }
 
       // Mirror symmetry, bitwise.
       if (!SameShapeBits(a, b)) {
         const PairResult m = Query(p.level, b, a);
-        if (!BitEqual(m, r.Flipped()))
-          fail("Query(b, a) == Query(a, b).Flipped() bitwise", DescribeResult(m));
+        if (!BitEqual(m, r.Flipped())) fail("Query(b, a) == Query(a, b).Flipped() bitwise", Describe(m));
       }
 
       const Vec3 pa = r.point_a, pb = r.point_b;
@@ -274,7 +247,7 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
           if (!near_touching && r.hit != c.hit) fail("distance hit == contact hit outside the band");
           if (r.distance < 0) fail("distance level: distance >= 0");
           if (!r.hit && !c.hit && std::fabs(r.distance - c.distance) > tol) {
-            fail("distance level distance == contact distance when apart", "contact " + DescribeResult(c));
+            fail("distance level distance == contact distance when apart", "contact " + Describe(c));
           }
         }
         if (r.hit && p.level == QueryLevel::kDistance) {
@@ -282,8 +255,9 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
             fail("distance level hit: distance 0, normal 0, point_a == point_b");
           }
           if (ra.Distance(pa) > tol || rb.Distance(pa) > tol) {
-            fail("distance level hit: the common point is in both shapes",
-                 "dist to A " + Num(ra.Distance(pa)) + ", to B " + Num(rb.Distance(pa)));
+            fail(
+                "distance level hit: the common point is in both shapes",
+                "dist to A " + DescribeNumber(ra.Distance(pa)) + ", to B " + DescribeNumber(rb.Distance(pa)));
           }
         } else {
           // Apart (distance, contact) or overlapping (contact): witnesses.
@@ -295,13 +269,14 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
           if (Length(pb - pa - r.normal * d) > tol) fail("point_b - point_a == distance * normal");
           const double sa = ra.SurfaceDistance(pa), sb = rb.SurfaceDistance(pb);
           if (std::fabs(sa) > tol || std::fabs(sb) > tol) {
-            fail("witness points on the surfaces", "surface distance of pa " + Num(sa) + ", pb " + Num(sb));
+            fail("witness points on the surfaces",
+                 "surface distance of pa " + DescribeNumber(sa) + ", pb " + DescribeNumber(sb));
           }
           if (has_halfspace) {
             // Closed form: the other shape's extreme point against the plane.
             const testing::RefSignedDistance ref = ReferenceSignedDistance(ra, rb);
             if (std::fabs(d - ref.distance) > tol) {
-              fail("halfspace: distance == closed form", "reference " + Num(ref.distance));
+              fail("halfspace: distance == closed form", "reference " + DescribeNumber(ref.distance));
             }
             if (Length(n - ref.normal) > 1e-9) {
               fail("halfspace: normal == +-plane normal", "reference " + Describe(ref.normal));
@@ -313,15 +288,16 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
             const double slack = tol + 1e-15 * scale * scale / d;
             const double sep = -testing::Gap(ra, rb, n);
             if (d > band && sep < d - slack)
-              fail("apart: separating plane certifies the distance", "-gap(n) " + Num(sep));
+              fail("apart: separating plane certifies the distance", "-gap(n) " + DescribeNumber(sep));
           } else {
             const double gap = testing::Gap(ra, rb, n);
             if (std::fabs(gap + d) > tol)
-              fail("overlap: depth == support gap along the normal", "gap " + Num(gap));
+              fail("overlap: depth == support gap along the normal", "gap " + DescribeNumber(gap));
             const testing::RefSignedDistance ref = ReferenceSignedDistance(ra, rb);
             if (ref.distance > d + tol) {
               fail("overlap: no shallower direction than the normal (brute force)",
-                   "reference signed distance " + Num(ref.distance) + " along " + Describe(ref.normal));
+                   "reference signed distance " + DescribeNumber(ref.distance) + " along " +
+                       Describe(ref.normal));
             }
           }
           if (r.hit) {
@@ -332,7 +308,7 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
               const double ea = Dot(n, pa) - ra.Support(n), eb = -Dot(n, pb) - rb.Support(-n);
               if (std::fabs(ea) > tol || std::fabs(eb) > tol) {
                 fail("overlap: point_a and point_b are the extreme points along the normal",
-                     "h_A(n) - n.pa " + Num(-ea) + ", h_B(-n) + n.pb " + Num(-eb));
+                     "h_A(n) - n.pa " + DescribeNumber(-ea) + ", h_B(-n) + n.pb " + DescribeNumber(-eb));
               }
             }
             // Translating B by the depth along the normal separates the
@@ -354,17 +330,17 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
       const Shape a2 = f.Moved(a, rot, t), b2 = f.Moved(b, rot, t);
       const PairResult r2 = Query(p.level, a2, b2);
       if (r2.status != QueryStatus::kOk || !AllFinite(r2)) {
-        fail("moved: status kOk and finite", DescribeResult(r2));
+        fail("moved: status kOk and finite", Describe(r2));
         continue;
       }
-      if (!near_touching && r2.hit != r.hit) fail("moved: same hit", DescribeResult(r2));
+      if (!near_touching && r2.hit != r.hit) fail("moved: same hit", Describe(r2));
       if (std::fabs(r2.distance - r.distance) > kTol * std::max(scale, std::fabs(r.distance))) {
-        fail("moved: same distance", DescribeResult(r2));
+        fail("moved: same distance", Describe(r2));
       }
       const bool unique = set == PairSet::kGeneric || set == PairSet::kHuge || set == PairSet::kTiny;
       if (unique && !near_touching) {
         if (p.level == QueryLevel::kContact && Length(r2.normal - rot * r.normal) > kMotionNormalTol) {
-          fail("moved: normal rotates with the shapes", DescribeResult(r2));
+          fail("moved: normal rotates with the shapes", Describe(r2));
         }
         // Closest points are unique when one shape is a point or a ball
         // (polytopes have parallel faces: aabb pairs always do).
@@ -373,7 +349,7 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
         if (p.level != QueryLevel::kIntersect && !r.hit && round &&
             (Length(r2.point_a - (rot * pa + t)) > kMotionNormalTol * scale ||
              Length(r2.point_b - (rot * pb + t)) > kMotionNormalTol * scale)) {
-          fail("moved: closest points move with the shapes", DescribeResult(r2));
+          fail("moved: closest points move with the shapes", Describe(r2));
         }
       }
     }

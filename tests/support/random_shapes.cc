@@ -328,11 +328,7 @@ std::string Describe(const Vec3& v) {
 }
 
 std::string Describe(const Shape& s) {
-  auto num = [](double d) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.17g", d);
-    return std::string(buf);
-  };
+  const auto num = DescribeNumber;
   switch (KindOf(s)) {
     case ShapeKind::kPoint:
       return "Point{" + Describe(std::get<Point>(s).position) + "}";
@@ -371,6 +367,41 @@ std::string Describe(const Shape& s) {
       const auto& g = std::get<Halfspace>(s);
       return "Halfspace{" + Describe(g.normal) + ", " + num(g.offset) + "}";
     }
+  }
+  return "?";
+}
+
+std::string DescribeNumber(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.17g", d);
+  return buf;
+}
+
+std::string Describe(const PairResult& r) {
+  return "{status " + std::to_string(static_cast<int>(r.status)) + ", hit " + (r.hit ? "1" : "0") +
+         ", distance " + DescribeNumber(r.distance) + ", pa " + Describe(r.point_a) + ", pb " +
+         Describe(r.point_b) + ", normal " + Describe(r.normal) + "}";
+}
+
+std::string Describe(const RayHit& h) {
+  return "{status " + std::to_string(static_cast<int>(h.status)) + ", hit " + (h.hit ? "1" : "0") +
+         ", distance " + DescribeNumber(h.distance) + ", point " + Describe(h.point) + ", normal " +
+         Describe(h.normal) + "}";
+}
+
+std::string Describe(const Ray& r) {
+  return "Ray{" + Describe(r.origin) + ", " + Describe(r.direction) + ", " + DescribeNumber(r.max_distance) +
+         "}";
+}
+
+std::string_view LevelName(QueryLevel level) {
+  switch (level) {
+    case QueryLevel::kIntersect:
+      return "intersect";
+    case QueryLevel::kDistance:
+      return "distance";
+    case QueryLevel::kContact:
+      return "contact";
   }
   return "?";
 }

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "collide/result.h"
 #include "collide/shapes.h"
 
 namespace collide::testing {
@@ -27,6 +28,11 @@ enum class PairSet {
 inline constexpr PairSet kAllPairSets[] = {PairSet::kGeneric,    PairSet::kTouching, PairSet::kParallel,
                                            PairSet::kDegenerate, PairSet::kHuge,     PairSet::kTiny};
 std::string_view PairSetName(PairSet set);
+// How many pairs of a set a test draws.
+struct PairSetSize {
+  PairSet set;
+  int count;
+};
 // The length scale of a set's shapes (1, 1e6 or 1e-6): tolerances are
 // relative to it.
 double PairSetScale(PairSet set);
@@ -89,6 +95,11 @@ class ShapeFactory {
 // failing case into a regression test.
 std::string Describe(const Shape& s);
 std::string Describe(const Vec3& v);
+std::string Describe(const PairResult& r);
+std::string Describe(const RayHit& h);
+std::string Describe(const Ray& r);
+std::string DescribeNumber(double d);          // %.17g
+std::string_view LevelName(QueryLevel level);  // "intersect", "distance", "contact".
 
 }  // namespace collide::testing
 

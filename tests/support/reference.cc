@@ -108,8 +108,10 @@ double PointSegmentDistance(const Vec3& p, const Vec3& a, const Vec3& b) {
   return std::min({Length(p - (a + ab * t)), Length(p - a), Length(p - b)});
 }
 
-double SegmentSegmentDistance(const Vec3& a0, const Vec3& b0, const Vec3& a1, const Vec3& b1) {
-  auto f = [&](double s) { return PointSegmentDistance(a0 + (b0 - a0) * s, a1, b1); };
+// Minimum of a convex function on [0, 1] by golden-section search (to
+// rounding), also checking the ends.
+template <typename F>
+double MinimizeConvexOnUnitInterval(F f) {
   const double phi = (std::sqrt(5.0) - 1) / 2;
   double lo = 0.0, hi = 1.0;
   double x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo);
@@ -122,6 +124,11 @@ double SegmentSegmentDistance(const Vec3& a0, const Vec3& b0, const Vec3& a1, co
     }
   }
   return std::min({f1, f2, f(0.0), f(1.0)});
+}
+
+double SegmentSegmentDistance(const Vec3& a0, const Vec3& b0, const Vec3& a1, const Vec3& b1) {
+  return MinimizeConvexOnUnitInterval(
+      [&](double s) { return PointSegmentDistance(a0 + (b0 - a0) * s, a1, b1); });
 }
 
 double PointTriangleDistance(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
@@ -346,20 +353,8 @@ Shape CoreShape(const Rounded& r) { return r.a == r.b ? Shape{Point{r.a}} : Shap
 // Distance from the segment [a, b] to the convex shape s: golden-section
 // search of the distance from a + t (b - a) to s, a convex function of t.
 double SegmentShapeDistance(const Vec3& a, const Vec3& b, const RefShape& s) {
-  auto f = [&](double t) { return s.Distance(a + (b - a) * t); };
-  if (a == b) return f(0.0);
-  const double phi = (std::sqrt(5.0) - 1) / 2;
-  double lo = 0.0, hi = 1.0;
-  double x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo);
-  double f1 = f(x1), f2 = f(x2);
-  for (int i = 0; i < 200 && hi - lo > 1e-17; ++i) {
-    if (f1 < f2) {
-      hi = x2, x2 = x1, f2 = f1, x1 = hi - phi * (hi - lo), f1 = f(x1);
-    } else {
-      lo = x1, x1 = x2, f1 = f2, x2 = lo + phi * (hi - lo), f2 = f(x2);
-    }
-  }
-  return std::min({f1, f2, f(0.0), f(1.0)});
+  if (a == b) return s.Distance(a);
+  return MinimizeConvexOnUnitInterval([&](double t) { return s.Distance(a + (b - a) * t); });
 }
 
 RefSignedDistance SearchSignedDistance(const RefShape& a, const RefShape& b, int samples);

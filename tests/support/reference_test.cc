@@ -133,9 +133,9 @@ TEST(ReferenceTest, PairSetsHaveBalancedHitRates) {
         }
         const double rate = static_cast<double>(hits) / n;
         EXPECT_GE(rate, 0.1) << ShapeKindName(static_cast<ShapeKind>(a)) << "-"
-                              << ShapeKindName(static_cast<ShapeKind>(b)) << " " << PairSetName(set);
+                             << ShapeKindName(static_cast<ShapeKind>(b)) << " " << PairSetName(set);
         EXPECT_LE(rate, 0.9) << ShapeKindName(static_cast<ShapeKind>(a)) << "-"
-                              << ShapeKindName(static_cast<ShapeKind>(b)) << " " << PairSetName(set);
+                             << ShapeKindName(static_cast<ShapeKind>(b)) << " " << PairSetName(set);
       }
     }
   }
