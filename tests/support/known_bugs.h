@@ -16,6 +16,9 @@ struct KnownBug {
   std::string_view description;
 };
 
+// Fixed: "epa-contact-witness" (EPA deepest points off the shape in face-face
+// contacts; RegressionTest.AabbTriangleFaceContactWitnessesOnTheShapes passes;
+// invariants_test entries naming it are inert and fail again if it recurs).
 // Fixed: "distance-common-point" (kDistance common point of overlapping round
 // shapes outside A; fixed in e63b86c, regression tests in regression_test.cc).
 inline const std::vector<KnownBug> kKnownBugs = {
@@ -31,11 +34,6 @@ inline const std::vector<KnownBug> kKnownBugs = {
      "its face, so it is not a point of that shape (off by up to ~0.8 on unit shapes). Normal and depth are "
      "right. Regression: RegressionTest.ObbObbFaceContactWitnessesOnTheShapes, "
      "RegressionTest.CapsuleObbParallelContactWitnessesOnTheShapes."},
-    {"epa-contact-witness",
-     "Convex fallback (EPA), kContact, overlapping shapes with parallel faces (aabb/obb/segment/capsule vs "
-     "triangle or hull, triangle-hull, hull-hull): one deepest point is on the support plane but outside the "
-     "shape. Normal and depth are right. Regression: "
-     "RegressionTest.AabbTriangleFaceContactWitnessesOnTheShapes."},
 };
 
 inline const KnownBug* FindKnownBug(std::string_view id) {
