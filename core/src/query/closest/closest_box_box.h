@@ -426,7 +426,11 @@ inline PairResult ApartBoxBox(const Obb& a, const BoxPairFrame& f) {
   if (!CertifiedClosestBoxBox(f, c)) c = ClosestBoxBoxFrame(f);
   const double dist = std::sqrt(c.distance_squared);
   const Vec3 n = NormalizedOr(c.on_b - c.on_a, Vec3{1, 0, 0});
-  return {QueryStatus::kOk, false, dist, a.rotation * c.on_a + a.center, a.rotation * c.on_b + a.center,
+  // The separating-axis test can find a gap of a few ulps (rounded edge axes)
+  // where the exact closest points coincide: then the boxes touch, and hit
+  // must equal (distance <= 0). The normal then falls back to A's x axis
+  // (unit, as the contact level requires).
+  return {QueryStatus::kOk, !(dist > 0.0), dist, a.rotation * c.on_a + a.center, a.rotation * c.on_b + a.center,
           a.rotation * n};
 }
 

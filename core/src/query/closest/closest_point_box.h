@@ -106,8 +106,10 @@ inline PairResult DistanceBallBoxFrame(const Vec3& c, double radius, const Vec3&
   const Vec3 q = Clamp(c, lo, hi);
   const Vec3 diff = q - c;
   const double d2 = LengthSquared(diff);
-  if (d2 <= radius * radius) return {QueryStatus::kOk, true, 0.0, q, q, {}};
+  // Decide the hit on d itself as well: d2 can exceed radius^2 by an ulp while
+  // sqrt(d2) - radius rounds to 0, and hit must equal (distance <= 0).
   const double d = std::sqrt(d2);
+  if (d2 <= radius * radius || d <= radius) return {QueryStatus::kOk, true, 0.0, q, q, {}};
   const Vec3 n = diff / d;
   return {QueryStatus::kOk, false, d - radius, c + n * radius, q, n};
 }

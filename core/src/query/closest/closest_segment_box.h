@@ -180,8 +180,12 @@ inline PairResult DistanceCapsuleBoxFrame(const Vec3& a, const Vec3& b, double r
                                           const Vec3& hi) {
   const SegmentBoxClosest c = ClosestSegmentBoxFrame(a, b, lo, hi);
   // on_box is in the box and within the radius of the segment.
-  if (c.distance_squared <= radius * radius) return {QueryStatus::kOk, true, 0.0, c.on_box, c.on_box, {}};
+  // d2 can exceed radius^2 by an ulp while sqrt(d2) - radius rounds to 0:
+  // decide on d too, so that hit == (distance <= 0).
   const double d = std::sqrt(c.distance_squared);
+  if (c.distance_squared <= radius * radius || d <= radius) {
+    return {QueryStatus::kOk, true, 0.0, c.on_box, c.on_box, {}};
+  }
   const Vec3 n = (c.on_box - c.on_segment) / d;
   return {QueryStatus::kOk, false, d - radius, c.on_segment + n * radius, c.on_box, n};
 }

@@ -12,7 +12,11 @@ namespace collide::internal {
 
 PairResult DistanceObbObb(const Obb& a, const Obb& b) {
   const BoxPairFrame f = MakeBoxPairFrame(a, b);
-  if (SeparatedBoxPair(f)) return ApartBoxBox(a, f);
+  if (SeparatedBoxPair(f)) {
+    PairResult r = ApartBoxBox(a, f);
+    if (r.hit) r.normal = {};  // kDistance: no normal when touching (result.h).
+    return r;
+  }
   Vec3 common;
   if (CommonPointBoxBox(f, common)) {
     const Vec3 p = FromBoxFrame(a, common);

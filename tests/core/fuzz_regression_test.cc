@@ -1,0 +1,47 @@
+// Inputs found by tests/fuzz/core_fuzz.cc, kept as named regression tests
+// (the fuzzer prints failing shapes as exact hex floats).
+#include <gtest/gtest.h>
+
+#include "collide/query.h"
+
+namespace collide {
+namespace {
+
+void ExpectConsistent(const Shape& a, const Shape& b) {
+  for (QueryLevel level : {QueryLevel::kDistance, QueryLevel::kContact}) {
+    const PairResult r = Query(level, a, b);
+    EXPECT_EQ(r.hit, r.distance <= 0.0) << "level " << static_cast<int>(level) << " distance " << r.distance;
+    if (level == QueryLevel::kContact) EXPECT_NEAR(Length(r.normal), 1.0, 1e-12);
+    EXPECT_EQ(Query(level, b, a), r.Flipped());
+  }
+}
+
+// A zero-size box (a point) exactly on an edge of a flat box: a rounded edge
+// axis of the separating-axis test reported a gap while the exact closest
+// points coincided, giving hit = false with distance 0.
+TEST(FuzzRegressionTest, PointBoxOnTheEdgeOfAFlatBox) {
+  const Obb a{{0x1.8p+1, 0x1p+0, 0x1.8p+1}, {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}, {0x1.8p+1, 0x1p+2, 0}};
+  const Obb b{{0, 0, 0x1.8p+1},
+              {{{0x1.d89d89d89d898p-3, 0x1.3b13b13b13b14p-2, -0x1.d89d89d89d89fp-1},
+                {-0x1.3b13b13b13b14p-2, 0x1.d89d89d89d89ep-1, 0x1.d89d89d89d89fp-3},
+                {0x1.d89d89d89d89fp-1, 0x1.d89d89d89d89fp-3, 0x1.3b13b13b13b12p-2}}},
+              {0, 0, 0}};
+  ExpectConsistent(a, b);
+  EXPECT_TRUE(Distance(a, b).hit);
+}
+
+// A sphere whose centre is one radius from a point box up to the last bit:
+// d^2 exceeded r^2 by an ulp while sqrt(d^2) - r rounded to 0.
+TEST(FuzzRegressionTest, SphereTouchingAPointBoxToTheLastBit) {
+  const double v = 0x1.000001ad7f29bp+0;
+  const Sphere a{{v, v, v}, v};
+  const Obb b{{v, 0, v},
+              {{{0x1.ad7f2838p-24, 0x1.fffffffffffd4p-1, 0},
+                {0, -0x1p-52, 0x1.0000000000001p+0},
+                {0x1.fffffffffffd4p-1, -0x1.ad7f2844p-24, -0x1p-52}}},
+              {0, 0, 0}};
+  ExpectConsistent(a, b);
+}
+
+}  // namespace
+}  // namespace collide
