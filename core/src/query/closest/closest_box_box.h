@@ -3,6 +3,7 @@
 #define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_BOX_BOX_H_
 
 #include <cmath>
+#include <limits>
 
 #include "collide/math.h"
 #include "collide/result.h"
@@ -426,12 +427,12 @@ inline PairResult ApartBoxBox(const Obb& a, const BoxPairFrame& f) {
   if (!CertifiedClosestBoxBox(f, c)) c = ClosestBoxBoxFrame(f);
   const double dist = std::sqrt(c.distance_squared);
   const Vec3 n = NormalizedOr(c.on_b - c.on_a, Vec3{1, 0, 0});
-  // The separating-axis test can find a gap of a few ulps (rounded edge axes)
-  // where the exact closest points coincide: then the boxes touch, and hit
-  // must equal (distance <= 0). The normal then falls back to A's x axis
-  // (unit, as the contact level requires).
-  return {QueryStatus::kOk, !(dist > 0.0), dist, a.rotation * c.on_a + a.center, a.rotation * c.on_b + a.center,
-          a.rotation * n};
+  // The separating-axis test decided "apart"; the exact closest points can
+  // still coincide to the last bit (a rounded edge axis reported a gap of a
+  // few ulps). Report the smallest positive distance then, so that hit ==
+  // (distance <= 0) holds with the SAT's decision (a fuzz finding).
+  return {QueryStatus::kOk, false, dist > 0.0 ? dist : std::numeric_limits<double>::denorm_min(),
+          a.rotation * c.on_a + a.center, a.rotation * c.on_b + a.center, a.rotation * n};
 }
 
 }  // namespace collide::internal

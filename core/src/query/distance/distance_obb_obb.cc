@@ -12,11 +12,7 @@ namespace collide::internal {
 
 PairResult DistanceObbObb(const Obb& a, const Obb& b) {
   const BoxPairFrame f = MakeBoxPairFrame(a, b);
-  if (SeparatedBoxPair(f)) {
-    PairResult r = ApartBoxBox(a, f);
-    if (r.hit) r.normal = {};  // kDistance: no normal when touching (result.h).
-    return r;
-  }
+  if (SeparatedBoxPair(f)) return ApartBoxBox(a, f);
   Vec3 common;
   if (CommonPointBoxBox(f, common)) {
     const Vec3 p = FromBoxFrame(a, common);
