@@ -1,9 +1,11 @@
 #include "server/logging.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/stubs/logging.h"
 #include "spdlog/pattern_formatter.h"
 #include "spdlog/sinks/stdout_sinks.h"
 #include "spdlog/spdlog.h"
@@ -43,7 +45,58 @@ class JsonEscapedMessage final : public spdlog::custom_flag_formatter {
   }
 };
 
+LogRateLimiter* g_protobuf_limiter = nullptr;
+
+void OnProtobufLog(google::protobuf::LogLevel level, const char* filename, int line,
+                   const std::string& message) {
+  std::int64_t suppressed = 0;
+  if (!g_protobuf_limiter->Admit(absl::Now(), &suppressed)) return;
+  if (suppressed > 0) spdlog::warn("protobuf: suppressed {} protobuf log messages", suppressed);
+  spdlog::level::level_enum spd = spdlog::level::err;
+  switch (level) {
+    case google::protobuf::LOGLEVEL_INFO:
+      spd = spdlog::level::info;
+      break;
+    case google::protobuf::LOGLEVEL_WARNING:
+      spd = spdlog::level::warn;
+      break;
+    case google::protobuf::LOGLEVEL_ERROR:
+      spd = spdlog::level::err;
+      break;
+    case google::protobuf::LOGLEVEL_FATAL:
+      spd = spdlog::level::critical;
+      break;
+  }
+  spdlog::log(spd, "protobuf {}:{}: {}", filename, line, message);
+}
+
 }  // namespace
+
+LogRateLimiter::LogRateLimiter(double per_second)
+    : per_second_(per_second), tokens_(per_second), last_(absl::InfinitePast()) {}
+
+bool LogRateLimiter::Admit(absl::Time now, std::int64_t* suppressed) {
+  absl::MutexLock lock(&mu_);
+  if (last_ != absl::InfinitePast() && now > last_) {
+    tokens_ = std::min(per_second_, tokens_ + absl::ToDoubleSeconds(now - last_) * per_second_);
+  }
+  if (now > last_ || last_ == absl::InfinitePast()) last_ = now;
+  if (tokens_ < 1) {
+    ++suppressed_;
+    return false;
+  }
+  tokens_ -= 1;
+  *suppressed = suppressed_;
+  suppressed_ = 0;
+  return true;
+}
+
+void RouteProtobufLogs(double lines_per_second) {
+  // Leaked: protobuf may log until the process exits.
+  static LogRateLimiter* limiter = new LogRateLimiter(lines_per_second);
+  g_protobuf_limiter = limiter;
+  google::protobuf::SetLogHandler(OnProtobufLog);
+}
 
 absl::Status ConfigureLogging(std::string_view level, std::string_view format) {
   const spdlog::level::level_enum parsed = spdlog::level::from_str(std::string(level));

@@ -4,10 +4,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -16,9 +20,12 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "absl/types/optional.h"
 #include "server/flags_env.h"
 #include "server/logging.h"
 #include "server/server.h"
+#include "server/token_auth.h"
+#include "server/transport_security.h"
 #include "spdlog/spdlog.h"
 
 ABSL_FLAG(std::string, host, "127.0.0.1",
@@ -36,11 +43,69 @@ ABSL_FLAG(std::string, log_level, "info",
           "trace, debug (adds one access line per request), info, warn or error.");
 ABSL_FLAG(std::string, log_format, "text", "text or json (one object per line).");
 
+// Security (README: Security).
+ABSL_FLAG(std::string, tls_cert_file, "",
+          "PEM certificate chain of the server; with --tls_key_file, serve TLS (1.2 or newer) instead of "
+          "plaintext.");
+ABSL_FLAG(std::string, tls_key_file, "", "PEM private key of --tls_cert_file.");
+ABSL_FLAG(std::string, tls_client_ca_file, "",
+          "PEM CA bundle; when set, clients must present a certificate signed by it (mutual TLS).");
+ABSL_FLAG(absl::optional<bool>, insecure, absl::nullopt,
+          "Plaintext permission when no TLS flag is set. Unset (default): plaintext only when --host is "
+          "loopback (127.0.0.0/8, ::1, localhost), startup fails otherwise; true: plaintext on any host (TLS "
+          "terminated by a mesh or ingress); false: never plaintext.");
+ABSL_FLAG(
+    std::string, auth_token_file, "",
+    "File of bearer tokens, one per line ('#' comments); with COLLIDE_AUTH_TOKENS (comma-separated) they "
+    "are the tokens accepted in 'authorization: Bearer <token>'. Any token configured: every call but "
+    "grpc.health.v1 needs one, else UNAUTHENTICATED.");
+
+// Transport limits.
+ABSL_FLAG(int, max_send_message_bytes, 64 << 20, "Largest response message in bytes.");
+ABSL_FLAG(int, max_concurrent_streams, 100, "Most concurrent calls (HTTP/2 streams) per connection.");
+ABSL_FLAG(int64_t, resource_quota_bytes, int64_t{1} << 30,
+          "gRPC's memory quota for the transport (read buffers, call state), bytes.");
+ABSL_FLAG(int, max_threads, 64, "Most threads gRPC may create for its synchronous services (reflection).");
+ABSL_FLAG(absl::Duration, handshake_timeout, absl::Seconds(10),
+          "A new connection must finish its TLS and HTTP/2 handshake within this duration.");
+ABSL_FLAG(absl::Duration, max_connection_idle, absl::Minutes(5),
+          "Close a connection with no call for this duration (0 = never).");
+ABSL_FLAG(absl::Duration, max_connection_age, absl::Minutes(30),
+          "Close any connection after this duration, so clients reconnect and rebalance (0 = never).");
+ABSL_FLAG(absl::Duration, max_connection_age_grace, absl::Seconds(30),
+          "Time the calls of a connection closed by --max_connection_age get to finish.");
+ABSL_FLAG(absl::Duration, min_ping_interval, absl::Seconds(10),
+          "Keepalive enforcement: client pings closer together than this duration without data are strikes.");
+ABSL_FLAG(int, max_ping_strikes, 2, "Ping strikes (count) after which the connection is closed.");
+
 namespace {
 
-constexpr std::string_view kFlagNames[] = {
-    "host",          "port",      "worker_threads", "max_items_per_request", "max_receive_message_bytes",
-    "drain_timeout", "log_level", "log_format"};
+constexpr std::string_view kFlagNames[] = {"host",
+                                           "port",
+                                           "worker_threads",
+                                           "max_items_per_request",
+                                           "max_receive_message_bytes",
+                                           "drain_timeout",
+                                           "log_level",
+                                           "log_format",
+                                           "tls_cert_file",
+                                           "tls_key_file",
+                                           "tls_client_ca_file",
+                                           "insecure",
+                                           "auth_token_file",
+                                           "max_send_message_bytes",
+                                           "max_concurrent_streams",
+                                           "resource_quota_bytes",
+                                           "max_threads",
+                                           "handshake_timeout",
+                                           "max_connection_idle",
+                                           "max_connection_age",
+                                           "max_connection_age_grace",
+                                           "min_ping_interval",
+                                           "max_ping_strikes"};
+
+// At most this many protobuf log lines per second reach the log.
+constexpr double kProtobufLogLinesPerSecond = 10;
 
 // Self-pipe: the signal handler only writes the signal number; the main
 // thread reads it and shuts down outside signal context.
@@ -77,6 +142,11 @@ int main(int argc, char** argv) {
       "reflection.\n\nEvery flag can also be set from the environment as COLLIDE_<FLAG_NAME_UPPERCASE> (e.g. "
       "COLLIDE_PORT=50052, COLLIDE_LOG_FORMAT=json); a flag given on the command line wins over its "
       "variable.\n\n"
+      "Security: plaintext is served only on a loopback --host unless --insecure=true says so explicitly; "
+      "--tls_cert_file/--tls_key_file serve TLS 1.2+, --tls_client_ca_file adds mutual TLS, and "
+      "--auth_token_file or COLLIDE_AUTH_TOKENS require 'authorization: Bearer <token>' on every call "
+      "but grpc.health.v1 (reflection and GetServerInfo included). Compressed requests are not inflated "
+      "(per-message decompression is off). See README: Security.\n\n"
       "Usage: collide-server [--flag=value ...]";
   absl::SetProgramUsageMessage(usage);
   // --help lists this file's flags (absl matches on the binary name by default).
@@ -104,6 +174,28 @@ int main(int argc, char** argv) {
   options.max_items_per_request = absl::GetFlag(FLAGS_max_items_per_request);
   options.max_receive_message_bytes = absl::GetFlag(FLAGS_max_receive_message_bytes);
   options.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
+  options.tls = {absl::GetFlag(FLAGS_tls_cert_file), absl::GetFlag(FLAGS_tls_key_file),
+                 absl::GetFlag(FLAGS_tls_client_ca_file)};
+  options.insecure = absl::GetFlag(FLAGS_insecure);
+  const char* env_tokens = std::getenv("COLLIDE_AUTH_TOKENS");
+  absl::StatusOr<std::vector<std::string>> tokens =
+      collide::server::LoadTokens(absl::GetFlag(FLAGS_auth_token_file), env_tokens ? env_tokens : "");
+  if (!tokens.ok()) {
+    spdlog::error("cannot start: {}", tokens.status().ToString());
+    return 1;
+  }
+  options.auth_tokens = std::move(*tokens);
+  options.max_send_message_bytes = absl::GetFlag(FLAGS_max_send_message_bytes);
+  options.max_concurrent_streams = absl::GetFlag(FLAGS_max_concurrent_streams);
+  options.resource_quota_bytes = absl::GetFlag(FLAGS_resource_quota_bytes);
+  options.max_threads = absl::GetFlag(FLAGS_max_threads);
+  options.handshake_timeout = absl::GetFlag(FLAGS_handshake_timeout);
+  options.max_connection_idle = absl::GetFlag(FLAGS_max_connection_idle);
+  options.max_connection_age = absl::GetFlag(FLAGS_max_connection_age);
+  options.max_connection_age_grace = absl::GetFlag(FLAGS_max_connection_age_grace);
+  options.min_ping_interval = absl::GetFlag(FLAGS_min_ping_interval);
+  options.max_ping_strikes = absl::GetFlag(FLAGS_max_ping_strikes);
+  collide::server::RouteProtobufLogs(kProtobufLogLinesPerSecond);
 
   if (!InstallSignalHandlers()) {
     spdlog::error("cannot install the SIGTERM/SIGINT handlers: errno {}", errno);
@@ -115,13 +207,25 @@ int main(int argc, char** argv) {
     return 1;
   }
   const collide::server::Options& o = (*server)->options();
+  const std::string transport =
+      !o.tls.enabled()
+          ? (collide::server::IsLoopbackHost(o.host) ? "plaintext (loopback)" : "plaintext (--insecure=true)")
+      : o.tls.client_ca_file.empty() ? "TLS"
+                                     : "mutual TLS";
   spdlog::info(
-      "listening on {} (version {}, worker_threads={}, max_items_per_request={}, "
-      "max_receive_message_bytes={}, "
-      "drain_timeout={}, log_level={}, log_format={})",
-      (*server)->address(), COLLIDE_VERSION, o.worker_threads, o.max_items_per_request,
-      o.max_receive_message_bytes, absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level),
-      absl::GetFlag(FLAGS_log_format));
+      "listening on {} (version {}, transport={}, auth={}, worker_threads={}, max_items_per_request={}, "
+      "max_receive_message_bytes={}, max_send_message_bytes={}, max_concurrent_streams={}, "
+      "resource_quota_bytes={}, max_threads={}, handshake_timeout={}, max_connection_idle={}, "
+      "max_connection_age={}, max_connection_age_grace={}, min_ping_interval={}, max_ping_strikes={}, "
+      "decompression=off, drain_timeout={}, log_level={}, log_format={})",
+      (*server)->address(), COLLIDE_VERSION, transport,
+      o.auth_tokens.empty() ? std::string("none") : absl::StrCat(o.auth_tokens.size(), " bearer token(s)"),
+      o.worker_threads, o.max_items_per_request, o.max_receive_message_bytes, o.max_send_message_bytes,
+      o.max_concurrent_streams, o.resource_quota_bytes, o.max_threads,
+      absl::FormatDuration(o.handshake_timeout), absl::FormatDuration(o.max_connection_idle),
+      absl::FormatDuration(o.max_connection_age), absl::FormatDuration(o.max_connection_age_grace),
+      absl::FormatDuration(o.min_ping_interval), o.max_ping_strikes, absl::FormatDuration(o.drain_timeout),
+      absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
 
   const int signal = WaitForSignal();
   spdlog::info("received signal {}: NOT_SERVING, draining in-flight calls for up to {}", signal,

@@ -3,15 +3,20 @@
 #ifndef COLLIDE_SERVER_SERVER_H_
 #define COLLIDE_SERVER_SERVER_H_
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "absl/types/optional.h"
 #include "grpcpp/server.h"
 #include "server/batch_runner.h"
 #include "server/service.h"
+#include "server/token_auth.h"
+#include "server/transport_security.h"
 
 namespace collide::server {
 
@@ -29,6 +34,38 @@ struct Options {
   int max_receive_message_bytes = 64 << 20;
   // How long Shutdown() lets in-flight calls finish before cancelling them.
   absl::Duration drain_timeout = absl::Seconds(10);
+
+  // Security (README: Security).
+  // TLS certificate, key and (for mTLS) client CA files; none set: plaintext.
+  TlsFiles tls;
+  // Plaintext permission when tls is not enabled: unset allows it on a
+  // loopback host only, true anywhere, false nowhere (CheckPlaintextAllowed).
+  absl::optional<bool> insecure;
+  // Bearer tokens every call but grpc.health.v1 must carry; empty: no check.
+  std::vector<std::string> auth_tokens;
+
+  // Transport limits: what one client or connection may cost the server.
+  // Largest response message, bytes.
+  int max_send_message_bytes = 64 << 20;
+  // Concurrent calls (HTTP/2 streams) per connection.
+  int max_concurrent_streams = 100;
+  // gRPC's memory quota for the transport (read buffers, call state), bytes.
+  std::int64_t resource_quota_bytes = std::int64_t{1} << 30;
+  // Threads gRPC may create for the synchronous services (reflection).
+  int max_threads = 64;
+  // A connection must finish its TLS/HTTP2 handshake within this.
+  absl::Duration handshake_timeout = absl::Seconds(10);
+  // A connection without calls for this long is closed (GOAWAY); 0 = never.
+  absl::Duration max_connection_idle = absl::Minutes(5);
+  // Any connection is closed after this long (clients reconnect, which
+  // rebalances them), its calls given max_connection_age_grace to finish;
+  // 0 = never.
+  absl::Duration max_connection_age = absl::Minutes(30);
+  absl::Duration max_connection_age_grace = absl::Seconds(30);
+  // Keepalive enforcement: pings closer together than this without data
+  // count as strikes; more than max_ping_strikes closes the connection.
+  absl::Duration min_ping_interval = absl::Seconds(10);
+  int max_ping_strikes = 2;
 };
 
 // Name of the service in health checks and reflection.
@@ -62,6 +99,7 @@ class Server {
 
   Options options_;
   int port_ = 0;
+  TokenSet tokens_;  // Read by the transport's auth processor.
   std::unique_ptr<BatchRunner> runner_;
   std::unique_ptr<CollisionService> service_;
   std::unique_ptr<grpc::Server> server_;

@@ -8,6 +8,8 @@
 #include <google/protobuf/arena.h>
 #include <grpcpp/grpcpp.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -63,6 +65,41 @@ std::string ExpandTarget(std::string_view target) {
   return has_scheme ? std::string(target) : "ipv4:" + std::string(target);
 }
 
+absl::StatusOr<std::string> ReadFile(const char* option, const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  if (!in || !(text << in.rdbuf())) {
+    return absl::InvalidArgumentError(absl::StrCat("client: ", option, ": cannot read \"", path, "\""));
+  }
+  return text.str();
+}
+
+absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> MakeChannelCredentials(
+    const ClientOptions& o, grpc::ChannelArguments& args) {
+  const bool tls = o.tls || !o.tls_ca_file.empty() || !o.tls_cert_file.empty() || !o.tls_key_file.empty() ||
+                   !o.tls_server_name.empty();
+  if (!tls) return grpc::InsecureChannelCredentials();
+  if (o.tls_cert_file.empty() != o.tls_key_file.empty()) {
+    return absl::InvalidArgumentError("client: tls_cert_file and tls_key_file go together");
+  }
+  grpc::SslCredentialsOptions ssl;
+  if (!o.tls_ca_file.empty()) {
+    absl::StatusOr<std::string> ca = ReadFile("tls_ca_file", o.tls_ca_file);
+    if (!ca.ok()) return ca.status();
+    ssl.pem_root_certs = *std::move(ca);
+  }
+  if (!o.tls_cert_file.empty()) {
+    absl::StatusOr<std::string> cert = ReadFile("tls_cert_file", o.tls_cert_file);
+    if (!cert.ok()) return cert.status();
+    absl::StatusOr<std::string> key = ReadFile("tls_key_file", o.tls_key_file);
+    if (!key.ok()) return key.status();
+    ssl.pem_cert_chain = *std::move(cert);
+    ssl.pem_private_key = *std::move(key);
+  }
+  if (!o.tls_server_name.empty()) args.SetSslTargetNameOverride(o.tls_server_name);
+  return grpc::SslCredentials(ssl);
+}
+
 }  // namespace
 
 struct Client::Impl {
@@ -79,7 +116,14 @@ struct Client::Impl {
                     const Request& request, Response& response) const {
     grpc::ClientContext context;
     context.set_deadline(absl::ToChronoTime(absl::Now() + options.deadline));
+    Authorize(context);
     return FromGrpcStatus((stub.get()->*method)(&context, request, &response));
+  }
+  // Call metadata rather than grpc::AccessTokenCredentials: gRPC sends call
+  // credentials over TLS only, and the server accepts tokens over
+  // plaintext (loopback, or TLS terminated by a mesh) too.
+  void Authorize(grpc::ClientContext& context) const {
+    if (!options.token.empty()) context.AddMetadata("authorization", "Bearer " + options.token);
   }
 };
 
@@ -102,7 +146,10 @@ absl::StatusOr<Client> Client::Create(std::string_view target, const ClientOptio
   // 256 KiB buffer would make every large packed batch (4096 OBB pairs are
   // 330 KB) unretriable.
   args.SetInt(GRPC_ARG_PER_RPC_RETRY_BUFFER_SIZE, 64 << 20);
-  impl->channel = grpc::CreateCustomChannel(impl->target, grpc::InsecureChannelCredentials(), args);
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
+      MakeChannelCredentials(options, args);
+  if (!credentials.ok()) return credentials.status();
+  impl->channel = grpc::CreateCustomChannel(impl->target, *credentials, args);
   impl->stub = pb::CollisionService::NewStub(impl->channel);
   impl->health = grpc::health::v1::Health::NewStub(impl->channel);
   return Client(std::move(impl));
@@ -247,6 +294,7 @@ absl::StatusOr<bool> Client::Health(absl::Duration timeout) {
   grpc::health::v1::HealthCheckResponse response;
   grpc::ClientContext context;
   context.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+  impl_->Authorize(context);
   if (grpc::Status s = impl_->health->Check(&context, request, &response); !s.ok()) return FromGrpcStatus(s);
   return response.status() == grpc::health::v1::HealthCheckResponse::SERVING;
 }

@@ -37,6 +37,9 @@ class DockerfileFacts:
         self.healthcheck = re.search(r"^HEALTHCHECK .*", self.runtime, re.M).group(0)
         self.entrypoint = re.search(r"^ENTRYPOINT (.*)", self.runtime, re.M).group(1)
         self.env_port = int(re.search(r"COLLIDE_PORT=(\d+)", self.runtime).group(1))
+        self.env_host = re.search(r"^ENV .*COLLIDE_HOST=(\S+)", self.runtime, re.M).group(1)
+        insecure = re.search(r"^ENV .*COLLIDE_INSECURE=(\S+)", self.runtime, re.M)
+        self.env_insecure = insecure.group(1) if insecure else None
 
 
 class DockerfileTest(unittest.TestCase):
@@ -48,6 +51,12 @@ class DockerfileTest(unittest.TestCase):
         self.assertIn("tini", d.entrypoint, "tini must be PID 1 to reap and forward signals")
         self.assertEqual(d.port, d.env_port)
         self.assertNotIn("-dev", d.runtime, "runtime stage carries no -dev packages")
+
+    def test_plaintext_beyond_loopback_is_explicit(self):
+        # collide-server refuses plaintext on a non-loopback host without it.
+        d = DockerfileFacts()
+        if d.env_host not in ("127.0.0.1", "localhost", "::1"):
+            self.assertEqual(d.env_insecure, "true")
 
 
 class KubernetesTest(unittest.TestCase):
@@ -72,6 +81,8 @@ class KubernetesTest(unittest.TestCase):
         env = {e["name"]: e["value"] for e in self.container["env"]}
         self.assertEqual(int(env["COLLIDE_PORT"]), self.docker.port)
         self.assertEqual(env["COLLIDE_HOST"], "0.0.0.0", "pods must listen beyond loopback")
+        self.assertEqual(env.get("COLLIDE_INSECURE"), "true",
+                         "plaintext beyond loopback must be explicit (or set the TLS flags)")
 
     def test_native_grpc_probes(self):
         for probe in ("readinessProbe", "livenessProbe"):

@@ -76,6 +76,23 @@ struct ClientOptions {
   // Largest response accepted, bytes; -1 is unlimited. A 4096-pair CONTACT
   // batch answers in about 0.4 MB.
   int max_receive_message_bytes = -1;
+
+  // Bearer token sent as "authorization: Bearer <token>" metadata on every
+  // call (health checks included, which the server does not require); "" =
+  // none. Sent over plaintext too: use TLS beyond a trusted network.
+  std::string token;
+  // TLS instead of plaintext. Also implied by any tls_* field below.
+  bool tls = false;
+  // PEM CA bundle the server's certificate must chain to; "" = the system's
+  // roots (gRPC's default).
+  std::string tls_ca_file;
+  // PEM client certificate chain and key, for servers that require mutual
+  // TLS; both or neither.
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  // Name the server's certificate must carry instead of the target's host
+  // (e.g. when dialling an IP address); "" = the target's host.
+  std::string tls_server_name;
 };
 
 // What GetServerInfo reports about the replica that answered.
