@@ -16,6 +16,8 @@ PACKAGES=(
   protoc-gen-go protoc-gen-go-grpc
   # Node.js client (client/node); its npm packages come from the lockfile below.
   nodejs
+  # Sanitizer and fuzzer builds (scripts/sanitize.sh, scripts/fuzz.sh): clang and its runtimes.
+  clang libclang-rt-14-dev
 )
 
 missing=()

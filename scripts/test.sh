@@ -1,13 +1,51 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds everything and runs every test.
+# Installs what is missing, builds everything and runs every test, then the
+# robustness stages: sanitizers (scripts/sanitize.sh), fuzzers
+# (scripts/fuzz.sh, FUZZ_SECONDS per target) and the short load/fault test
+# (scripts/load-test.sh --short). Prints each stage's time and one summary line.
 # Usage: scripts/test.sh            (from the repository root, as root on Debian bookworm)
-# Env:   BUILD_DIR (default build), JOBS (default nproc).
+# Env:   BUILD_DIR (default build), JOBS (default nproc), FUZZ_SECONDS (default 30),
+#        STAGES (default "main sanitize fuzz load"; e.g. STAGES=main for the main suite only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-$(nproc)}"
+STAGES="${STAGES:-main sanitize fuzz load}"
+export JOBS BUILD_DIR
+
+timings=()
+failed=()
+stage() {  # stage NAME COMMAND...
+  local name=$1 start=$SECONDS
+  shift
+  echo "=== stage $name"
+  if "$@"; then
+    timings+=("$name $((SECONDS - start))s ok")
+  else
+    timings+=("$name $((SECONDS - start))s FAILED")
+    failed+=("$name")
+  fi
+  echo "=== stage $name: $((SECONDS - start)) s"
+}
+main_suite() {  # Chained with &&: set -e does not apply inside `if`.
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release &&
+    cmake --build "$BUILD_DIR" -j "$JOBS" &&
+    ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
+}
 
 scripts/install-deps.sh
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build "$BUILD_DIR" -j "$JOBS"
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
+for s in $STAGES; do
+  case $s in
+    main) stage main main_suite ;;
+    sanitize) stage sanitize scripts/sanitize.sh ;;
+    fuzz) stage fuzz scripts/fuzz.sh "${FUZZ_SECONDS:-30}" ;;
+    load) stage load scripts/load-test.sh --short ;;
+    *) echo "test.sh: unknown stage $s"; exit 2 ;;
+  esac
+done
+echo "test.sh: stage timings: ${timings[*]}"
+if ((${#failed[@]})); then
+  echo "test.sh: FAILED stages: ${failed[*]}"
+  exit 1
+fi
+echo "test.sh: PASS (stages: $STAGES)"

@@ -37,6 +37,8 @@ ABSL_FLAG(int, max_items_per_request, 65536,
           "Most pairs or ray casts per request; more is RESOURCE_EXHAUSTED.");
 ABSL_FLAG(int, max_receive_message_bytes, 64 << 20,
           "Largest request message in bytes; larger is RESOURCE_EXHAUSTED.");
+ABSL_FLAG(int, max_concurrent_calls, 0,
+          "Most query calls handled at once; more are answered RESOURCE_EXHAUSTED at once (0: no limit).");
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(10),
           "On SIGTERM/SIGINT, how long in-flight calls may run before they are cancelled (e.g. 10s, 500ms).");
 ABSL_FLAG(std::string, log_level, "info",
@@ -102,7 +104,8 @@ constexpr std::string_view kFlagNames[] = {"host",
                                            "max_connection_age",
                                            "max_connection_age_grace",
                                            "min_ping_interval",
-                                           "max_ping_strikes"};
+                                           "max_ping_strikes",
+                                           "max_concurrent_calls"};
 
 // At most this many protobuf log lines per second reach the log.
 constexpr double kProtobufLogLinesPerSecond = 10;
@@ -173,6 +176,7 @@ int main(int argc, char** argv) {
   options.worker_threads = absl::GetFlag(FLAGS_worker_threads);
   options.max_items_per_request = absl::GetFlag(FLAGS_max_items_per_request);
   options.max_receive_message_bytes = absl::GetFlag(FLAGS_max_receive_message_bytes);
+  options.max_concurrent_calls = absl::GetFlag(FLAGS_max_concurrent_calls);
   options.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
   options.tls = {absl::GetFlag(FLAGS_tls_cert_file), absl::GetFlag(FLAGS_tls_key_file),
                  absl::GetFlag(FLAGS_tls_client_ca_file)};
@@ -217,6 +221,7 @@ int main(int argc, char** argv) {
       "max_receive_message_bytes={}, max_send_message_bytes={}, max_concurrent_streams={}, "
       "resource_quota_bytes={}, max_threads={}, handshake_timeout={}, max_connection_idle={}, "
       "max_connection_age={}, max_connection_age_grace={}, min_ping_interval={}, max_ping_strikes={}, "
+      "max_concurrent_calls={}, "
       "decompression=off, drain_timeout={}, log_level={}, log_format={})",
       (*server)->address(), COLLIDE_VERSION, transport,
       o.auth_tokens.empty() ? std::string("none") : absl::StrCat(o.auth_tokens.size(), " bearer token(s)"),
@@ -224,8 +229,8 @@ int main(int argc, char** argv) {
       o.max_concurrent_streams, o.resource_quota_bytes, o.max_threads,
       absl::FormatDuration(o.handshake_timeout), absl::FormatDuration(o.max_connection_idle),
       absl::FormatDuration(o.max_connection_age), absl::FormatDuration(o.max_connection_age_grace),
-      absl::FormatDuration(o.min_ping_interval), o.max_ping_strikes, absl::FormatDuration(o.drain_timeout),
-      absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
+      absl::FormatDuration(o.min_ping_interval), o.max_ping_strikes, o.max_concurrent_calls,
+      absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
 
   const int signal = WaitForSignal();
   spdlog::info("received signal {}: NOT_SERVING, draining in-flight calls for up to {}", signal,

@@ -86,6 +86,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   if (options.max_receive_message_bytes < 1) {
     return absl::InvalidArgumentError("max_receive_message_bytes must be >= 1");
   }
+  if (options.max_concurrent_calls < 0)
+    return absl::InvalidArgumentError("max_concurrent_calls must be >= 0");
   if (options.worker_threads < 0) return absl::InvalidArgumentError("worker_threads must be >= 0");
   if (options.drain_timeout < absl::ZeroDuration())
     return absl::InvalidArgumentError("drain_timeout must be >= 0");
@@ -100,9 +102,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   if (o.worker_threads == 0)
     o.worker_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   server->runner_ = std::make_unique<BatchRunner>(o.worker_threads);
-  server->service_ = std::make_unique<CollisionService>(
-      ServiceConfig{o.max_items_per_request, o.max_receive_message_bytes, COLLIDE_VERSION, Replica()},
-      *server->runner_);
+  server->service_ =
+      std::make_unique<CollisionService>(ServiceConfig{o.max_items_per_request, o.max_receive_message_bytes,
+                                                       o.max_concurrent_calls, COLLIDE_VERSION, Replica()},
+                                         *server->runner_);
 
   // Process-wide switches, read when a server is built.
   grpc::EnableDefaultHealthCheckService(true);

@@ -32,6 +32,9 @@ struct Options {
   int max_items_per_request = 65536;
   // Largest request message, bytes; larger is RESOURCE_EXHAUSTED (by gRPC).
   int max_receive_message_bytes = 64 << 20;
+  // Most query calls handled at once; more are RESOURCE_EXHAUSTED at once.
+  // 0: no limit.
+  int max_concurrent_calls = 0;
   // How long Shutdown() lets in-flight calls finish before cancelling them.
   absl::Duration drain_timeout = absl::Seconds(10);
 

@@ -106,8 +106,8 @@ void Encode(const Scratch& s, v1::CastRaysPackedResponse* response) {
 
 // Validates, runs and encodes one request; `items` receives its item count.
 template <typename Request, typename Response>
-grpc::Status Handle(grpc::CallbackServerContext* context, const Request& request, Response* response,
-                    const ServiceConfig& config, BatchRunner& runner, std::size_t& items) {
+grpc::Status Handle(const Request& request, Response* response, const ServiceConfig& config,
+                    BatchRunner& runner, const CallControl& control, std::size_t& items) {
   items = convert::ItemCount(request);
   if (items > static_cast<std::size_t>(config.max_items_per_request)) {
     return ToGrpcStatus(
@@ -140,9 +140,9 @@ grpc::Status Handle(grpc::CallbackServerContext* context, const Request& request
     }
   }
 
-  const auto deadline = context->deadline();
-  const auto should_stop = [context, deadline] {
-    return context->IsCancelled() || std::chrono::system_clock::now() >= deadline;
+  const auto deadline = control.deadline;
+  const auto should_stop = [&control, deadline] {
+    return control.is_cancelled() || std::chrono::system_clock::now() >= deadline;
   };
   bool finished;
   if constexpr (kIsPairRequest<Request>) {
@@ -191,6 +191,27 @@ grpc::Status Handle(grpc::CallbackServerContext* context, const Request& request
 
 }  // namespace
 
+grpc::Status HandleRequest(const v1::QueryPairsRequest& request, v1::QueryPairsResponse* response,
+                           const ServiceConfig& config, BatchRunner& runner, const CallControl& control,
+                           std::size_t& items) {
+  return Handle(request, response, config, runner, control, items);
+}
+grpc::Status HandleRequest(const v1::QueryPairsPackedRequest& request, v1::QueryPairsPackedResponse* response,
+                           const ServiceConfig& config, BatchRunner& runner, const CallControl& control,
+                           std::size_t& items) {
+  return Handle(request, response, config, runner, control, items);
+}
+grpc::Status HandleRequest(const v1::CastRaysRequest& request, v1::CastRaysResponse* response,
+                           const ServiceConfig& config, BatchRunner& runner, const CallControl& control,
+                           std::size_t& items) {
+  return Handle(request, response, config, runner, control, items);
+}
+grpc::Status HandleRequest(const v1::CastRaysPackedRequest& request, v1::CastRaysPackedResponse* response,
+                           const ServiceConfig& config, BatchRunner& runner, const CallControl& control,
+                           std::size_t& items) {
+  return Handle(request, response, config, runner, control, items);
+}
+
 CollisionService::CollisionService(ServiceConfig config, BatchRunner& runner)
     : config_(std::move(config)), runner_(runner), allocators_(std::make_unique<Allocators>()) {
   SetMessageAllocatorFor_QueryPairs(&allocators_->query_pairs);
@@ -206,7 +227,20 @@ grpc::Status CollisionService::Serve(const char* method, grpc::CallbackServerCon
                                      const Request& request, Response* response) {
   const auto start = std::chrono::steady_clock::now();
   std::size_t items = 0;
-  const grpc::Status status = Handle(context, request, response, config_, runner_, items);
+  // Load shedding: past the limit, answer at once rather than queue work
+  // the server cannot keep up with (the client may retry elsewhere).
+  const int in_flight = calls_in_flight_.fetch_add(1, std::memory_order_relaxed) + 1;
+  grpc::Status status;
+  if (config_.max_concurrent_calls > 0 && in_flight > config_.max_concurrent_calls) {
+    status = ToGrpcStatus({RequestError::Kind::kLimitExceeded,
+                           "the server is handling " + std::to_string(config_.max_concurrent_calls) +
+                               " calls (--max_concurrent_calls); retry later"});
+  } else {
+    const auto is_cancelled = [context] { return context->IsCancelled(); };
+    const CallControl control{is_cancelled, context->deadline()};
+    status = Handle(request, response, config_, runner_, control, items);
+  }
+  calls_in_flight_.fetch_sub(1, std::memory_order_relaxed);
   if (status.ok()) {
     requests_served_.fetch_add(1, std::memory_order_relaxed);
     items_served_.fetch_add(static_cast<std::int64_t>(items), std::memory_order_relaxed);

@@ -6,9 +6,12 @@
 #define COLLIDE_SERVER_SERVICE_H_
 
 #include <atomic>
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "absl/functional/function_ref.h"
 #include "collide/v1/collide.grpc.pb.h"
 #include "server/batch_runner.h"
 
@@ -18,9 +21,37 @@ namespace collide::server {
 struct ServiceConfig {
   int max_items_per_request = 65536;
   int max_receive_message_bytes = 64 << 20;  // Enforced by gRPC; reported here.
+  // Most collide.v1 query calls being handled at once; one more is answered
+  // RESOURCE_EXHAUSTED at once (load shedding). 0: no limit.
+  int max_concurrent_calls = 0;
   std::string version;
   std::string replica;  // "<hostname>:<pid>".
 };
+
+// How a call in progress may end early: is_cancelled() is polled between
+// chunks of the batch, and the batch stops once `deadline` has passed.
+struct CallControl {
+  absl::FunctionRef<bool()> is_cancelled;
+  std::chrono::system_clock::time_point deadline = std::chrono::system_clock::time_point::max();
+};
+
+// The whole handling of one request, exactly as the service answers it, with
+// no gRPC call (the service's handlers and the request fuzzer call these):
+// the item limit, validation and conversion (convert/), the unsupported-pair
+// check, the batch on `runner`, and the response or the error status
+// (ToGrpcStatus). `items` receives the request's item count.
+grpc::Status HandleRequest(const v1::QueryPairsRequest& request, v1::QueryPairsResponse* response,
+                           const ServiceConfig& config, BatchRunner& runner, const CallControl& control,
+                           std::size_t& items);
+grpc::Status HandleRequest(const v1::QueryPairsPackedRequest& request, v1::QueryPairsPackedResponse* response,
+                           const ServiceConfig& config, BatchRunner& runner, const CallControl& control,
+                           std::size_t& items);
+grpc::Status HandleRequest(const v1::CastRaysRequest& request, v1::CastRaysResponse* response,
+                           const ServiceConfig& config, BatchRunner& runner, const CallControl& control,
+                           std::size_t& items);
+grpc::Status HandleRequest(const v1::CastRaysPackedRequest& request, v1::CastRaysPackedResponse* response,
+                           const ServiceConfig& config, BatchRunner& runner, const CallControl& control,
+                           std::size_t& items);
 
 class CollisionService final : public v1::CollisionService::CallbackService {
  public:
@@ -57,6 +88,7 @@ class CollisionService final : public v1::CollisionService::CallbackService {
   std::unique_ptr<Allocators> allocators_;
   std::atomic<std::int64_t> requests_served_{0};
   std::atomic<std::int64_t> items_served_{0};
+  std::atomic<int> calls_in_flight_{0};  // Query calls being handled now.
 };
 
 }  // namespace collide::server

@@ -619,6 +619,58 @@ TEST(LimitsTest, TooManyItemsNamesTheLimit) {
   EXPECT_TRUE(Call(t, &v1::CollisionService::Stub::QueryPairs, eight).ok());
 }
 
+TEST(LimitsTest, MaxConcurrentCallsCountsOnlyCallsInFlight) {
+  // One call at a time is always under a limit of 1: a call that finished,
+  // OK or not, no longer counts.
+  TestServer t(Options{.max_concurrent_calls = 1});
+  v1::QueryPairsRequest bad = OnePairPerKind();
+  bad.set_level(v1::QUERY_LEVEL_UNSPECIFIED);
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(Call(t, &v1::CollisionService::Stub::QueryPairs, bad).error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
+    const grpc::Status status = Call(t, &v1::CollisionService::Stub::QueryPairs, OnePairPerKind());
+    EXPECT_TRUE(status.ok()) << status.error_message();
+  }
+  EXPECT_FALSE(Server::Start(Options{.port = 0, .max_concurrent_calls = -1}).ok());
+}
+
+// HandleRequest is the service's whole request handling without gRPC (the
+// request fuzzer calls it): same bytes as the served response, same errors.
+TEST(HandleRequestTest, AnswersExactlyAsTheServedCall) {
+  std::vector<PairResult> expected;
+  const v1::QueryPairsRequest request = RandomPairs(QueryLevel::kContact, 2, 5, expected);
+  BatchRunner runner(2);
+  const auto never = [] { return false; };
+  v1::QueryPairsResponse direct;
+  std::size_t items = 0;
+  const grpc::Status status =
+      HandleRequest(request, &direct, ServiceConfig{}, runner, CallControl{never}, items);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(items, expected.size());
+  TestServer t;
+  v1::QueryPairsResponse served;
+  grpc::ClientContext context;
+  ASSERT_TRUE(t.stub->QueryPairs(&context, request, &served).ok());
+  EXPECT_EQ(direct.SerializeAsString(), served.SerializeAsString());
+
+  v1::QueryPairsRequest bad = request;
+  bad.set_level(v1::QUERY_LEVEL_UNSPECIFIED);
+  v1::QueryPairsResponse unused;
+  const grpc::Status invalid =
+      HandleRequest(bad, &unused, ServiceConfig{}, runner, CallControl{never}, items);
+  EXPECT_EQ(invalid.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(BadRequestFields(invalid), ElementsAre("level"));
+
+  const auto always = [] { return true; };
+  EXPECT_EQ(HandleRequest(request, &unused, ServiceConfig{}, runner, CallControl{always}, items).error_code(),
+            grpc::StatusCode::CANCELLED);
+  EXPECT_EQ(
+      HandleRequest(request, &unused, ServiceConfig{}, runner,
+                    CallControl{never, std::chrono::system_clock::now() - std::chrono::seconds(1)}, items)
+          .error_code(),
+      grpc::StatusCode::DEADLINE_EXCEEDED);
+}
+
 TEST(LimitsTest, OversizedMessageIsRejectedByGrpc) {
   TestServer t(Options{.max_receive_message_bytes = 4096});
   v1::QueryPairsPackedRequest request;

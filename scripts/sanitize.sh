@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Sanitizer runs, with clang:
+#  address: ASan + UBSan + LeakSanitizer build (-DCOLLIDE_SANITIZE=address,
+#           RelWithDebInfo) running the whole ctest suite;
+#  thread:  TSan build running the concurrent server tests (the in-process
+#           server tests and the e2e test, which drives the real server
+#           binary), with tests/sanitizers/tsan.supp (findings inside Debian's
+#           uninstrumented gRPC, Abseil and protobuf libraries only).
+# Prints one summary line per run; exit 1 if either fails.
+# Usage: scripts/sanitize.sh [address|thread|all]   (default all)
+# Env:   ASAN_BUILD_DIR (build-asan), TSAN_BUILD_DIR (build-tsan), JOBS (nproc).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WHAT="${1:-all}"
+JOBS="${JOBS:-$(nproc)}"
+ASAN_DIR="${ASAN_BUILD_DIR:-build-asan}"
+TSAN_DIR="${TSAN_BUILD_DIR:-build-tsan}"
+status=0
+
+# Tests that cannot work under ASan, with the reason (none today: every test
+# runs instrumented binaries; deploy_manifests runs Python, which is not
+# instrumented and loads no instrumented code).
+ASAN_EXCLUDE=()
+
+if [[ $WHAT == all || $WHAT == address ]]; then
+  start=$SECONDS
+  CC=clang CXX=clang++ cmake -S . -B "$ASAN_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCOLLIDE_SANITIZE=address -DCOLLIDE_BUILD_BENCH=OFF >/dev/null
+  cmake --build "$ASAN_DIR" -j "$JOBS"
+  for t in "${ASAN_EXCLUDE[@]}"; do echo "sanitize: address: excluded $t"; done
+  exclude=()
+  ((${#ASAN_EXCLUDE[@]})) && exclude=(-E "$(IFS='|'; echo "${ASAN_EXCLUDE[*]}")")
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1:strict_init_order=1"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  if ctest --test-dir "$ASAN_DIR" -j "$JOBS" --output-on-failure "${exclude[@]}" >"$ASAN_DIR/ctest.log" 2>&1; then
+    echo "sanitize: address: PASS $(grep -E 'tests passed' "$ASAN_DIR/ctest.log") ($((SECONDS - start)) s)"
+  else
+    grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error|SUMMARY|Failed|\*\*\*' "$ASAN_DIR/ctest.log" | head -30
+    echo "sanitize: address: FAILED $(grep -E 'tests passed' "$ASAN_DIR/ctest.log") ($((SECONDS - start)) s; log $ASAN_DIR/ctest.log)"
+    status=1
+  fi
+  unset ASAN_OPTIONS UBSAN_OPTIONS
+fi
+
+if [[ $WHAT == all || $WHAT == thread ]]; then
+  start=$SECONDS
+  CC=clang CXX=clang++ cmake -S . -B "$TSAN_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCOLLIDE_SANITIZE=thread -DCOLLIDE_BUILD_BENCH=OFF -DCOLLIDE_BUILD_ORACLE_TESTS=OFF >/dev/null
+  cmake --build "$TSAN_DIR" -j "$JOBS" --target server_service_test server_unit_test e2e_test collide-server collide
+  export TSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0"
+  failed=()
+  for t in server_service_test server_unit_test e2e_test; do
+    if ! "$TSAN_DIR/tests/$t" >"$TSAN_DIR/$t.log" 2>&1; then
+      failed+=("$t")
+      grep -E 'WARNING: ThreadSanitizer|SUMMARY|FAILED|#[0-9]' "$TSAN_DIR/$t.log" | head -30
+    fi
+  done
+  unset TSAN_OPTIONS
+  if ((${#failed[@]})); then
+    echo "sanitize: thread: FAILED ${failed[*]} ($((SECONDS - start)) s; logs $TSAN_DIR/<test>.log)"
+    status=1
+  else
+    echo "sanitize: thread: PASS server_service_test server_unit_test e2e_test ($((SECONDS - start)) s)"
+  fi
+fi
+exit $status
