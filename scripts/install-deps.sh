@@ -10,6 +10,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libfcl-dev libccd-dev libeigen3-dev libbullet-dev
   python3-grpcio python3-protobuf python3-yaml
+  openssl  # tests/security make a throwaway CA and certificates at test time
+  ccache
   # Go client (client/go), built offline from Debian's Go sources.
   golang-go golang-google-grpc-dev golang-google-protobuf-dev golang-google-genproto-dev
   golang-github-golang-protobuf-1-5-dev  # grpc-go 1.33 marshals through it; 1.3 predates protoc-gen-go 1.28
