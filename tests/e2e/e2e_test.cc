@@ -22,6 +22,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -40,6 +41,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "gtest/gtest.h"
 #include "support/random_shapes.h"
+#include "support/server_process.h"
 
 namespace collide {
 namespace {
@@ -49,47 +51,15 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 namespace pb = ::collide::v1;
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::ReadFile;
+using testing::ServerProcess;
+using testing::Spawn;
+using testing::TempPath;
+using testing::WaitExit;
 
-std::string TempPath(const std::string& stem) {
-  std::string path =
-      (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + ("/collide-e2e-" + stem + "-XXXXXX");
-  const int fd = mkstemp(path.data());
-  if (fd >= 0) close(fd);
-  return path;
-}
-
-// fork + exec with stdout and stderr sent to files; the child dies with us.
-pid_t Spawn(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path) {
-  const pid_t pid = fork();
-  if (pid != 0) return pid;
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  const int out = open(out_path.c_str(), O_WRONLY | O_TRUNC | O_CREAT, 0644);
-  const int err = open(err_path.c_str(), O_WRONLY | O_TRUNC | O_CREAT, 0644);
-  dup2(out, 1);
-  dup2(err, 2);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  execv(args[0], args.data());
-  _exit(127);
-}
-
-// waitpid with a deadline; nullopt when the child is still running then.
-std::optional<int> WaitExit(pid_t pid, std::chrono::milliseconds timeout) {
-  const Clock::time_point end = Clock::now() + timeout;
-  for (;;) {
-    int status = 0;
-    const pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    if (r < 0 || Clock::now() > end) return std::nullopt;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+// The real server as every test here runs it.
+ServerProcess* StartServer() {
+  return new ServerProcess(COLLIDE_SERVER_BIN, {"--worker_threads=2", "--drain_timeout=10s"});
 }
 
 struct CliResult {
@@ -115,52 +85,6 @@ CliResult RunCli(std::vector<std::string> args) {
   unlink(err.c_str());
   return r;
 }
-
-// The real server binary, started with --port=0; its port is read from the
-// "listening on 127.0.0.1:PORT" log line.
-class ServerProcess {
- public:
-  ServerProcess() : log_(TempPath("server-log")) {
-    pid_ = Spawn(
-        {COLLIDE_SERVER_BIN, "--host=127.0.0.1", "--port=0", "--worker_threads=2", "--drain_timeout=10s"},
-        log_, log_ + ".err");
-    const std::regex listening(R"(listening on 127\.0\.0\.1:(\d+))");
-    const Clock::time_point end = Clock::now() + std::chrono::seconds(30);
-    while (Clock::now() < end && port_ == 0) {
-      const std::string text = ReadFile(log_) + ReadFile(log_ + ".err");
-      if (std::smatch m; std::regex_search(text, m, listening)) port_ = std::stoi(m[1]);
-      if (port_ == 0 && waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = 0;
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-  }
-  ~ServerProcess() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    unlink(log_.c_str());
-    unlink((log_ + ".err").c_str());
-  }
-
-  int port() const { return port_; }
-  std::string target() const { return "127.0.0.1:" + std::to_string(port_); }
-  std::string log() const { return ReadFile(log_) + ReadFile(log_ + ".err"); }
-  void Terminate() const { kill(pid_, SIGTERM); }
-  // The exit code, or nullopt if still running after `timeout`.
-  std::optional<int> Wait(std::chrono::milliseconds timeout) {
-    std::optional<int> code = WaitExit(pid_, timeout);
-    if (code.has_value()) pid_ = 0;
-    return code;
-  }
-
- private:
-  std::string log_;
-  pid_t pid_ = 0;
-  int port_ = 0;
-};
 
 Client MakeClient(const std::string& target) {
   absl::StatusOr<Client> client = Client::Create(target, {.deadline = absl::Seconds(20)});
@@ -213,7 +137,7 @@ pb::QueryPairsPackedRequest PackedRequest(QueryLevel level, ShapeKind kind, std:
 // One server for the query tests.
 class E2eTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new ServerProcess(); }
+  static void SetUpTestSuite() { server_ = StartServer(); }
   static void TearDownTestSuite() {
     delete server_;
     server_ = nullptr;
@@ -412,7 +336,8 @@ TEST_F(E2eTest, LibraryReportsTheBadFieldsPath) {
 // before it was accepted, after the client's retries); an open health Watch
 // sees NOT_SERVING; the server exits 0.
 TEST(E2eDrainTest, SigtermDrainsCallsInFlight) {
-  ServerProcess server;
+  std::unique_ptr<ServerProcess> server_owner(StartServer());
+  ServerProcess& server = *server_owner;
   ASSERT_GT(server.port(), 0) << "collide-server did not start:\n" << server.log();
 
   testing::ShapeFactory factory(17);
