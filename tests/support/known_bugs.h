@@ -21,13 +21,10 @@ struct KnownBug {
 // invariants_test entries naming it are inert and fail again if it recurs).
 // Fixed: "distance-common-point" (kDistance common point of overlapping round
 // shapes outside A; fixed in e63b86c, regression tests in regression_test.cc).
+// Fixed: "box-touching-hit" (box kernels returned hit == false with distance
+// == 0 for touching shapes; fixed in 0390764 and 9889044, regression test
+// RegressionTest.BoxTouchingSphereDistanceZeroMeansHit now runs).
 inline const std::vector<KnownBug> kKnownBugs = {
-    {"box-touching-hit",
-     "Box kernels, kDistance (sphere/capsule/aabb/obb vs aabb/obb) and kContact (aabb/obb vs obb): for "
-     "touching shapes (separation ~1e-17) they return hit == false with distance == 0, contradicting "
-     "result.h 'hit is true exactly when the signed distance is <= 0'. Likely hit decided on squared "
-     "distances while distance is rounded to 0 (or the reverse). Regression: "
-     "RegressionTest.BoxTouchingSphereDistanceZeroMeansHit."},
     {"box-contact-witness",
      "Box kernels, kContact, overlapping shapes with parallel features (capsule/segment axis parallel to an "
      "Obb face, Obb-Obb face to face): one deepest point is on the other shape's support plane but outside "
