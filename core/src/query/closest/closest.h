@@ -25,17 +25,6 @@ namespace collide::internal {
 // deterministic parallel answer.
 inline constexpr double kParallelSinSquared = 1e-28;
 
-// v / |v|, unit to rounding for every finite non-zero v, or `fallback` for
-// v == 0. Unlike NormalizedOr it scales by the largest component first, so a
-// v whose squared length underflows (components below ~1e-154, e.g. the
-// separation of shapes at scale 1e-160) still gets a unit result.
-inline Vec3 UnitOr(const Vec3& v, const Vec3& fallback) {
-  const double m = std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
-  if (!(m > 0.0) || !std::isfinite(m)) return fallback;
-  const Vec3 w = v / m;
-  return w / Length(w);
-}
-
 // num / den clamped to [0, 1], for den >= 0. The clamps are decided before
 // dividing: cheaper when clamped, and den == 0 gives 0, never NaN.
 inline double ClampedRatio(double num, double den) {

@@ -22,7 +22,7 @@ inline RayHit InsideHit(const Ray& ray, const Vec3& unit_dir) {
 inline RayHit HitAt(const Ray& ray, const Vec3& unit_dir, double t, const Vec3& outward,
                     const Vec3& fallback) {
   if (!(t <= ray.max_distance)) return {};
-  return {QueryStatus::kOk, true, t, ray.origin + unit_dir * t, UnitOr(outward, fallback)};
+  return {QueryStatus::kOk, true, t, ray.origin + unit_dir * t, NormalizedOr(outward, fallback)};
 }
 
 // First t >= 0 at which origin + t * u (u unit) enters the ball of radius r
@@ -43,7 +43,7 @@ inline double RayBallEntry(const Vec3& m, const Vec3& u, double r) {
 }
 
 // The unit direction of a valid ray (non-zero direction).
-inline Vec3 UnitDirection(const Ray& ray) { return UnitOr(ray.direction, Vec3{1, 0, 0}); }
+inline Vec3 UnitDirection(const Ray& ray) { return NormalizedOr(ray.direction, Vec3{1, 0, 0}); }
 
 // Ray (with unit direction u) against the solid ball (center, r).
 inline RayHit RayCastBall(const Ray& ray, const Vec3& u, const Vec3& center, double r) {

@@ -27,7 +27,7 @@ RayHit RayCastCapsule(const Ray& ray, const Capsule& c) {
   if (len2 == 0.0) return RayCastBall(ray, u, c.a, r);
 
   // Cylinder frame: y along the unit axis w from c.a, perpendicular parts.
-  const Vec3 w = UnitOr(axis, Vec3{});
+  const Vec3 w = NormalizedOr(axis, Vec3{});
   const double len = Dot(axis, w);
   const Vec3 m = ray.origin - c.a;
   const double y0 = Dot(m, w);
@@ -48,7 +48,7 @@ RayHit RayCastCapsule(const Ray& ray, const Capsule& c) {
     const double t = cc / (-bb + std::sqrt(disc));  // near root, as C / q.
     const double y = y0 + t * uw;
     if (y >= 0.0 && y <= len) {
-      return HitAt(ray, u, t, m_perp + u_perp * t, UnitOr(-u_perp, -u));
+      return HitAt(ray, u, t, m_perp + u_perp * t, NormalizedOr(-u_perp, -u));
     }
     beyond_a = y < 0.0;
   }

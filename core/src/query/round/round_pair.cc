@@ -16,10 +16,10 @@ Vec3 RejectFrom(const Vec3& v, const Vec3& d) { return v - d * (Dot(v, d) / Dot(
 // (|u| = 1) to avoid the cancellation of 1 - ux^2. When u is along x, the
 // projection of +y instead.
 Vec3 PerpendicularNearestX(const Vec3& axis) {
-  const Vec3 u = UnitOr(axis, Vec3{1, 0, 0});
+  const Vec3 u = NormalizedOr(axis, Vec3{1, 0, 0});
   const Vec3 from_x{u.y * u.y + u.z * u.z, -u.x * u.y, -u.x * u.z};
   const Vec3 from_y{-u.y * u.x, u.x * u.x + u.z * u.z, -u.y * u.z};
-  return UnitOr(from_x, UnitOr(from_y, Vec3{0, 0, 1}));
+  return NormalizedOr(from_x, NormalizedOr(from_y, Vec3{0, 0, 1}));
 }
 
 // n or -n, whichever has its first non-zero component (x, then y, then z)
@@ -36,7 +36,7 @@ bool NonParallel(const Vec3& d1, const Vec3& d2, const Vec3& n) {
 // The unit normal A -> B.
 Vec3 ContactNormal(const CoreClosest& cp, const CoreLine& a, const CoreLine& b) {
   const Vec3 v = SeparationDirection(cp, a, b);
-  return v != Vec3{} ? UnitOr(v, Vec3{}) : TouchingCoresNormal(a.axis, b.axis);
+  return v != Vec3{} ? NormalizedOr(v, Vec3{}) : TouchingCoresNormal(a.axis, b.axis);
 }
 
 }  // namespace
@@ -63,7 +63,7 @@ Vec3 TouchingCoresNormal(const Vec3& axis_a, const Vec3& axis_b) {
   const bool has_b = axis_b != Vec3{};
   if (has_a && has_b) {
     const Vec3 n = Cross(axis_a, axis_b);
-    if (NonParallel(axis_a, axis_b, n)) return PreferPositive(UnitOr(n, Vec3{}));
+    if (NonParallel(axis_a, axis_b, n)) return PreferPositive(NormalizedOr(n, Vec3{}));
   }
   if (has_a) return PerpendicularNearestX(axis_a);
   if (has_b) return PerpendicularNearestX(axis_b);
