@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 namespace collide {
 namespace {
@@ -16,30 +17,41 @@ std::string FormatDouble(double v) {
 }
 
 // Finite, 0 or within [kMinMagnitude, kMaxMagnitude], so that no product of two values inside a
-// kernel can overflow.
-void CheckFinite(double v, const std::string& field, std::vector<Violation>& out) {
+// kernel can overflow. The predicates run on every item of every request, so
+// valid input takes a branch-only path: a field's path string is built only
+// once a violation is found.
+bool InRange(double v) {
+  const double m = std::fabs(v);  // NaN fails both comparisons.
+  return m <= kMaxMagnitude && (m >= kMinMagnitude || v == 0.0);
+}
+bool InRange(const Vec3& v) { return InRange(v.x) && InRange(v.y) && InRange(v.z); }
+
+void CheckFinite(double v, std::string_view field, std::vector<Violation>& out) {
+  if (InRange(v)) return;
   if (std::isnan(v)) {
-    out.push_back({field, "must be a number, got NaN"});
+    out.push_back({std::string(field), "must be a number, got NaN"});
   } else if (!std::isfinite(v)) {
-    out.push_back({field, "must be finite, got infinity"});
+    out.push_back({std::string(field), "must be finite, got infinity"});
   } else if (std::fabs(v) > kMaxMagnitude) {
-    out.push_back({field, "magnitude must be <= 1e12, got " + std::to_string(v)});
-  } else if (v != 0.0 && std::fabs(v) < kMinMagnitude) {
-    out.push_back({field, "magnitude must be 0 or >= 1e-50, got " + FormatDouble(v)});
+    out.push_back({std::string(field), "magnitude must be <= 1e12, got " + std::to_string(v)});
+  } else {
+    out.push_back({std::string(field), "magnitude must be 0 or >= 1e-50, got " + FormatDouble(v)});
   }
 }
 
-void CheckFinite(const Vec3& v, const std::string& field, std::vector<Violation>& out) {
-  CheckFinite(v.x, field + ".x", out);
-  CheckFinite(v.y, field + ".y", out);
-  CheckFinite(v.z, field + ".z", out);
+void CheckFinite(const Vec3& v, std::string_view field, std::vector<Violation>& out) {
+  if (InRange(v)) return;
+  const std::string f(field);
+  CheckFinite(v.x, f + ".x", out);
+  CheckFinite(v.y, f + ".y", out);
+  CheckFinite(v.z, f + ".z", out);
 }
 
-void CheckNonNegative(double v, const std::string& field, std::vector<Violation>& out) {
-  if (!std::isfinite(v) || std::fabs(v) > kMaxMagnitude || (v != 0.0 && std::fabs(v) < kMinMagnitude)) {
+void CheckNonNegative(double v, std::string_view field, std::vector<Violation>& out) {
+  if (!InRange(v)) {
     CheckFinite(v, field, out);
   } else if (v < 0.0) {
-    out.push_back({field, "must be >= 0, got " + std::to_string(v)});
+    out.push_back({std::string(field), "must be >= 0, got " + std::to_string(v)});
   }
 }
 
@@ -86,7 +98,8 @@ bool Validate(const Aabb& s, std::vector<Violation>& out) {
     for (int i = 0; i < 3; ++i) {
       if (std::isfinite(s.min[i]) && std::isfinite(s.max[i]) && s.min[i] > s.max[i]) {
         out.push_back({std::string("min.") + kAxis[i], "must be <= max." + std::string(kAxis[i]) + ", got " +
-                                                           std::to_string(s.min[i]) + " > " + std::to_string(s.max[i])});
+                                                           std::to_string(s.min[i]) + " > " +
+                                                           std::to_string(s.max[i])});
       }
     }
   });
@@ -133,7 +146,9 @@ bool Validate(const ConvexHull& s, std::vector<Violation>& out) {
                                      std::to_string(n)});
       return;
     }
-    for (size_t i = 0; i < n; ++i) CheckFinite(s.vertices[i], "vertices[" + std::to_string(i) + "]", out);
+    for (size_t i = 0; i < n; ++i) {
+      if (!InRange(s.vertices[i])) CheckFinite(s.vertices[i], "vertices[" + std::to_string(i) + "]", out);
+    }
   });
 }
 
@@ -142,7 +157,8 @@ bool Validate(const Halfspace& s, std::vector<Violation>& out) {
     CheckFinite(s.normal, "normal", out);
     CheckFinite(s.offset, "offset", out);
     if (IsFinite(s.normal) && std::fabs(Length(s.normal) - 1.0) > kUnitTolerance) {
-      out.push_back({"normal", "must be unit length (within 1e-6), got length " + std::to_string(Length(s.normal))});
+      out.push_back(
+          {"normal", "must be unit length (within 1e-6), got length " + std::to_string(Length(s.normal))});
     }
   });
 }
@@ -176,15 +192,19 @@ bool Validate(const Line& s, std::vector<Violation>& out) {
   });
 }
 
-bool ValidateRotation(const Quat& q, const std::string& field, std::vector<Violation>& out) {
+bool ValidateRotation(const Quat& q, std::string_view field, std::vector<Violation>& out) {
   return Appended(out, [&] {
-    CheckFinite(q.w, field + ".w", out);
-    CheckFinite(q.x, field + ".x", out);
-    CheckFinite(q.y, field + ".y", out);
-    CheckFinite(q.z, field + ".z", out);
+    if (!(InRange(q.w) && InRange(q.x) && InRange(q.y) && InRange(q.z))) {
+      const std::string f(field);
+      CheckFinite(q.w, f + ".w", out);
+      CheckFinite(q.x, f + ".x", out);
+      CheckFinite(q.y, f + ".y", out);
+      CheckFinite(q.z, f + ".z", out);
+    }
     if (std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) &&
         std::fabs(Norm(q) - 1.0) > kUnitTolerance) {
-      out.push_back({field, "must be a unit quaternion (norm within 1e-6 of 1), got norm " + std::to_string(Norm(q))});
+      out.push_back({std::string(field), "must be a unit quaternion (norm within 1e-6 of 1), got norm " +
+                                             std::to_string(Norm(q))});
     }
   });
 }

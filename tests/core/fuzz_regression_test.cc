@@ -44,5 +44,21 @@ TEST(FuzzRegressionTest, SphereTouchingAPointBoxToTheLastBit) {
   ExpectConsistent(a, b);
 }
 
+// A sphere or a point exactly on the far vertex of a needle triangle (two
+// vertices 1e-33 apart at the origin, the third at 1e12): rounding put the
+// centre in an edge region with a zero denominator, and the distance level
+// returned NaN everywhere. The centre is on the triangle: distance 0.
+TEST(FuzzRegressionTest, BallOnTheFarVertexOfANeedleTriangle) {
+  const double t = 0x1.7313333303838p-108, k = 0x1.d1a94a2p+39;
+  const Triangle a{{t, 0, 0}, {0, 0, t}, {k, k, k}};
+  for (const Shape& b : {Shape(Sphere{{k, k, k}, 0x1.e848p+19}), Shape(Point{{k, k, k}})}) {
+    ExpectConsistent(a, b);
+    const PairResult r = Query(QueryLevel::kDistance, a, b);
+    EXPECT_TRUE(r.hit);
+    EXPECT_LE(r.distance, 0.0);
+    EXPECT_EQ(r.point_a, (Vec3{k, k, k}));
+  }
+}
+
 }  // namespace
 }  // namespace collide

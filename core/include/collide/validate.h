@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collide/math.h"
@@ -64,7 +65,7 @@ bool Validate(const Line& s, std::vector<Violation>& out);
 
 // A rotation given as a quaternion (the wire form of an Obb's rotation):
 // finite and |norm - 1| <= kUnitTolerance. `field` names it in violations.
-bool ValidateRotation(const Quat& q, const std::string& field, std::vector<Violation>& out);
+bool ValidateRotation(const Quat& q, std::string_view field, std::vector<Violation>& out);
 
 // v, or 0 when |v| < kMinMagnitude (subnormals and other dust).
 inline double FlushTiny(double v) { return std::fabs(v) < kMinMagnitude ? 0.0 : v; }
