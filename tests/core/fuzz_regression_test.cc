@@ -60,5 +60,20 @@ TEST(FuzzRegressionTest, BallOnTheFarVertexOfANeedleTriangle) {
   }
 }
 
+// A point 2e-161 off a flat box's face (a rotation entry of 1e-161): the
+// squared gap is subnormal, and normalizing by its square root gave a contact
+// normal of length 1.0000006.
+TEST(FuzzRegressionTest, PointASubnormalSquaredGapOffAFlatBox) {
+  const double e = 0x1.e9e9e9e9e9e23p-535, k = 0x1.d1a94a2p+39;
+  const Obb a{{0, 0, 0}, {{{-1, -0.0, -e}, {0, 1, -0.0}, {e, 0, -1}}}, {0, k, k}};
+  const Point b{{0, 0, 2}};
+  ExpectConsistent(a, b);
+  const PairResult r = Query(QueryLevel::kContact, a, b);
+  EXPECT_FALSE(r.hit);
+  EXPECT_GT(r.distance, 0.0);
+  EXPECT_LT(r.distance, 1e-160);
+  EXPECT_EQ(Length(r.normal), 1.0);
+}
+
 }  // namespace
 }  // namespace collide
