@@ -1,57 +1,65 @@
-// Query() and RayCast(): look the pair up in the registry, fall back to the
-// generic convex algorithms, and keep mirror symmetry exact.
-#include <algorithm>
-#include <cstring>
-
+// Query() and RayCast(): one lookup in the kernel table, whose slots already
+// unpack the shapes, order same-kind pairs and flip mirrored results (see
+// registry.h); pairs without a kernel go to the generic convex algorithms.
 #include "collide/query.h"
 #include "query/registry.h"
 
 namespace collide {
 namespace internal {
 
-const Registry& GlobalRegistry() {
-  static const Registry* const registry = [] {
-    auto* r = new Registry();
-    RegisterRoundKernels(*r);
-    RegisterBoxKernels(*r);
-    RegisterConvexKernels(*r);
-    return r;
-  }();
-  return *registry;
+namespace {
+
+Registry BuildRegistry() {
+  Registry r;
+  RegisterRoundKernels(r);
+  RegisterBoxKernels(r);
+  RegisterConvexKernels(r);
+  return r;
 }
+
+// Built before every other static initializer of the program (GCC and Clang
+// init_priority; 101 is the first one not reserved), so that Query() needs no
+// first-use guard on its hot path and still works from other initializers.
+__attribute__((init_priority(101))) const Registry kRegistry = BuildRegistry();
+
+}  // namespace
+
+const Registry& GlobalRegistry() { return kRegistry; }
 
 namespace {
 
-// A strict order on same-kind shapes (bytewise; hulls by their vertex
-// lists), so that Query(a, b) and Query(b, a) run the kernel with the same
-// argument order and are exact mirrors of each other.
+// SameKindLess(b, a) for two shapes of the same kind.
 bool SameKindSwapped(const Shape& a, const Shape& b) {
-  if (const auto* ha = std::get_if<ConvexHull>(&a)) {
-    const auto* hb = std::get_if<ConvexHull>(&b);
-    return std::lexicographical_compare(
-        hb->vertices.begin(), hb->vertices.end(), ha->vertices.begin(), ha->vertices.end(),
-        [](const Vec3& p, const Vec3& q) { return std::memcmp(&p, &q, sizeof(Vec3)) < 0; });
-  }
   return std::visit(
-      [&b](const auto& sa) {
-        using T = std::decay_t<decltype(sa)>;
-        return std::memcmp(std::get_if<T>(&b), &sa, sizeof(T)) < 0;
-      },
-      a);
+      [&b](const auto& sa) { return SameKindLess(Unchecked<std::decay_t<decltype(sa)>>(b), sa); }, a);
 }
 
 }  // namespace
-}  // namespace internal
 
-PairResult Query(QueryLevel level, const Shape& a, const Shape& b) {
+PairResult QueryWithoutKernel(QueryLevel level, const Shape& a, const Shape& b) {
   const ShapeKind ka = KindOf(a);
   const ShapeKind kb = KindOf(b);
-  if (ka == kb && internal::SameKindSwapped(a, b)) return Query(level, b, a).Flipped();
-  if (const internal::PairFn fn = internal::GlobalRegistry().PairKernel(level, ka, kb)) return fn(a, b);
   if (ka == ShapeKind::kHalfspace && kb == ShapeKind::kHalfspace) {
     return PairResult{.status = QueryStatus::kUnsupported};
   }
-  return internal::QueryConvexFallback(level, a, b);
+  // The same order as the same-kind kernel slots, so that the fallback's
+  // Query(a, b) and Query(b, a) are exact mirrors too.
+  if (ka == kb && SameKindSwapped(a, b)) {
+    PairResult r = QueryConvexFallback(level, b, a);
+    FlipInPlace(r);
+    return r;
+  }
+  return QueryConvexFallback(level, a, b);
+}
+
+}  // namespace internal
+
+PairResult Query(QueryLevel level, const Shape& a, const Shape& b) {
+  const internal::PairFn fn = internal::GlobalRegistry().PairKernel(level, KindOf(a), KindOf(b));
+  if (fn != nullptr) [[likely]] {
+    return fn(a, b);
+  }
+  return internal::QueryWithoutKernel(level, a, b);
 }
 
 bool IsSupported(ShapeKind a, ShapeKind b) {
