@@ -2,6 +2,7 @@
 // touching, in-plane and degenerate cases, at every level.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -74,6 +75,38 @@ TEST(TriangleKernelsTest, DegenerateTrianglesUseTheFallback) {
       CheckAgainstFallback(Point{c}, t, "degenerate point");
       CheckAgainstFallback(Sphere{c, 0.5}, t, "degenerate sphere");
     }
+  }
+}
+
+// The intersect kernel rejects far pairs by the triangle's bounding box
+// before the closest-point work; its margin must keep its answer exactly the
+// contact kernel's hit, also within rounding of touching and far from the
+// origin. Radii are set to the contact distance and nudged by a few ulps.
+TEST(TriangleKernelsTest, IntersectEarlyRejectAgreesWithContactWhenTouching) {
+  for (const double offset : {0.0, 1e6, -1e12}) {
+    testing::ShapeFactory f(53, 2.0);
+    int hits = 0, misses = 0;
+    for (int i = 0; i < 4000; ++i) {
+      Triangle t = std::get<Triangle>(f.Make(ShapeKind::kTriangle));
+      const Vec3 shift{offset, -offset, 0.5 * offset};
+      t = {t.a + shift, t.b + shift, t.c + shift};
+      // Every other center lies straight out along +x from the vertex of
+      // largest x: that vertex is then the closest point, and the box gap
+      // equals the distance (the case the reject's margin is for).
+      const Vec3& v = t.a.x >= t.b.x && t.a.x >= t.c.x ? t.a : (t.b.x >= t.c.x ? t.b : t.c);
+      const Vec3 center = i % 2 ? f.Position() + shift : v + Vec3{f.Uniform(0.01, 1.0), 0, 0};
+      const double d = ContactSphereTriangle(Sphere{center, 0.0}, t).distance;
+      double r = d;
+      for (int k = 0; k < (i % 7) - 3; ++k) r = std::nextafter(r, kInfinity);
+      for (int k = 0; k > (i % 7) - 3; --k) r = std::nextafter(r, 0.0);
+      const Sphere s{center, std::max(r, 0.0)};
+      const bool hit = ContactSphereTriangle(s, t).hit;
+      ASSERT_EQ(IntersectSphereTriangle(s, t), hit) << "#" << i << " offset " << offset;
+      hits += hit;
+      misses += !hit;
+    }
+    EXPECT_GT(hits, 1000);
+    EXPECT_GT(misses, 1000);
   }
 }
 

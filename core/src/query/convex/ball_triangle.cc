@@ -8,21 +8,64 @@
 #include "query/convex/gjk.h"
 
 namespace collide::internal {
+namespace {
+
+// The same collinearity test as the GJK sub-algorithm's (sin < ~1e-14), on
+// n = ab x ac.
+bool Degenerate(const Vec3& n, double ab2, double ac2) { return !(LengthSquared(n) > 1e-28 * ab2 * ac2); }
+
+// GJK's touch tolerance, relative to the size of the Minkowski difference
+// (its vertices are center - vertex): the center is on the triangle's core
+// when its distance d to the triangle is below it.
+[[gnu::always_inline]] inline bool TouchingCore(double d, const Vec3& center, const Triangle& t) {
+  const double scale = std::sqrt(
+      std::max({LengthSquared(t.a - center), LengthSquared(t.b - center), LengthSquared(t.c - center)}));
+  return d <= kGjkTouchTolerance * scale;
+}
+
+// True when the ball certainly misses the triangle, by the gap between the
+// center and the triangle's bounding box: the largest per-axis gap g is a
+// lower bound of the distance. The differences of doubles are correctly
+// rounded (relative error <= 2^-53), and the exact path's distance is off by
+// a few ulps of its coordinates, bounded by |center| + max |vertex - center|
+// <= |center|_1 + sqrt(3) g + e (e: the box's summed extents). A margin of
+// 1e-9 (2 g + e + |center|_1) then makes this reject only pairs on which the
+// exact path also reports a miss (and no touching core), so the answer is
+// unchanged bit for bit.
+bool BoxGapExceeds(const Vec3& center, double radius, const Triangle& t) {
+  double gap = 0.0, size = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const double lo = std::min({t.a[i], t.b[i], t.c[i]});
+    const double hi = std::max({t.a[i], t.b[i], t.c[i]});
+    gap = std::max({gap, center[i] - hi, lo - center[i]});
+    size += (hi - lo) + std::fabs(center[i]);
+  }
+  return gap > radius + 1e-9 * (2.0 * gap + size);
+}
+
+}  // namespace
+
+std::optional<bool> IntersectBallTriangle(const Vec3& center, double radius, const Triangle& t) {
+  const Vec3 ab = t.b - t.a;
+  const Vec3 ac = t.c - t.a;
+  if (Degenerate(Cross(ab, ac), LengthSquared(ab), LengthSquared(ac))) return std::nullopt;
+  // Early reject before the closest-point work. On the benchmark's random
+  // pairs (53% misses) it answers 29% of all pairs; a plane test after it
+  // (three more dot products, 35% alone, 43% together) measured no faster.
+  if (BoxGapExceeds(center, radius, t)) return false;
+  const double d = Length(ClosestPointOnTriangle(center, t.a, t.b, t.c) - center);
+  return d <= radius || TouchingCore(d, center, t);
+}
 
 std::optional<PairResult> QueryBallTriangle(QueryLevel level, const Vec3& center, double radius,
                                             const Triangle& t) {
   const Vec3 ab = t.b - t.a;
   const Vec3 ac = t.c - t.a;
   const Vec3 n = Cross(ab, ac);
-  // The same collinearity test as the GJK sub-algorithm's (sin < ~1e-14).
-  if (!(LengthSquared(n) > 1e-28 * LengthSquared(ab) * LengthSquared(ac))) return std::nullopt;
+  if (Degenerate(n, LengthSquared(ab), LengthSquared(ac))) return std::nullopt;
   const Vec3 q = ClosestPointOnTriangle(center, t.a, t.b, t.c);
   const double d = Length(q - center);
-  // GJK's touch tolerance, relative to the size of the Minkowski difference
-  // (its vertices are center - vertex).
-  const double scale = std::sqrt(
-      std::max({LengthSquared(t.a - center), LengthSquared(t.b - center), LengthSquared(t.c - center)}));
-  const bool touching_core = d <= kGjkTouchTolerance * scale;
+  const bool touching_core = TouchingCore(d, center, t);
   PairResult r;
   r.hit = touching_core || d <= radius;
   if (level == QueryLevel::kIntersect) return r;

@@ -16,6 +16,11 @@ namespace collide::internal {
 // which the caller sends to the fallback. A center on the triangle (within
 // GJK's touch tolerance) touches its core: the normal is then the triangle's
 // normal with the fallback's sign convention (PreferPositiveSign).
+// The hit of that pair alone (the kIntersect answer, bit for bit), with an
+// early reject by the triangle's bounding box before the closest-point work;
+// nullopt for a degenerate triangle.
+std::optional<bool> IntersectBallTriangle(const Vec3& center, double radius, const Triangle& t);
+
 std::optional<PairResult> QueryBallTriangle(QueryLevel level, const Vec3& center, double radius,
                                             const Triangle& t);
 

@@ -7,7 +7,7 @@
 namespace collide::internal {
 
 bool IntersectPointTriangle(const Point& a, const Triangle& b) {
-  if (const auto r = QueryBallTriangle(QueryLevel::kIntersect, a.position, 0.0, b)) return r->hit;
+  if (const std::optional<bool> hit = IntersectBallTriangle(a.position, 0.0, b)) return *hit;
   return QueryConvexFallback(QueryLevel::kIntersect, a, b).hit;
 }
 

@@ -7,7 +7,7 @@
 namespace collide::internal {
 
 bool IntersectSphereTriangle(const Sphere& a, const Triangle& b) {
-  if (const auto r = QueryBallTriangle(QueryLevel::kIntersect, a.center, a.radius, b)) return r->hit;
+  if (const std::optional<bool> hit = IntersectBallTriangle(a.center, a.radius, b)) return *hit;
   return QueryConvexFallback(QueryLevel::kIntersect, a, b).hit;
 }
 
