@@ -3,6 +3,8 @@
 #include <cstring>
 #include <variant>
 
+#include "convert/shapes.h"
+
 namespace collide::convert {
 namespace {
 
@@ -140,9 +142,7 @@ bool UnpackShape(ShapeKind kind, const double* d, Shape& out, std::vector<Violat
     case ShapeKind::kObb: {
       // No "unset" rotation in packed form: the quaternion must be unit.
       const Quat q{FlushTiny(d[3]), FlushTiny(d[4]), FlushTiny(d[5]), FlushTiny(d[6])};
-      const bool rotation_ok = ValidateRotation(q, "rotation", violations);
-      const Obb& obb = out.emplace<Obb>(Obb::FromQuat(V(d), rotation_ok ? q : Quat{}, V(d + 7)));
-      return Validate(obb, violations) && rotation_ok;
+      return ObbFromWire(V(d), q, V(d + 7), out.emplace<Obb>(), violations);
     }
     case ShapeKind::kTriangle:
       return Validate(out.emplace<Triangle>(Triangle{V(d), V(d + 3), V(d + 6)}), violations);

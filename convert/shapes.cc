@@ -64,19 +64,46 @@ Quat InputFromProto(const v1::Quaternion& q) {
   return {FlushTiny(q.w()), FlushTiny(q.x()), FlushTiny(q.y()), FlushTiny(q.z())};
 }
 
-// Validates `shape` and prefixes the violations it adds with the oneof member
-// name, so "radius" becomes "sphere.radius".
+// Prefixes the violations from index `before` on with the oneof member name,
+// so "radius" becomes "sphere.radius".
+void PrefixFrom(std::size_t before, const char* member, std::vector<Violation>& violations) {
+  for (std::size_t i = before; i < violations.size(); ++i) {
+    violations[i].field = JoinPath(member, violations[i].field);
+  }
+}
+
+// Validates `shape`, its violations named under `member`.
 template <typename T>
 bool ValidateAs(const char* member, const T& shape, std::vector<Violation>& violations) {
   const std::size_t before = violations.size();
   if (Validate(shape, violations)) return true;
-  for (std::size_t i = before; i < violations.size(); ++i) {
-    violations[i].field = JoinPath(member, violations[i].field);
-  }
+  PrefixFrom(before, member, violations);
   return false;
 }
 
 }  // namespace
+
+bool ObbFromWire(const Vec3& center, const Quat& q, const Vec3& half_extents, Obb& out,
+                 std::vector<Violation>& violations) {
+  const Vec3& h = half_extents;
+  if (IsValidNumber(center) && IsValidNumber(h) && h.x >= 0.0 && h.y >= 0.0 && h.z >= 0.0 &&
+      IsValidNumber(q.w) && IsValidNumber(q.x) && IsValidNumber(q.y) && IsValidNumber(q.z) &&
+      std::fabs(Norm(q) - 1.0) <= kUnitTolerance) {
+    // Everything ValidateRotation and Validate(Obb) check holds: the numbers
+    // and the norm above, and the rotation's orthonormality, since
+    // RotationFromQuat divides a finite q by its norm, which leaves the matrix
+    // orthonormal to a few ulp (<< kRotationTolerance) with determinant +1.
+    // Skipping Validate's 9 dot products halves the decoding cost of an obb.
+    out = Obb::FromQuat(center, q, half_extents);
+    return true;
+  }
+  bool ok = ValidateRotation(q, "rotation", violations);
+  // RotationFromQuat normalizes, so a quaternion within the tolerance gives
+  // an exact rotation; an invalid one is reported above only.
+  out = Obb::FromQuat(center, ok ? q : Quat{}, half_extents);
+  ok = Validate(out, violations) && ok;
+  return ok;
+}
 
 bool FromProto(const v1::Shape& in, Shape& out, DecodeArena& arena, std::vector<Violation>& violations) {
   switch (in.shape_case()) {
@@ -107,13 +134,13 @@ bool FromProto(const v1::Shape& in, Shape& out, DecodeArena& arena, std::vector<
       const v1::Obb& s = in.obb();
       // geometry.proto: an unset rotation is the identity.
       const Quat q = s.has_rotation() ? InputFromProto(s.rotation()) : Quat{};
-      bool ok = ValidateRotation(q, "obb.rotation", violations);
-      // RotationFromQuat normalizes, so a quaternion within the tolerance
-      // gives an exact rotation; an invalid one is reported above only.
-      out.emplace<Obb>(
-          Obb::FromQuat(InputFromProto(s.center()), ok ? q : Quat{}, InputFromProto(s.half_extents())));
-      ok = ValidateAs("obb", std::get<Obb>(out), violations) && ok;
-      return ok;
+      const std::size_t before = violations.size();
+      if (ObbFromWire(InputFromProto(s.center()), q, InputFromProto(s.half_extents()), out.emplace<Obb>(),
+                      violations)) {
+        return true;
+      }
+      PrefixFrom(before, "obb", violations);
+      return false;
     }
     case v1::Shape::kTriangle: {
       const v1::Triangle& s = in.triangle();

@@ -48,6 +48,15 @@ inline Quat FromProto(const v1::Quaternion& q) { return {q.w(), q.x(), q.y(), q.
 std::optional<QueryLevel> LevelFromProto(int level);
 v1::QueryLevel ToProto(QueryLevel level);
 
+// The Obb of the wire parts of an obb (numbers already read through
+// FlushTiny): its rotation is the quaternion `q`, which must be unit within
+// kUnitTolerance. Returns true when valid; otherwise appends, in this order,
+// ValidateRotation's violations ("rotation", "rotation.w") and Validate's
+// (relative to the obb), and `out` then holds the identity in place of a
+// rejected q. Valid input takes a branch-only path.
+bool ObbFromWire(const Vec3& center, const Quat& q, const Vec3& half_extents, Obb& out,
+                 std::vector<Violation>& violations);
+
 // Decodes and validates `in` into `out`. Returns true when valid; otherwise
 // appends violations relative to `in` ("sphere.radius"; "" with "shape must
 // be set" when no kind is set) and `out` is unspecified. Hull vertices are

@@ -16,18 +16,13 @@ std::string FormatDouble(double v) {
   return buf;
 }
 
-// Finite, 0 or within [kMinMagnitude, kMaxMagnitude], so that no product of two values inside a
-// kernel can overflow. The predicates run on every item of every request, so
-// valid input takes a branch-only path: a field's path string is built only
-// once a violation is found.
-bool InRange(double v) {
-  const double m = std::fabs(v);  // NaN fails both comparisons.
-  return m <= kMaxMagnitude && (m >= kMinMagnitude || v == 0.0);
-}
-bool InRange(const Vec3& v) { return InRange(v.x) && InRange(v.y) && InRange(v.z); }
-
+// Numbers are finite, 0 or within [kMinMagnitude, kMaxMagnitude]
+// (IsValidNumber), so that no product of two values inside a kernel can
+// overflow. The predicates run on every item of every request, so valid input
+// takes a branch-only path: a field's path string is built only once a
+// violation is found.
 void CheckFinite(double v, std::string_view field, std::vector<Violation>& out) {
-  if (InRange(v)) return;
+  if (IsValidNumber(v)) return;
   if (std::isnan(v)) {
     out.push_back({std::string(field), "must be a number, got NaN"});
   } else if (!std::isfinite(v)) {
@@ -40,7 +35,7 @@ void CheckFinite(double v, std::string_view field, std::vector<Violation>& out) 
 }
 
 void CheckFinite(const Vec3& v, std::string_view field, std::vector<Violation>& out) {
-  if (InRange(v)) return;
+  if (IsValidNumber(v)) return;
   const std::string f(field);
   CheckFinite(v.x, f + ".x", out);
   CheckFinite(v.y, f + ".y", out);
@@ -48,7 +43,7 @@ void CheckFinite(const Vec3& v, std::string_view field, std::vector<Violation>& 
 }
 
 void CheckNonNegative(double v, std::string_view field, std::vector<Violation>& out) {
-  if (!InRange(v)) {
+  if (!IsValidNumber(v)) {
     CheckFinite(v, field, out);
   } else if (v < 0.0) {
     out.push_back({std::string(field), "must be >= 0, got " + std::to_string(v)});
@@ -147,7 +142,8 @@ bool Validate(const ConvexHull& s, std::vector<Violation>& out) {
       return;
     }
     for (size_t i = 0; i < n; ++i) {
-      if (!InRange(s.vertices[i])) CheckFinite(s.vertices[i], "vertices[" + std::to_string(i) + "]", out);
+      if (!IsValidNumber(s.vertices[i]))
+        CheckFinite(s.vertices[i], "vertices[" + std::to_string(i) + "]", out);
     }
   });
 }
@@ -194,7 +190,7 @@ bool Validate(const Line& s, std::vector<Violation>& out) {
 
 bool ValidateRotation(const Quat& q, std::string_view field, std::vector<Violation>& out) {
   return Appended(out, [&] {
-    if (!(InRange(q.w) && InRange(q.x) && InRange(q.y) && InRange(q.z))) {
+    if (!(IsValidNumber(q.w) && IsValidNumber(q.x) && IsValidNumber(q.y) && IsValidNumber(q.z))) {
       const std::string f(field);
       CheckFinite(q.w, f + ".w", out);
       CheckFinite(q.x, f + ".x", out);

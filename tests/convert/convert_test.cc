@@ -126,6 +126,55 @@ TEST(ShapeConvertTest, ObbRotationWithinToleranceIsNormalizedExactly) {
   EXPECT_EQ(std::get<Obb>(shape).rotation, Mat3{});
 }
 
+// ObbFromWire accepts valid input without running Validate(Obb): it must give
+// the very Obb and violations of ValidateRotation + FromQuat + Validate, on
+// random valid obbs and on every kind of bad number in every field.
+TEST(ShapeConvertTest, ObbFromWireMatchesTheFullValidation) {
+  const auto reference = [](const Vec3& c, const Quat& q, const Vec3& h, Obb& out,
+                            std::vector<Violation>& v) {
+    bool ok = ValidateRotation(q, "rotation", v);
+    out = Obb::FromQuat(c, ok ? q : Quat{}, h);
+    return Validate(out, v) && ok;
+  };
+  testing::ShapeFactory factory(7);
+  const double bad[] = {std::numeric_limits<double>::quiet_NaN(),
+                        std::numeric_limits<double>::infinity(),
+                        -std::numeric_limits<double>::infinity(),
+                        2e12,
+                        -3e12,
+                        1e-60,
+                        -0.5,
+                        0.0};
+  int valid = 0, cases = 0;
+  for (int i = 0; i < 200; ++i) {
+    Vec3 c = factory.Position();
+    Quat q = factory.Rotation();
+    Vec3 h{factory.Size(), factory.Size(), factory.Size()};
+    // Every fourth case stays valid; the others break one field (or scale q
+    // to a norm just inside or outside the 1e-6 tolerance).
+    if (i % 4 != 0) {
+      double* fields[10] = {&c.x, &c.y, &c.z, &q.w, &q.x, &q.y, &q.z, &h.x, &h.y, &h.z};
+      const int which = i % 11;
+      if (which == 10) {
+        const double scale = 1.0 + (i % 3 == 0 ? 9e-7 : 1.1e-6) * (i % 2 == 0 ? 1 : -1);
+        q = {q.w * scale, q.x * scale, q.y * scale, q.z * scale};
+      } else {
+        *fields[which] = bad[i % std::size(bad)];
+      }
+    }
+    Obb expected_obb, obb;
+    std::vector<Violation> expected, got;
+    const bool expected_ok = reference(c, q, h, expected_obb, expected);
+    EXPECT_EQ(ObbFromWire(c, q, h, obb, got), expected_ok) << i;
+    EXPECT_EQ(got, expected) << i;
+    EXPECT_EQ(std::memcmp(&obb, &expected_obb, sizeof(Obb)), 0) << i;
+    valid += expected_ok;
+    ++cases;
+  }
+  // Both paths are exercised.
+  EXPECT_GT(valid, cases / 5);
+  EXPECT_LT(valid, cases / 2);
+}
 // Float dust (subnormals, 1e-60) is read as 0 rather than rejected: the core
 // accepts only 0 or magnitudes >= 1e-50 (validate.h).
 TEST(ShapeConvertTest, TinyMagnitudesReadAsZero) {

@@ -67,6 +67,17 @@ bool Validate(const Line& s, std::vector<Violation>& out);
 // finite and |norm - 1| <= kUnitTolerance. `field` names it in violations.
 bool ValidateRotation(const Quat& q, std::string_view field, std::vector<Violation>& out);
 
+// The rule for every number of a shape or ray: finite, and 0 or of magnitude
+// in [kMinMagnitude, kMaxMagnitude]. Decoders may test it to accept valid
+// input on a branch-only path and call Validate only to report a violation.
+inline bool IsValidNumber(double v) {
+  const double m = std::fabs(v);  // NaN fails both comparisons.
+  return m <= kMaxMagnitude && (m >= kMinMagnitude || v == 0.0);
+}
+inline bool IsValidNumber(const Vec3& v) {
+  return IsValidNumber(v.x) && IsValidNumber(v.y) && IsValidNumber(v.z);
+}
+
 // v, or 0 when |v| < kMinMagnitude (subnormals and other dust).
 inline double FlushTiny(double v) { return std::fabs(v) < kMinMagnitude ? 0.0 : v; }
 inline Vec3 FlushTiny(const Vec3& v) { return {FlushTiny(v.x), FlushTiny(v.y), FlushTiny(v.z)}; }
