@@ -18,18 +18,13 @@ QueryStatus StatusFromProto(v1::ResultStatus status) {
   return status == v1::RESULT_STATUS_NOT_CONVERGED ? QueryStatus::kNotConverged : QueryStatus::kOk;
 }
 
-// Resizes `field` to n elements without initializing them twice and returns
-// its storage.
+// Replaces the contents of `field` by n uninitialized elements and returns
+// their storage (the caller writes every one).
 template <typename T>
 T* Sized(RepeatedField<T>* field, std::size_t n) {
-  field->Resize(static_cast<int>(n), T{});
-  return field->mutable_data();
-}
-
-void Put(const Vec3& v, double* out) {
-  out[0] = v.x;
-  out[1] = v.y;
-  out[2] = v.z;
+  field->Clear();
+  field->Reserve(static_cast<int>(n));
+  return field->AddNAlreadyReserved(static_cast<int>(n));
 }
 
 Vec3 Get(const RepeatedField<double>& a, std::size_t i) {
@@ -87,49 +82,61 @@ void Encode(std::span<const RayHit> hits, v1::CastRaysResponse* out) {
   for (const RayHit& h : hits) ToProto(h, messages->Add());
 }
 
-void EncodePacked(std::span<const PairResult> results, QueryLevel level, v1::QueryPairsPackedResponse* out) {
-  const std::size_t n = results.size();
+PackedPairArrays SizePacked(std::size_t n, QueryLevel level, v1::QueryPairsPackedResponse* out) {
   out->clear_not_converged();
-  bool* hit = Sized(out->mutable_hit(), n);
+  PackedPairArrays arrays;
+  arrays.hit = Sized(out->mutable_hit(), n);
   if (level == QueryLevel::kIntersect) {
     out->clear_distance();
     out->clear_point_a();
     out->clear_point_b();
     out->clear_normal();
-    for (std::size_t i = 0; i < n; ++i) hit[i] = results[i].hit;
   } else {
-    double* distance = Sized(out->mutable_distance(), n);
-    double* point_a = Sized(out->mutable_point_a(), 3 * n);
-    double* point_b = Sized(out->mutable_point_b(), 3 * n);
-    double* normal = Sized(out->mutable_normal(), 3 * n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const PairResult& r = results[i];
-      hit[i] = r.hit;
-      distance[i] = r.distance;
-      Put(r.point_a, point_a + 3 * i);
-      Put(r.point_b, point_b + 3 * i);
-      Put(r.normal, normal + 3 * i);
-    }
+    arrays.distance = Sized(out->mutable_distance(), n);
+    arrays.point_a = Sized(out->mutable_point_a(), 3 * n);
+    arrays.point_b = Sized(out->mutable_point_b(), 3 * n);
+    arrays.normal = Sized(out->mutable_normal(), 3 * n);
   }
-  for (std::size_t i = 0; i < n; ++i) {
+  return arrays;
+}
+
+PackedRayArrays SizePacked(std::size_t n, v1::CastRaysPackedResponse* out) {
+  out->clear_not_converged();
+  return {Sized(out->mutable_hit(), n), Sized(out->mutable_distance(), n), Sized(out->mutable_point(), 3 * n),
+          Sized(out->mutable_normal(), 3 * n)};
+}
+
+namespace {
+
+template <typename Response>
+void ListNotConvergedIn(std::span<const QueryStatus> statuses, Response* out) {
+  for (std::size_t i = 0; i < statuses.size(); ++i) {
+    if (statuses[i] == QueryStatus::kNotConverged) out->add_not_converged(static_cast<int>(i));
+  }
+}
+
+}  // namespace
+
+void ListNotConverged(std::span<const QueryStatus> statuses, v1::QueryPairsPackedResponse* out) {
+  ListNotConvergedIn(statuses, out);
+}
+void ListNotConverged(std::span<const QueryStatus> statuses, v1::CastRaysPackedResponse* out) {
+  ListNotConvergedIn(statuses, out);
+}
+
+void EncodePacked(std::span<const PairResult> results, QueryLevel level, v1::QueryPairsPackedResponse* out) {
+  const PackedPairArrays arrays = SizePacked(results.size(), level, out);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    arrays.Put(i, results[i]);
     if (results[i].status == QueryStatus::kNotConverged) out->add_not_converged(static_cast<int>(i));
   }
 }
 
 void EncodePacked(std::span<const RayHit> hits, v1::CastRaysPackedResponse* out) {
-  const std::size_t n = hits.size();
-  out->clear_not_converged();
-  bool* hit = Sized(out->mutable_hit(), n);
-  double* distance = Sized(out->mutable_distance(), n);
-  double* point = Sized(out->mutable_point(), 3 * n);
-  double* normal = Sized(out->mutable_normal(), 3 * n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const RayHit& h = hits[i];
-    hit[i] = h.hit;
-    distance[i] = h.distance;
-    Put(h.point, point + 3 * i);
-    Put(h.normal, normal + 3 * i);
-    if (h.status == QueryStatus::kNotConverged) out->add_not_converged(static_cast<int>(i));
+  const PackedRayArrays arrays = SizePacked(hits.size(), out);
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    arrays.Put(i, hits[i]);
+    if (hits[i].status == QueryStatus::kNotConverged) out->add_not_converged(static_cast<int>(i));
   }
 }
 

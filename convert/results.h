@@ -33,6 +33,51 @@ void Encode(std::span<const RayHit> hits, v1::CastRaysResponse* out);
 void EncodePacked(std::span<const PairResult> results, QueryLevel level, v1::QueryPairsPackedResponse* out);
 void EncodePacked(std::span<const RayHit> hits, v1::CastRaysPackedResponse* out);
 
+// The arrays of a packed response sized for n results and not initialized,
+// so that a batch writes each result in place as it is computed (Put, from
+// any thread, each index once): no intermediate copy and no zero fill. At
+// INTERSECT only `hit` is sized and the geometry pointers are null.
+struct PackedPairArrays {
+  bool* hit = nullptr;
+  double* distance = nullptr;
+  double* point_a = nullptr;
+  double* point_b = nullptr;
+  double* normal = nullptr;
+
+  void Put(std::size_t i, const PairResult& r) const {
+    hit[i] = r.hit;
+    if (distance == nullptr) return;
+    distance[i] = r.distance;
+    for (int k = 0; k < 3; ++k) {
+      point_a[3 * i + k] = r.point_a[k];
+      point_b[3 * i + k] = r.point_b[k];
+      normal[3 * i + k] = r.normal[k];
+    }
+  }
+};
+struct PackedRayArrays {
+  bool* hit = nullptr;
+  double* distance = nullptr;
+  double* point = nullptr;
+  double* normal = nullptr;
+
+  void Put(std::size_t i, const RayHit& h) const {
+    hit[i] = h.hit;
+    distance[i] = h.distance;
+    for (int k = 0; k < 3; ++k) {
+      point[3 * i + k] = h.point[k];
+      normal[3 * i + k] = h.normal[k];
+    }
+  }
+};
+// Replaces the arrays' contents (and clears not_converged); every index in
+// [0, n) must then be Put before the response is sent.
+PackedPairArrays SizePacked(std::size_t n, QueryLevel level, v1::QueryPairsPackedResponse* out);
+PackedRayArrays SizePacked(std::size_t n, v1::CastRaysPackedResponse* out);
+// Lists in not_converged the indices whose status is kNotConverged.
+void ListNotConverged(std::span<const QueryStatus> statuses, v1::QueryPairsPackedResponse* out);
+void ListNotConverged(std::span<const QueryStatus> statuses, v1::CastRaysPackedResponse* out);
+
 // The inverse, for clients expecting `n` results: false when an array's
 // length does not fit n (empty geometry arrays read as zeros, as at
 // INTERSECT).

@@ -31,8 +31,9 @@ namespace {
 struct Scratch {
   convert::PairBatch pairs;
   convert::RayBatch rays;
-  std::vector<PairResult> pair_results;
-  std::vector<RayHit> ray_hits;
+  std::vector<PairResult> pair_results;  // Readable requests only.
+  std::vector<RayHit> ray_hits;          // Readable requests only.
+  std::vector<QueryStatus> statuses;     // Every item's status.
   convert::ViolationList violations;
 };
 
@@ -84,24 +85,88 @@ std::string ItemPath(const v1::CastRaysPackedRequest&, std::size_t i, std::size_
 
 // Items the library reported kUnsupported for although IsSupported
 // promised an answer: never a silent miss (style.md), always UNIMPLEMENTED.
-template <typename Request, typename Result>
-void FindUnsupportedResults(const Request& request, const std::vector<Result>& results,
+template <typename Request>
+void FindUnsupportedResults(const Request& request, std::span<const QueryStatus> statuses,
                             convert::ViolationList& violations) {
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    if (results[i].status == QueryStatus::kUnsupported) {
-      violations.Add(ItemPath(request, i, results.size()),
+  for (std::size_t i = 0; i < statuses.size(); ++i) {
+    if (statuses[i] == QueryStatus::kUnsupported) {
+      violations.Add(ItemPath(request, i, statuses.size()),
                      "the library has no answer for this item's shape kinds");
     }
   }
 }
 
-void Encode(const Scratch& s, v1::QueryPairsResponse* response) { convert::Encode(s.pair_results, response); }
-void Encode(const Scratch& s, v1::QueryPairsPackedResponse* response) {
-  convert::EncodePacked(s.pair_results, s.pairs.level, response);
+// Runs item i of the decoded batch for i in [0, n) on `runner`, storing its
+// result through store(i, result) and its status in s.statuses[i]. A packed
+// response's store writes straight into the response's arrays (sized once,
+// not zero-filled); a readable one into s.*_results, which Finish turns into
+// messages after the batch.
+template <typename Store>
+bool RunPairs(Scratch& s, BatchRunner& runner, Store store, absl::FunctionRef<bool()> should_stop) {
+  const convert::PairBatch& batch = s.pairs;
+  s.statuses.resize(batch.size());
+  QueryStatus* status = s.statuses.data();
+  return runner.Run(
+      batch.size(),
+      [&batch, &store, status](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          const PairResult r = Query(batch.level, batch.a[i], batch.b[i]);
+          status[i] = r.status;
+          store(i, r);
+        }
+      },
+      should_stop);
 }
-void Encode(const Scratch& s, v1::CastRaysResponse* response) { convert::Encode(s.ray_hits, response); }
-void Encode(const Scratch& s, v1::CastRaysPackedResponse* response) {
-  convert::EncodePacked(s.ray_hits, response);
+template <typename Store>
+bool RunRays(Scratch& s, BatchRunner& runner, Store store, absl::FunctionRef<bool()> should_stop) {
+  const convert::RayBatch& batch = s.rays;
+  s.statuses.resize(batch.size());
+  QueryStatus* status = s.statuses.data();
+  return runner.Run(
+      batch.size(),
+      [&batch, &store, status](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          const RayHit h = RayCast(batch.rays[i], batch.shapes[i]);
+          status[i] = h.status;
+          store(i, h);
+        }
+      },
+      should_stop);
+}
+
+bool Run(Scratch& s, BatchRunner& runner, v1::QueryPairsResponse*, absl::FunctionRef<bool()> should_stop) {
+  s.pair_results.resize(s.pairs.size());
+  PairResult* out = s.pair_results.data();
+  return RunPairs(
+      s, runner, [out](std::size_t i, const PairResult& r) { out[i] = r; }, should_stop);
+}
+bool Run(Scratch& s, BatchRunner& runner, v1::QueryPairsPackedResponse* response,
+         absl::FunctionRef<bool()> should_stop) {
+  const convert::PackedPairArrays out = convert::SizePacked(s.pairs.size(), s.pairs.level, response);
+  return RunPairs(
+      s, runner, [&out](std::size_t i, const PairResult& r) { out.Put(i, r); }, should_stop);
+}
+bool Run(Scratch& s, BatchRunner& runner, v1::CastRaysResponse*, absl::FunctionRef<bool()> should_stop) {
+  s.ray_hits.resize(s.rays.size());
+  RayHit* out = s.ray_hits.data();
+  return RunRays(
+      s, runner, [out](std::size_t i, const RayHit& h) { out[i] = h; }, should_stop);
+}
+bool Run(Scratch& s, BatchRunner& runner, v1::CastRaysPackedResponse* response,
+         absl::FunctionRef<bool()> should_stop) {
+  const convert::PackedRayArrays out = convert::SizePacked(s.rays.size(), response);
+  return RunRays(
+      s, runner, [&out](std::size_t i, const RayHit& h) { out.Put(i, h); }, should_stop);
+}
+
+// Completes the response of a batch that ran wholly.
+void Finish(const Scratch& s, v1::QueryPairsResponse* response) { convert::Encode(s.pair_results, response); }
+void Finish(const Scratch& s, v1::QueryPairsPackedResponse* response) {
+  convert::ListNotConverged(s.statuses, response);
+}
+void Finish(const Scratch& s, v1::CastRaysResponse* response) { convert::Encode(s.ray_hits, response); }
+void Finish(const Scratch& s, v1::CastRaysPackedResponse* response) {
+  convert::ListNotConverged(s.statuses, response);
 }
 
 // Validates, runs and encodes one request; `items` receives its item count.
@@ -144,29 +209,9 @@ grpc::Status Handle(const Request& request, Response* response, const ServiceCon
   const auto should_stop = [&control, deadline] {
     return control.is_cancelled() || std::chrono::system_clock::now() >= deadline;
   };
-  bool finished;
-  if constexpr (kIsPairRequest<Request>) {
-    const convert::PairBatch& batch = s.pairs;
-    s.pair_results.resize(batch.size());
-    PairResult* out = s.pair_results.data();
-    finished = runner.Run(
-        batch.size(),
-        [&batch, out](std::size_t begin, std::size_t end) {
-          for (std::size_t i = begin; i < end; ++i) out[i] = Query(batch.level, batch.a[i], batch.b[i]);
-        },
-        should_stop);
-  } else {
-    const convert::RayBatch& batch = s.rays;
-    s.ray_hits.resize(batch.size());
-    RayHit* out = s.ray_hits.data();
-    finished = runner.Run(
-        batch.size(),
-        [&batch, out](std::size_t begin, std::size_t end) {
-          for (std::size_t i = begin; i < end; ++i) out[i] = RayCast(batch.rays[i], batch.shapes[i]);
-        },
-        should_stop);
-  }
+  const bool finished = Run(s, runner, response, should_stop);
   if (!finished) {
+    response->Clear();  // Partly written.
     if (std::chrono::system_clock::now() >= deadline) {
       return ToGrpcStatus(
           {RequestError::Kind::kDeadlineExceeded,
@@ -174,18 +219,15 @@ grpc::Status Handle(const Request& request, Response* response, const ServiceCon
     }
     return ToGrpcStatus({RequestError::Kind::kCancelled, "the client cancelled the call"});
   }
-  if constexpr (kIsPairRequest<Request>) {
-    FindUnsupportedResults(request, s.pair_results, s.violations);
-  } else {
-    FindUnsupportedResults(request, s.ray_hits, s.violations);
-  }
+  FindUnsupportedResults(request, s.statuses, s.violations);
   if (!s.violations.empty()) {
+    response->Clear();
     return ToGrpcStatus({RequestError::Kind::kUnsupportedPair,
                          std::to_string(s.violations.total()) +
                              " unsupported item(s); first: " + s.violations.kept().front().field,
                          &s.violations});
   }
-  Encode(s, response);
+  Finish(s, response);
   return grpc::Status::OK;
 }
 
