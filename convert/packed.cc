@@ -141,8 +141,8 @@ bool UnpackShape(ShapeKind kind, const double* d, Shape& out, std::vector<Violat
       return Validate(out.emplace<Aabb>(Aabb{V(d), V(d + 3)}), violations);
     case ShapeKind::kObb: {
       // No "unset" rotation in packed form: the quaternion must be unit.
-      const Quat q{FlushTiny(d[3]), FlushTiny(d[4]), FlushTiny(d[5]), FlushTiny(d[6])};
-      return ObbFromWire(V(d), q, V(d + 7), out.emplace<Obb>(), violations);
+      return ObbFromWire({d[0], d[1], d[2]}, {d[3], d[4], d[5], d[6]}, {d[7], d[8], d[9]}, out.emplace<Obb>(),
+                         violations);
     }
     case ShapeKind::kTriangle:
       return Validate(out.emplace<Triangle>(Triangle{V(d), V(d + 3), V(d + 6)}), violations);

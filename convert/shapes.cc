@@ -60,9 +60,6 @@ namespace {
 // Wire inputs below 1e-50 in magnitude read as 0 (FlushTiny; geometry.proto).
 // Results are read unchanged (FromProto).
 Vec3 InputFromProto(const v1::Vec3& v) { return FlushTiny(FromProto(v)); }
-Quat InputFromProto(const v1::Quaternion& q) {
-  return {FlushTiny(q.w()), FlushTiny(q.x()), FlushTiny(q.y()), FlushTiny(q.z())};
-}
 
 // Prefixes the violations from index `before` on with the oneof member name,
 // so "radius" becomes "sphere.radius".
@@ -83,24 +80,31 @@ bool ValidateAs(const char* member, const T& shape, std::vector<Violation>& viol
 
 }  // namespace
 
-bool ObbFromWire(const Vec3& center, const Quat& q, const Vec3& half_extents, Obb& out,
+bool ObbFromWire(const Vec3& wire_center, const Quat& wire_q, const Vec3& wire_half_extents, Obb& out,
                  std::vector<Violation>& violations) {
-  const Vec3& h = half_extents;
-  if (IsValidNumber(center) && IsValidNumber(h) && h.x >= 0.0 && h.y >= 0.0 && h.z >= 0.0 &&
-      IsValidNumber(q.w) && IsValidNumber(q.x) && IsValidNumber(q.y) && IsValidNumber(q.z) &&
-      std::fabs(Norm(q) - 1.0) <= kUnitTolerance) {
+  const Vec3 center = FlushTiny(wire_center);
+  const Quat q{FlushTiny(wire_q.w), FlushTiny(wire_q.x), FlushTiny(wire_q.y), FlushTiny(wire_q.z)};
+  const Vec3 h = FlushTiny(wire_half_extents);
+  // Once flushed, a number is 0 or of magnitude >= kMinMagnitude (or NaN), so
+  // IsValidNumber reduces to |v| <= kMaxMagnitude, which NaN fails. The
+  // checks are combined with & rather than && so that valid input (nearly
+  // all of it) takes no branch per number.
+  const auto fits = [](double v) { return std::fabs(v) <= kMaxMagnitude; };
+  const bool numbers_ok = fits(center.x) & fits(center.y) & fits(center.z) & fits(q.w) & fits(q.x) &
+                          fits(q.y) & fits(q.z) & fits(h.x) & fits(h.y) & fits(h.z);
+  if (numbers_ok & (h.x >= 0.0) & (h.y >= 0.0) & (h.z >= 0.0) && std::fabs(Norm(q) - 1.0) <= kUnitTolerance) {
     // Everything ValidateRotation and Validate(Obb) check holds: the numbers
     // and the norm above, and the rotation's orthonormality, since
     // RotationFromQuat divides a finite q by its norm, which leaves the matrix
     // orthonormal to a few ulp (<< kRotationTolerance) with determinant +1.
     // Skipping Validate's 9 dot products halves the decoding cost of an obb.
-    out = Obb::FromQuat(center, q, half_extents);
+    out = Obb::FromQuat(center, q, h);
     return true;
   }
   bool ok = ValidateRotation(q, "rotation", violations);
   // RotationFromQuat normalizes, so a quaternion within the tolerance gives
   // an exact rotation; an invalid one is reported above only.
-  out = Obb::FromQuat(center, ok ? q : Quat{}, half_extents);
+  out = Obb::FromQuat(center, ok ? q : Quat{}, h);
   ok = Validate(out, violations) && ok;
   return ok;
 }
@@ -133,9 +137,9 @@ bool FromProto(const v1::Shape& in, Shape& out, DecodeArena& arena, std::vector<
     case v1::Shape::kObb: {
       const v1::Obb& s = in.obb();
       // geometry.proto: an unset rotation is the identity.
-      const Quat q = s.has_rotation() ? InputFromProto(s.rotation()) : Quat{};
+      const Quat q = s.has_rotation() ? FromProto(s.rotation()) : Quat{};
       const std::size_t before = violations.size();
-      if (ObbFromWire(InputFromProto(s.center()), q, InputFromProto(s.half_extents()), out.emplace<Obb>(),
+      if (ObbFromWire(FromProto(s.center()), q, FromProto(s.half_extents()), out.emplace<Obb>(),
                       violations)) {
         return true;
       }

@@ -48,8 +48,8 @@ inline Quat FromProto(const v1::Quaternion& q) { return {q.w(), q.x(), q.y(), q.
 std::optional<QueryLevel> LevelFromProto(int level);
 v1::QueryLevel ToProto(QueryLevel level);
 
-// The Obb of the wire parts of an obb (numbers already read through
-// FlushTiny): its rotation is the quaternion `q`, which must be unit within
+// The Obb of the wire parts of an obb, each number read through FlushTiny:
+// its rotation is the quaternion `q`, which must be unit within
 // kUnitTolerance. Returns true when valid; otherwise appends, in this order,
 // ValidateRotation's violations ("rotation", "rotation.w") and Validate's
 // (relative to the obb), and `out` then holds the identity in place of a

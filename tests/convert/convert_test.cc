@@ -130,13 +130,15 @@ TEST(ShapeConvertTest, ObbRotationWithinToleranceIsNormalizedExactly) {
 // the very Obb and violations of ValidateRotation + FromQuat + Validate, on
 // random valid obbs and on every kind of bad number in every field.
 TEST(ShapeConvertTest, ObbFromWireMatchesTheFullValidation) {
-  const auto reference = [](const Vec3& c, const Quat& q, const Vec3& h, Obb& out,
+  const auto reference = [](const Vec3& c, const Quat& wire_q, const Vec3& h, Obb& out,
                             std::vector<Violation>& v) {
+    const Quat q{FlushTiny(wire_q.w), FlushTiny(wire_q.x), FlushTiny(wire_q.y), FlushTiny(wire_q.z)};
     bool ok = ValidateRotation(q, "rotation", v);
-    out = Obb::FromQuat(c, ok ? q : Quat{}, h);
+    out = Obb::FromQuat(FlushTiny(c), ok ? q : Quat{}, FlushTiny(h));
     return Validate(out, v) && ok;
   };
   testing::ShapeFactory factory(7);
+  // 1e-60 and -1e-300 read as 0 (FlushTiny): valid.
   const double bad[] = {std::numeric_limits<double>::quiet_NaN(),
                         std::numeric_limits<double>::infinity(),
                         -std::numeric_limits<double>::infinity(),
@@ -144,7 +146,8 @@ TEST(ShapeConvertTest, ObbFromWireMatchesTheFullValidation) {
                         -3e12,
                         1e-60,
                         -0.5,
-                        0.0};
+                        -1e-300,
+                        1e13};
   int valid = 0, cases = 0;
   for (int i = 0; i < 200; ++i) {
     Vec3 c = factory.Position();
