@@ -51,9 +51,13 @@ inline bool IsFinite(const Vec3& a) {
 // never divide by zero. Dividing by the largest component first keeps the
 // result unit to rounding at any scale: |a|^2 of a tiny vector (components
 // below ~1e-154) underflows to a subnormal or zero, and of a huge one
-// overflows, so a / sqrt(|a|^2) would not be unit.
+// overflows, so a / sqrt(|a|^2) would not be unit. The largest component is
+// taken with comparisons rather than std::fmax, which GCC compiles to a libm
+// call (fmax's NaN rule, irrelevant for the finite vectors passed here).
 inline Vec3 NormalizedOr(const Vec3& a, const Vec3& fallback) {
-  const double m = std::fmax(std::fabs(a.x), std::fmax(std::fabs(a.y), std::fabs(a.z)));
+  const double ax = std::fabs(a.x), ay = std::fabs(a.y), az = std::fabs(a.z);
+  const double ayz = ay > az ? ay : az;
+  const double m = ax > ayz ? ax : ayz;
   if (!(m > 0.0) || !std::isfinite(m)) return fallback;
   const Vec3 u = a / m;
   return u / Length(u);

@@ -9,6 +9,9 @@
 #ifndef COLLIDE_CORE_SRC_QUERY_ROUND_ROUND_PAIR_H_
 #define COLLIDE_CORE_SRC_QUERY_ROUND_ROUND_PAIR_H_
 
+#include <cmath>
+#include <limits>
+
 #include "collide/result.h"
 #include "collide/shapes.h"
 #include "query/closest/closest.h"
@@ -62,12 +65,88 @@ inline CoreClosest Closest(const SegmentCore& a, const SegmentCore& b) {
   return {cp.point1, cp.point2, cp.s, cp.t};
 }
 
+// The unit normal A -> B for cores that touch, where the separation defines
+// no direction: +x for two point cores; for a segment core (or two parallel
+// ones) the direction perpendicular to it nearest +x (then +y); for two
+// non-parallel segments the common perpendicular, signed so that its first
+// non-zero component of x, y, z is positive. Each choice is a direction in
+// which the shapes separate after moving B by rA + rB. Out of line: only
+// touching cores (a measure-zero set of pairs) need it.
+Vec3 TouchingCoresNormal(const Vec3& axis_a, const Vec3& axis_b);
+
+// The helpers below are inline so that each pair kernel compiles them for its
+// own cores: with a point core the parameter s (or t) is the constant 0, and
+// the segment-interior corrections and their tests fold away, leaving the
+// sphere-sphere kernel one difference, one normalization and one square
+// root.
+
+// Removes from v its component along the non-zero axis d (one Gram-Schmidt
+// step). Used where v must be perpendicular to d (the closest point lies in
+// the interior of segment d, so v . d = 0 exactly in exact arithmetic).
+inline Vec3 RejectFrom(const Vec3& v, const Vec3& d) { return v - d * (Dot(v, d) / Dot(d, d)); }
+
+// n = d1 x d2 is long enough for the directions to count as non-parallel.
+inline bool NonParallel(const Vec3& d1, const Vec3& d2, const Vec3& n) {
+  return Dot(n, n) > kParallelSinSquared * Dot(d1, d1) * Dot(d2, d2);
+}
+
+// point_b - point_a with its round-off corrected so that it lies in the
+// normal cone of the cores' Minkowski difference: perpendicular to a segment
+// whose interior holds the closest point, along the common perpendicular
+// when both do. Its direction is then a valid separating direction even when
+// its length is at round-off level. Zero when the cores touch.
+inline Vec3 SeparationDirection(const CoreClosest& cp, const CoreLine& a, const CoreLine& b) {
+  // A point core has s = 0 (t = 0), never inside.
+  const bool s_inside = cp.s > 0.0 && cp.s < 1.0;
+  const bool t_inside = cp.t > 0.0 && cp.t < 1.0;
+  const Vec3 v = cp.point_b - cp.point_a;
+  if (s_inside && t_inside) {
+    // Skew: the projection of (b.start - a.start) on the common
+    // perpendicular n, exactly perpendicular to both segments.
+    const Vec3 n = Cross(a.axis, b.axis);
+    return NonParallel(a.axis, b.axis, n) ? n * (Dot(b.start - a.start, n) / Dot(n, n))
+                                          : RejectFrom(v, a.axis);
+  }
+  if (s_inside) return RejectFrom(v, a.axis);
+  if (t_inside) return RejectFrom(v, b.axis);
+  return v;
+}
+
+// The unit normal A -> B: the normalized separation direction, or the
+// touching-cores rule when the cores touch.
+inline Vec3 RoundContactNormal(const CoreClosest& cp, const CoreLine& a, const CoreLine& b) {
+  const Vec3 v = SeparationDirection(cp, a, b);
+  return v != Vec3{} ? NormalizedOr(v, Vec3{}) : TouchingCoresNormal(a.axis, b.axis);
+}
+
+// The kContact result (result.h) from the cores' closest points, their
+// squared and plain distances d2 and d (d = sqrt(d2)), the normal and the
+// radii. The distance and hit come from |point_b - point_a| (hit exactly as
+// in RoundIntersect, so all levels agree).
+inline PairResult RoundContactResult(const CoreClosest& cp, double d2, double d, const Vec3& normal,
+                                     double ra, double rb) {
+  const double r = ra + rb;
+  const bool hit = d2 <= r * r;
+  // sqrt(d2) - r and d2 - r*r can disagree in sign within an ulp of
+  // touching; hit is decided by the squared test (as at the intersect
+  // level) and the distance follows it, so hit == (distance <= 0) holds.
+  double distance = d - r;
+  if (hit && distance > 0.0) distance = 0.0;
+  if (!hit && distance <= 0.0) distance = std::numeric_limits<double>::denorm_min();
+  // Apart: the surface points facing each other. Overlapping: the deepest
+  // points, A's surface point along +normal and B's along -normal, so that
+  // point_b - point_a = (d - ra - rb) * normal = distance * normal.
+  return {QueryStatus::kOk, hit, distance, cp.point_a + normal * ra, cp.point_b - normal * rb, normal};
+}
+
 // The kContact result (result.h) of two round shapes from their cores'
-// closest points, the cores and the radii. The distance and hit come from
-// |point_b - point_a| (hit exactly as in RoundIntersect, so all levels agree),
-// the normal from SeparationDirection.
-PairResult ContactFromClosest(const CoreClosest& cp, const CoreLine& a, const CoreLine& b, double ra,
-                              double rb);
+// closest points, the cores and the radii; the normal from
+// SeparationDirection.
+inline PairResult ContactFromClosest(const CoreClosest& cp, const CoreLine& a, const CoreLine& b, double ra,
+                                     double rb) {
+  const double d2 = LengthSquared(cp.point_b - cp.point_a);
+  return RoundContactResult(cp, d2, std::sqrt(d2), RoundContactNormal(cp, a, b), ra, rb);
+}
 
 // The kDistance result (result.h): the contact result when apart; when
 // overlapping, one point in both shapes. Not DistanceFromContact: the
@@ -75,23 +154,21 @@ PairResult ContactFromClosest(const CoreClosest& cp, const CoreLine& a, const Co
 // contains the other (a small sphere inside a large one: A's deepest point is
 // A's far surface point). Here the point is on the core segment from A's
 // closest core point to B's, within ra of the first and rb of the second.
-PairResult DistanceFromClosest(const CoreClosest& cp, const CoreLine& a, const CoreLine& b, double ra,
-                               double rb);
-
-// point_b - point_a with its round-off corrected so that it lies in the
-// normal cone of the cores' Minkowski difference: perpendicular to a segment
-// whose interior holds the closest point, along the common perpendicular
-// when both do. Its direction is then a valid separating direction even when
-// its length is at round-off level. Zero when the cores touch.
-Vec3 SeparationDirection(const CoreClosest& cp, const CoreLine& a, const CoreLine& b);
-
-// The unit normal A -> B for cores that touch, where the separation defines
-// no direction: +x for two point cores; for a segment core (or two parallel
-// ones) the direction perpendicular to it nearest +x (then +y); for two
-// non-parallel segments the common perpendicular, signed so that its first
-// non-zero component of x, y, z is positive. Each choice is a direction in
-// which the shapes separate after moving B by rA + rB.
-Vec3 TouchingCoresNormal(const Vec3& axis_a, const Vec3& axis_b);
+inline PairResult DistanceFromClosest(const CoreClosest& cp, const CoreLine& a, const CoreLine& b, double ra,
+                                      double rb) {
+  const double d2 = LengthSquared(cp.point_b - cp.point_a);
+  const double d = std::sqrt(d2);
+  const Vec3 normal = RoundContactNormal(cp, a, b);
+  const double r = ra + rb;
+  if (!(d2 <= r * r)) return RoundContactResult(cp, d2, d, normal, ra, rb);
+  // Along the normal from A's core point, the offsets x in [d - rb, ra] are
+  // within both radii; [0, d] keeps the point between the cores. The
+  // intersection is non-empty because d <= ra + rb; take its midpoint.
+  const double lo = d - rb > 0.0 ? d - rb : 0.0;
+  const double hi = d < ra ? d : ra;
+  const Vec3 p = cp.point_a + normal * (0.5 * (lo + hi));
+  return {QueryStatus::kOk, true, 0.0, p, p, Vec3{}};
+}
 
 // Intersect needs no normal: one squared-distance comparison on the closest
 // points (for two spheres, exactly |cb - ca|^2 <= (ra + rb)^2).
