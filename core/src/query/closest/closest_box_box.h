@@ -56,6 +56,7 @@ inline bool IncidentPoint(const Vec3& hr, int i, double sign, const Vec3& c, con
   Vec3 base = c;
   int free_axis[3];
   int free_count = 0;
+#pragma GCC unroll 3
   for (int m = 0; m < 3; ++m) {
     const double dm = sign * ax[m][i];  // reference face normal . incident axis m.
     if (std::fabs(dm) <= 1e-12) {
@@ -66,6 +67,7 @@ inline bool IncidentPoint(const Vec3& hr, int i, double sign, const Vec3& c, con
   }
   out = base;
   if (free_count == 0) {
+#pragma GCC unroll 3
     for (int k = 0; k < 3; ++k) {
       if (k != i && std::fabs(base[k]) > hr[k]) return false;
     }
@@ -118,6 +120,7 @@ inline Vec3 AxisUnit(const BoxPairFrame& f, int axis) {
 // c + sum_m (bit m of n ? +1 : -1) h_m axes[m].
 inline void BoxVertices(const Vec3& c, const Vec3 axes[3], const Vec3& h, Vec3 v[8]) {
   const Vec3 e[3] = {axes[0] * h.x, axes[1] * h.y, axes[2] * h.z};
+#pragma GCC unroll 8
   for (int n = 0; n < 8; ++n) {
     v[n] = c + ((n & 1) ? e[0] : -e[0]) + ((n & 2) ? e[1] : -e[1]) + ((n & 4) ? e[2] : -e[2]);
   }
@@ -146,6 +149,7 @@ inline void AddEdgeCandidates(const Vec3& hp, const Vec3 v[8], const Vec3& hq, c
   // Squared gaps per axis of P between Q's interval and the edge's: its
   // whole span, or the single coordinate -h or +h.
   double span[3], side[3][2];
+#pragma GCC unroll 3
   for (int m = 0; m < 3; ++m) {
     const double h = hp[m], lo = cq[m] - rq[m], hi = cq[m] + rq[m];
     const double g_span = lo > h ? lo - h : (hi < -h ? -h - hi : 0.0);
@@ -156,15 +160,19 @@ inline void AddEdgeCandidates(const Vec3& hp, const Vec3 v[8], const Vec3& hq, c
     side[m][1] = g_plus * g_plus;
   }
   const double hq_[3] = {hq.x, hq.y, hq.z};
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
     const int j = kNext[i], k = kPrev[i];
+#pragma GCC unroll 2
     for (int sj = 0; sj < 2; ++sj) {
+#pragma GCC unroll 2
       for (int sk = 0; sk < 2; ++sk) {
         if (prune && !(beyond[j][sj] && beyond[k][sk])) continue;
         const int v0 = (sj << j) | (sk << k), v1 = v0 | (1 << i);
         const double e0[3] = {v[v0].x, v[v0].y, v[v0].z};
         const double e1[3] = {v[v1].x, v[v1].y, v[v1].z};
         double lb_q = 0.0;
+#pragma GCC unroll 3
         for (int m = 0; m < 3; ++m) {
           const double lo = e0[m] < e1[m] ? e0[m] : e1[m];
           const double hi = e0[m] < e1[m] ? e1[m] : e0[m];
@@ -183,6 +191,7 @@ inline void AddEdgeCandidates(const Vec3& hp, const Vec3 v[8], const Vec3& hq, c
 // frame) reaches the plane of each face of P (half extents hp). Generous by
 // a relative 1e-9: including an edge too many never changes the answer.
 inline void FacesReached(const Vec3& cq, const Vec3& rq, const Vec3& hp, bool beyond[3][2]) {
+#pragma GCC unroll 3
   for (int k = 0; k < 3; ++k) {
     const double tol = 1e-9 * (std::fabs(cq[k]) + rq[k] + hp[k]);
     beyond[k][0] = -cq[k] + rq[k] >= hp[k] - tol;
@@ -210,6 +219,7 @@ inline BoxBoxClosest ClosestBoxBoxFrame(const BoxPairFrame& f) {
   // A's centre in B's frame: R^T (-t).
   const Vec3 ca{-Dot(b_axes_in_a[0], t), -Dot(b_axes_in_a[1], t), -Dot(b_axes_in_a[2], t)};
   Vec3 rb_along_a, ra_along_b;
+#pragma GCC unroll 3
   for (int k = 0; k < 3; ++k) {
     rb_along_a[k] = RadiusBAlongA(f, k);
     ra_along_b[k] = RadiusAAlongB(f, k);
@@ -258,9 +268,12 @@ inline BoxBoxClosest ClosestBoxBoxFrame(const BoxPairFrame& f) {
 // Some point of P's edges inside the box Q (frame as in AddEdgeCandidates):
 // the middle of the first edge's part inside Q.
 inline bool EdgePointInBox(const Vec3& cp, const Vec3 axes[3], const Vec3& hp, const Vec3& hq, Vec3& out) {
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
     const int j = (i + 1) % 3, k = (i + 2) % 3;
+#pragma GCC unroll 2
     for (int sj = 0; sj < 2; ++sj) {
+#pragma GCC unroll 2
       for (int sk = 0; sk < 2; ++sk) {
         const Vec3 mid = cp + axes[j] * (sj ? hp[j] : -hp[j]) + axes[k] * (sk ? hp[k] : -hp[k]);
         const Vec3 start = mid - axes[i] * hp[i];
@@ -301,8 +314,10 @@ struct SupportEdges {
 };
 inline SupportEdges SupportEdgesAlong(const BoxPairFrame& f, int i, int j, const Vec3& n) {
   SupportEdges e;
+#pragma GCC unroll 3
   for (int k = 0; k < 3; ++k) e.ea[k] = k == i ? 0.0 : (n[k] >= 0.0 ? f.ha[k] : -f.ha[k]);
   e.eb = f.Centre();
+#pragma GCC unroll 3
   for (int m = 0; m < 3; ++m) {
     const Vec3 bm = f.BAxis(m);
     if (m != j) e.eb += bm * (Dot(n, bm) > 0.0 ? -f.hb[m] : f.hb[m]);
@@ -330,9 +345,11 @@ inline bool CertifiedVertexBoxBox(const BoxPairFrame& f, const Vec3& n, BoxBoxCl
   const auto to_a = [&](const Vec3& p) { return b_axes[0] * p.x + b_axes[1] * p.y + b_axes[2] * p.z + t; };
   // A's vertex.
   Vec3 va;
+#pragma GCC unroll 3
   for (int k = 0; k < 3; ++k) va[k] = n[k] >= 0.0 ? ha[k] : -ha[k];
   const Vec3 qb = to_a(Clamp(to_b(va), -hb, hb));
   bool ok = true;
+#pragma GCC unroll 3
   for (int k = 0; k < 3; ++k) ok = ok && (n[k] >= 0.0 ? qb[k] >= ha[k] : qb[k] <= -ha[k]);
   if (ok) {
     out = {LengthSquared(qb - va), va, qb};
@@ -341,9 +358,11 @@ inline bool CertifiedVertexBoxBox(const BoxPairFrame& f, const Vec3& n, BoxBoxCl
   // B's vertex, in B's frame.
   const Vec3 nb = to_b(n + t);  // n in B's frame (a direction: undo the shift).
   Vec3 vb;
+#pragma GCC unroll 3
   for (int m = 0; m < 3; ++m) vb[m] = nb[m] > 0.0 ? -hb[m] : hb[m];
   const Vec3 vb_a = to_a(vb);
   const Vec3 qa_b = to_b(Clamp(vb_a, -ha, ha));
+#pragma GCC unroll 3
   for (int m = 0; m < 3; ++m) {
     if (!(nb[m] > 0.0 ? qa_b[m] <= -hb[m] : qa_b[m] >= hb[m])) return false;
   }
@@ -364,16 +383,20 @@ inline bool CertifiedClosestBoxBox(const BoxPairFrame& f, BoxBoxClosest& out) {
   double best = 0.0;
   int axis = -1;
   double sign = 1.0;
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
     const double gap = std::fabs(f.t[i]) - f.ha[i] - RadiusBAlongA(f, i);
     if (gap > best) best = gap, axis = i, sign = f.t[i] > 0.0 ? 1.0 : -1.0;
   }
+#pragma GCC unroll 3
   for (int j = 0; j < 3; ++j) {
     const double s = CentreAlongB(f, j);
     const double gap = std::fabs(s) - RadiusAAlongB(f, j) - f.hb[j];
     if (gap > best) best = gap, axis = 3 + j, sign = s > 0.0 ? 1.0 : -1.0;
   }
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
+#pragma GCC unroll 3
     for (int j = 0; j < 3; ++j) {
       const double len2 = f.r[kNext[i]][j] * f.r[kNext[i]][j] + f.r[kPrev[i]][j] * f.r[kPrev[i]][j];
       if (len2 < kMinEdgeAxisSine * kMinEdgeAxisSine) continue;
@@ -431,8 +454,12 @@ inline PairResult ApartBoxBox(const Obb& a, const BoxPairFrame& f) {
   // still coincide to the last bit (a rounded edge axis reported a gap of a
   // few ulps). Report the smallest positive distance then, so that hit ==
   // (distance <= 0) holds with the SAT's decision (a fuzz finding).
-  return {QueryStatus::kOk, false, dist > 0.0 ? dist : std::numeric_limits<double>::denorm_min(),
-          a.rotation * c.on_a + a.center, a.rotation * c.on_b + a.center, a.rotation * n};
+  return {QueryStatus::kOk,
+          false,
+          dist > 0.0 ? dist : std::numeric_limits<double>::denorm_min(),
+          a.rotation * c.on_a + a.center,
+          a.rotation * c.on_b + a.center,
+          a.rotation * n};
 }
 
 }  // namespace collide::internal

@@ -40,13 +40,16 @@ struct BoxPairFrame {
 
 inline BoxPairFrame MakeBoxPairFrame(const Obb& a, const Obb& b) {
   BoxPairFrame f;
+#pragma GCC unroll 3
   for (int j = 0; j < 3; ++j) {
     const Vec3 bj = TransposeMul(a.rotation, b.rotation.col[j]);
     f.r[0][j] = bj.x;
     f.r[1][j] = bj.y;
     f.r[2][j] = bj.z;
   }
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
+#pragma GCC unroll 3
     for (int j = 0; j < 3; ++j) f.abs_r[i][j] = std::fabs(f.r[i][j]);
   }
   const Vec3 t = TransposeMul(a.rotation, b.center - a.center);
@@ -91,13 +94,17 @@ inline EdgeAxis EdgeAxisProjection(const BoxPairFrame& f, int i, int j) {
 // True when some axis separates the boxes strictly (touching is not
 // separated). Face axes are exact; edge axes get the slack.
 inline bool SeparatedBoxPair(const BoxPairFrame& f) {
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
     if (std::fabs(f.t[i]) > f.ha[i] + RadiusBAlongA(f, i)) return true;
   }
+#pragma GCC unroll 3
   for (int j = 0; j < 3; ++j) {
     if (std::fabs(CentreAlongB(f, j)) > RadiusAAlongB(f, j) + f.hb[j]) return true;
   }
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
+#pragma GCC unroll 3
     for (int j = 0; j < 3; ++j) {
       const EdgeAxis e = EdgeAxisProjection(f, i, j);
       if (std::fabs(e.s) > e.radii + f.slack) return true;

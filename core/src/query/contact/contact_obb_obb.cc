@@ -46,18 +46,22 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
     best_axis = axis;
     best_sign = sign;
   };
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
     const double depth = f.ha[i] + RadiusBAlongA(f, i) - std::fabs(f.t[i]);
     if (depth < 0.0) return ApartBoxBox(a, f);
     consider(depth, f.t[i], i);
   }
+#pragma GCC unroll 3
   for (int j = 0; j < 3; ++j) {
     const double s = CentreAlongB(f, j);
     const double depth = RadiusAAlongB(f, j) + f.hb[j] - std::fabs(s);
     if (depth < 0.0) return ApartBoxBox(a, f);
     consider(depth, s, 3 + j);
   }
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
+#pragma GCC unroll 3
     for (int j = 0; j < 3; ++j) {
       const EdgeAxis e = EdgeAxisProjection(f, i, j);
       const double overlap = e.radii - std::fabs(e.s);
