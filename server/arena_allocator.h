@@ -3,9 +3,12 @@
 #ifndef COLLIDE_SERVER_ARENA_ALLOCATOR_H_
 #define COLLIDE_SERVER_ARENA_ALLOCATOR_H_
 
+#include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "google/protobuf/arena.h"
@@ -16,13 +19,19 @@ namespace collide::server {
 // Parsing a readable 4096-pair request creates ~50,000 sub-messages; on an
 // arena that is a pointer bump each instead of a malloc, and the whole tree
 // is freed at once. Each holder owns an initial block that Arena::Reset()
-// keeps, so a recycled holder serves a typical request with no malloc at all.
+// keeps, and grows it (up to kMaxInitialBlockBytes) to the arena's size when
+// a call needed more, so that a recycled holder serves a steady stream of
+// calls like the ones before with no malloc at all (a readable 4096-pair
+// contact call needs about 3 MB; more blocks would be malloc'd and freed
+// with every call, each time faulting their pages in again).
 template <typename Request, typename Response>
 class ArenaMessageAllocator final : public grpc::MessageAllocator<Request, Response> {
  public:
-  // Initial block of each arena, bytes: holds a 4096-pair packed OBB request
-  // (655 KB of doubles) and its response.
+  // Initial block of a new holder, bytes: holds a 4096-pair packed OBB
+  // request (655 KB of doubles) and its response.
   static constexpr std::size_t kInitialBlockBytes = 1 << 20;
+  // Largest initial block a holder grows to, bytes.
+  static constexpr std::size_t kMaxInitialBlockBytes = 8 << 20;
   // Largest further block, bytes.
   static constexpr std::size_t kMaxBlockBytes = 8 << 20;
   // Holders kept for reuse; more concurrent calls allocate fresh ones.
@@ -45,33 +54,39 @@ class ArenaMessageAllocator final : public grpc::MessageAllocator<Request, Respo
  private:
   class Holder final : public grpc::MessageHolder<Request, Response> {
    public:
-    explicit Holder(ArenaMessageAllocator* owner)
-        : owner_(owner),
-          block_(std::make_unique_for_overwrite<char[]>(kInitialBlockBytes)),
-          arena_(Options()) {}
+    explicit Holder(ArenaMessageAllocator* owner) : owner_(owner) { NewArena(kInitialBlockBytes); }
 
     void Init() {
-      this->set_request(google::protobuf::Arena::CreateMessage<Request>(&arena_));
-      this->set_response(google::protobuf::Arena::CreateMessage<Response>(&arena_));
+      this->set_request(google::protobuf::Arena::CreateMessage<Request>(&*arena_));
+      this->set_response(google::protobuf::Arena::CreateMessage<Response>(&*arena_));
     }
 
     void Release() override {
-      arena_.Reset();
+      const std::size_t allocated = arena_->SpaceAllocated();
+      if (allocated > block_size_ && block_size_ < kMaxInitialBlockBytes) {
+        NewArena(std::min(std::bit_ceil(allocated), kMaxInitialBlockBytes));
+      } else {
+        arena_->Reset();
+      }
       owner_->Recycle(this);
     }
 
    private:
-    google::protobuf::ArenaOptions Options() {
+    void NewArena(std::size_t block_size) {
+      arena_.reset();
+      block_size_ = block_size;
+      block_ = std::make_unique_for_overwrite<char[]>(block_size);
       google::protobuf::ArenaOptions options;
       options.initial_block = block_.get();
-      options.initial_block_size = kInitialBlockBytes;
+      options.initial_block_size = block_size;
       options.max_block_size = kMaxBlockBytes;
-      return options;
+      arena_.emplace(options);
     }
 
     ArenaMessageAllocator* owner_;
+    std::size_t block_size_ = 0;
     std::unique_ptr<char[]> block_;
-    google::protobuf::Arena arena_;
+    std::optional<google::protobuf::Arena> arena_;  // Uses block_.
   };
 
   void Recycle(Holder* holder) {
