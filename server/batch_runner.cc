@@ -55,21 +55,26 @@ BatchRunner::~BatchRunner() {
 bool BatchRunner::Run(std::size_t n, absl::FunctionRef<void(std::size_t, std::size_t)> fn,
                       absl::FunctionRef<bool()> should_stop) {
   if (n == 0) return true;
+  if (n <= kChunkItems) {
+    // One chunk: run it here, with no job to allocate or hand out (a
+    // single-pair call pays nothing for the pool).
+    if (should_stop()) return false;
+    fn(0, n);
+    return true;
+  }
   auto job = std::make_shared<Job>(n, fn, should_stop);
-  if (job->chunks > 1) {
-    {
-      std::lock_guard lock(mu_);
-      queue_.push_back(job);
-    }
-    // Wake no more helpers than there are chunks beyond the caller's first.
-    if (job->chunks - 1 >= threads_.size()) {
-      cv_.notify_all();
-    } else {
-      for (std::size_t i = 0; i + 1 < job->chunks; ++i) cv_.notify_one();
-    }
+  {
+    std::lock_guard lock(mu_);
+    queue_.push_back(job);
+  }
+  // Wake no more helpers than there are chunks beyond the caller's first.
+  if (job->chunks - 1 >= threads_.size()) {
+    cv_.notify_all();
+  } else {
+    for (std::size_t i = 0; i + 1 < job->chunks; ++i) cv_.notify_one();
   }
   job->Work();
-  if (job->chunks > 1) Remove(job.get());
+  Remove(job.get());
   for (std::size_t f = job->finished.load(std::memory_order_acquire); f < job->chunks;
        f = job->finished.load(std::memory_order_acquire)) {
     job->finished.wait(f, std::memory_order_acquire);

@@ -19,7 +19,8 @@ namespace collide::server {
 // waiting idle (so a batch always progresses, even when every pool thread is
 // busy with other batches). Each item must be computed independently and
 // written to its own preallocated slot: the result is then identical whatever
-// the thread count or the split.
+// the thread count or the split. A batch of one chunk runs on the calling
+// thread alone.
 class BatchRunner {
  public:
   // Items per chunk: large enough that handing out a chunk (one atomic
