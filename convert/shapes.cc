@@ -92,7 +92,16 @@ bool ObbFromWire(const Vec3& wire_center, const Quat& wire_q, const Vec3& wire_h
   const auto fits = [](double v) { return std::fabs(v) <= kMaxMagnitude; };
   const bool numbers_ok = fits(center.x) & fits(center.y) & fits(center.z) & fits(q.w) & fits(q.x) &
                           fits(q.y) & fits(q.z) & fits(h.x) & fits(h.y) & fits(h.z);
-  if (numbers_ok & (h.x >= 0.0) & (h.y >= 0.0) & (h.z >= 0.0) && std::fabs(Norm(q) - 1.0) <= kUnitTolerance) {
+  // ValidateRotation's |Norm(q) - 1| <= kUnitTolerance holds for certain when
+  // the squared norm is within (1 +- 0.999 kUnitTolerance)^2 (the rounding of
+  // the square root is 1e-16, far below the 1e-9 margin); only outside that
+  // band is the square root taken, so the answer is the same with one square
+  // root per obb instead of two (RotationFromQuat takes the other).
+  constexpr double kSafeLow = (1.0 - 0.999 * kUnitTolerance) * (1.0 - 0.999 * kUnitTolerance);
+  constexpr double kSafeHigh = (1.0 + 0.999 * kUnitTolerance) * (1.0 + 0.999 * kUnitTolerance);
+  const double norm2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+  if (numbers_ok & (h.x >= 0.0) & (h.y >= 0.0) & (h.z >= 0.0) &&
+      ((norm2 >= kSafeLow) & (norm2 <= kSafeHigh) || std::fabs(Norm(q) - 1.0) <= kUnitTolerance)) {
     // Everything ValidateRotation and Validate(Obb) check holds: the numbers
     // and the norm above, and the rotation's orthonormality, since
     // RotationFromQuat divides a finite q by its norm, which leaves the matrix

@@ -154,12 +154,15 @@ TEST(ShapeConvertTest, ObbFromWireMatchesTheFullValidation) {
     Quat q = factory.Rotation();
     Vec3 h{factory.Size(), factory.Size(), factory.Size()};
     // Every fourth case stays valid; the others break one field (or scale q
-    // to a norm just inside or outside the 1e-6 tolerance).
+    // to a norm well inside, just inside or just outside the 1e-6 tolerance).
     if (i % 4 != 0) {
       double* fields[10] = {&c.x, &c.y, &c.z, &q.w, &q.x, &q.y, &q.z, &h.x, &h.y, &h.z};
       const int which = i % 11;
       if (which == 10) {
-        const double scale = 1.0 + (i % 3 == 0 ? 9e-7 : 1.1e-6) * (i % 2 == 0 ? 1 : -1);
+        const double scale = 1.0 + (i % 3 == 0   ? 9e-7
+                                    : i % 3 == 1 ? 9.995e-7
+                                                 : 1.1e-6) *
+                                       (i % 2 == 0 ? 1 : -1);
         q = {q.w * scale, q.x * scale, q.y * scale, q.z * scale};
       } else {
         *fields[which] = bad[i % std::size(bad)];
