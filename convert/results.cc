@@ -145,14 +145,13 @@ bool DecodePacked(const v1::QueryPairsPackedResponse& in, std::size_t n, std::ve
   if (!in.distance().empty() && static_cast<std::size_t>(in.distance_size()) != n) return false;
   if (!FitsVectors(in.point_a(), n) || !FitsVectors(in.point_b(), n) || !FitsVectors(in.normal(), n))
     return false;
-  out.resize(n);
+  // Appended rather than resized and assigned: no zero fill of what is
+  // overwritten at once.
+  out.clear();
+  out.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
-    out[i] = {QueryStatus::kOk,
-              in.hit(i),
-              in.distance().empty() ? 0.0 : in.distance(i),
-              Get(in.point_a(), i),
-              Get(in.point_b(), i),
-              Get(in.normal(), i)};
+    out.push_back({QueryStatus::kOk, in.hit(i), in.distance().empty() ? 0.0 : in.distance(i),
+                   Get(in.point_a(), i), Get(in.point_b(), i), Get(in.normal(), i)});
   }
   for (int i : in.not_converged()) {
     if (i < 0 || static_cast<std::size_t>(i) >= n) return false;
@@ -165,10 +164,11 @@ bool DecodePacked(const v1::CastRaysPackedResponse& in, std::size_t n, std::vect
   if (static_cast<std::size_t>(in.hit_size()) != n) return false;
   if (!in.distance().empty() && static_cast<std::size_t>(in.distance_size()) != n) return false;
   if (!FitsVectors(in.point(), n) || !FitsVectors(in.normal(), n)) return false;
-  out.resize(n);
+  out.clear();
+  out.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
-    out[i] = {QueryStatus::kOk, in.hit(i), in.distance().empty() ? 0.0 : in.distance(i), Get(in.point(), i),
-              Get(in.normal(), i)};
+    out.push_back({QueryStatus::kOk, in.hit(i), in.distance().empty() ? 0.0 : in.distance(i),
+                   Get(in.point(), i), Get(in.normal(), i)});
   }
   for (int i : in.not_converged()) {
     if (i < 0 || static_cast<std::size_t>(i) >= n) return false;
