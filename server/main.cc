@@ -1,5 +1,6 @@
 // collide-server: the collide.v1 collision query service.
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -152,6 +153,15 @@ int main(int argc, char** argv) {
       "(per-message decompression is off). See README: Security.\n\n"
       "Usage: collide-server [--flag=value ...]";
   absl::SetProgramUsageMessage(usage);
+  // Keep freed memory for the next call instead of returning it to the kernel:
+  // with glibc's defaults a 4096-pair call's buffers (the request's slices,
+  // arena blocks, the response) were unmapped or trimmed after each call and
+  // faulted in again by the next, ~30 page faults per call (perf: 91,000 in
+  // 5 s of collide bench; 6,700 with these settings). Blocks under 32 MB
+  // (glibc's largest mmap threshold) come from the heap, which is trimmed
+  // only past 64 MB free.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
   // --help lists this file's flags (absl matches on the binary name by default).
   absl::FlagsUsageConfig usage_config;
   usage_config.contains_help_flags = [](absl::string_view path) {
