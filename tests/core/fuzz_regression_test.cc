@@ -75,5 +75,17 @@ TEST(FuzzRegressionTest, PointASubnormalSquaredGapOffAFlatBox) {
   EXPECT_EQ(Length(r.normal), 1.0);
 }
 
+// A point segment 1e-161 off a flat box's face (rotation entries of 1e-137
+// and 1e-146): the same subnormal squared gap in the segment-box kernel.
+TEST(FuzzRegressionTest, PointSegmentASubnormalSquaredGapOffAFlatBox) {
+  const double e1 = 0x1.cccccfe472967p-455, e2 = 0x1.eec7c0a331c73p-486, e3 = 0x1.45d5b7f3bc7dp-456;
+  const Obb a{{0x1.203af9ee75616p-50, 0, 0},
+              {{{-1, -e1, e2}, {-e1, 1, -e3}, {-e2, -e3, -1}}},
+              {0x1.6a09e667f3bcdp-1, 2, 0}};
+  const Segment b{{0, 0, 0}, {0, 0, 0}};
+  ExpectConsistent(a, b);
+  EXPECT_EQ(Length(Query(QueryLevel::kContact, a, b).normal), 1.0);
+}
+
 }  // namespace
 }  // namespace collide

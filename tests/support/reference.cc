@@ -14,6 +14,10 @@ template <class... F>
 struct Overloaded : F... {
   using F::operator()...;
 };
+// Needed by clang 14 (Debian's, used by the sanitizer builds): it lacks
+// class template argument deduction for aggregates.
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
 
 // Extent of a set of points: the largest coordinate distance from the first.
 double Spread(std::span<const Vec3> v) {

@@ -43,9 +43,7 @@ constexpr Vec3 Max(const Vec3& a, const Vec3& b) {
   return {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y, a.z > b.z ? a.z : b.z};
 }
 inline Vec3 Abs(const Vec3& a) { return {std::fabs(a.x), std::fabs(a.y), std::fabs(a.z)}; }
-inline bool IsFinite(const Vec3& a) {
-  return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z);
-}
+inline bool IsFinite(const Vec3& a) { return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z); }
 
 // Returns a / |a|, or `fallback` when a is zero or not finite, so callers
 // never divide by zero. Dividing by the largest component first keeps the
@@ -61,6 +59,22 @@ inline Vec3 NormalizedOr(const Vec3& a, const Vec3& fallback) {
   if (!(m > 0.0) || !std::isfinite(m)) return fallback;
   const Vec3 u = a / m;
   return u / Length(u);
+}
+
+// |v| and v / |v| for a non-zero v, given v2 = |v|^2. When v2 is subnormal
+// (|v| < 1.5e-154) it has lost digits and sqrt(v2) is inexact, so the
+// direction then comes from largest-component scaling and the length along it.
+struct LengthAndUnit {
+  double length;
+  Vec3 unit;
+};
+inline LengthAndUnit LengthAndUnitOf(const Vec3& v, double v2) {
+  if (v2 >= std::numeric_limits<double>::min()) {
+    const double d = std::sqrt(v2);
+    return {d, v / d};
+  }
+  const Vec3 u = NormalizedOr(v, v);
+  return {Dot(v, u), u};
 }
 
 // Some unit vector perpendicular to the unit vector n (Hughes-Moeller 1999:
@@ -141,8 +155,8 @@ inline Quat QuatFromRotation(const Mat3& m) {
          (m.col[2].y + m.col[1].z) / s};
   } else {
     const double s = 2.0 * std::sqrt(1.0 + m22 - m00 - m11);
-    q = {(m.col[0].y - m.col[1].x) / s, (m.col[2].x + m.col[0].z) / s,
-         (m.col[2].y + m.col[1].z) / s, 0.25 * s};
+    q = {(m.col[0].y - m.col[1].x) / s, (m.col[2].x + m.col[0].z) / s, (m.col[2].y + m.col[1].z) / s,
+         0.25 * s};
   }
   return q;
 }

@@ -6,7 +6,6 @@
 #define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_POINT_BOX_H_
 
 #include <cmath>
-#include <limits>
 
 #include "collide/math.h"
 #include "collide/result.h"
@@ -75,15 +74,9 @@ inline PointBoxContact ContactPointBoxFrame(const Vec3& p, const Vec3& lo, const
   const Vec3 q = Clamp(p, lo, hi);
   const Vec3 diff = q - p;
   const double d2 = LengthSquared(diff);
-  if (d2 >= std::numeric_limits<double>::min()) {
-    const double d = std::sqrt(d2);
-    return {d, diff / d, q};
-  }
   if (d2 > 0.0) {
-    // A gap below 1e-154: d2 is subnormal and has lost digits, so take the
-    // direction by largest-component scaling and the gap along it.
-    const Vec3 n = NormalizedOr(diff, diff);
-    return {Dot(diff, n), n, q};
+    const LengthAndUnit g = LengthAndUnitOf(diff, d2);
+    return {g.length, g.unit, q};
   }
   double best = kInfinity;
   int axis = 0;
@@ -117,7 +110,7 @@ inline PairResult DistanceBallBoxFrame(const Vec3& c, double radius, const Vec3&
   // sqrt(d2) - radius rounds to 0, and hit must equal (distance <= 0).
   const double d = std::sqrt(d2);
   if (d2 <= radius * radius || d <= radius) return {QueryStatus::kOk, true, 0.0, q, q, {}};
-  const Vec3 n = d2 >= std::numeric_limits<double>::min() ? diff / d : NormalizedOr(diff, diff);
+  const Vec3 n = LengthAndUnitOf(diff, d2).unit;
   return {QueryStatus::kOk, false, d - radius, c + n * radius, q, n};
 }
 

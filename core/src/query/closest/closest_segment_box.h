@@ -109,8 +109,8 @@ inline SegmentBoxContact ContactSegmentBoxFrame(const Vec3& a, const Vec3& b, co
                                                 const Mat3& to_world) {
   const SegmentBoxClosest c = ClosestSegmentBoxFrame(a, b, lo, hi);
   if (c.distance_squared > 0.0) {
-    const double dist = std::sqrt(c.distance_squared);
-    return {dist, (c.on_box - c.on_segment) / dist, c.on_segment, c.on_box};
+    const LengthAndUnit g = LengthAndUnitOf(c.on_box - c.on_segment, c.distance_squared);
+    return {g.length, g.unit, c.on_segment, c.on_box};
   }
   const Vec3 d = b - a;
   const double d_len2 = LengthSquared(d);
@@ -186,7 +186,7 @@ inline PairResult DistanceCapsuleBoxFrame(const Vec3& a, const Vec3& b, double r
   if (c.distance_squared <= radius * radius || d <= radius) {
     return {QueryStatus::kOk, true, 0.0, c.on_box, c.on_box, {}};
   }
-  const Vec3 n = (c.on_box - c.on_segment) / d;
+  const Vec3 n = LengthAndUnitOf(c.on_box - c.on_segment, c.distance_squared).unit;
   return {QueryStatus::kOk, false, d - radius, c.on_segment + n * radius, c.on_box, n};
 }
 

@@ -64,7 +64,10 @@ std::optional<PairResult> QueryBallTriangle(QueryLevel level, const Vec3& center
   const Vec3 n = Cross(ab, ac);
   if (Degenerate(n, LengthSquared(ab), LengthSquared(ac))) return std::nullopt;
   const Vec3 q = ClosestPointOnTriangle(center, t.a, t.b, t.c);
-  const double d = Length(q - center);
+  const Vec3 diff = q - center;
+  const double d2 = LengthSquared(diff);
+  const LengthAndUnit g = d2 > 0.0 ? LengthAndUnitOf(diff, d2) : LengthAndUnit{0.0, {}};
+  const double d = g.length;
   const bool touching_core = TouchingCore(d, center, t);
   PairResult r;
   r.hit = touching_core || d <= radius;
@@ -88,7 +91,7 @@ std::optional<PairResult> QueryBallTriangle(QueryLevel level, const Vec3& center
     return r;
   }
   const double signed_distance = d - radius;
-  r.normal = (q - center) / d;
+  r.normal = g.unit;
   r.distance = signed_distance == 0.0 ? 0.0 : signed_distance;
   r.point_a = center + r.normal * radius;
   r.point_b = q;
