@@ -20,6 +20,9 @@ PACKAGES=(
   nodejs
   # Sanitizer and fuzzer builds (scripts/sanitize.sh, scripts/fuzz.sh): clang and its runtimes.
   clang libclang-rt-14-dev
+  # The container test (scripts/container-test.sh): a Docker engine, and debootstrap to make
+  # the Debian base image locally when no registry is reachable.
+  docker.io debootstrap
 )
 
 missing=()

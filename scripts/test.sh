@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything and runs every test, then the
 # robustness stages: sanitizers (scripts/sanitize.sh), fuzzers
-# (scripts/fuzz.sh, FUZZ_SECONDS per target) and the short load/fault test
-# (scripts/load-test.sh --short). Prints each stage's time and one summary line.
+# (scripts/fuzz.sh, FUZZ_SECONDS per target), the short load/fault test
+# (scripts/load-test.sh --short) and the Docker image
+# (scripts/container-test.sh: builds docker/Dockerfile, runs and checks it;
+# after main, whose build it uses for the host CLI and Python stubs).
+# Prints each stage's time and one summary line.
 # Usage: scripts/test.sh            (from the repository root, as root on Debian bookworm)
 # Env:   BUILD_DIR (default build), JOBS (default nproc), FUZZ_SECONDS (default 30),
-#        STAGES (default "main"; all: STAGES="main sanitize fuzz load").
-# The fuzz, sanitize and load stages work as separate commands (scripts/fuzz.sh, scripts/sanitize.sh,
-# scripts/load-test.sh --short) but are not in the default run yet: their time
-# on a cold 2-core CI machine is unmeasured, and CI has a hard time limit.
+#        STAGES (default "main"; all: STAGES="main sanitize fuzz load container").
+# The fuzz, sanitize, load and container stages work as separate commands (scripts/fuzz.sh,
+# scripts/sanitize.sh, scripts/load-test.sh --short, scripts/container-test.sh) but are not in
+# the default run yet: CI has a hard time limit (the container stage compiles the project once
+# more inside the image).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
@@ -43,6 +47,7 @@ for s in $STAGES; do
     sanitize) stage sanitize scripts/sanitize.sh ;;
     fuzz) stage fuzz scripts/fuzz.sh "${FUZZ_SECONDS:-30}" ;;
     load) stage load scripts/load-test.sh --short ;;
+    container) stage container scripts/container-test.sh "$BUILD_DIR" ;;
     *) echo "test.sh: unknown stage $s"; exit 2 ;;
   esac
 done

@@ -26,6 +26,17 @@ def dockerfile():
     return re.sub(r"\\\n\s*", " ", text)
 
 
+def server_flags():
+    """The names of collide-server's flags (ABSL_FLAG in server/)."""
+    text = "".join(f.read_text() for f in sorted((ROOT / "server").rglob("*.cc")))
+    return set(re.findall(r"ABSL_FLAG\(\s*[^,]+,\s*(\w+)\s*,", text))
+
+
+def env_flag(name):
+    """COLLIDE_WORKER_THREADS -> worker_threads (how the server reads its environment)."""
+    return name[len("COLLIDE_"):].lower() if name.startswith("COLLIDE_") else None
+
+
 class DockerfileFacts:
     def __init__(self):
         text = dockerfile()
@@ -40,6 +51,7 @@ class DockerfileFacts:
         self.env_host = re.search(r"^ENV .*COLLIDE_HOST=(\S+)", self.runtime, re.M).group(1)
         insecure = re.search(r"^ENV .*COLLIDE_INSECURE=(\S+)", self.runtime, re.M)
         self.env_insecure = insecure.group(1) if insecure else None
+        self.env_names = re.findall(r"(COLLIDE_\w+)=", " ".join(re.findall(r"^ENV .*", self.runtime, re.M)))
 
 
 class DockerfileTest(unittest.TestCase):
@@ -51,6 +63,12 @@ class DockerfileTest(unittest.TestCase):
         self.assertIn("tini", d.entrypoint, "tini must be PID 1 to reap and forward signals")
         self.assertEqual(d.port, d.env_port)
         self.assertNotIn("-dev", d.runtime, "runtime stage carries no -dev packages")
+
+    def test_env_names_are_server_flags(self):
+        flags = server_flags()
+        self.assertIn("port", flags)  # the pattern finds the flags at all
+        for name in DockerfileFacts().env_names:
+            self.assertIn(env_flag(name), flags, name)
 
     def test_plaintext_beyond_loopback_is_explicit(self):
         # collide-server refuses plaintext on a non-loopback host without it.
@@ -79,6 +97,9 @@ class KubernetesTest(unittest.TestCase):
         (port,) = self.container["ports"]
         self.assertEqual(port["containerPort"], self.docker.port)
         env = {e["name"]: e["value"] for e in self.container["env"]}
+        flags = server_flags()
+        for name in env:
+            self.assertIn(env_flag(name), flags, name)
         self.assertEqual(int(env["COLLIDE_PORT"]), self.docker.port)
         self.assertEqual(env["COLLIDE_HOST"], "0.0.0.0", "pods must listen beyond loopback")
         self.assertEqual(env.get("COLLIDE_INSECURE"), "true",
@@ -139,7 +160,15 @@ class ComposeTest(unittest.TestCase):
         self.assertTrue(any(p.endswith(f":{docker.port}") for p in svc["ports"]))
         self.assertTrue(svc["read_only"])
         self.assertEqual(svc["cap_drop"], ["ALL"])
-        self.assertIn("collide health", " ".join(svc["healthcheck"]["test"]))
+        self.assertIn("no-new-privileges:true", svc["security_opt"])
+        health = " ".join(svc["healthcheck"]["test"])
+        self.assertIn("collide health", health)
+        self.assertIn(f"127.0.0.1:{docker.port}", health)
+        flags = server_flags()
+        for name in svc["environment"]:
+            self.assertIn(env_flag(name), flags, name)
+        # docker stop waits this long before SIGKILL: more than the 10 s drain.
+        self.assertGreater(int(svc["stop_grace_period"].rstrip("s")), 10)
         limits = svc["deploy"]["resources"]["limits"]
         self.assertIn("cpus", limits)
         self.assertIn("memory", limits)
