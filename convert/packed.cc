@@ -141,8 +141,7 @@ bool UnpackShape(ShapeKind kind, const double* d, Shape& out, std::vector<Violat
       return Validate(out.emplace<Aabb>(Aabb{V(d), V(d + 3)}), violations);
     case ShapeKind::kObb: {
       // No "unset" rotation in packed form: the quaternion must be unit.
-      return ObbFromWire({d[0], d[1], d[2]}, {d[3], d[4], d[5], d[6]}, {d[7], d[8], d[9]}, out.emplace<Obb>(),
-                         violations);
+      return ObbFromWire({d[0], d[1], d[2]}, {d[3], d[4], d[5], d[6]}, {d[7], d[8], d[9]}, out, violations);
     }
     case ShapeKind::kTriangle:
       return Validate(out.emplace<Triangle>(Triangle{V(d), V(d + 3), V(d + 6)}), violations);

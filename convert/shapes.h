@@ -54,7 +54,7 @@ v1::QueryLevel ToProto(QueryLevel level);
 // ValidateRotation's violations ("rotation", "rotation.w") and Validate's
 // (relative to the obb), and `out` then holds the identity in place of a
 // rejected q. Valid input takes a branch-only path.
-bool ObbFromWire(const Vec3& center, const Quat& q, const Vec3& half_extents, Obb& out,
+bool ObbFromWire(const Vec3& center, const Quat& q, const Vec3& half_extents, Shape& out,
                  std::vector<Violation>& violations);
 
 // Decodes and validates `in` into `out`. Returns true when valid; otherwise

@@ -168,12 +168,14 @@ TEST(ShapeConvertTest, ObbFromWireMatchesTheFullValidation) {
         *fields[which] = bad[i % std::size(bad)];
       }
     }
-    Obb expected_obb, obb;
+    Obb expected_obb;
+    Shape shape;
     std::vector<Violation> expected, got;
     const bool expected_ok = reference(c, q, h, expected_obb, expected);
-    EXPECT_EQ(ObbFromWire(c, q, h, obb, got), expected_ok) << i;
+    EXPECT_EQ(ObbFromWire(c, q, h, shape, got), expected_ok) << i;
     EXPECT_EQ(got, expected) << i;
-    EXPECT_EQ(std::memcmp(&obb, &expected_obb, sizeof(Obb)), 0) << i;
+    ASSERT_TRUE(std::holds_alternative<Obb>(shape)) << i;
+    EXPECT_EQ(std::memcmp(&std::get<Obb>(shape), &expected_obb, sizeof(Obb)), 0) << i;
     valid += expected_ok;
     ++cases;
   }
