@@ -12,7 +12,7 @@ TARGETS=(core_fuzz)
 if [[ -f tests/fuzz/request_fuzz.cc ]]; then TARGETS+=(request_fuzz); fi
 
 CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOLLIDE_FUZZ=ON \
-  -DCOLLIDE_BUILD_TESTS=OFF -DCOLLIDE_BUILD_BENCH=OFF -DCOLLIDE_BUILD_CLIENTS=OFF >/dev/null
+  -DCOLLIDE_BUILD_SERVICE=ON -DCOLLIDE_BUILD_TESTS=OFF -DCOLLIDE_BUILD_BENCH=OFF -DCOLLIDE_BUILD_CLIENTS=OFF >/dev/null
 cmake --build "$BUILD_DIR" --target "${TARGETS[@]}"
 
 status=0

@@ -32,14 +32,15 @@ if [[ $WHAT == all || $WHAT == address ]]; then
   ((${#ASAN_EXCLUDE[@]})) && exclude=(-E "$(IFS='|'; echo "${ASAN_EXCLUDE[*]}")")
   export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1:strict_init_order=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0"
   if ctest --test-dir "$ASAN_DIR" -j "$JOBS" --output-on-failure "${exclude[@]}" >"$ASAN_DIR/ctest.log" 2>&1; then
     echo "sanitize: address: PASS $(grep -E 'tests passed' "$ASAN_DIR/ctest.log") ($((SECONDS - start)) s)"
   else
-    grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error|SUMMARY|Failed|\*\*\*' "$ASAN_DIR/ctest.log" | head -30
+    grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error|SUMMARY|Failed|\*\*\*' "$ASAN_DIR/ctest.log" | head -30 || true
     echo "sanitize: address: FAILED $(grep -E 'tests passed' "$ASAN_DIR/ctest.log") ($((SECONDS - start)) s; log $ASAN_DIR/ctest.log)"
     status=1
   fi
-  unset ASAN_OPTIONS UBSAN_OPTIONS
+  unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 fi
 
 if [[ $WHAT == all || $WHAT == thread ]]; then
@@ -52,7 +53,7 @@ if [[ $WHAT == all || $WHAT == thread ]]; then
   for t in server_service_test server_unit_test e2e_test; do
     if ! "$TSAN_DIR/tests/$t" >"$TSAN_DIR/$t.log" 2>&1; then
       failed+=("$t")
-      grep -E 'WARNING: ThreadSanitizer|SUMMARY|FAILED|#[0-9]' "$TSAN_DIR/$t.log" | head -30
+      grep -E 'WARNING: ThreadSanitizer|ThreadSanitizer:|SUMMARY|FAILED|#[0-9]' "$TSAN_DIR/$t.log" | head -30 || true
     fi
   done
   unset TSAN_OPTIONS

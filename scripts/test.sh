@@ -8,16 +8,18 @@
 # Prints each stage's time and one summary line.
 # Usage: scripts/test.sh            (from the repository root, as root on Debian bookworm)
 # Env:   BUILD_DIR (default build), JOBS (default nproc), FUZZ_SECONDS (default 30),
-#        STAGES (default "main"; all: STAGES="main sanitize fuzz load container").
-# The fuzz, sanitize, load and container stages work as separate commands (scripts/fuzz.sh,
-# scripts/sanitize.sh, scripts/load-test.sh --short, scripts/container-test.sh) but are not in
-# the default run yet: CI has a hard time limit (the container stage compiles the project once
-# more inside the image).
+#        STAGES (default "main fuzz load container sanitize", every stage; e.g. STAGES=main for
+#        the main suite alone).
+# The sanitize stage is the ASan + UBSan + LSan build running the whole suite; the TSan run
+# (scripts/sanitize.sh thread) is not in it yet: with Debian's uninstrumented gRPC it still
+# reports races on memory that gRPC's own allocator recycles (README: Robustness).
+# Measured stage times on a 2-core machine (shared with other builds, so pessimistic):
+# main ~6-12 min, fuzz ~4-10, load ~2, container ~9-19, sanitize ~20-30.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-$(nproc)}"
-STAGES="${STAGES:-main}"
+STAGES="${STAGES:-main fuzz load container sanitize}"
 export JOBS BUILD_DIR
 
 timings=()
@@ -44,7 +46,7 @@ scripts/install-deps.sh
 for s in $STAGES; do
   case $s in
     main) stage main main_suite ;;
-    sanitize) stage sanitize scripts/sanitize.sh ;;
+    sanitize) stage sanitize scripts/sanitize.sh address ;;
     fuzz) stage fuzz scripts/fuzz.sh "${FUZZ_SECONDS:-30}" ;;
     load) stage load scripts/load-test.sh --short ;;
     container) stage container scripts/container-test.sh "$BUILD_DIR" ;;

@@ -96,7 +96,8 @@ TEST_P(FallbackVsKernelsTest, KernelAgreesWithFallback) {
     const double scale = testing::PairSetScale(set);
     const double band = kTol * scale;
     for (int i = 0; i < set_size.count; ++i, ++total) {
-      const auto [a, b] = f.MakePair(slot.a, slot.b, set);
+      const auto pair = f.MakePair(slot.a, slot.b, set);  // Named: clang 14 cannot capture bindings.
+      const Shape &a = pair.first, &b = pair.second;
       const PairResult k = kernel(a, b);
       const PairResult g = internal::QueryConvexFallback(slot.level, a, b);
       const PairResult c = contact_kernel ? contact_kernel(a, b) : Query(QueryLevel::kContact, a, b);

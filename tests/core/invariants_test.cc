@@ -196,7 +196,8 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
     const double band = kBand * scale;
     int touching_or_hit = 0;
     for (int i = 0; i < set_size.count; ++i, ++total) {
-      const auto [a, b] = f.MakePair(p.a, p.b, set);
+      const auto pair = f.MakePair(p.a, p.b, set);  // Named: clang 14 cannot capture bindings.
+      const Shape &a = pair.first, &b = pair.second;
       const RefShape ra(a), rb(b);
       const PairResult r = Query(p.level, a, b);
       const PairResult c = p.level == QueryLevel::kContact ? r : Query(QueryLevel::kContact, a, b);

@@ -213,7 +213,8 @@ TEST_P(FclOracleTest, AgreesWithFclAndTheReference) {
     ShapeFactory f(4000037ull * (static_cast<int>(p.a) * 16 + static_cast<int>(p.b)) +
                    static_cast<int>(set_size.set));
     for (int i = 0; i < set_size.count; ++i, ++total) {
-      const auto [a, b] = f.MakePair(p.a, p.b, set_size.set);
+      const auto pair = f.MakePair(p.a, p.b, set_size.set);  // Named: clang 14 cannot capture bindings.
+      const Shape &a = pair.first, &b = pair.second;
       const PairResult c = Contact(a, b);
       auto fail = [&](const std::string& check, const std::string& detail) {
         failures.Add(check, std::string(testing::PairSetName(set_size.set)) + " #" + std::to_string(i) +
