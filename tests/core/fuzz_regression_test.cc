@@ -11,7 +11,9 @@ void ExpectConsistent(const Shape& a, const Shape& b) {
   for (QueryLevel level : {QueryLevel::kDistance, QueryLevel::kContact}) {
     const PairResult r = Query(level, a, b);
     EXPECT_EQ(r.hit, r.distance <= 0.0) << "level " << static_cast<int>(level) << " distance " << r.distance;
-    if (level == QueryLevel::kContact) EXPECT_NEAR(Length(r.normal), 1.0, 1e-12);
+    if (level == QueryLevel::kContact) {
+      EXPECT_NEAR(Length(r.normal), 1.0, 1e-12);
+    }
     EXPECT_EQ(Query(level, b, a), r.Flipped());
   }
 }

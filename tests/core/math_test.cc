@@ -45,7 +45,9 @@ TEST(MathTest, NormalizedOrIsUnitAtExtremeScales) {
   for (const double scale : {1e-320, 1e-300, 1e-160, 1e-9, 1.0, 1e150, 1e300}) {
     const Vec3 n = NormalizedOr(Vec3{3, -4, 12} * scale, {1, 0, 0});
     EXPECT_NEAR(Length(n), 1.0, 1e-15) << scale;
-    if (scale > 1e-300) EXPECT_NEAR(n.z, 12.0 / 13.0, 1e-15) << scale;  // 1e-320 * 3 is coarsely subnormal.
+    if (scale > 1e-300) {  // 1e-320 * 3 is coarsely subnormal.
+      EXPECT_NEAR(n.z, 12.0 / 13.0, 1e-15) << scale;
+    }
   }
   EXPECT_EQ(NormalizedOr({kInfinity, 0, 0}, {0, 1, 0}), (Vec3{0, 1, 0}));
 }
