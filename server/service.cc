@@ -301,33 +301,25 @@ grpc::Status CollisionService::Serve(const char* method, grpc::CallbackServerCon
 grpc::ServerUnaryReactor* CollisionService::QueryPairs(grpc::CallbackServerContext* context,
                                                        const v1::QueryPairsRequest* request,
                                                        v1::QueryPairsResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  reactor->Finish(Serve("QueryPairs", context, *request, response));
-  return reactor;
+  return ServeUnary("QueryPairs", context, request, response);
 }
 
 grpc::ServerUnaryReactor* CollisionService::QueryPairsPacked(grpc::CallbackServerContext* context,
                                                              const v1::QueryPairsPackedRequest* request,
                                                              v1::QueryPairsPackedResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  reactor->Finish(Serve("QueryPairsPacked", context, *request, response));
-  return reactor;
+  return ServeUnary("QueryPairsPacked", context, request, response);
 }
 
 grpc::ServerUnaryReactor* CollisionService::CastRays(grpc::CallbackServerContext* context,
                                                      const v1::CastRaysRequest* request,
                                                      v1::CastRaysResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  reactor->Finish(Serve("CastRays", context, *request, response));
-  return reactor;
+  return ServeUnary("CastRays", context, request, response);
 }
 
 grpc::ServerUnaryReactor* CollisionService::CastRaysPacked(grpc::CallbackServerContext* context,
                                                            const v1::CastRaysPackedRequest* request,
                                                            v1::CastRaysPackedResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  reactor->Finish(Serve("CastRaysPacked", context, *request, response));
-  return reactor;
+  return ServeUnary("CastRaysPacked", context, request, response);
 }
 
 grpc::ServerUnaryReactor* CollisionService::GetServerInfo(grpc::CallbackServerContext* context,

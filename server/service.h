@@ -82,6 +82,15 @@ class CollisionService final : public v1::CollisionService::CallbackService {
   template <typename Request, typename Response>
   grpc::Status Serve(const char* method, grpc::CallbackServerContext* context, const Request& request,
                      Response* response);
+  // Serve, finished on the context's default reactor: the whole body of each
+  // query RPC.
+  template <typename Request, typename Response>
+  grpc::ServerUnaryReactor* ServeUnary(const char* method, grpc::CallbackServerContext* context,
+                                       const Request* request, Response* response) {
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    reactor->Finish(Serve(method, context, *request, response));
+    return reactor;
+  }
 
   ServiceConfig config_;
   BatchRunner& runner_;
