@@ -8,8 +8,10 @@
 
 #include "collide/query.h"
 #include "convert/packed.h"
+#include "convert/readable_wire.h"
 #include "convert/requests.h"
 #include "convert/results.h"
+#include "google/protobuf/arena.h"
 #include "server/arena_allocator.h"
 #include "server/status_mapping.h"
 #include "spdlog/spdlog.h"
@@ -17,7 +19,6 @@
 namespace collide::server {
 
 struct CollisionService::Allocators {
-  ArenaMessageAllocator<v1::QueryPairsRequest, v1::QueryPairsResponse> query_pairs;
   ArenaMessageAllocator<v1::QueryPairsPackedRequest, v1::QueryPairsPackedResponse> query_pairs_packed;
   ArenaMessageAllocator<v1::CastRaysRequest, v1::CastRaysResponse> cast_rays;
   ArenaMessageAllocator<v1::CastRaysPackedRequest, v1::CastRaysPackedResponse> cast_rays_packed;
@@ -159,8 +160,22 @@ bool Run(Scratch& s, BatchRunner& runner, v1::CastRaysPackedResponse* response,
       s, runner, [&out](std::size_t i, const RayHit& h) { out.Put(i, h); }, should_stop);
 }
 
+// The bytes of a readable QueryPairs response, written by
+// convert::EncodeQueryPairsResponseWire (HandleQueryPairsBytes).
+struct QueryPairsResponseBytes {
+  std::string* bytes;
+  void Clear() { bytes->clear(); }
+};
+
+bool Run(Scratch& s, BatchRunner& runner, QueryPairsResponseBytes*, absl::FunctionRef<bool()> should_stop) {
+  return Run(s, runner, static_cast<v1::QueryPairsResponse*>(nullptr), should_stop);
+}
+
 // Completes the response of a batch that ran wholly.
 void Finish(const Scratch& s, v1::QueryPairsResponse* response) { convert::Encode(s.pair_results, response); }
+void Finish(const Scratch& s, QueryPairsResponseBytes* response) {
+  convert::EncodeQueryPairsResponseWire(s.pair_results, *response->bytes);
+}
 void Finish(const Scratch& s, v1::QueryPairsPackedResponse* response) {
   convert::ListNotConverged(s.statuses, response);
 }
@@ -168,6 +183,10 @@ void Finish(const Scratch& s, v1::CastRaysResponse* response) { convert::Encode(
 void Finish(const Scratch& s, v1::CastRaysPackedResponse* response) {
   convert::ListNotConverged(s.statuses, response);
 }
+
+template <typename Request, typename Response>
+grpc::Status RunDecoded(const Request& request, Scratch& s, Response* response, BatchRunner& runner,
+                        const CallControl& control, std::size_t items);
 
 // Validates, runs and encodes one request; `items` receives its item count.
 template <typename Request, typename Response>
@@ -205,6 +224,14 @@ grpc::Status Handle(const Request& request, Response* response, const ServiceCon
     }
   }
 
+  return RunDecoded(request, s, response, runner, control, items);
+}
+
+// The steps after a request of `items` items was decoded into `s` and found
+// valid and supported: runs the batch and completes `response`.
+template <typename Request, typename Response>
+grpc::Status RunDecoded(const Request& request, Scratch& s, Response* response, BatchRunner& runner,
+                        const CallControl& control, std::size_t items) {
   const auto deadline = control.deadline;
   const auto should_stop = [&control, deadline] {
     return control.is_cancelled() || std::chrono::system_clock::now() >= deadline;
@@ -231,7 +258,51 @@ grpc::Status Handle(const Request& request, Response* response, const ServiceCon
   return grpc::Status::OK;
 }
 
+// The wire bytes of a readable QueryPairs request (HandleQueryPairsBytes).
+struct QueryPairsBytes {
+  std::span<const std::uint8_t> bytes;
+};
+
+grpc::Status Handle(const QueryPairsBytes& request, std::string* response, const ServiceConfig& config,
+                    BatchRunner& runner, const CallControl& control, std::size_t& items) {
+  return HandleQueryPairsBytes(request.bytes, *response, config, runner, control, items);
+}
+
 }  // namespace
+
+grpc::Status HandleQueryPairsBytes(std::span<const std::uint8_t> request, std::string& response,
+                                   const ServiceConfig& config, BatchRunner& runner,
+                                   const CallControl& control, std::size_t& items) {
+  Scratch& s = ThreadScratch();
+  s.violations.Clear();
+  // FindUnsupported and RunDecoded take the request only for its type (the
+  // paths they name, "pairs[i]", need nothing else).
+  const v1::QueryPairsRequest& type_tag = v1::QueryPairsRequest::default_instance();
+  if (convert::DecodeQueryPairsWire(request, static_cast<std::size_t>(config.max_items_per_request),
+                                    s.pairs)) {
+    FindUnsupported(type_tag, s.pairs, s.violations);
+    if (s.violations.empty()) {
+      items = s.pairs.size();
+      QueryPairsResponseBytes out{&response};
+      return RunDecoded(type_tag, s, &out, runner, control, items);
+    }
+    s.violations.Clear();
+  }
+  // Everything the fast path declines, errors included: protobuf, then the
+  // typed handling.
+  google::protobuf::Arena arena;
+  auto* parsed = google::protobuf::Arena::CreateMessage<v1::QueryPairsRequest>(&arena);
+  if (!parsed->ParseFromArray(request.data(), static_cast<int>(request.size()))) {
+    items = 0;
+    return ToGrpcStatus(
+        {RequestError::Kind::kInvalidRequest, "the request is not a collide.v1.QueryPairsRequest: its " +
+                                                  std::to_string(request.size()) + " bytes do not parse"});
+  }
+  auto* typed_response = google::protobuf::Arena::CreateMessage<v1::QueryPairsResponse>(&arena);
+  grpc::Status status = Handle(*parsed, typed_response, config, runner, control, items);
+  if (status.ok()) typed_response->SerializeToString(&response);
+  return status;
+}
 
 grpc::Status HandleRequest(const v1::QueryPairsRequest& request, v1::QueryPairsResponse* response,
                            const ServiceConfig& config, BatchRunner& runner, const CallControl& control,
@@ -256,7 +327,6 @@ grpc::Status HandleRequest(const v1::CastRaysPackedRequest& request, v1::CastRay
 
 CollisionService::CollisionService(ServiceConfig config, BatchRunner& runner)
     : config_(std::move(config)), runner_(runner), allocators_(std::make_unique<Allocators>()) {
-  SetMessageAllocatorFor_QueryPairs(&allocators_->query_pairs);
   SetMessageAllocatorFor_QueryPairsPacked(&allocators_->query_pairs_packed);
   SetMessageAllocatorFor_CastRays(&allocators_->cast_rays);
   SetMessageAllocatorFor_CastRaysPacked(&allocators_->cast_rays_packed);
@@ -299,9 +369,39 @@ grpc::Status CollisionService::Serve(const char* method, grpc::CallbackServerCon
 }
 
 grpc::ServerUnaryReactor* CollisionService::QueryPairs(grpc::CallbackServerContext* context,
-                                                       const v1::QueryPairsRequest* request,
-                                                       v1::QueryPairsResponse* response) {
-  return ServeUnary("QueryPairs", context, request, response);
+                                                       const grpc::ByteBuffer* request,
+                                                       grpc::ByteBuffer* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  // The request's bytes in one piece: gRPC hands them over as the slices
+  // they arrived in (16 KiB or so each), joined here into a buffer this
+  // thread reuses.
+  std::vector<grpc::Slice> slices;
+  if (grpc::Status dumped = request->Dump(&slices); !dumped.ok()) {
+    reactor->Finish(dumped);
+    return reactor;
+  }
+  std::span<const std::uint8_t> bytes;
+  thread_local std::vector<std::uint8_t> joined;
+  if (slices.size() == 1) {
+    bytes = {slices[0].begin(), slices[0].size()};
+  } else {
+    joined.clear();
+    for (const grpc::Slice& slice : slices) joined.insert(joined.end(), slice.begin(), slice.end());
+    bytes = joined;
+  }
+  // The response's bytes become the reply's one slice without a copy: the
+  // slice owns the string and deletes it once gRPC has sent it.
+  auto* out = new std::string;
+  const grpc::Status status = Serve("QueryPairs", context, QueryPairsBytes{bytes}, out);
+  if (status.ok()) {
+    grpc::Slice slice(
+        out->data(), out->size(), [](void* s) { delete static_cast<std::string*>(s); }, out);
+    *response = grpc::ByteBuffer(&slice, 1);
+  } else {
+    delete out;
+  }
+  reactor->Finish(status);
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* CollisionService::QueryPairsPacked(grpc::CallbackServerContext* context,

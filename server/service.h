@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "absl/functional/function_ref.h"
@@ -53,15 +54,31 @@ grpc::Status HandleRequest(const v1::CastRaysPackedRequest& request, v1::CastRay
                            const ServiceConfig& config, BatchRunner& runner, const CallControl& control,
                            std::size_t& items);
 
-class CollisionService final : public v1::CollisionService::CallbackService {
+// The readable QueryPairs on its wire bytes, as the service answers it: a
+// request in the common form (convert/readable_wire.h) is decoded straight
+// from `request` and its response written as bytes into `response`; every
+// other request is parsed by protobuf and answered by HandleRequest above, so
+// the answer is always HandleRequest's on the parsed request (bytes protobuf
+// cannot parse: INVALID_ARGUMENT). `response` holds the serialized
+// QueryPairsResponse when the status is OK.
+grpc::Status HandleQueryPairsBytes(std::span<const std::uint8_t> request, std::string& response,
+                                   const ServiceConfig& config, BatchRunner& runner,
+                                   const CallControl& control, std::size_t& items);
+
+// QueryPairs is served raw (bytes in, bytes out: HandleQueryPairsBytes), so
+// that its common case skips protobuf's message objects; the other methods
+// use the generated message handlers.
+using CollisionServiceBase =
+    v1::CollisionService::WithRawCallbackMethod_QueryPairs<v1::CollisionService::CallbackService>;
+
+class CollisionService final : public CollisionServiceBase {
  public:
   // `runner` must outlive the service.
   CollisionService(ServiceConfig config, BatchRunner& runner);
   ~CollisionService() override;
 
-  grpc::ServerUnaryReactor* QueryPairs(grpc::CallbackServerContext* context,
-                                       const v1::QueryPairsRequest* request,
-                                       v1::QueryPairsResponse* response) override;
+  grpc::ServerUnaryReactor* QueryPairs(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* QueryPairsPacked(grpc::CallbackServerContext* context,
                                              const v1::QueryPairsPackedRequest* request,
                                              v1::QueryPairsPackedResponse* response) override;

@@ -4,6 +4,7 @@
 // then measures, for scale, (a) the in-process core on the same pairs, one
 // thread, and (b) a bare round trip (GetServerInfo, which does no work), and
 // prints the ratios. Exit 1 if any call failed.
+#include <google/protobuf/arena.h>
 #include <malloc.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,7 +22,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
 #include "bench_workload.h"
+#include "collide/client_proto.h"
 #include "collide/query.h"
+#include "collide/v1/collide.pb.h"
 #include "commands.h"
 
 ABSL_FLAG(std::string, encoding, "packed", "bench: packed (QueryPairsPacked) or readable (QueryPairs)");
@@ -30,6 +34,10 @@ ABSL_FLAG(int, concurrency, 4, "bench: calls in flight (one thread each)");
 ABSL_FLAG(absl::Duration, duration, absl::Seconds(10), "bench: how long to send (at most 10m)");
 ABSL_FLAG(std::string, level, "contact", "bench: intersect, distance or contact");
 ABSL_FLAG(std::uint64_t, seed, 1, "bench: seed of the random shapes");
+ABSL_FLAG(std::string, client_path, "wire",
+          "bench: wire (each thread builds its request message once and sends it every call, as a load "
+          "generator should: the figure is the service's) or typed (every call goes through the typed "
+          "Client methods, converting core shapes to messages and results back: what a C++ caller pays)");
 ABSL_FLAG(absl::Duration, baseline_duration, absl::Seconds(2),
           "bench: how long each baseline (core, bare round trip) runs");
 
@@ -67,22 +75,92 @@ struct ThreadStats {
   std::int64_t hits = 0;
 };
 
+// How one call is made and its hits counted.
+class Caller {
+ public:
+  virtual ~Caller() = default;
+  // The call's status; on OK, `hits` receives the number of pairs hit.
+  virtual absl::Status Call(std::int64_t& hits) = 0;
+};
+
+// Through the typed Client methods: conversion both ways on every call.
+class TypedCaller final : public Caller {
+ public:
+  TypedCaller(Client& client, const BenchWorkload& w, QueryLevel level, bool packed)
+      : client_(client), w_(w), level_(level), packed_(packed) {}
+  absl::Status Call(std::int64_t& hits) override {
+    absl::StatusOr<std::vector<PairResult>> r =
+        packed_ ? client_.QueryPairsPacked(level_, w_.kind, w_.packed_a, w_.kind, w_.packed_b)
+                : client_.QueryPairs(level_, w_.pairs);
+    if (!r.ok()) return r.status();
+    for (const PairResult& p : *r) hits += p.hit;
+    return absl::OkStatus();
+  }
+
+ private:
+  Client& client_;
+  const BenchWorkload& w_;
+  QueryLevel level_;
+  bool packed_;
+};
+
+// The request message built once and sent on every call (gRPC serializes it
+// each time); the response read as messages, in an arena whose first block
+// is reused from call to call.
+class WireCaller final : public Caller {
+ public:
+  WireCaller(Client& client, const BenchWorkload& w, QueryLevel level, bool packed)
+      : client_(client), packed_(packed), block_(std::make_unique<char[]>(kBlockBytes)) {
+    if (packed) {
+      // The workload's kind has a packed encoding (checked before the run).
+      BuildQueryPairsPackedRequest(level, w.kind, w.packed_a, w.kind, w.packed_b, packed_request_)
+          .IgnoreError();
+    } else {
+      BuildQueryPairsRequest(level, w.pairs, request_);
+    }
+  }
+  absl::Status Call(std::int64_t& hits) override {
+    if (packed_) {
+      packed_response_.Clear();
+      if (absl::Status s = CallQueryPairsPacked(client_, packed_request_, packed_response_); !s.ok())
+        return s;
+      for (const bool hit : packed_response_.hit()) hits += hit;
+      return absl::OkStatus();
+    }
+    google::protobuf::ArenaOptions options;
+    options.initial_block = block_.get();
+    options.initial_block_size = kBlockBytes;
+    google::protobuf::Arena arena(options);
+    auto* response = google::protobuf::Arena::CreateMessage<v1::QueryPairsResponse>(&arena);
+    if (absl::Status s = CallQueryPairs(client_, request_, *response); !s.ok()) return s;
+    for (const v1::PairResult& r : response->results()) hits += r.hit();
+    return absl::OkStatus();
+  }
+
+ private:
+  static constexpr std::size_t kBlockBytes = 8 << 20;  // A 4096-pair contact response fits.
+  Client& client_;
+  bool packed_;
+  v1::QueryPairsRequest request_;
+  v1::QueryPairsPackedRequest packed_request_;
+  v1::QueryPairsPackedResponse packed_response_;
+  std::unique_ptr<char[]> block_;
+};
+
 // One closed loop: call, record, repeat until `end`.
-void LoadLoop(Client& client, const BenchWorkload& w, QueryLevel level, bool packed, Clock::time_point end,
-              ThreadStats& stats) {
+void LoadLoop(Caller& caller, Clock::time_point end, ThreadStats& stats) {
   while (Clock::now() < end) {
     const Clock::time_point t0 = Clock::now();
-    absl::StatusOr<std::vector<PairResult>> r =
-        packed ? client.QueryPairsPacked(level, w.kind, w.packed_a, w.kind, w.packed_b)
-               : client.QueryPairs(level, w.pairs);
+    std::int64_t hits = 0;
+    const absl::Status status = caller.Call(hits);
     const Clock::time_point t1 = Clock::now();
-    ++stats.codes[r.status().code()];
-    if (!r.ok()) {
-      if (stats.first_error.empty()) stats.first_error = DescribeStatus(r.status());
+    ++stats.codes[status.code()];
+    if (!status.ok()) {
+      if (stats.first_error.empty()) stats.first_error = DescribeStatus(status);
       continue;
     }
     stats.latency_us.push_back(Micros(t1 - t0));
-    for (const PairResult& p : *r) stats.hits += p.hit;
+    stats.hits += hits;
   }
 }
 
@@ -114,9 +192,12 @@ int RunBench() {
   const int batch = absl::GetFlag(FLAGS_batch);
   const int concurrency = absl::GetFlag(FLAGS_concurrency);
   const absl::Duration duration = absl::GetFlag(FLAGS_duration);
-  if ((encoding != "packed" && encoding != "readable") || !kind || !level || batch < 1 || concurrency < 1 ||
-      concurrency > 1024 || duration <= absl::ZeroDuration() || duration > absl::Minutes(10)) {
-    std::cerr << "bench: bad flags (--encoding packed|readable, --kind a shape kind, --level "
+  const std::string client_path = absl::GetFlag(FLAGS_client_path);
+  if ((encoding != "packed" && encoding != "readable") || (client_path != "wire" && client_path != "typed") ||
+      !kind || !level || batch < 1 || concurrency < 1 || concurrency > 1024 ||
+      duration <= absl::ZeroDuration() || duration > absl::Minutes(10)) {
+    std::cerr << "bench: bad flags (--encoding packed|readable, --client_path wire|typed, --kind a shape "
+                 "kind, --level "
                  "intersect|distance|contact, --batch >= 1, --concurrency 1..1024, --duration in (0, 10m])\n";
     return 2;
   }
@@ -148,9 +229,17 @@ int RunBench() {
   const Clock::time_point start = Clock::now();
   const Clock::time_point end = start + absl::ToChronoNanoseconds(duration);
   {
+    std::vector<std::unique_ptr<Caller>> callers;
+    for (int i = 0; i < concurrency; ++i) {
+      if (client_path == "wire") {
+        callers.push_back(std::make_unique<WireCaller>(*client, workload, *level, packed));
+      } else {
+        callers.push_back(std::make_unique<TypedCaller>(*client, workload, *level, packed));
+      }
+    }
     std::vector<std::jthread> threads;
     for (int i = 0; i < concurrency; ++i) {
-      threads.emplace_back([&, i] { LoadLoop(*client, workload, *level, packed, end, stats[i]); });
+      threads.emplace_back([&, i] { LoadLoop(*callers[i], end, stats[i]); });
     }
   }
   const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
@@ -190,9 +279,9 @@ int RunBench() {
   const Percentiles round_trip = Summarize(rtt);
 
   std::cout << absl::StrFormat(
-      "target %s  encoding %s  kind %s  level %s  batch %d  concurrency %d  duration %.1fs\n",
-      client->target(), encoding, ShapeKindName(*kind), absl::GetFlag(FLAGS_level), batch, concurrency,
-      elapsed);
+      "target %s  encoding %s  client %s  kind %s  level %s  batch %d  concurrency %d  duration %.1fs\n",
+      client->target(), encoding, client_path, ShapeKindName(*kind), absl::GetFlag(FLAGS_level), batch,
+      concurrency, elapsed);
   std::cout << absl::StrFormat("service      %12.0f pairs/s  %d calls OK  hit rate %.1f%%\n",
                                pairs_per_second, ok_calls,
                                ok_calls ? 100.0 * hits / (static_cast<double>(ok_calls) * batch) : 0.0);

@@ -5,6 +5,7 @@
 //   collide query FILE.json [--format=text|json] [--target=HOST:PORT]
 //   collide bench  [--encoding=packed|readable] [--kind=obb] [--batch=4096]
 //                  [--concurrency=4] [--duration=10s] [--level=contact]
+//                  [--client_path=wire|typed]
 #include <cstdlib>
 #include <fstream>
 #include <iostream>

@@ -197,6 +197,37 @@ absl::Status CallGetServerInfo(Client& client, const pb::GetServerInfoRequest& r
   return client.impl_->Call(&pb::CollisionService::Stub::GetServerInfo, request, response);
 }
 
+void BuildQueryPairsRequest(QueryLevel level, std::span<const ShapePair> pairs,
+                            pb::QueryPairsRequest& request) {
+  request.Clear();
+  request.set_level(convert::ToProto(level));
+  request.mutable_pairs()->Reserve(static_cast<int>(pairs.size()));
+  for (const ShapePair& pair : pairs) {
+    pb::ShapePair* out = request.add_pairs();
+    convert::ToProto(pair.a, out->mutable_a());
+    convert::ToProto(pair.b, out->mutable_b());
+  }
+}
+
+absl::Status BuildQueryPairsPackedRequest(QueryLevel level, ShapeKind kind_a, std::span<const double> a,
+                                          ShapeKind kind_b, std::span<const double> b,
+                                          pb::QueryPairsPackedRequest& request) {
+  const std::optional<pb::PackedShapeKind> packed_a = convert::PackedKindOf(kind_a);
+  const std::optional<pb::PackedShapeKind> packed_b = convert::PackedKindOf(kind_b);
+  if (!packed_a || !packed_b) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("client: ", std::string(ShapeKindName(packed_a ? kind_b : kind_a)),
+                     " has no packed encoding; use QueryPairs"));
+  }
+  request.Clear();
+  request.set_level(convert::ToProto(level));
+  request.mutable_a()->set_kind(*packed_a);
+  request.mutable_a()->mutable_data()->Add(a.begin(), a.end());
+  request.mutable_b()->set_kind(*packed_b);
+  request.mutable_b()->mutable_data()->Add(b.begin(), b.end());
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::vector<PairResult>> Client::QueryPairs(QueryLevel level,
                                                            std::span<const ShapePair> pairs) {
   // A readable batch is thousands of small messages: an arena makes their
@@ -204,13 +235,7 @@ absl::StatusOr<std::vector<PairResult>> Client::QueryPairs(QueryLevel level,
   google::protobuf::Arena arena;
   auto* request = google::protobuf::Arena::CreateMessage<pb::QueryPairsRequest>(&arena);
   auto* response = google::protobuf::Arena::CreateMessage<pb::QueryPairsResponse>(&arena);
-  request->set_level(convert::ToProto(level));
-  request->mutable_pairs()->Reserve(static_cast<int>(pairs.size()));
-  for (const ShapePair& pair : pairs) {
-    pb::ShapePair* out = request->add_pairs();
-    convert::ToProto(pair.a, out->mutable_a());
-    convert::ToProto(pair.b, out->mutable_b());
-  }
+  BuildQueryPairsRequest(level, pairs, *request);
   if (absl::Status s = CallQueryPairs(*this, *request, *response); !s.ok()) return s;
   if (response->results_size() != static_cast<int>(pairs.size())) {
     return absl::InternalError(absl::StrCat("client: server answered ", response->results_size(),
@@ -225,25 +250,14 @@ absl::StatusOr<std::vector<PairResult>> Client::QueryPairs(QueryLevel level,
 absl::StatusOr<std::vector<PairResult>> Client::QueryPairsPacked(QueryLevel level, ShapeKind kind_a,
                                                                  std::span<const double> a, ShapeKind kind_b,
                                                                  std::span<const double> b) {
-  const int stride_a = PackedStride(kind_a);
-  const int stride_b = PackedStride(kind_b);
-  if (stride_a == 0 || stride_b == 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("client: ", std::string(ShapeKindName(stride_a == 0 ? kind_a : kind_b)),
-                     " has no packed encoding; use QueryPairs"));
-  }
   pb::QueryPairsPackedRequest request;
-  request.set_level(convert::ToProto(level));
-  request.mutable_a()->set_kind(*convert::PackedKindOf(kind_a));
-  request.mutable_a()->mutable_data()->Add(a.begin(), a.end());
-  request.mutable_b()->set_kind(*convert::PackedKindOf(kind_b));
-  request.mutable_b()->mutable_data()->Add(b.begin(), b.end());
+  if (absl::Status s = BuildQueryPairsPackedRequest(level, kind_a, a, kind_b, b, request); !s.ok()) return s;
   pb::QueryPairsPackedResponse response;
   if (absl::Status s = CallQueryPairsPacked(*this, request, response); !s.ok()) return s;
+  const std::size_t n = a.size() / static_cast<std::size_t>(PackedStride(kind_a));
   std::vector<PairResult> results;
-  if (!convert::DecodePacked(response, a.size() / stride_a, results)) {
-    return absl::InternalError(
-        absl::StrCat("client: malformed packed response for ", a.size() / stride_a, " pairs"));
+  if (!convert::DecodePacked(response, n, results)) {
+    return absl::InternalError(absl::StrCat("client: malformed packed response for ", n, " pairs"));
   }
   return results;
 }

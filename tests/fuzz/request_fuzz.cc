@@ -11,6 +11,8 @@
 //        [index] suffixes, indices inside the request's arrays, or the final
 //        "..." count entry);
 //   RESOURCE_EXHAUSTED: a non-empty message naming the limit.
+// QueryPairs inputs also go through HandleQueryPairsBytes, the served path,
+// which must answer exactly as HandleRequest on the parsed request.
 // Anything else aborts, which libFuzzer reports as a crash.
 //
 // Seeds: tests/fuzz/corpus/request_fuzz/, made by tests/fuzz/make_request_seeds.sh.
@@ -165,6 +167,35 @@ void Run(const std::uint8_t* data, std::size_t size) {
   }
 }
 
+// The served QueryPairs reads the request's bytes (HandleQueryPairsBytes, with
+// its wire fast path): it must answer exactly as HandleRequest does on the
+// parsed request (status, message, details, response bytes), and refuse
+// bytes protobuf cannot parse with INVALID_ARGUMENT.
+void CheckBytesPath(const std::uint8_t* data, std::size_t size) {
+  const auto never = [] { return false; };
+  std::string bytes_response;
+  std::size_t bytes_items = 0;
+  const grpc::Status status = HandleQueryPairsBytes({data, size}, bytes_response, Config(), Runner(),
+                                                    CallControl{never}, bytes_items);
+  v1::QueryPairsRequest request;
+  if (!request.ParseFromArray(data, static_cast<int>(size))) {
+    if (status.error_code() != grpc::StatusCode::INVALID_ARGUMENT)
+      Fail("unparsable bytes not refused", status);
+    return;
+  }
+  v1::QueryPairsResponse response;
+  std::size_t items = 0;
+  const grpc::Status expected =
+      HandleRequest(request, &response, Config(), Runner(), CallControl{never}, items);
+  if (status.error_code() != expected.error_code() || status.error_message() != expected.error_message() ||
+      status.error_details() != expected.error_details()) {
+    Fail("the bytes path's status differs from HandleRequest's: " + expected.error_message(), status);
+  }
+  if (status.ok() && (bytes_items != items || bytes_response != response.SerializeAsString())) {
+    Fail("the bytes path's response differs from HandleRequest's", status);
+  }
+}
+
 }  // namespace
 }  // namespace collide::server
 
@@ -173,6 +204,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size < 1) return 0;
   switch (data[0] & 3) {
     case 0:
+      server::CheckBytesPath(data + 1, size - 1);
       server::Run<v1::QueryPairsRequest, v1::QueryPairsResponse>(data + 1, size - 1);
       break;
     case 1:

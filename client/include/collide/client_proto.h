@@ -4,6 +4,8 @@
 #ifndef COLLIDE_CLIENT_PROTO_H_
 #define COLLIDE_CLIENT_PROTO_H_
 
+#include <span>
+
 #include "absl/status/status.h"
 #include "collide/client.h"
 #include "collide/v1/collide.pb.h"
@@ -19,6 +21,16 @@ absl::Status CallCastRaysPacked(Client& client, const v1::CastRaysPackedRequest&
                                 v1::CastRaysPackedResponse& response);
 absl::Status CallGetServerInfo(Client& client, const v1::GetServerInfoRequest& request,
                                v1::ServerInfo& response);
+
+// The requests Client::QueryPairs and Client::QueryPairsPacked send, for a
+// caller that sends the same batch many times (collide bench builds each
+// once). `request` is overwritten. The packed one fails with INVALID_ARGUMENT
+// for a kind that has no packed encoding (convex_hull).
+void BuildQueryPairsRequest(QueryLevel level, std::span<const ShapePair> pairs,
+                            v1::QueryPairsRequest& request);
+absl::Status BuildQueryPairsPackedRequest(QueryLevel level, ShapeKind kind_a, std::span<const double> a,
+                                          ShapeKind kind_b, std::span<const double> b,
+                                          v1::QueryPairsPackedRequest& request);
 
 }  // namespace collide
 
