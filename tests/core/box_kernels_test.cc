@@ -250,6 +250,53 @@ TEST(CapsuleBoxTest, TouchingAndSeparated) {
   EXPECT_NEAR(d.point_b.x, kSqrt2, 1e-15);
 }
 
+// A capsule lying on a box face, partly overhanging it: the deepest points
+// are not unique, and the rule is the middle of the contact, the part of
+// the axis over the face (x in [0.2, 1] here, so x = 0.6).
+TEST(CapsuleBoxTest, LyingOnFaceOverhangingWitnessIsTheMiddleOfTheContact) {
+  const Quat q = AxisAngle({1, 2, 3}, 0.7);
+  const Mat3 r = RotationFromQuat(q);
+  const Obb box = Obb::FromQuat({0.1, -0.2, 0.3}, q, {1, 1, 1});
+  const auto world = [&](const Vec3& p) { return box.center + r * p; };
+  // The axis 0.1 above the face, radius 0.25: overlapping by 0.15.
+  const Capsule lying{world({0.2, 0.4, 1.1}), world({3, 0.4, 1.1}), 0.25};
+  const PairResult c = Contact(lying, box);
+  EXPECT_NEAR(c.distance, -0.15, 1e-14);
+  EXPECT_VEC_NEAR(c.normal, -r.col[2], 1e-14);
+  EXPECT_VEC_NEAR(c.point_a, world({0.6, 0.4, 0.85}), 1e-14);
+  EXPECT_VEC_NEAR(c.point_b, world({0.6, 0.4, 1.0}), 1e-14);
+  EXPECT_EQ(Contact(box, lying), c.Flipped());
+  // The same apart (the closest points) and with the axis itself sunk 0.1
+  // into the box, where the edge axis e_y x d equals the face axis.
+  const PairResult d = Contact(Capsule{lying.a, lying.b, 0.05}, box);
+  EXPECT_NEAR(d.distance, 0.05, 1e-14);
+  EXPECT_VEC_NEAR(d.point_a, world({0.6, 0.4, 1.05}), 1e-14);
+  EXPECT_VEC_NEAR(d.point_b, world({0.6, 0.4, 1.0}), 1e-14);
+  EXPECT_EQ(Distance(Capsule{lying.a, lying.b, 0.05}, box), d);
+  const PairResult s = Contact(Segment{world({0.2, 0.4, 0.9}), world({3, 0.4, 0.9})}, box);
+  EXPECT_NEAR(s.distance, -0.1, 1e-14);
+  EXPECT_VEC_NEAR(s.normal, -r.col[2], 1e-14);
+  EXPECT_VEC_NEAR(s.point_a, world({0.6, 0.4, 0.9}), 1e-14);
+  EXPECT_VEC_NEAR(s.point_b, world({0.6, 0.4, 1.0}), 1e-14);
+}
+
+// A capsule along a box edge, overhanging its end: the middle of the
+// overlap of the axis and the edge (x in [0.5, 1], so x = 0.75).
+TEST(CapsuleBoxTest, AlongAnEdgeWitnessIsTheMiddleOfTheOverlap) {
+  const Quat q = AxisAngle({-1, 0.5, 2}, 1.1);
+  const Mat3 r = RotationFromQuat(q);
+  const Obb box = Obb::FromQuat({0.3, 0.2, -0.1}, q, {1, 1, 1});
+  const auto world = [&](const Vec3& p) { return box.center + r * p; };
+  const Capsule along{world({0.5, 1.1, 1.1}), world({3, 1.1, 1.1}), 0.3};
+  const PairResult c = Contact(along, box);
+  const Vec3 n = r * (Vec3{0, -1, -1} / kSqrt2);
+  EXPECT_NEAR(c.distance, 0.1 * kSqrt2 - 0.3, 1e-14);
+  EXPECT_VEC_NEAR(c.normal, n, 1e-14);
+  EXPECT_VEC_NEAR(c.point_b, world({0.75, 1, 1}), 1e-14);
+  EXPECT_VEC_NEAR(c.point_a, world({0.75, 1.1, 1.1}) + n * 0.3, 1e-14);
+  EXPECT_EQ(Contact(box, along), c.Flipped());
+}
+
 // ------------------------------------------------------------ aabb-aabb
 
 TEST(AabbAabbTest, TouchingFacesEdgesCorners) {
@@ -373,6 +420,31 @@ TEST(ObbObbTest, ParallelFacesOverlapGivesPointInBothFaces) {
               ContactPointObb(Point{c.point_a}, b).distance < 1e-14);
   EXPECT_LE(std::fabs(c.point_a.x), 1.0);
   EXPECT_LE(std::fabs(c.point_a.y), 1.0);
+}
+
+// Box B stacked on A's +z face, sunk 0.2 and overhanging in x: the contact
+// region is the rectangle x in [0.5, 1], y in [-0.2, 0.8] of A's face, and
+// the rule puts both witnesses at its middle, (0.75, 0.3), in either order.
+// Both boxes share a rotation, so their faces are parallel up to round-off
+// (an edge axis e_x x b_y equals the face axis there and may win by an ulp).
+TEST(ObbObbTest, StackedFacesWitnessIsTheMiddleOfTheContact) {
+  const Quat q = AxisAngle({1, 2, 3}, 0.7);
+  const Mat3 r = RotationFromQuat(q);
+  const Obb a = Obb::FromQuat({0.1, -0.2, 0.3}, q, {1, 1, 1});
+  const auto world = [&](const Vec3& p) { return a.center + r * p; };
+  const Obb b = Obb::FromQuat(world({1.5, 0.3, 1.3}), q, {1, 0.5, 0.5});
+  for (const PairResult& c : {ContactObbObb(a, b), ContactObbObb(b, a).Flipped(), Contact(a, b)}) {
+    EXPECT_NEAR(c.distance, -0.2, 1e-14);
+    EXPECT_VEC_NEAR(c.normal, r.col[2], 1e-14);
+    EXPECT_VEC_NEAR(c.point_a, world({0.75, 0.3, 1}), 1e-14);
+    EXPECT_VEC_NEAR(c.point_b, world({0.75, 0.3, 0.8}), 1e-14);
+  }
+  // Apart by 0.1 instead: the same middle for the closest points.
+  const Obb up = Obb::FromQuat(world({1.5, 0.3, 1.6}), q, {1, 0.5, 0.5});
+  const PairResult d = ContactObbObb(a, up);
+  EXPECT_NEAR(d.distance, 0.1, 1e-14);
+  EXPECT_VEC_NEAR(d.point_a, world({0.75, 0.3, 1}), 1e-14);
+  EXPECT_VEC_NEAR(d.point_b, world({0.75, 0.3, 1.1}), 1e-14);
 }
 
 TEST(ObbObbTest, ContainmentAndCentreTie) {

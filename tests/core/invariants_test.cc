@@ -64,20 +64,18 @@ struct KnownFailure {
   const char* why;  // the id of the bug in tests/support/known_bugs.h.
 };
 // "distance-common-point" (round family) was fixed in e63b86c;
-// "box-touching-hit" (box kernels) in 0390764 and 9889044.
+// "box-touching-hit" (box kernels) in 0390764 and 9889044;
+// "box-contact-witness" (box kernels, parallel features), entries removed.
 constexpr char kHitIffDistance[] = "hit exactly when distance <= 0";
 constexpr char kWitnessOnSurface[] = "witness points on the surfaces";
 const std::vector<KnownFailure> kKnownFailures = {
-    {QueryLevel::kContact, ShapeKind::kSegment, ShapeKind::kObb, kWitnessOnSurface, "box-contact-witness"},
     {QueryLevel::kContact, ShapeKind::kSegment, ShapeKind::kConvexHull, kWitnessOnSurface,
      "epa-contact-witness"},
-    {QueryLevel::kContact, ShapeKind::kCapsule, ShapeKind::kObb, kWitnessOnSurface, "box-contact-witness"},
     {QueryLevel::kContact, ShapeKind::kCapsule, ShapeKind::kConvexHull, kWitnessOnSurface,
      "epa-contact-witness"},
     {QueryLevel::kContact, ShapeKind::kAabb, ShapeKind::kTriangle, kWitnessOnSurface, "epa-contact-witness"},
     {QueryLevel::kContact, ShapeKind::kAabb, ShapeKind::kConvexHull, kWitnessOnSurface,
      "epa-contact-witness"},
-    {QueryLevel::kContact, ShapeKind::kObb, ShapeKind::kObb, kWitnessOnSurface, "box-contact-witness"},
     {QueryLevel::kContact, ShapeKind::kObb, ShapeKind::kTriangle, kWitnessOnSurface, "epa-contact-witness"},
     {QueryLevel::kContact, ShapeKind::kObb, ShapeKind::kConvexHull, kWitnessOnSurface, "epa-contact-witness"},
     {QueryLevel::kContact, ShapeKind::kTriangle, ShapeKind::kConvexHull, kWitnessOnSurface,

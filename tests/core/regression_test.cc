@@ -80,11 +80,10 @@ void ExpectWitnessesOnShapes(const Shape& a, const Shape& b, const char* bug) {
                           " from their shapes' surfaces, got " + Result(r));
 }
 
-// Bug box-contact-witness: two Obbs face to face (the parallel pair set).
-// Skipped (KNOWN BUG, printed) while tests/support/known_bugs.h lists the
-// bug: the box-box contact kernel puts one deepest point on the other box's
-// support plane but outside its face. Normal and depth are right (checked by
-// invariants_test); the witness fix is open. Runs again once unlisted.
+// Bug box-contact-witness (fixed): two Obbs face to face (the parallel pair
+// set). An edge axis equal to the face axis won the SAT by an ulp, and the
+// edge-edge witness put one deepest point on the other box's support plane
+// but outside its face.
 TEST(RegressionTest, ObbObbFaceContactWitnessesOnTheShapes) {
   const Obb a{{-0.1402993161142691, -0.069801875007663494, 0.096366077961092922},
               {{{-0.99175682456161007, 0.11455785504323268, 0.057401208901602496},
@@ -99,9 +98,8 @@ TEST(RegressionTest, ObbObbFaceContactWitnessesOnTheShapes) {
   ExpectWitnessesOnShapes(a, b, "box-contact-witness");
 }
 
-// Bug box-contact-witness: a capsule whose axis is parallel to an Obb face.
-// Skipped (KNOWN BUG, printed) for the same open witness bug as the test
-// above, in the capsule-box contact kernel; runs again once unlisted.
+// Bug box-contact-witness (fixed): a capsule whose axis is parallel to an
+// Obb face; the same cause as above in the capsule-box contact kernel.
 TEST(RegressionTest, CapsuleObbParallelContactWitnessesOnTheShapes) {
   const Capsule a{{0.095556688869308196, -0.26485672343214667, -0.64018509076601715},
                   {0.29609562449618926, 0.63607923978321734, 0.37259467446718825},

@@ -24,14 +24,12 @@ struct KnownBug {
 // Fixed: "box-touching-hit" (box kernels returned hit == false with distance
 // == 0 for touching shapes; fixed in 0390764 and 9889044, regression test
 // RegressionTest.BoxTouchingSphereDistanceZeroMeansHit now runs).
-inline const std::vector<KnownBug> kKnownBugs = {
-    {"box-contact-witness",
-     "Box kernels, kContact, overlapping shapes with parallel features (capsule/segment axis parallel to an "
-     "Obb face, Obb-Obb face to face): one deepest point is on the other shape's support plane but outside "
-     "its face, so it is not a point of that shape (off by up to ~0.8 on unit shapes). Normal and depth are "
-     "right. Regression: RegressionTest.ObbObbFaceContactWitnessesOnTheShapes, "
-     "RegressionTest.CapsuleObbParallelContactWitnessesOnTheShapes."},
-};
+// Fixed: "box-contact-witness" (box kernels' deepest points off the other
+// shape for parallel features: the witnesses are now read from the normal's
+// support features, with the middle-of-the-contact rule; regression tests
+// RegressionTest.ObbObbFaceContactWitnessesOnTheShapes and
+// RegressionTest.CapsuleObbParallelContactWitnessesOnTheShapes run).
+inline const std::vector<KnownBug> kKnownBugs = {};
 
 inline const KnownBug* FindKnownBug(std::string_view id) {
   for (const KnownBug& b : kKnownBugs) {

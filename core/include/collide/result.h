@@ -49,6 +49,10 @@ enum class QueryStatus : std::uint8_t {
 //          shapes; they then touch at those points). In a partial overlap
 //          these are the deepest points, each inside the other shape; when
 //          one shape contains the other they need not be.
+//   Parallel faces or edges (apart or overlapping) make the pair non-unique;
+//   the box kernels (box, segment, capsule against a box) then report the
+//   middle of the contact: the other feature clipped by the reference face's
+//   side planes, averaged, or the middle of two parallel edges' overlap.
 //
 // normal: unit vector from A towards B.
 //   kIntersect: zero. kDistance: (point_b - point_a) / distance when apart,

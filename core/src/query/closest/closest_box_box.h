@@ -59,7 +59,7 @@ inline bool IncidentPoint(const Vec3& hr, int i, double sign, const Vec3& c, con
 #pragma GCC unroll 3
   for (int m = 0; m < 3; ++m) {
     const double dm = sign * ax[m][i];  // reference face normal . incident axis m.
-    if (std::fabs(dm) <= 1e-12) {
+    if (std::fabs(dm) <= kParallelFeatureTol) {
       free_axis[free_count++] = m;
     } else {
       base += ax[m] * (dm > 0.0 ? -hi[m] : hi[m]);

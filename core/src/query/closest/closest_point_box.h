@@ -34,6 +34,33 @@ constexpr Vec3 Axis(int i, double sign) {
   return v;
 }
 
+// A box's support feature towards a unit direction n (box frame): the face,
+// edge or vertex of the box lo <= x <= hi farthest along n. An axis with
+// |n_k| <= kParallelFeatureTol counts as perpendicular to n, i.e. free along
+// the feature: input that is parallel in world space reaches the box frame
+// with round-off of ~1e-16, and the deepest-point rule for parallel
+// features (result.h) must still see a face or an edge there.
+inline constexpr double kParallelFeatureTol = 1e-12;
+struct BoxFeature {
+  Vec3 centre;     // the feature's centre (free axes at the box's centre).
+  int free[3];     // the free axes, free[0] < free[1]; free_count of them.
+  int free_count;  // 0: vertex, 1: edge, 2: face.
+  int fixed;       // a fixed axis (the face's axis when free_count == 2).
+};
+inline BoxFeature SupportFeature(const Vec3& n, const Vec3& lo, const Vec3& hi) {
+  BoxFeature f{{}, {0, 0, 0}, 0, 0};
+  for (int k = 0; k < 3; ++k) {
+    if (std::fabs(n[k]) <= kParallelFeatureTol) {
+      f.free[f.free_count++] = k;
+      f.centre[k] = 0.5 * (lo[k] + hi[k]);
+    } else {
+      f.fixed = k;
+      f.centre[k] = n[k] > 0.0 ? hi[k] : lo[k];
+    }
+  }
+  return f;
+}
+
 // Obb local frame <-> world.
 inline Vec3 ToBoxFrame(const Obb& box, const Vec3& p) { return TransposeMul(box.rotation, p - box.center); }
 inline Vec3 FromBoxFrame(const Obb& box, const Vec3& p) { return box.rotation * p + box.center; }

@@ -92,6 +92,95 @@ inline SegmentBoxClosest ClosestSegmentBoxFrame(const Vec3& a_in, const Vec3& b_
   return {LengthSquared(on_box - on_segment), t, on_segment, on_box};
 }
 
+// The point of the segment [a, b] (shape A) on the contact with the box
+// (shape B) when the segment is perpendicular to the unit normal (A towards
+// B), so that a whole set of pairs are witnesses: p on the segment with
+// p - depth * normal on the box (depth > 0 overlapping, < 0 the gap apart).
+// Moving the box by depth * normal brings its support feature along -normal
+// onto the segment, and the rule is the middle of that contact: for a face,
+// the middle of the segment clipped by the face's four side planes (Box2D-
+// style reference-face clipping); for an edge, the middle of the overlap of
+// the parallel edge and segment (ClosestPointsSegments); for a vertex, the
+// vertex.
+inline Vec3 ParallelSegmentBoxPoint(const Vec3& a, const Vec3& b, const Vec3& lo, const Vec3& hi,
+                                    const Vec3& normal, double depth) {
+  const BoxFeature f = SupportFeature(-normal, lo, hi);
+  const Vec3 shift = normal * depth;
+  if (f.free_count == 2) {
+    Vec3 side_lo = lo, side_hi = hi;
+    side_lo[f.fixed] = -kInfinity;
+    side_hi[f.fixed] = kInfinity;
+    const SlabClip c = ClipLineToBox(a, b - a, side_lo, side_hi, 0.0, 1.0);
+    if (c.hit) return a + (b - a) * (0.5 * (c.t_enter + c.t_exit));
+    // Round-off hid an overlap of zero width: the segment point nearest the face.
+    return ClosestSegmentBoxFrame(a - shift, b - shift, lo, hi).on_segment + shift;
+  }
+  if (f.free_count == 1) {
+    const int k = f.free[0];
+    Vec3 e0 = f.centre + shift, e1 = e0;
+    e0[k] = lo[k] + shift[k];
+    e1[k] = hi[k] + shift[k];
+    return ClosestPointsSegments(a, b, e0, e1).point1;
+  }
+  return ClosestPointOnSegment(f.centre + shift, a, b).point;
+}
+
+// Whether the segment [a, b] (non-zero) is perpendicular to the unit normal
+// within the tolerance of SupportFeature.
+inline bool PerpendicularSegment(const Vec3& a, const Vec3& b, const Vec3& normal) {
+  const Vec3 d = b - a;
+  const double along = Dot(normal, d);
+  return along * along <= kParallelFeatureTol * kParallelFeatureTol * LengthSquared(d);
+}
+
+// The deepest point of the segment [a, b] (shape A) in an overlapping box
+// (shape B) along the least-overlap unit normal (A towards B) with
+// penetration `depth`: a point p of the segment farthest along the normal
+// with p - depth * normal on the box. Such a pair exists: the origin's
+// projection on the nearest face of the Minkowski difference lies in that
+// face, the segment's support feature minus the box's. Its farther endpoint,
+// or ParallelSegmentBoxPoint's rule when the segment is perpendicular to the
+// normal. Read from the normal alone, not from the axis that won the SAT: an
+// edge axis e_i x (b - a) of a segment parallel to a face equals that face's
+// axis and may win it by an ulp.
+inline Vec3 DeepestSegmentPoint(const Vec3& a, const Vec3& b, const Vec3& lo, const Vec3& hi,
+                                const Vec3& normal, double depth) {
+  if (a == b) return a;
+  if (PerpendicularSegment(a, b, normal)) return ParallelSegmentBoxPoint(a, b, lo, hi, normal, depth);
+  return Dot(normal, b - a) > 0.0 ? b : a;
+}
+
+// ClosestSegmentBoxFrame, with ParallelSegmentBoxPoint's rule when the
+// closest points apart are not unique: the segment parallel to the box's
+// nearest face, or to its nearest edge. (Otherwise they are: at an endpoint,
+// or where a skew segment passes an edge or vertex.) Shared by the distance
+// and contact levels so that both report the same pair.
+inline SegmentBoxClosest ClosestSegmentBoxPair(const Vec3& a, const Vec3& b, const Vec3& lo, const Vec3& hi) {
+  SegmentBoxClosest c = ClosestSegmentBoxFrame(a, b, lo, hi);
+  if (c.distance_squared == 0.0 || a == b) return c;
+  const LengthAndUnit g = LengthAndUnitOf(c.on_box - c.on_segment, c.distance_squared);
+  if (!PerpendicularSegment(a, b, g.unit)) return c;
+  const BoxFeature f = SupportFeature(-g.unit, lo, hi);
+  if (f.free_count == 1) {
+    // Parallel to the edge: no component off the edge's axis.
+    const Vec3 d = b - a;
+    const Vec3 off = Cross(d, Axis(f.free[0], 1.0));
+    if (LengthSquared(off) > kParallelFeatureTol * kParallelFeatureTol * LengthSquared(d)) return c;
+  } else if (f.free_count != 2) {
+    return c;
+  }
+  // The box point: the segment point projected on the feature (its fixed
+  // coordinates set), so that the pair is exactly perpendicular to it.
+  c.on_segment = ParallelSegmentBoxPoint(a, b, lo, hi, g.unit, -g.length);
+  c.t = Dot(c.on_segment - a, b - a) / LengthSquared(b - a);
+  c.on_box = Clamp(c.on_segment, lo, hi);
+  for (int k = 0; k < 3; ++k) {
+    if (k != f.free[0] && (f.free_count == 1 || k != f.free[1])) c.on_box[k] = f.centre[k];
+  }
+  c.distance_squared = LengthSquared(c.on_box - c.on_segment);
+  return c;
+}
+
 struct SegmentBoxContact {
   double distance;  // signed, as PointBoxContact::distance.
   Vec3 normal;      // unit, box frame, from the segment towards the box.
@@ -107,7 +196,7 @@ struct SegmentBoxContact {
 // box-frame directions to world for the tie-break between equal depths.
 inline SegmentBoxContact ContactSegmentBoxFrame(const Vec3& a, const Vec3& b, const Vec3& lo, const Vec3& hi,
                                                 const Mat3& to_world) {
-  const SegmentBoxClosest c = ClosestSegmentBoxFrame(a, b, lo, hi);
+  const SegmentBoxClosest c = ClosestSegmentBoxPair(a, b, lo, hi);
   if (c.distance_squared > 0.0) {
     const LengthAndUnit g = LengthAndUnitOf(c.on_box - c.on_segment, c.distance_squared);
     return {g.length, g.unit, c.on_segment, c.on_box};
@@ -117,22 +206,20 @@ inline SegmentBoxContact ContactSegmentBoxFrame(const Vec3& a, const Vec3& b, co
   double best = kInfinity;
   Vec3 normal{1, 0, 0};
   Vec3 best_world{};
-  int best_axis = 0;  // 0..2: face axis e_i; 3..5: e_(i-3) x d.
-  const auto consider = [&](double depth, const Vec3& n, int axis) {
+  const auto consider = [&](double depth, const Vec3& n) {
     const Vec3 w = to_world * n;
     if (depth < best || (depth == best && PreferredNormal(w, best_world))) {
       best = depth;
       normal = n;
       best_world = w;
-      best_axis = axis;
     }
   };
   for (int i = 0; i < 3; ++i) {
     // Moving the box by +e_i separates after max_seg - lo_i, by -e_i after hi_i - min_seg.
     const double smin = a[i] < b[i] ? a[i] : b[i];
     const double smax = a[i] < b[i] ? b[i] : a[i];
-    consider(smax - lo[i], Axis(i, 1.0), i);
-    consider(hi[i] - smin, Axis(i, -1.0), i);
+    consider(smax - lo[i], Axis(i, 1.0));
+    consider(hi[i] - smin, Axis(i, -1.0));
   }
   const Vec3 center = (lo + hi) * 0.5;
   const Vec3 half = (hi - lo) * 0.5;
@@ -146,31 +233,10 @@ inline SegmentBoxContact ContactSegmentBoxFrame(const Vec3& a, const Vec3& b, co
     const double sp = Dot(a, n);
     const double cp = Dot(center, n);
     const double rb = Dot(half, Abs(n));
-    consider(sp - cp + rb, n, 3 + i);
-    consider(cp + rb - sp, -n, 3 + i);
+    consider(sp - cp + rb, n);
+    consider(cp + rb - sp, -n);
   }
-  Vec3 on_segment;
-  if (best_axis < 3) {
-    // The segment point furthest along the normal; a segment lying flat on
-    // the face plane contributes the middle of its part over the face.
-    const int i = best_axis;
-    const double ea = normal[i] * a[i], eb = normal[i] * b[i];
-    if (ea != eb) {
-      on_segment = ea > eb ? a : b;
-    } else {
-      const SlabClip clip = ClipLineToBox(a, d, lo, hi, 0.0, 1.0);
-      on_segment = a + d * (clip.hit ? 0.5 * (clip.t_enter + clip.t_exit) : 0.5);
-    }
-  } else {
-    // Edge of the box along e_i on its support in -normal; the closest
-    // points of that edge's line and the segment's line.
-    const int i = best_axis - 3;
-    Vec3 e = lo;
-    for (int k = 0; k < 3; ++k) e[k] = normal[k] > 0.0 ? lo[k] : hi[k];
-    const Vec3 n = Cross(d, Axis(i, 1.0));
-    const double s = CommonPerpendicularNumerator(e - a, Axis(i, 1.0), n) / LengthSquared(n);
-    on_segment = a + d * Clamp(s, 0.0, 1.0);
-  }
+  const Vec3 on_segment = DeepestSegmentPoint(a, b, lo, hi, normal, best);
   return {-best, normal, on_segment, on_segment - normal * best};
 }
 
@@ -178,7 +244,7 @@ inline SegmentBoxContact ContactSegmentBoxFrame(const Vec3& a, const Vec3& b, co
 // segment itself when 0) as A and the box as B, in the box frame.
 inline PairResult DistanceCapsuleBoxFrame(const Vec3& a, const Vec3& b, double radius, const Vec3& lo,
                                           const Vec3& hi) {
-  const SegmentBoxClosest c = ClosestSegmentBoxFrame(a, b, lo, hi);
+  const SegmentBoxClosest c = ClosestSegmentBoxPair(a, b, lo, hi);
   // on_box is in the box and within the radius of the segment.
   // d2 can exceed radius^2 by an ulp while sqrt(d2) - radius rounds to 0:
   // decide on d too, so that hit == (distance <= 0).

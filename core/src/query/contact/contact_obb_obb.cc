@@ -16,6 +16,68 @@
 
 namespace collide::internal {
 
+namespace {
+
+// The deepest point of A (A's frame) for the least-overlap unit normal n
+// (towards B) and depth: a point pa of A farthest along n with
+// pa - depth * n in B farthest along -n. Such a pair exists (the origin's
+// projection on the nearest face of the Minkowski difference lies in that
+// face, the difference of A's support feature along n and B's along -n),
+// and it is unique unless the two features are parallel. The rule then is
+// the middle of the contact region: a face is the reference and the other
+// box's feature is clipped by its four side planes (Box2D-style reference-
+// face clipping; the clipped polygon's vertex average, IncidentPoint);
+// two parallel edges give the middle of their overlap
+// (ClosestPointsSegments). A's face is the reference when both features are
+// faces. The features are read from n alone, not from the axis that won
+// the SAT: an edge axis e_i x b_j of boxes with parallel faces equals a
+// face axis and may win it by an ulp.
+Vec3 DeepestPointOnA(const BoxPairFrame& f, const Vec3& n, double depth) {
+  const Vec3 t = f.Centre(), ha = f.HalfA(), hb = f.HalfB();
+  const Vec3 b_axes[3] = {f.BAxis(0), f.BAxis(1), f.BAxis(2)};
+  const Vec3 shift = n * depth;  // moves B's feature onto A's.
+  const BoxFeature fa = SupportFeature(n, -ha, ha);
+  // B's feature along -n, in B's frame.
+  const BoxFeature fb =
+      SupportFeature(-Vec3{Dot(n, b_axes[0]), Dot(n, b_axes[1]), Dot(n, b_axes[2])}, -hb, hb);
+  const auto to_a = [&](const Vec3& p) { return b_axes[0] * p.x + b_axes[1] * p.y + b_axes[2] * p.z + t; };
+  if (fa.free_count == 2) {
+    // A's face is the reference; the incident point lies on B. On round-off
+    // failure (a contact of zero width), the feature's centre.
+    const int i = fa.fixed;
+    Vec3 pb;
+    IncidentPoint(ha, i, n[i] > 0.0 ? 1.0 : -1.0, t, b_axes, hb, pb);
+    return pb + shift;
+  }
+  if (fb.free_count == 2) {
+    // B's face is the reference: the above in B's frame, where A has centre
+    // -R^T t and axes the rows of R, and B's face has outward normal -n.
+    const int j = fb.fixed;
+    const Vec3 a_axes[3] = {f.AAxisInB(0), f.AAxisInB(1), f.AAxisInB(2)};
+    const Vec3 ca{-Dot(b_axes[0], t), -Dot(b_axes[1], t), -Dot(b_axes[2], t)};
+    Vec3 p;
+    IncidentPoint(hb, j, Dot(n, b_axes[j]) < 0.0 ? 1.0 : -1.0, ca, a_axes, ha, p);
+    return to_a(p);
+  }
+  if (fa.free_count == 1 && fb.free_count == 1) {
+    // Edge against edge: the closest points of A's edge and B's moved edge
+    // (the common perpendicular's foot, or the middle of a parallel overlap).
+    const int i = fa.free[0], j = fb.free[0];
+    Vec3 b0 = fb.centre, b1 = fb.centre;
+    b0[j] = -hb[j];
+    b1[j] = hb[j];
+    return ClosestPointsSegments(fa.centre - Axis(i, ha[i]), fa.centre + Axis(i, ha[i]), to_a(b0) + shift,
+                                 to_a(b1) + shift)
+        .point1;
+  }
+  if (fa.free_count == 0) return fa.centre;  // A's vertex.
+  return ClosestPointOnSegment(to_a(fb.centre) + shift, fa.centre - Axis(fa.free[0], ha[fa.free[0]]),
+                               fa.centre + Axis(fa.free[0], ha[fa.free[0]]))
+      .point;  // B's vertex on A's edge.
+}
+
+}  // namespace
+
 PairResult ContactObbObb(const Obb& a, const Obb& b) {
   const BoxPairFrame f = MakeBoxPairFrame(a, b);
   double best = kInfinity;
@@ -77,35 +139,7 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
   }
 
   const Vec3 n = AxisUnit(f, best_axis) * best_sign;
-  const Vec3 t = f.Centre(), ha = f.HalfA(), hb = f.HalfB();
-  const Vec3 b_axes[3] = {f.BAxis(0), f.BAxis(1), f.BAxis(2)};
-  Vec3 pa;  // A's frame.
-  if (best_axis < 3) {
-    // A's face is the reference; the incident point lies on B.
-    const int i = best_axis;
-    Vec3 pb;
-    IncidentPoint(ha, i, n[i], t, b_axes, hb, pb);  // On round-off failure, the feature centre.
-    pa = pb + n * best;
-  } else if (best_axis < 6) {
-    // B's face is the reference: redo the above in B's frame, where A has
-    // centre -R^T t and axes the rows of R.
-    const int j = best_axis - 3;
-    const Vec3 a_axes[3] = {f.AAxisInB(0), f.AAxisInB(1), f.AAxisInB(2)};
-    const Vec3 ca{-Dot(b_axes[0], t), -Dot(b_axes[1], t), -Dot(b_axes[2], t)};
-    // In B's frame the face facing A has outward normal -n.
-    const double sign = -Dot(n, b_axes[j]) > 0.0 ? 1.0 : -1.0;
-    Vec3 p;
-    IncidentPoint(hb, j, sign, ca, a_axes, ha, p);
-    pa = b_axes[0] * p.x + b_axes[1] * p.y + b_axes[2] * p.z + t;
-  } else {
-    // Edge-edge: A's edge along e_i on A's support towards +n, B's edge along
-    // b_j on B's support towards -n; the closest points of their lines.
-    const int i = (best_axis - 6) / 3, j = (best_axis - 6) % 3;
-    const SupportEdges e = SupportEdgesAlong(f, i, j, n);
-    Vec3 ea = e.ea;
-    ea[i] = Clamp(e.s, -ha[i], ha[i]);
-    pa = ea;
-  }
+  const Vec3 pa = DeepestPointOnA(f, n, best);
   const Vec3 pb = pa - n * best;
   return {QueryStatus::kOk, true, -best, FromBoxFrame(a, pa), FromBoxFrame(a, pb), a.rotation * n};
 }
