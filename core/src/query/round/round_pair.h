@@ -72,13 +72,12 @@ inline CoreClosest Closest(const SegmentCore& a, const SegmentCore& b) {
 // non-zero component of x, y, z is positive. Each choice is a direction in
 // which the shapes separate after moving B by rA + rB. Out of line: only
 // touching cores (a measure-zero set of pairs) need it.
-Vec3 TouchingCoresNormal(const Vec3& axis_a, const Vec3& axis_b);
+[[gnu::cold]] Vec3 TouchingCoresNormal(Vec3 axis_a, Vec3 axis_b);
 
 // The helpers below are inline so that each pair kernel compiles them for its
 // own cores: with a point core the parameter s (or t) is the constant 0, and
 // the segment-interior corrections and their tests fold away, leaving the
-// sphere-sphere kernel one difference, one normalization and one square
-// root.
+// sphere-sphere kernel one difference, one square root and one reciprocal.
 
 // Removes from v its component along the non-zero axis d (one Gram-Schmidt
 // step). Used where v must be perpendicular to d (the closest point lies in
@@ -90,47 +89,80 @@ inline bool NonParallel(const Vec3& d1, const Vec3& d2, const Vec3& n) {
   return Dot(n, n) > kParallelSinSquared * Dot(d1, d1) * Dot(d2, d2);
 }
 
-// point_b - point_a with its round-off corrected so that it lies in the
-// normal cone of the cores' Minkowski difference: perpendicular to a segment
-// whose interior holds the closest point, along the common perpendicular
-// when both do. Its direction is then a valid separating direction even when
-// its length is at round-off level. Zero when the cores touch.
-inline Vec3 SeparationDirection(const CoreClosest& cp, const CoreLine& a, const CoreLine& b) {
+// The cores' separation: d2 = |point_b - point_a|^2, its length d and the
+// unit normal A -> B.
+struct CoreSeparation {
+  double d2 = 0.0;
+  double d = 0.0;
+  Vec3 normal;
+};
+
+// The separation of the cores' closest points. The normal is point_b -
+// point_a with its round-off corrected so that it lies in the normal cone of
+// the cores' Minkowski difference: perpendicular to a segment whose interior
+// holds the closest point, along the common perpendicular when both do. Its
+// direction is then a valid separating direction even when its length is at
+// round-off level. When the cores touch, the touching-cores rule.
+//
+// Cost: one square root and one reciprocal when no correction applies (so
+// always for sphere-sphere, where s = t = 0 fold the corrections away), since
+// the normal is then point_b - point_a over the distance itself
+// (LengthAndUnitOf); a second square root for a corrected direction, which
+// is formed without a division.
+inline CoreSeparation SeparationOf(const CoreClosest& cp, const CoreLine& a, const CoreLine& b) {
+  const Vec3 diff = cp.point_b - cp.point_a;
+  const double d2 = LengthSquared(diff);
   // A point core has s = 0 (t = 0), never inside.
   const bool s_inside = cp.s > 0.0 && cp.s < 1.0;
   const bool t_inside = cp.t > 0.0 && cp.t < 1.0;
-  const Vec3 v = cp.point_b - cp.point_a;
+  if (!s_inside && !t_inside) {
+    if (!(d2 > 0.0) && diff == Vec3{}) return {0.0, 0.0, TouchingCoresNormal(a.axis, b.axis)};
+    const LengthAndUnit g = LengthAndUnitOf(diff, d2);
+    return {d2, g.length, g.unit};
+  }
+  Vec3 v;
   if (s_inside && t_inside) {
     // Skew: the projection of (b.start - a.start) on the common
-    // perpendicular n, exactly perpendicular to both segments.
+    // perpendicular n, k n / |n|^2 with k = (b.start - a.start) . n, exactly
+    // perpendicular to both segments; its unit is sign(k) n / |n|.
     const Vec3 n = Cross(a.axis, b.axis);
-    return NonParallel(a.axis, b.axis, n) ? n * (Dot(b.start - a.start, n) / Dot(n, n))
-                                          : RejectFrom(v, a.axis);
+    const double nn = Dot(n, n);
+    if (NonParallel(a.axis, b.axis, n)) {
+      const double k = Dot(b.start - a.start, n);
+      if (k != 0.0 && nn >= std::numeric_limits<double>::min() && nn <= std::numeric_limits<double>::max()) {
+        return {d2, std::sqrt(d2), n * std::copysign(1.0 / std::sqrt(nn), k)};
+      }
+      v = n * (k / nn);
+    } else {
+      v = RejectFrom(diff, a.axis);
+    }
+  } else {
+    // |axis|^2 times the rejection of diff from the axis: the direction
+    // without RejectFrom's division, when its square stays a normal double.
+    const Vec3& axis = s_inside ? a.axis : b.axis;
+    const Vec3 w = diff * Dot(axis, axis) - axis * Dot(diff, axis);
+    const double w2 = LengthSquared(w);
+    if (w2 >= std::numeric_limits<double>::min() && w2 <= std::numeric_limits<double>::max()) {
+      return {d2, std::sqrt(d2), w * (1.0 / std::sqrt(w2))};
+    }
+    v = RejectFrom(diff, axis);
   }
-  if (s_inside) return RejectFrom(v, a.axis);
-  if (t_inside) return RejectFrom(v, b.axis);
-  return v;
-}
-
-// The unit normal A -> B: the normalized separation direction, or the
-// touching-cores rule when the cores touch.
-inline Vec3 RoundContactNormal(const CoreClosest& cp, const CoreLine& a, const CoreLine& b) {
-  const Vec3 v = SeparationDirection(cp, a, b);
-  return v != Vec3{} ? NormalizedOr(v, Vec3{}) : TouchingCoresNormal(a.axis, b.axis);
+  const double v2 = LengthSquared(v);
+  if (!(v2 > 0.0) && v == Vec3{}) return {d2, std::sqrt(d2), TouchingCoresNormal(a.axis, b.axis)};
+  return {d2, std::sqrt(d2), LengthAndUnitOf(v, v2).unit};
 }
 
 // The kContact result (result.h) from the cores' closest points, their
-// squared and plain distances d2 and d (d = sqrt(d2)), the normal and the
-// radii. The distance and hit come from |point_b - point_a| (hit exactly as
-// in RoundIntersect, so all levels agree).
-inline PairResult RoundContactResult(const CoreClosest& cp, double d2, double d, const Vec3& normal,
-                                     double ra, double rb) {
+// separation and the radii. The distance and hit come from |point_b -
+// point_a| (hit exactly as in RoundIntersect, so all levels agree).
+inline PairResult RoundContactResult(const CoreClosest& cp, const CoreSeparation& sep, double ra, double rb) {
+  const Vec3& normal = sep.normal;
   const double r = ra + rb;
-  const bool hit = d2 <= r * r;
+  const bool hit = sep.d2 <= r * r;
   // sqrt(d2) - r and d2 - r*r can disagree in sign within an ulp of
   // touching; hit is decided by the squared test (as at the intersect
   // level) and the distance follows it, so hit == (distance <= 0) holds.
-  double distance = d - r;
+  double distance = sep.d - r;
   if (hit && distance > 0.0) distance = 0.0;
   if (!hit && distance <= 0.0) distance = std::numeric_limits<double>::denorm_min();
   // Apart: the surface points facing each other. Overlapping: the deepest
@@ -140,12 +172,10 @@ inline PairResult RoundContactResult(const CoreClosest& cp, double d2, double d,
 }
 
 // The kContact result (result.h) of two round shapes from their cores'
-// closest points, the cores and the radii; the normal from
-// SeparationDirection.
+// closest points, the cores and the radii.
 inline PairResult ContactFromClosest(const CoreClosest& cp, const CoreLine& a, const CoreLine& b, double ra,
                                      double rb) {
-  const double d2 = LengthSquared(cp.point_b - cp.point_a);
-  return RoundContactResult(cp, d2, std::sqrt(d2), RoundContactNormal(cp, a, b), ra, rb);
+  return RoundContactResult(cp, SeparationOf(cp, a, b), ra, rb);
 }
 
 // The kDistance result (result.h): the contact result when apart; when
@@ -156,17 +186,16 @@ inline PairResult ContactFromClosest(const CoreClosest& cp, const CoreLine& a, c
 // closest core point to B's, within ra of the first and rb of the second.
 inline PairResult DistanceFromClosest(const CoreClosest& cp, const CoreLine& a, const CoreLine& b, double ra,
                                       double rb) {
-  const double d2 = LengthSquared(cp.point_b - cp.point_a);
-  const double d = std::sqrt(d2);
-  const Vec3 normal = RoundContactNormal(cp, a, b);
+  const CoreSeparation sep = SeparationOf(cp, a, b);
   const double r = ra + rb;
-  if (!(d2 <= r * r)) return RoundContactResult(cp, d2, d, normal, ra, rb);
+  if (!(sep.d2 <= r * r)) return RoundContactResult(cp, sep, ra, rb);
   // Along the normal from A's core point, the offsets x in [d - rb, ra] are
   // within both radii; [0, d] keeps the point between the cores. The
   // intersection is non-empty because d <= ra + rb; take its midpoint.
+  const double d = sep.d;
   const double lo = d - rb > 0.0 ? d - rb : 0.0;
   const double hi = d < ra ? d : ra;
-  const Vec3 p = cp.point_a + normal * (0.5 * (lo + hi));
+  const Vec3 p = cp.point_a + sep.normal * (0.5 * (lo + hi));
   return {QueryStatus::kOk, true, 0.0, p, p, Vec3{}};
 }
 
