@@ -13,6 +13,7 @@
 
 #include "google/protobuf/arena.h"
 #include "grpcpp/support/message_allocator.h"
+#include "server/tsan_annotations.h"
 
 namespace collide::server {
 
@@ -48,6 +49,9 @@ class ArenaMessageAllocator final : public grpc::MessageAllocator<Request, Respo
     }
     if (!holder) holder = std::make_unique<Holder>(this);
     holder->Init();
+    // gRPC calls Release once, after the call's OnDone, on whichever thread
+    // ran it: its (uninstrumented) completion queue orders that after this.
+    TsanRelease(holder.get());
     return holder.release();
   }
 
@@ -62,6 +66,7 @@ class ArenaMessageAllocator final : public grpc::MessageAllocator<Request, Respo
     }
 
     void Release() override {
+      TsanAcquire(this);  // Pairs with the TsanRelease in AllocateMessages.
       const std::size_t allocated = arena_->SpaceAllocated();
       if (allocated > block_size_ && block_size_ < kMaxInitialBlockBytes) {
         NewArena(std::min(std::bit_ceil(allocated), kMaxInitialBlockBytes));

@@ -38,8 +38,12 @@ ABSL_FLAG(int, max_items_per_request, 65536,
           "Most pairs or ray casts per request; more is RESOURCE_EXHAUSTED.");
 ABSL_FLAG(int, max_receive_message_bytes, 64 << 20,
           "Largest request message in bytes; larger is RESOURCE_EXHAUSTED.");
-ABSL_FLAG(int, max_concurrent_calls, 0,
-          "Most query calls handled at once; more are answered RESOURCE_EXHAUSTED at once (0: no limit).");
+ABSL_FLAG(int, max_concurrent_calls, 64,
+          "Most query calls in flight (queued or running, until the response is sent); a call past it is "
+          "answered RESOURCE_EXHAUSTED at once (0: no limit).");
+ABSL_FLAG(int64_t, max_items_in_flight, int64_t{1} << 20,
+          "Most pairs or casts in the calls in flight; a call that would take them past it is answered "
+          "RESOURCE_EXHAUSTED at once (0: no limit; else at least --max_items_per_request).");
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(10),
           "On SIGTERM/SIGINT, how long in-flight calls may run before they are cancelled (e.g. 10s, 500ms).");
 ABSL_FLAG(std::string, log_level, "info",
@@ -106,7 +110,8 @@ constexpr std::string_view kFlagNames[] = {"host",
                                            "max_connection_age_grace",
                                            "min_ping_interval",
                                            "max_ping_strikes",
-                                           "max_concurrent_calls"};
+                                           "max_concurrent_calls",
+                                           "max_items_in_flight"};
 
 // At most this many protobuf log lines per second reach the log.
 constexpr double kProtobufLogLinesPerSecond = 10;
@@ -187,6 +192,7 @@ int main(int argc, char** argv) {
   options.max_items_per_request = absl::GetFlag(FLAGS_max_items_per_request);
   options.max_receive_message_bytes = absl::GetFlag(FLAGS_max_receive_message_bytes);
   options.max_concurrent_calls = absl::GetFlag(FLAGS_max_concurrent_calls);
+  options.max_items_in_flight = absl::GetFlag(FLAGS_max_items_in_flight);
   options.drain_timeout = absl::GetFlag(FLAGS_drain_timeout);
   options.tls = {absl::GetFlag(FLAGS_tls_cert_file), absl::GetFlag(FLAGS_tls_key_file),
                  absl::GetFlag(FLAGS_tls_client_ca_file)};
@@ -231,7 +237,7 @@ int main(int argc, char** argv) {
       "max_receive_message_bytes={}, max_send_message_bytes={}, max_concurrent_streams={}, "
       "resource_quota_bytes={}, max_threads={}, handshake_timeout={}, max_connection_idle={}, "
       "max_connection_age={}, max_connection_age_grace={}, min_ping_interval={}, max_ping_strikes={}, "
-      "max_concurrent_calls={}, "
+      "max_concurrent_calls={}, max_items_in_flight={}, "
       "decompression=off, drain_timeout={}, log_level={}, log_format={})",
       (*server)->address(), COLLIDE_VERSION, transport,
       o.auth_tokens.empty() ? std::string("none") : absl::StrCat(o.auth_tokens.size(), " bearer token(s)"),
@@ -240,7 +246,8 @@ int main(int argc, char** argv) {
       absl::FormatDuration(o.handshake_timeout), absl::FormatDuration(o.max_connection_idle),
       absl::FormatDuration(o.max_connection_age), absl::FormatDuration(o.max_connection_age_grace),
       absl::FormatDuration(o.min_ping_interval), o.max_ping_strikes, o.max_concurrent_calls,
-      absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
+      o.max_items_in_flight, absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level),
+      absl::GetFlag(FLAGS_log_format));
 
   const int signal = WaitForSignal();
   spdlog::info("received signal {}: NOT_SERVING, draining in-flight calls for up to {}", signal,

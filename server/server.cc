@@ -88,6 +88,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   }
   if (options.max_concurrent_calls < 0)
     return absl::InvalidArgumentError("max_concurrent_calls must be >= 0");
+  if (options.max_items_in_flight < 0 ||
+      (options.max_items_in_flight > 0 && options.max_items_in_flight < options.max_items_per_request)) {
+    return absl::InvalidArgumentError("max_items_in_flight must be 0 (no limit) or >= max_items_per_request");
+  }
   if (options.worker_threads < 0) return absl::InvalidArgumentError("worker_threads must be >= 0");
   if (options.drain_timeout < absl::ZeroDuration())
     return absl::InvalidArgumentError("drain_timeout must be >= 0");
@@ -102,10 +106,16 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   if (o.worker_threads == 0)
     o.worker_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   server->runner_ = std::make_unique<BatchRunner>(o.worker_threads);
-  server->service_ =
-      std::make_unique<CollisionService>(ServiceConfig{o.max_items_per_request, o.max_receive_message_bytes,
-                                                       o.max_concurrent_calls, COLLIDE_VERSION, Replica()},
-                                         *server->runner_);
+  server->service_ = std::make_unique<CollisionService>(
+      ServiceConfig{.max_items_per_request = o.max_items_per_request,
+                    .max_receive_message_bytes = o.max_receive_message_bytes,
+                    .max_concurrent_calls = o.max_concurrent_calls,
+                    .max_items_in_flight = o.max_items_in_flight,
+                    .call_threads = o.worker_threads,
+                    .before_posted_call = o.before_posted_call,
+                    .version = COLLIDE_VERSION,
+                    .replica = Replica()},
+      *server->runner_);
 
   // Process-wide switches, read when a server is built.
   grpc::EnableDefaultHealthCheckService(true);

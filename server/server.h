@@ -4,6 +4,7 @@
 #define COLLIDE_SERVER_SERVER_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -32,9 +33,12 @@ struct Options {
   int max_items_per_request = 65536;
   // Largest request message, bytes; larger is RESOURCE_EXHAUSTED (by gRPC).
   int max_receive_message_bytes = 64 << 20;
-  // Most query calls handled at once; more are RESOURCE_EXHAUSTED at once.
-  // 0: no limit.
-  int max_concurrent_calls = 0;
+  // Admission (ServiceConfig): most query calls in flight, queued or
+  // running, and most pairs or casts in them; a call past either is answered
+  // RESOURCE_EXHAUSTED at once. 0: no limit. max_items_in_flight must be at
+  // least max_items_per_request (a lone call is always admitted).
+  int max_concurrent_calls = 64;
+  std::int64_t max_items_in_flight = std::int64_t{1} << 20;
   // How long Shutdown() lets in-flight calls finish before cancelling them.
   absl::Duration drain_timeout = absl::Seconds(10);
 
@@ -69,6 +73,10 @@ struct Options {
   // count as strikes; more than max_ping_strikes closes the connection.
   absl::Duration min_ping_interval = absl::Seconds(10);
   int max_ping_strikes = 2;
+
+  // Test hook (ServiceConfig::before_posted_call): runs on the call thread
+  // before each multi-chunk call's batch.
+  std::function<void()> before_posted_call;
 };
 
 // Name of the service in health checks and reflection.

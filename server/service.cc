@@ -14,6 +14,7 @@
 #include "google/protobuf/arena.h"
 #include "server/arena_allocator.h"
 #include "server/status_mapping.h"
+#include "server/tsan_annotations.h"
 #include "spdlog/spdlog.h"
 
 namespace collide::server {
@@ -325,8 +326,41 @@ grpc::Status HandleRequest(const v1::CastRaysPackedRequest& request, v1::CastRay
   return Handle(request, response, config, runner, control, items);
 }
 
+// The reactor of an admitted query call. The call stops counting as in
+// flight when its status is handed to gRPC, not in OnDone: a client calling
+// one at a time could otherwise find its previous call still counted (OnDone
+// runs after the client may already have the answer). The responses being
+// sent are bounded by the transport limits (streams per connection, the
+// resource quota).
+class CollisionService::CallReactor final : public grpc::ServerUnaryReactor {
+ public:
+  CallReactor(CollisionService& service, std::size_t items) : service_(service), items_(items) {}
+
+  // May run on the CallExecutor before the handler has returned this reactor
+  // to gRPC: ServerUnaryReactor keeps the status until it is bound.
+  void FinishCall(grpc::Status status) {
+    service_.Release(items_);
+    // gRPC calls OnDone after Finish, on a thread of its own, ordered by its
+    // (uninstrumented) completion queue: TsanAcquire in OnDone.
+    TsanRelease(this);
+    Finish(std::move(status));
+  }
+
+  void OnDone() override {
+    TsanAcquire(this);
+    delete this;
+  }
+
+ private:
+  CollisionService& service_;
+  const std::size_t items_;
+};
+
 CollisionService::CollisionService(ServiceConfig config, BatchRunner& runner)
-    : config_(std::move(config)), runner_(runner), allocators_(std::make_unique<Allocators>()) {
+    : config_(std::move(config)),
+      runner_(runner),
+      allocators_(std::make_unique<Allocators>()),
+      executor_(config_.call_threads) {
   SetMessageAllocatorFor_QueryPairsPacked(&allocators_->query_pairs_packed);
   SetMessageAllocatorFor_CastRays(&allocators_->cast_rays);
   SetMessageAllocatorFor_CastRaysPacked(&allocators_->cast_rays_packed);
@@ -334,25 +368,79 @@ CollisionService::CollisionService(ServiceConfig config, BatchRunner& runner)
 
 CollisionService::~CollisionService() = default;
 
+bool CollisionService::Admit(std::size_t items) {
+  const int calls = calls_in_flight_.fetch_add(1, std::memory_order_relaxed) + 1;
+  const std::int64_t total =
+      items_in_flight_.fetch_add(static_cast<std::int64_t>(items), std::memory_order_relaxed) +
+      static_cast<std::int64_t>(items);
+  if ((config_.max_concurrent_calls > 0 && calls > config_.max_concurrent_calls) ||
+      (config_.max_items_in_flight > 0 && total > config_.max_items_in_flight)) {
+    Release(items);
+    return false;
+  }
+  return true;
+}
+
+void CollisionService::Release(std::size_t items) {
+  items_in_flight_.fetch_sub(static_cast<std::int64_t>(items), std::memory_order_relaxed);
+  calls_in_flight_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+template <typename ServeFn>
+grpc::ServerUnaryReactor* CollisionService::Dispatch(const char* method, grpc::CallbackServerContext* context,
+                                                     std::size_t items, bool post, ServeFn serve) {
+  if (!Admit(items)) {
+    // Load shedding: answer at once rather than queue work the server cannot
+    // keep up with (the client may retry, here or elsewhere).
+    const grpc::Status status = ToGrpcStatus(
+        {RequestError::Kind::kLimitExceeded,
+         "the server is at its admission limit (" + std::to_string(config_.max_concurrent_calls) +
+             " calls, --max_concurrent_calls; " + std::to_string(config_.max_items_in_flight) +
+             " items, --max_items_in_flight); retry later"});
+    if (spdlog::should_log(spdlog::level::debug)) {
+      spdlog::debug("{} peer={} items={} status={} shed", method, context->peer(), items,
+                    static_cast<int>(status.error_code()));
+    }
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    reactor->Finish(status);
+    return reactor;
+  }
+  auto* reactor = new CallReactor(*this, items);
+  if (!post) {
+    // One chunk: microseconds of work, cheaper here than a thread handoff.
+    reactor->FinishCall(serve());
+  } else {
+    executor_.Post([this, reactor, serve] {
+      if (config_.before_posted_call) config_.before_posted_call();
+      reactor->FinishCall(serve());
+    });
+  }
+  return reactor;
+}
+
+template <typename Request, typename Response>
+grpc::ServerUnaryReactor* CollisionService::ServeUnary(const char* method,
+                                                       grpc::CallbackServerContext* context,
+                                                       const Request* request, Response* response) {
+  // A request over --max_items_per_request is refused by Handle without
+  // running anything, so its items do not count.
+  const std::size_t items = convert::ItemCount(*request);
+  const std::size_t counted = items <= static_cast<std::size_t>(config_.max_items_per_request) ? items : 0;
+  return Dispatch(
+      method, context, counted, counted > BatchRunner::kChunkItems,
+      [this, method, context, request, response] { return Serve(method, context, *request, response); });
+}
+
+// Runs one admitted call and records its counters and access log line. The
+// context is not used after this returns (the reactor finishes the call).
 template <typename Request, typename Response>
 grpc::Status CollisionService::Serve(const char* method, grpc::CallbackServerContext* context,
                                      const Request& request, Response* response) {
   const auto start = std::chrono::steady_clock::now();
   std::size_t items = 0;
-  // Load shedding: past the limit, answer at once rather than queue work
-  // the server cannot keep up with (the client may retry elsewhere).
-  const int in_flight = calls_in_flight_.fetch_add(1, std::memory_order_relaxed) + 1;
-  grpc::Status status;
-  if (config_.max_concurrent_calls > 0 && in_flight > config_.max_concurrent_calls) {
-    status = ToGrpcStatus({RequestError::Kind::kLimitExceeded,
-                           "the server is handling " + std::to_string(config_.max_concurrent_calls) +
-                               " calls (--max_concurrent_calls); retry later"});
-  } else {
-    const auto is_cancelled = [context] { return context->IsCancelled(); };
-    const CallControl control{is_cancelled, context->deadline()};
-    status = Handle(request, response, config_, runner_, control, items);
-  }
-  calls_in_flight_.fetch_sub(1, std::memory_order_relaxed);
+  const auto is_cancelled = [context] { return context->IsCancelled(); };
+  const CallControl control{is_cancelled, context->deadline()};
+  const grpc::Status status = Handle(request, response, config_, runner_, control, items);
   if (status.ok()) {
     requests_served_.fetch_add(1, std::memory_order_relaxed);
     items_served_.fetch_add(static_cast<std::int64_t>(items), std::memory_order_relaxed);
@@ -371,37 +459,40 @@ grpc::Status CollisionService::Serve(const char* method, grpc::CallbackServerCon
 grpc::ServerUnaryReactor* CollisionService::QueryPairs(grpc::CallbackServerContext* context,
                                                        const grpc::ByteBuffer* request,
                                                        grpc::ByteBuffer* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  // The request's bytes in one piece: gRPC hands them over as the slices
-  // they arrived in (16 KiB or so each), joined here into a buffer this
-  // thread reuses.
-  std::vector<grpc::Slice> slices;
-  if (grpc::Status dumped = request->Dump(&slices); !dumped.ok()) {
-    reactor->Finish(dumped);
-    return reactor;
-  }
-  std::span<const std::uint8_t> bytes;
-  thread_local std::vector<std::uint8_t> joined;
-  if (slices.size() == 1) {
-    bytes = {slices[0].begin(), slices[0].size()};
-  } else {
-    joined.clear();
-    for (const grpc::Slice& slice : slices) joined.insert(joined.end(), slice.begin(), slice.end());
-    bytes = joined;
-  }
-  // The response's bytes become the reply's one slice without a copy: the
-  // slice owns the string and deletes it once gRPC has sent it.
-  auto* out = new std::string;
-  const grpc::Status status = Serve("QueryPairs", context, QueryPairsBytes{bytes}, out);
-  if (status.ok()) {
-    grpc::Slice slice(
-        out->data(), out->size(), [](void* s) { delete static_cast<std::string*>(s); }, out);
-    *response = grpc::ByteBuffer(&slice, 1);
-  } else {
-    delete out;
-  }
-  reactor->Finish(status);
-  return reactor;
+  // The item count of raw bytes is known only once they are decoded, on the
+  // call thread: the call counts toward --max_concurrent_calls only. It is
+  // posted when its bytes could hold more than a chunk of pairs (a readable
+  // pair of two spheres is about 90 bytes).
+  constexpr std::size_t kPostBytes = 16 << 10;
+  return Dispatch(
+      "QueryPairs", context, 0, request->Length() > kPostBytes, [this, context, request, response] {
+        // The request's bytes in one piece: gRPC hands them over as the slices
+        // they arrived in (16 KiB or so each), joined here into a buffer this
+        // thread reuses.
+        std::vector<grpc::Slice> slices;
+        if (grpc::Status dumped = request->Dump(&slices); !dumped.ok()) return dumped;
+        std::span<const std::uint8_t> bytes;
+        thread_local std::vector<std::uint8_t> joined;
+        if (slices.size() == 1) {
+          bytes = {slices[0].begin(), slices[0].size()};
+        } else {
+          joined.clear();
+          for (const grpc::Slice& slice : slices) joined.insert(joined.end(), slice.begin(), slice.end());
+          bytes = joined;
+        }
+        // The response's bytes become the reply's one slice without a copy: the
+        // slice owns the string and deletes it once gRPC has sent it.
+        auto* out = new std::string;
+        const grpc::Status status = Serve("QueryPairs", context, QueryPairsBytes{bytes}, out);
+        if (status.ok()) {
+          grpc::Slice slice(
+              out->data(), out->size(), [](void* s) { delete static_cast<std::string*>(s); }, out);
+          *response = grpc::ByteBuffer(&slice, 1);
+        } else {
+          delete out;
+        }
+        return status;
+      });
 }
 
 grpc::ServerUnaryReactor* CollisionService::QueryPairsPacked(grpc::CallbackServerContext* context,

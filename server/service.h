@@ -9,12 +9,15 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
 #include <string>
 
 #include "absl/functional/function_ref.h"
 #include "collide/v1/collide.grpc.pb.h"
 #include "server/batch_runner.h"
+#include "server/call_executor.h"
 
 namespace collide::server {
 
@@ -22,9 +25,18 @@ namespace collide::server {
 struct ServiceConfig {
   int max_items_per_request = 65536;
   int max_receive_message_bytes = 64 << 20;  // Enforced by gRPC; reported here.
-  // Most collide.v1 query calls being handled at once; one more is answered
-  // RESOURCE_EXHAUSTED at once (load shedding). 0: no limit.
-  int max_concurrent_calls = 0;
+  // Admission (load shedding): a query call arriving while
+  // max_concurrent_calls are in flight, or whose items would take the items
+  // of the calls in flight past max_items_in_flight, is answered
+  // RESOURCE_EXHAUSTED at once. A call is in flight from its handler's start
+  // until its status is handed to gRPC, queued or running. 0: no limit.
+  int max_concurrent_calls = 64;
+  std::int64_t max_items_in_flight = std::int64_t{1} << 20;
+  // Threads that run admitted multi-chunk calls (CallExecutor).
+  int call_threads = 2;
+  // Test hook: when set, runs on the call thread before each posted
+  // (multi-chunk) call's batch, e.g. to hold a call in flight.
+  std::function<void()> before_posted_call;
   std::string version;
   std::string replica;  // "<hostname>:<pid>".
 };
@@ -93,28 +105,38 @@ class CollisionService final : public CollisionServiceBase {
 
  private:
   struct Allocators;
+  class CallReactor;
+
+  // Counts a call of `items` items in flight, unless that takes either
+  // count past its limit (then counts nothing and returns false).
+  bool Admit(std::size_t items);
+  void Release(std::size_t items);
 
   // Runs a decoded request of `items` items (all the steps after decoding
   // are the same for every method) and records counters and the access log.
   template <typename Request, typename Response>
   grpc::Status Serve(const char* method, grpc::CallbackServerContext* context, const Request& request,
                      Response* response);
-  // Serve, finished on the context's default reactor: the whole body of each
-  // query RPC.
+  // Admission of a call of `items` items, then serve() (which returns the
+  // call's status) on this gRPC thread, or on the CallExecutor when `post`
+  // (more than a chunk of work).
+  template <typename ServeFn>
+  grpc::ServerUnaryReactor* Dispatch(const char* method, grpc::CallbackServerContext* context,
+                                     std::size_t items, bool post, ServeFn serve);
+  // The whole body of each typed query RPC: Dispatch of Serve, posted for a
+  // batch of more than one chunk.
   template <typename Request, typename Response>
   grpc::ServerUnaryReactor* ServeUnary(const char* method, grpc::CallbackServerContext* context,
-                                       const Request* request, Response* response) {
-    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-    reactor->Finish(Serve(method, context, *request, response));
-    return reactor;
-  }
+                                       const Request* request, Response* response);
 
   ServiceConfig config_;
   BatchRunner& runner_;
   std::unique_ptr<Allocators> allocators_;
   std::atomic<std::int64_t> requests_served_{0};
   std::atomic<std::int64_t> items_served_{0};
-  std::atomic<int> calls_in_flight_{0};  // Query calls being handled now.
+  std::atomic<int> calls_in_flight_{0};           // Admitted query calls not done yet.
+  std::atomic<std::int64_t> items_in_flight_{0};  // Their items.
+  CallExecutor executor_;                         // Last: destroyed (drained) first.
 };
 
 }  // namespace collide::server
