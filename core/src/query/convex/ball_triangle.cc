@@ -16,11 +16,12 @@ bool Degenerate(const Vec3& n, double ab2, double ac2) { return !(LengthSquared(
 
 // GJK's touch tolerance, relative to the size of the Minkowski difference
 // (its vertices are center - vertex): the center is on the triangle's core
-// when its distance d to the triangle is below it.
-[[gnu::always_inline]] inline bool TouchingCore(double d, const Vec3& center, const Triangle& t) {
-  const double scale = std::sqrt(
-      std::max({LengthSquared(t.a - center), LengthSquared(t.b - center), LengthSquared(t.c - center)}));
-  return d <= kGjkTouchTolerance * scale;
+// when its squared distance d2 to the triangle is below the tolerance's
+// square, compared squared as GJK does (gjk.cc), with no square root.
+[[gnu::always_inline]] inline bool TouchingCore(double d2, const Vec3& center, const Triangle& t) {
+  const double scale2 =
+      std::max({LengthSquared(t.a - center), LengthSquared(t.b - center), LengthSquared(t.c - center)});
+  return d2 <= kGjkTouchTolerance * kGjkTouchTolerance * scale2;
 }
 
 // True when the ball certainly misses the triangle, by the gap between the
@@ -53,8 +54,8 @@ std::optional<bool> IntersectBallTriangle(const Vec3& center, double radius, con
   // pairs (53% misses) it answers 29% of all pairs; a plane test after it
   // (three more dot products, 35% alone, 43% together) measured no faster.
   if (BoxGapExceeds(center, radius, t)) return false;
-  const double d = Length(ClosestPointOnTriangle(center, t.a, t.b, t.c) - center);
-  return d <= radius || TouchingCore(d, center, t);
+  const double d2 = LengthSquared(ClosestPointOnTriangle(center, t.a, t.b, t.c) - center);
+  return std::sqrt(d2) <= radius || TouchingCore(d2, center, t);
 }
 
 std::optional<PairResult> QueryBallTriangle(QueryLevel level, const Vec3& center, double radius,
@@ -68,7 +69,7 @@ std::optional<PairResult> QueryBallTriangle(QueryLevel level, const Vec3& center
   const double d2 = LengthSquared(diff);
   const LengthAndUnit g = d2 > 0.0 ? LengthAndUnitOf(diff, d2) : LengthAndUnit{0.0, {}};
   const double d = g.length;
-  const bool touching_core = TouchingCore(d, center, t);
+  const bool touching_core = TouchingCore(d2, center, t);
   PairResult r;
   r.hit = touching_core || d <= radius;
   if (level == QueryLevel::kIntersect) return r;

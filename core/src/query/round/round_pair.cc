@@ -26,7 +26,7 @@ Vec3 PreferPositive(const Vec3& n) {
 
 }  // namespace
 
-Vec3 TouchingCoresNormal(Vec3 axis_a, Vec3 axis_b) {
+Vec3 TouchingSegmentCoresNormal(Vec3 axis_a, Vec3 axis_b) {
   const bool has_a = axis_a != Vec3{};
   const bool has_b = axis_b != Vec3{};
   if (has_a && has_b) {

@@ -70,9 +70,15 @@ inline CoreClosest Closest(const SegmentCore& a, const SegmentCore& b) {
 // ones) the direction perpendicular to it nearest +x (then +y); for two
 // non-parallel segments the common perpendicular, signed so that its first
 // non-zero component of x, y, z is positive. Each choice is a direction in
-// which the shapes separate after moving B by rA + rB. Out of line: only
-// touching cores (a measure-zero set of pairs) need it.
-[[gnu::cold]] Vec3 TouchingCoresNormal(Vec3 axis_a, Vec3 axis_b);
+// which the shapes separate after moving B by rA + rB. Out of line for
+// segment cores: only touching cores (a measure-zero set of pairs) need it.
+[[gnu::cold]] Vec3 TouchingSegmentCoresNormal(Vec3 axis_a, Vec3 axis_b);
+// Inline for two point cores, whose zero axes are known where the kernel is
+// compiled: the sphere-sphere kernels keep no call and no stack frame for it.
+inline Vec3 TouchingCoresNormal(const Vec3& axis_a, const Vec3& axis_b) {
+  if (axis_a == Vec3{} && axis_b == Vec3{}) return {1.0, 0.0, 0.0};
+  return TouchingSegmentCoresNormal(axis_a, axis_b);
+}
 
 // The helpers below are inline so that each pair kernel compiles them for its
 // own cores: with a point core the parameter s (or t) is the constant 0, and
@@ -116,6 +122,14 @@ inline CoreSeparation SeparationOf(const CoreClosest& cp, const CoreLine& a, con
   const bool s_inside = cp.s > 0.0 && cp.s < 1.0;
   const bool t_inside = cp.t > 0.0 && cp.t < 1.0;
   if (!s_inside && !t_inside) {
+    // LengthAndUnitOf's fast path spelled out here: GCC kept its returned
+    // struct on the stack and reloaded it with wider loads than the stores
+    // (a store-forwarding stall on every pair).
+    if (d2 >= std::numeric_limits<double>::min() && d2 <= std::numeric_limits<double>::max()) [[likely]] {
+      const double d = std::sqrt(d2);
+      const double inv = 1.0 / d;
+      return {d2, d, {diff.x * inv, diff.y * inv, diff.z * inv}};
+    }
     if (!(d2 > 0.0) && diff == Vec3{}) return {0.0, 0.0, TouchingCoresNormal(a.axis, b.axis)};
     const LengthAndUnit g = LengthAndUnitOf(diff, d2);
     return {d2, g.length, g.unit};
