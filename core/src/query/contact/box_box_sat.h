@@ -113,6 +113,88 @@ inline bool SeparatedBoxPair(const BoxPairFrame& f) {
   return false;
 }
 
+// An edge-edge axis with |e_i x b_j| = sin(angle) below this is skipped:
+// dividing its overlap (round-off ~1e-16 of the box size) by the sine
+// would amplify the error past 1e-8, while skipping it changes the depth by
+// at most about sin * size.
+constexpr double kMinEdgeAxisSine = 1e-8;
+
+// All 15 axes in one pass, for the contact and distance kernels, which need
+// the extreme axis either way. value[k] is the overlap of the boxes'
+// projections on axis k divided by the axis length: the depth along it when
+// >= 0, minus the gap when negative (axis numbering as AxisUnit: 0..2 A's
+// faces, 3..5 B's faces, 6 + 3i + j the edge axis e_i x b_j). An edge axis
+// apart by less than the slack counts as touching (0); a near-parallel edge
+// pair is skipped (+infinity). side[k] is B's centre along the axis
+// (unnormalized); its sign is the side of B.
+struct BoxAxes {
+  double value[15];
+  double side[15];
+  int least;       // the axis of least value: the depth's, or the largest gap's.
+  bool separated;  // some axis separates strictly (as SeparatedBoxPair).
+};
+// The six face axes (0..5): sets least and separated for them.
+inline void ComputeFaceAxes(const BoxPairFrame& f, BoxAxes& x) {
+  bool separated = false;
+  double least = kInfinity;
+  int least_axis = 0;
+#pragma GCC unroll 3
+  for (int i = 0; i < 3; ++i) {
+    const double o = f.ha[i] + RadiusBAlongA(f, i) - std::fabs(f.t[i]);
+    separated |= o < 0.0;
+    x.value[i] = o;
+    x.side[i] = f.t[i];
+    least_axis = o < least ? i : least_axis;
+    least = o < least ? o : least;
+  }
+#pragma GCC unroll 3
+  for (int j = 0; j < 3; ++j) {
+    const double s = CentreAlongB(f, j);
+    const double o = RadiusAAlongB(f, j) + f.hb[j] - std::fabs(s);
+    separated |= o < 0.0;
+    x.value[3 + j] = o;
+    x.side[3 + j] = s;
+    least_axis = o < least ? 3 + j : least_axis;
+    least = o < least ? o : least;
+  }
+  x.least = least_axis;
+  x.separated = separated;
+}
+
+// The nine edge axes (6..14), after ComputeFaceAxes: updates least and
+// separated.
+inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
+  bool separated = x.separated;
+  int least_axis = x.least;
+  double least = x.value[least_axis];
+#pragma GCC unroll 3
+  for (int i = 0; i < 3; ++i) {
+    const int i1 = kNext[i], i2 = kPrev[i];
+#pragma GCC unroll 3
+    for (int j = 0; j < 3; ++j) {
+      const EdgeAxis e = EdgeAxisProjection(f, i, j);
+      const double o = e.radii - std::fabs(e.s);
+      separated |= o + f.slack < 0.0;
+      const double len2 = f.r[i1][j] * f.r[i1][j] + f.r[i2][j] * f.r[i2][j];
+      const double touching_or_o = o < 0.0 && o + f.slack >= 0.0 ? 0.0 : o;
+      const double v =
+          len2 < kMinEdgeAxisSine * kMinEdgeAxisSine ? kInfinity : touching_or_o / std::sqrt(len2);
+      const int k = 6 + 3 * i + j;
+      x.value[k] = v;
+      x.side[k] = e.s;
+      least_axis = v < least ? k : least_axis;
+      least = v < least ? v : least;
+    }
+  }
+  x.least = least_axis;
+  x.separated = separated;
+}
+
+inline void ComputeBoxAxes(const BoxPairFrame& f, BoxAxes& x) {
+  ComputeFaceAxes(f, x);
+  ComputeEdgeAxes(f, x);
+}
+
 }  // namespace collide::internal
 
 #endif  // COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_SAT_H_

@@ -76,70 +76,85 @@ Vec3 DeepestPointOnA(const BoxPairFrame& f, const Vec3& n, double depth) {
       .point;  // B's vertex on A's edge.
 }
 
+// DeepestPointOnA for the generic contacts, where the pair is unique: B's
+// vertex on A's face (axis 0..2), A's vertex on B's face (3..5), or two
+// skew edges (6..14; the common perpendicular's foot, clamped to A's edge
+// against round-off). Returns false when a feature of either box along n
+// is not the one the axis implies (parallel features): the general rule.
+bool GenericDeepestPointOnA(const BoxPairFrame& f, int axis, const Vec3& n, double depth, Vec3& pa) {
+  const double tol = kParallelFeatureTol;
+  if (axis < 3) {
+    // n = +-e_axis: B's support vertex along -n.
+    const double* row = f.r[axis];
+    if (!(std::fabs(row[0]) > tol && std::fabs(row[1]) > tol && std::fabs(row[2]) > tol)) return false;
+    const double sign = n[axis];
+    double c[3];
+#pragma GCC unroll 3
+    for (int m = 0; m < 3; ++m) c[m] = sign * row[m] > 0.0 ? -f.hb[m] : f.hb[m];
+#pragma GCC unroll 3
+    for (int k = 0; k < 3; ++k) pa[k] = f.t[k] + f.r[k][0] * c[0] + f.r[k][1] * c[1] + f.r[k][2] * c[2];
+    pa += n * depth;
+    return true;
+  }
+  if (axis < 6) {
+    // n = +-b_j: A's support vertex along n.
+    const int j = axis - 3;
+    if (!(std::fabs(f.r[0][j]) > tol && std::fabs(f.r[1][j]) > tol && std::fabs(f.r[2][j]) > tol))
+      return false;
+#pragma GCC unroll 3
+    for (int k = 0; k < 3; ++k) pa[k] = n[k] > 0.0 ? f.ha[k] : -f.ha[k];
+    return true;
+  }
+  const int i = (axis - 6) / 3, j = (axis - 6) % 3;
+  // A's feature is an edge along e_i (n_i == 0 by construction), B's an
+  // edge along b_j, unless n is perpendicular to another axis.
+  if (!(std::fabs(n[kNext[i]]) > tol && std::fabs(n[kPrev[i]]) > tol)) return false;
+  const double n_b1 = Dot(n, f.BAxis(kNext[j])), n_b2 = Dot(n, f.BAxis(kPrev[j]));
+  if (!(std::fabs(n_b1) > tol && std::fabs(n_b2) > tol)) return false;
+  const SupportEdges e = SupportEdgesAlong(f, i, j, n);
+  pa = e.ea;
+  pa[i] = Clamp(e.s, -f.ha[i], f.ha[i]);
+  return true;
+}
+
 }  // namespace
 
 PairResult ContactObbObb(const Obb& a, const Obb& b) {
   const BoxPairFrame f = MakeBoxPairFrame(a, b);
-  double best = kInfinity;
-  int best_axis = 0;
-  double best_sign = 1.0;
+  // Apart: a face axis certifies the closest pair, or all 15 axes are
+  // needed (closest_box_box.h). Overlapping: the least value over the 15
+  // axes is the depth.
+  BoxAxes x;
+  PairResult apart;
+  if (SeparatedBoxBox(a, f, x, apart)) return apart;
+  int best_axis = x.least;
+  const double best = x.value[best_axis];
   // Along a unit axis with B's centre at s, moving B by +axis separates
   // after radii - s, by -axis after radii + s: the least is radii - |s|, on
   // the side of s. Equal depths (and s == 0) go to the preferred world
-  // normal, computed only then: rare, but exact for symmetric input.
-  const auto consider = [&](double depth, double s, int axis) {
-    if (depth < best && s != 0.0) {  // The common case, kept branch-light.
-      best = depth;
-      best_axis = axis;
-      best_sign = s > 0.0 ? 1.0 : -1.0;
-      return;
-    }
-    if (depth > best) return;
-    double sign = s > 0.0 ? 1.0 : -1.0;
-    if (s == 0.0) {
-      const Vec3 w = a.rotation * AxisUnit(f, axis);
-      sign = PreferredNormal(w, -w) ? 1.0 : -1.0;
-    }
-    if (depth == best && !PreferredNormal(a.rotation * (AxisUnit(f, axis) * sign),
-                                          a.rotation * (AxisUnit(f, best_axis) * best_sign))) {
-      return;
-    }
-    best = depth;
-    best_axis = axis;
-    best_sign = sign;
-  };
-#pragma GCC unroll 3
-  for (int i = 0; i < 3; ++i) {
-    const double depth = f.ha[i] + RadiusBAlongA(f, i) - std::fabs(f.t[i]);
-    if (depth < 0.0) return ApartBoxBox(a, f);
-    consider(depth, f.t[i], i);
-  }
-#pragma GCC unroll 3
-  for (int j = 0; j < 3; ++j) {
-    const double s = CentreAlongB(f, j);
-    const double depth = RadiusAAlongB(f, j) + f.hb[j] - std::fabs(s);
-    if (depth < 0.0) return ApartBoxBox(a, f);
-    consider(depth, s, 3 + j);
-  }
-#pragma GCC unroll 3
-  for (int i = 0; i < 3; ++i) {
-#pragma GCC unroll 3
-    for (int j = 0; j < 3; ++j) {
-      const EdgeAxis e = EdgeAxisProjection(f, i, j);
-      const double overlap = e.radii - std::fabs(e.s);
-      if (overlap + f.slack < 0.0) return ApartBoxBox(a, f);
-      const double len2 = f.r[kNext[i]][j] * f.r[kNext[i]][j] + f.r[kPrev[i]][j] * f.r[kPrev[i]][j];
-      if (len2 < kMinEdgeAxisSine * kMinEdgeAxisSine) continue;
-      // Within the slack but exactly apart: touching.
-      const double exact = overlap < 0.0 ? 0.0 : overlap;
-      // depth = exact / |axis| > best, tested without the square root.
-      if (exact * exact > best * best * len2) continue;
-      consider(exact / std::sqrt(len2), e.s, 6 + 3 * i + j);
+  // normal: rare, but exact for symmetric input.
+  double best_sign = x.side[best_axis] > 0.0 ? 1.0 : -1.0;
+  bool tie = x.side[best_axis] == 0.0;
+  for (int k = best_axis + 1; k < 15; ++k) tie |= x.value[k] == best;
+  if (tie) {
+    Vec3 best_world;
+    bool have = false;
+    for (int k = best_axis; k < 15; ++k) {
+      if (x.value[k] != best) continue;
+      const Vec3 w = a.rotation * AxisUnit(f, k);
+      const double sign =
+          x.side[k] != 0.0 ? (x.side[k] > 0.0 ? 1.0 : -1.0) : (PreferredNormal(w, -w) ? 1.0 : -1.0);
+      if (!have || PreferredNormal(w * sign, best_world)) {
+        have = true;
+        best_world = w * sign;
+        best_axis = k;
+        best_sign = sign;
+      }
     }
   }
-
   const Vec3 n = AxisUnit(f, best_axis) * best_sign;
-  const Vec3 pa = DeepestPointOnA(f, n, best);
+  Vec3 pa;
+  if (!GenericDeepestPointOnA(f, best_axis, n, best, pa)) pa = DeepestPointOnA(f, n, best);
   const Vec3 pb = pa - n * best;
   return {QueryStatus::kOk, true, -best, FromBoxFrame(a, pa), FromBoxFrame(a, pb), a.rotation * n};
 }

@@ -12,7 +12,9 @@ namespace collide::internal {
 
 PairResult DistanceObbObb(const Obb& a, const Obb& b) {
   const BoxPairFrame f = MakeBoxPairFrame(a, b);
-  if (SeparatedBoxPair(f)) return ApartBoxBox(a, f);
+  BoxAxes x;
+  PairResult apart;
+  if (SeparatedBoxBox(a, f, x, apart)) return apart;
   Vec3 common;
   if (CommonPointBoxBox(f, common)) {
     const Vec3 p = FromBoxFrame(a, common);
