@@ -29,6 +29,8 @@ class WireReader {
   WireReader(const std::uint8_t* begin, const std::uint8_t* end) : p_(begin), end_(end) {}
 
   bool done() const { return p_ == end_; }
+  std::size_t size() const { return static_cast<std::size_t>(end_ - p_); }
+  const std::uint8_t* data() const { return p_; }
 
   // The next byte, which the caller compares against the one-byte tags it
   // expects: a longer tag has its top bit set and so matches none of them.
@@ -71,6 +73,17 @@ class WireReader {
 // z) into out[0..n), unset ones 0. A repeated scalar keeps its last value,
 // as protobuf does.
 bool ReadDoubles(WireReader r, int n, double* out) {
+  // What encoders write when no field is zero: n (tag, 8 bytes) in field
+  // order, read without the loop's per-field checks.
+  if (r.size() == 9 * static_cast<std::size_t>(n)) {
+    const std::uint8_t* p = r.data();
+    bool canonical = true;
+    for (int i = 0; i < n; ++i) canonical &= p[9 * i] == Tag(i + 1, kFixed64);
+    if (canonical) {
+      for (int i = 0; i < n; ++i) std::memcpy(out + i, p + 9 * i + 1, 8);
+      return true;
+    }
+  }
   for (int i = 0; i < n; ++i) out[i] = 0.0;
   while (!r.done()) {
     std::uint8_t tag;

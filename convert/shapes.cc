@@ -95,8 +95,8 @@ bool ObbFromWire(const Vec3& wire_center, const Quat& wire_q, const Vec3& wire_h
   // ValidateRotation's |Norm(q) - 1| <= kUnitTolerance holds for certain when
   // the squared norm is within (1 +- 0.999 kUnitTolerance)^2 (the rounding of
   // the square root is 1e-16, far below the 1e-9 margin); only outside that
-  // band is the square root taken, so the answer is the same with one square
-  // root per obb instead of two (RotationFromQuat takes the other).
+  // band is the square root taken, so a valid obb costs no square root at all
+  // (RotationFromQuat takes none for such a q either).
   constexpr double kSafeLow = (1.0 - 0.999 * kUnitTolerance) * (1.0 - 0.999 * kUnitTolerance);
   constexpr double kSafeHigh = (1.0 + 0.999 * kUnitTolerance) * (1.0 + 0.999 * kUnitTolerance);
   const double norm2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;

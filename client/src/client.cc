@@ -6,9 +6,11 @@
 #include "collide/client.h"
 
 #include <google/protobuf/arena.h>
+#include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 
 #include <fstream>
+#include <future>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -190,6 +192,31 @@ absl::Status CallCastRays(Client& client, const pb::CastRaysRequest& request,
 absl::Status CallCastRaysPacked(Client& client, const pb::CastRaysPackedRequest& request,
                                 pb::CastRaysPackedResponse& response) {
   return client.impl_->Call(&pb::CollisionService::Stub::CastRaysPacked, request, response);
+}
+
+absl::Status CallSerialized(Client& client, QueryMethod method, const std::string& request,
+                            google::protobuf::Message& response) {
+  static constexpr const char* kPaths[] = {
+      "/collide.v1.CollisionService/QueryPairs", "/collide.v1.CollisionService/QueryPairsPacked",
+      "/collide.v1.CollisionService/CastRays", "/collide.v1.CollisionService/CastRaysPacked"};
+  grpc::ClientContext context;
+  context.set_deadline(absl::ToChronoTime(absl::Now() + client.impl_->options.deadline));
+  client.impl_->Authorize(context);
+  // The slice borrows `request`, which outlives the call: this function
+  // returns only once gRPC has finished it (retries included).
+  grpc::Slice slice(request.data(), request.size(), grpc::Slice::STATIC_SLICE);
+  const grpc::ByteBuffer request_buffer(&slice, 1);
+  grpc::ByteBuffer response_buffer;
+  std::promise<grpc::Status> done;
+  grpc::GenericStub(client.impl_->channel)
+      .UnaryCall(&context, kPaths[static_cast<int>(method)], grpc::StubOptions(), &request_buffer,
+                 &response_buffer, [&done](grpc::Status status) { done.set_value(std::move(status)); });
+  const grpc::Status status = done.get_future().get();
+  if (!status.ok()) return FromGrpcStatus(status);
+  if (!grpc::SerializationTraits<google::protobuf::Message>::Deserialize(&response_buffer, &response).ok()) {
+    return absl::InternalError("client: the response does not parse as " + response.GetTypeName());
+  }
+  return absl::OkStatus();
 }
 
 absl::Status CallGetServerInfo(Client& client, const pb::GetServerInfoRequest& request,

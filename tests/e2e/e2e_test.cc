@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "collide/client.h"
+#include "collide/client_proto.h"
 #include "collide/query.h"
 #include "convert/packed.h"
 #include "convert/requests.h"
@@ -112,25 +113,17 @@ std::vector<PairResult> CoreAnswers(const pb::QueryPairsPackedRequest& request) 
   return out;
 }
 
+// The requests the client library sends (client_proto.h builds them).
 pb::QueryPairsRequest ReadableRequest(QueryLevel level, std::span<const ShapePair> pairs) {
   pb::QueryPairsRequest request;
-  request.set_level(convert::ToProto(level));
-  for (const ShapePair& p : pairs) {
-    pb::ShapePair* out = request.add_pairs();
-    convert::ToProto(p.a, out->mutable_a());
-    convert::ToProto(p.b, out->mutable_b());
-  }
+  BuildQueryPairsRequest(level, pairs, request);
   return request;
 }
 
 pb::QueryPairsPackedRequest PackedRequest(QueryLevel level, ShapeKind kind, std::span<const double> a,
                                           std::span<const double> b) {
   pb::QueryPairsPackedRequest request;
-  request.set_level(convert::ToProto(level));
-  request.mutable_a()->set_kind(*convert::PackedKindOf(kind));
-  request.mutable_a()->mutable_data()->Add(a.begin(), a.end());
-  request.mutable_b()->set_kind(*convert::PackedKindOf(kind));
-  request.mutable_b()->mutable_data()->Add(b.begin(), b.end());
+  EXPECT_TRUE(BuildQueryPairsPackedRequest(level, kind, a, kind, b, request).ok());
   return request;
 }
 
@@ -255,6 +248,62 @@ TEST_F(E2eTest, LibraryReadableMatchesTheCoreForEveryKindAndLevel) {
     }
     // Not all misses: the comparison must mean something.
     EXPECT_GT(hits, static_cast<int>(expected.size()) / 10);
+  }
+}
+
+// CallSerialized (what collide bench sends) answers as the typed calls do.
+TEST_F(E2eTest, LibrarySerializedCallsAnswerAsTheMessageCalls) {
+  Client client = MakeClient(server_->target());
+  testing::ShapeFactory factory(8);
+  std::vector<ShapePair> pairs;
+  std::vector<double> a, b;
+  for (int i = 0; i < 300; ++i) {
+    pairs.push_back({factory.Make(ShapeKind::kObb), factory.Make(ShapeKind::kObb)});
+    AppendPacked(pairs.back().a, a);
+    AppendPacked(pairs.back().b, b);
+  }
+  const pb::QueryPairsRequest readable = ReadableRequest(QueryLevel::kContact, pairs);
+  pb::QueryPairsResponse expected, got;
+  ASSERT_TRUE(CallQueryPairs(client, readable, expected).ok());
+  ASSERT_TRUE(CallSerialized(client, QueryMethod::kQueryPairs, readable.SerializeAsString(), got).ok());
+  EXPECT_EQ(got.SerializeAsString(), expected.SerializeAsString());
+  EXPECT_EQ(got.results_size(), 300);
+
+  const pb::QueryPairsPackedRequest packed = PackedRequest(QueryLevel::kDistance, ShapeKind::kObb, a, b);
+  pb::QueryPairsPackedResponse packed_expected, packed_got;
+  ASSERT_TRUE(CallQueryPairsPacked(client, packed, packed_expected).ok());
+  ASSERT_TRUE(
+      CallSerialized(client, QueryMethod::kQueryPairsPacked, packed.SerializeAsString(), packed_got).ok());
+  EXPECT_EQ(packed_got.SerializeAsString(), packed_expected.SerializeAsString());
+  EXPECT_EQ(packed_got.hit_size(), 300);
+
+  pb::QueryPairsRequest invalid = readable;
+  invalid.mutable_pairs(17)->mutable_a()->mutable_sphere()->set_radius(-1);
+  const absl::Status status =
+      CallSerialized(client, QueryMethod::kQueryPairs, invalid.SerializeAsString(), got);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()), ::testing::HasSubstr("pairs[17].a.sphere.radius"));
+}
+
+// collide bench, every encoding and client path: every call OK, and the
+// service's hit rate equals the in-process core's on the same pairs.
+TEST_F(E2eTest, CliBenchCallsSucceedAndHitRatesMatchTheCore) {
+  for (const std::string encoding : {"packed", "readable"}) {
+    for (const std::string path : {"wire", "typed"}) {
+      SCOPED_TRACE(encoding + " " + path);
+      const CliResult r = RunCli({"bench", "--target=" + server_->target(), "--encoding=" + encoding,
+                                  "--client_path=" + path, "--batch=300", "--concurrency=2",
+                                  "--duration=500ms", "--baseline_duration=100ms", "--level=contact"});
+      EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+      std::smatch service, core, ok;
+      const std::regex service_line(R"(service +[0-9]+ pairs/s +([0-9]+) calls OK +hit rate ([0-9.]+)%)");
+      const std::regex core_line(R"(core +[0-9]+ pairs/s .* hit rate ([0-9.]+)%)");
+      ASSERT_TRUE(std::regex_search(r.out, service, service_line)) << r.out;
+      ASSERT_TRUE(std::regex_search(r.out, core, core_line)) << r.out;
+      EXPECT_GT(std::stoi(service[1]), 0);
+      EXPECT_EQ(service[2], core[1]);
+      EXPECT_THAT(r.out, ::testing::HasSubstr("status  OK "));
+    }
   }
 }
 

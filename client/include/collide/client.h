@@ -36,7 +36,13 @@
 #include "collide/shapes.h"
 #include "collide/validate.h"
 
+namespace google::protobuf {
+class Message;
+}
+
 namespace collide {
+
+enum class QueryMethod;  // client_proto.h
 
 namespace v1 {
 class QueryPairsRequest;
@@ -160,6 +166,7 @@ class Client {
   friend absl::Status CallCastRaysPacked(Client&, const v1::CastRaysPackedRequest&,
                                          v1::CastRaysPackedResponse&);
   friend absl::Status CallGetServerInfo(Client&, const v1::GetServerInfoRequest&, v1::ServerInfo&);
+  friend absl::Status CallSerialized(Client&, QueryMethod, const std::string&, google::protobuf::Message&);
 
   struct Impl;
   explicit Client(std::unique_ptr<Impl> impl);

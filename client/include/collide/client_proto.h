@@ -5,6 +5,7 @@
 #define COLLIDE_CLIENT_PROTO_H_
 
 #include <span>
+#include <string>
 
 #include "absl/status/status.h"
 #include "collide/client.h"
@@ -21,6 +22,17 @@ absl::Status CallCastRaysPacked(Client& client, const v1::CastRaysPackedRequest&
                                 v1::CastRaysPackedResponse& response);
 absl::Status CallGetServerInfo(Client& client, const v1::GetServerInfoRequest& request,
                                v1::ServerInfo& response);
+
+// The query methods, for CallSerialized.
+enum class QueryMethod { kQueryPairs, kQueryPairsPacked, kCastRays, kCastRaysPacked };
+
+// One call of `method` whose request is already serialized (`request`: the
+// method's request message in wire form), for a caller that sends the same
+// batch many times and so skips protobuf's encoder on every call (collide
+// bench). Same channel, deadline, retries and status mapping as the calls
+// above; `response` must be the method's response message type.
+absl::Status CallSerialized(Client& client, QueryMethod method, const std::string& request,
+                            google::protobuf::Message& response);
 
 // The requests Client::QueryPairs and Client::QueryPairsPacked send, for a
 // caller that sends the same batch many times (collide bench builds each
