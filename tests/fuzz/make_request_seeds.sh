@@ -80,4 +80,11 @@ seed 3 CastRaysPackedRequest "rays: [-5, 0, 0, 1, 0, 0, 100]
 shapes { kind: PACKED_SHAPE_KIND_OBB data: [0, 0, 0, 1, 0, 0, 0, 1, 1, 1] }"
 seed 3 CastRaysPackedRequest "rays: [-5, 0, 0, 0, 0, 0, 100, 1]
 shapes { kind: PACKED_SHAPE_KIND_AABB data: [0, 0, 0, 1, 1, 1] }"
+# Readable pairs of every kind but the hull, with every number set: the form
+# the served QueryPairs decodes on its wire fast path (convert/readable_wire.h).
+seed 0 QueryPairsRequest "level: QUERY_LEVEL_CONTACT
+pairs { a { point { position $V } } b { segment { a {x: 1 y: 1 z: 1} b $V } } }
+pairs { a { sphere { center $V radius: 1 } } b { capsule { a {x: 1 y: 1 z: 1} b $V radius: 0.5 } } }
+pairs { a { aabb { min {x: 1 y: 1 z: 1} max $V } } b { obb { center {x: 1 y: 1 z: 1} rotation {w: 0.5 x: 0.5 y: 0.5 z: 0.5} half_extents $V } } }
+pairs { a { triangle { a {x: 1 y: 1 z: 1} b $V c {x: 3 y: 1 z: 2} } } b { halfspace { normal {x: 0.6 y: 0.8 z: 0} offset: 1 } } }"
 echo "make_request_seeds: wrote $n seeds to $out"
