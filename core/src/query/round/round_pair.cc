@@ -24,6 +24,23 @@ Vec3 PreferPositive(const Vec3& n) {
   return lead < 0.0 ? -n : n;
 }
 
+// point_b - point_a with its round-off corrected (see SeparationOf): the
+// offset's projection on the common perpendicular, or its rejection from the
+// segment whose interior holds the closest point. Zero when the cores touch.
+Vec3 SeparationDirection(const CoreClosest& cp, const CoreLine& a, const CoreLine& b) {
+  const bool s_inside = cp.s > 0.0 && cp.s < 1.0;
+  const bool t_inside = cp.t > 0.0 && cp.t < 1.0;
+  const Vec3 v = cp.point_b - cp.point_a;
+  if (s_inside && t_inside) {
+    const Vec3 n = Cross(a.axis, b.axis);
+    return NonParallel(a.axis, b.axis, n) ? n * (Dot(b.start - a.start, n) / Dot(n, n))
+                                          : RejectFrom(v, a.axis);
+  }
+  if (s_inside) return RejectFrom(v, a.axis);
+  if (t_inside) return RejectFrom(v, b.axis);
+  return v;
+}
+
 }  // namespace
 
 Vec3 TouchingSegmentCoresNormal(Vec3 axis_a, Vec3 axis_b) {
@@ -36,6 +53,11 @@ Vec3 TouchingSegmentCoresNormal(Vec3 axis_a, Vec3 axis_b) {
   if (has_a) return PerpendicularNearestX(axis_a);
   if (has_b) return PerpendicularNearestX(axis_b);
   return {1.0, 0.0, 0.0};
+}
+
+Vec3 RobustCoreNormal(CoreClosest cp, CoreLine a, CoreLine b) {
+  const Vec3 v = SeparationDirection(cp, a, b);
+  return v != Vec3{} ? NormalizedOr(v, Vec3{}) : TouchingCoresNormal(a.axis, b.axis);
 }
 
 }  // namespace collide::internal

@@ -103,6 +103,13 @@ struct CoreSeparation {
   Vec3 normal;
 };
 
+// The unit normal A -> B when SeparationOf's fast path does not apply (a
+// squared length outside the normal doubles, touching cores): point_b -
+// point_a corrected as SeparationOf describes, normalized by largest-component
+// scaling, or the touching-cores rule. Out of line and cold, taking copies,
+// so that the hot path keeps its values in registers.
+[[gnu::cold]] Vec3 RobustCoreNormal(CoreClosest cp, CoreLine a, CoreLine b);
+
 // The separation of the cores' closest points. The normal is point_b -
 // point_a with its round-off corrected so that it lies in the normal cone of
 // the cores' Minkowski difference: perpendicular to a segment whose interior
@@ -110,60 +117,42 @@ struct CoreSeparation {
 // direction is then a valid separating direction even when its length is at
 // round-off level. When the cores touch, the touching-cores rule.
 //
-// Cost: one square root and one reciprocal when no correction applies (so
-// always for sphere-sphere, where s = t = 0 fold the corrections away), since
-// the normal is then point_b - point_a over the distance itself
-// (LengthAndUnitOf); a second square root for a corrected direction, which
-// is formed without a division.
+// The direction is formed without a division (any positive multiple will
+// do) and normalized by one square root and one reciprocal; with no
+// correction (always for sphere-sphere, where s = t = 0 fold the corrections
+// away) the square root is the distance's own. One straight path, the rare
+// cases out of line: with a return per case GCC duplicated the result's
+// construction (the capsule-capsule distance kernel was twice the size).
 inline CoreSeparation SeparationOf(const CoreClosest& cp, const CoreLine& a, const CoreLine& b) {
   const Vec3 diff = cp.point_b - cp.point_a;
   const double d2 = LengthSquared(diff);
+  const double d = std::sqrt(d2);
   // A point core has s = 0 (t = 0), never inside.
   const bool s_inside = cp.s > 0.0 && cp.s < 1.0;
   const bool t_inside = cp.t > 0.0 && cp.t < 1.0;
-  if (!s_inside && !t_inside) {
-    // LengthAndUnitOf's fast path spelled out here: GCC kept its returned
-    // struct on the stack and reloaded it with wider loads than the stores
-    // (a store-forwarding stall on every pair).
-    if (d2 >= std::numeric_limits<double>::min() && d2 <= std::numeric_limits<double>::max()) [[likely]] {
-      const double d = std::sqrt(d2);
-      const double inv = 1.0 / d;
-      return {d2, d, {diff.x * inv, diff.y * inv, diff.z * inv}};
-    }
-    if (!(d2 > 0.0) && diff == Vec3{}) return {0.0, 0.0, TouchingCoresNormal(a.axis, b.axis)};
-    const LengthAndUnit g = LengthAndUnitOf(diff, d2);
-    return {d2, g.length, g.unit};
-  }
-  Vec3 v;
+  Vec3 v = diff;
   if (s_inside && t_inside) {
-    // Skew: the projection of (b.start - a.start) on the common
-    // perpendicular n, k n / |n|^2 with k = (b.start - a.start) . n, exactly
-    // perpendicular to both segments; its unit is sign(k) n / |n|.
+    // Skew: the common perpendicular n, signed by k = (b.start - a.start) . n
+    // (the projection k n / |n|^2 of the offset on it is exactly
+    // perpendicular to both segments); zero when the cores touch (k = 0).
     const Vec3 n = Cross(a.axis, b.axis);
-    const double nn = Dot(n, n);
     if (NonParallel(a.axis, b.axis, n)) {
       const double k = Dot(b.start - a.start, n);
-      if (k != 0.0 && nn >= std::numeric_limits<double>::min() && nn <= std::numeric_limits<double>::max()) {
-        return {d2, std::sqrt(d2), n * std::copysign(1.0 / std::sqrt(nn), k)};
-      }
-      v = n * (k / nn);
+      v = n * static_cast<double>((k > 0.0) - (k < 0.0));
     } else {
-      v = RejectFrom(diff, a.axis);
+      v = diff * Dot(a.axis, a.axis) - a.axis * Dot(diff, a.axis);
     }
-  } else {
-    // |axis|^2 times the rejection of diff from the axis: the direction
-    // without RejectFrom's division, when its square stays a normal double.
+  } else if (s_inside || t_inside) {
+    // |axis|^2 times the rejection of diff from the axis.
     const Vec3& axis = s_inside ? a.axis : b.axis;
-    const Vec3 w = diff * Dot(axis, axis) - axis * Dot(diff, axis);
-    const double w2 = LengthSquared(w);
-    if (w2 >= std::numeric_limits<double>::min() && w2 <= std::numeric_limits<double>::max()) {
-      return {d2, std::sqrt(d2), w * (1.0 / std::sqrt(w2))};
-    }
-    v = RejectFrom(diff, axis);
+    v = diff * Dot(axis, axis) - axis * Dot(diff, axis);
   }
   const double v2 = LengthSquared(v);
-  if (!(v2 > 0.0) && v == Vec3{}) return {d2, std::sqrt(d2), TouchingCoresNormal(a.axis, b.axis)};
-  return {d2, std::sqrt(d2), LengthAndUnitOf(v, v2).unit};
+  if (v2 >= std::numeric_limits<double>::min() && v2 <= std::numeric_limits<double>::max()) [[likely]] {
+    const double inv = 1.0 / (s_inside || t_inside ? std::sqrt(v2) : d);
+    return {d2, d, {v.x * inv, v.y * inv, v.z * inv}};
+  }
+  return {d2, d, RobustCoreNormal(cp, a, b)};
 }
 
 // The kContact result (result.h) from the cores' closest points, their
@@ -209,8 +198,14 @@ inline PairResult DistanceFromClosest(const CoreClosest& cp, const CoreLine& a, 
   const double d = sep.d;
   const double lo = d - rb > 0.0 ? d - rb : 0.0;
   const double hi = d < ra ? d : ra;
-  const Vec3 p = cp.point_a + sep.normal * (0.5 * (lo + hi));
-  return {QueryStatus::kOk, true, 0.0, p, p, Vec3{}};
+  const double k = 0.5 * (lo + hi);
+  PairResult out{QueryStatus::kOk, true, 0.0, {}, {}, {}};
+  // Each coordinate written twice from a register: fewer instructions than
+  // a point p copied twice (GCC stored it and copied it through memory).
+  out.point_a.x = out.point_b.x = cp.point_a.x + sep.normal.x * k;
+  out.point_a.y = out.point_b.y = cp.point_a.y + sep.normal.y * k;
+  out.point_a.z = out.point_b.z = cp.point_a.z + sep.normal.z * k;
+  return out;
 }
 
 // Intersect needs no normal: one squared-distance comparison on the closest
