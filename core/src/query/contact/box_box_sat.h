@@ -164,7 +164,8 @@ inline void ComputeFaceAxes(const BoxPairFrame& f, BoxAxes& x) {
 // The nine edge axes (6..14), after ComputeFaceAxes: updates least and
 // separated.
 inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
-  bool separated = x.separated;
+  // The least overlap, tested once: cheaper than a flag per axis.
+  double least_overlap = kInfinity;
   int least_axis = x.least;
   double least = x.value[least_axis];
 #pragma GCC unroll 3
@@ -174,7 +175,7 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
     for (int j = 0; j < 3; ++j) {
       const EdgeAxis e = EdgeAxisProjection(f, i, j);
       const double o = e.radii - std::fabs(e.s);
-      separated |= o + f.slack < 0.0;
+      least_overlap = o < least_overlap ? o : least_overlap;
       const double len2 = f.r[i1][j] * f.r[i1][j] + f.r[i2][j] * f.r[i2][j];
       const double touching_or_o = o < 0.0 && o + f.slack >= 0.0 ? 0.0 : o;
       const double v =
@@ -187,7 +188,7 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
     }
   }
   x.least = least_axis;
-  x.separated = separated;
+  x.separated = x.separated || least_overlap + f.slack < 0.0;
 }
 
 inline void ComputeBoxAxes(const BoxPairFrame& f, BoxAxes& x) {
