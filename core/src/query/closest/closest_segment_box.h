@@ -158,12 +158,28 @@ inline Vec3 DeepestSegmentPoint(const Vec3& a, const Vec3& b, const Vec3& lo, co
 inline SegmentBoxClosest ClosestSegmentBoxPair(const Vec3& a, const Vec3& b, const Vec3& lo, const Vec3& hi) {
   SegmentBoxClosest c = ClosestSegmentBoxFrame(a, b, lo, hi);
   if (c.distance_squared == 0.0 || a == b) return c;
-  const LengthAndUnit g = LengthAndUnitOf(c.on_box - c.on_segment, c.distance_squared);
+  // on_box clamps on_segment, so the gap is exactly zero along the axes
+  // where on_segment is inside the slab: one non-zero component means a
+  // face, two an edge along the third axis, three a vertex (unique). Only
+  // a segment parallel to that face or edge goes on (no square root on the
+  // common path).
+  const Vec3 gap = c.on_box - c.on_segment, d = b - a;
+  const double tol2 = kParallelFeatureTol * kParallelFeatureTol * LengthSquared(d);
+  const int nonzero = (gap.x != 0.0) + (gap.y != 0.0) + (gap.z != 0.0);
+  if (nonzero == 1) {
+    const double dk = gap.x != 0.0 ? d.x : (gap.y != 0.0 ? d.y : d.z);
+    if (dk * dk > tol2) return c;
+  } else if (nonzero == 2) {
+    const double dk = gap.x == 0.0 ? d.x : (gap.y == 0.0 ? d.y : d.z);
+    if (LengthSquared(d) - dk * dk > tol2) return c;
+  } else {
+    return c;
+  }
+  const LengthAndUnit g = LengthAndUnitOf(gap, c.distance_squared);
   if (!PerpendicularSegment(a, b, g.unit)) return c;
   const BoxFeature f = SupportFeature(-g.unit, lo, hi);
   if (f.free_count == 1) {
     // Parallel to the edge: no component off the edge's axis.
-    const Vec3 d = b - a;
     const Vec3 off = Cross(d, Axis(f.free[0], 1.0));
     if (LengthSquared(off) > kParallelFeatureTol * kParallelFeatureTol * LengthSquared(d)) return c;
   } else if (f.free_count != 2) {
