@@ -1,5 +1,6 @@
 #include "server/service.h"
 
+#include <algorithm>
 #include <chrono>
 #include <span>
 #include <string>
@@ -460,12 +461,17 @@ grpc::ServerUnaryReactor* CollisionService::QueryPairs(grpc::CallbackServerConte
                                                        const grpc::ByteBuffer* request,
                                                        grpc::ByteBuffer* response) {
   // The item count of raw bytes is known only once they are decoded, on the
-  // call thread: the call counts toward --max_concurrent_calls only. It is
-  // posted when its bytes could hold more than a chunk of pairs (a readable
-  // pair of two spheres is about 90 bytes).
+  // call thread, so admission charges an estimate from the size, which is
+  // what the call's memory follows: one item per 64 bytes (a readable pair of
+  // two spheres is about 90 bytes, of hulls far more), at most
+  // --max_items_per_request so that a lone call always fits. It is posted
+  // when its bytes could hold more than a chunk of pairs.
+  constexpr std::size_t kBytesPerChargedItem = 64;
   constexpr std::size_t kPostBytes = 16 << 10;
+  const std::size_t charged = std::min(request->Length() / kBytesPerChargedItem,
+                                       static_cast<std::size_t>(config_.max_items_per_request));
   return Dispatch(
-      "QueryPairs", context, 0, request->Length() > kPostBytes, [this, context, request, response] {
+      "QueryPairs", context, charged, request->Length() > kPostBytes, [this, context, request, response] {
         // The request's bytes in one piece: gRPC hands them over as the slices
         // they arrived in (16 KiB or so each), joined here into a buffer this
         // thread reuses.

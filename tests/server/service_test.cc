@@ -759,8 +759,8 @@ grpc::Status PackedWhileHeld(TestServer& t, const v1::QueryPairsPackedRequest& r
   return t.stub->QueryPairsPacked(&context, request, &response);
 }
 
-// Typed requests count their items at arrival (the raw readable QueryPairs
-// counts toward the call limit only: its items are known once decoded).
+// Typed requests count their items at arrival (the raw readable QueryPairs is
+// charged an estimate from its size: its items are known once decoded).
 TEST(AdmissionTest, CallsPastMaxItemsInFlightAreShedButSmallerOnesFit) {
   Gate gate;
   constexpr int kBig = 300;  // More than one chunk: posted, so held.
