@@ -498,15 +498,27 @@ void ExpectClosedThenTransparentReconnect(const std::shared_ptr<grpc::Channel>& 
   EXPECT_EQ(PackedCode(channel, SpherePairs(1)), grpc::StatusCode::OK);
 }
 
+// Opens an HTTP/2 connection that sends nothing after its preface and waits
+// (up to 20 s) for the server's GOAWAY on it; nullopt when none came (or the
+// preface could not be sent, which fails the test).
+std::optional<GoAway> GoAwayOnNewConnection(int port) {
+  const int fd = ConnectLoopback(port);
+  std::optional<GoAway> goaway;
+  if (SendPreface(fd)) {
+    goaway = ReadUntilGoAway(fd, std::chrono::seconds(20));
+  } else {
+    ADD_FAILURE() << "could not send the HTTP/2 preface";
+  }
+  close(fd);
+  return goaway;
+}
+
 TEST(TransportLimitsTest, IdleConnectionGetsGoAwayAndClientsReconnect) {
   Options options;
   options.max_connection_idle = absl::Milliseconds(300);
   std::unique_ptr<Server> server = StartServer(options);
   ASSERT_NE(server, nullptr);
-  const int fd = ConnectLoopback(server->port());
-  ASSERT_TRUE(SendPreface(fd));
-  const std::optional<GoAway> goaway = ReadUntilGoAway(fd, std::chrono::seconds(20));
-  close(fd);
+  const std::optional<GoAway> goaway = GoAwayOnNewConnection(server->port());
   ASSERT_TRUE(goaway.has_value()) << "no GOAWAY on an idle connection";
   // gRPC 1.51 sends INTERNAL_ERROR (2) with "enter idle" here.
   std::printf("idle GOAWAY: error code %u, debug data \"%s\"\n", goaway->error_code,
@@ -522,10 +534,7 @@ TEST(TransportLimitsTest, OldConnectionGetsGoAwayAndClientsReconnect) {
   options.max_connection_idle = absl::ZeroDuration();
   std::unique_ptr<Server> server = StartServer(options);
   ASSERT_NE(server, nullptr);
-  const int fd = ConnectLoopback(server->port());
-  ASSERT_TRUE(SendPreface(fd));
-  const std::optional<GoAway> goaway = ReadUntilGoAway(fd, std::chrono::seconds(20));
-  close(fd);
+  const std::optional<GoAway> goaway = GoAwayOnNewConnection(server->port());
   ASSERT_TRUE(goaway.has_value()) << "no GOAWAY at max age";
   EXPECT_EQ(goaway->error_code, 0u) << goaway->debug_data;  // NO_ERROR.
   ExpectClosedThenTransparentReconnect(

@@ -17,6 +17,7 @@
 #include <future>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -378,13 +379,15 @@ void SetDouble(Message& m, std::string_view path, double value) {
   }
 }
 
+// One call of `method`; with a `deadline` when one is given.
 template <typename Request, typename Response>
 grpc::Status Call(TestServer& t,
                   grpc::Status (v1::CollisionService::Stub::*method)(grpc::ClientContext*, const Request&,
                                                                      Response*),
-                  const Request& request) {
+                  const Request& request, std::optional<std::chrono::seconds> deadline = std::nullopt) {
   Response response;
   grpc::ClientContext context;
+  if (deadline) context.set_deadline(std::chrono::system_clock::now() + *deadline);
   return ((*t.stub).*method)(&context, request, &response);
 }
 
@@ -692,10 +695,7 @@ void ExpectMatchesCore(const std::vector<PairResult>& expected, const v1::QueryP
 // call sent while the gate holds the only admitted one. The deadline is only
 // a bound on a failing test (it would end DEADLINE_EXCEEDED).
 grpc::Status CallWhileHeld(TestServer& t, const v1::QueryPairsRequest& request) {
-  v1::QueryPairsResponse response;
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-  return t.stub->QueryPairs(&context, request, &response);
+  return Call(t, &v1::CollisionService::Stub::QueryPairs, request, std::chrono::seconds(30));
 }
 
 TEST(AdmissionTest, CallsPastMaxConcurrentCallsAreShedAtOnceWhileTheAdmittedOneRuns) {
@@ -753,10 +753,7 @@ v1::QueryPairsPackedRequest ObbPairs(int n, std::uint64_t seed) {
 }
 
 grpc::Status PackedWhileHeld(TestServer& t, const v1::QueryPairsPackedRequest& request) {
-  v1::QueryPairsPackedResponse response;
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-  return t.stub->QueryPairsPacked(&context, request, &response);
+  return Call(t, &v1::CollisionService::Stub::QueryPairsPacked, request, std::chrono::seconds(30));
 }
 
 // Typed requests count their items at arrival (the raw readable QueryPairs is
