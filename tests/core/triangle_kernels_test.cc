@@ -110,6 +110,41 @@ TEST(TriangleKernelsTest, IntersectEarlyRejectAgreesWithContactWhenTouching) {
   }
 }
 
+// The intersect kernel decides by separating axes with squared quantities
+// and a margin, and by the closest point only within the margin of
+// touching: its answer must still be the contact kernel's hit, at radii just
+// outside the margin (the separating axes decide) and inside it, on thin
+// triangles and at every scale.
+TEST(TriangleKernelsTest, IntersectSeparatingAxesAgreeWithContact) {
+  const double factors[] = {0.0, 0.5,       1 - 1e-3, 1 - 1e-5, 1 - 1e-7, 1 - 1e-12,
+                            1.0, 1 + 1e-12, 1 + 1e-7, 1 + 1e-5, 1 + 1e-3, 2.0};
+  for (const double scale : {1e-30, 1e-9, 1.0, 1e9, 1e30}) {
+    testing::ShapeFactory f(54, 1.0);
+    int hits = 0, misses = 0;
+    for (int i = 0; i < 1500; ++i) {
+      Triangle t = std::get<Triangle>(f.Make(ShapeKind::kTriangle));
+      // A third of the triangles are thin: c near the line ab, at relative
+      // heights from 1e-2 (fast path) to 1e-12 (closest-point path).
+      if (i % 3 == 0) {
+        const Vec3 side = Cross(t.b - t.a, f.Position() - t.a);
+        t.c = t.a + (t.b - t.a) * f.Uniform(-0.5, 1.5) + side * std::pow(10.0, -2.0 - (i % 11));
+      }
+      t = {t.a * scale, t.b * scale, t.c * scale};
+      const Vec3 center = f.Position() * scale;
+      const double d = ContactSphereTriangle(Sphere{center, 0.0}, t).distance;
+      for (const double k : factors) {
+        const Sphere s{center, d * k};
+        const bool hit = ContactSphereTriangle(s, t).hit;
+        ASSERT_EQ(IntersectSphereTriangle(s, t), hit) << "#" << i << " scale " << scale << " factor " << k;
+        hits += hit;
+        misses += !hit;
+      }
+    }
+    EXPECT_GT(hits, 5000);
+    EXPECT_GT(misses, 5000);
+  }
+}
+
 TEST(TriangleKernelsTest, SphereOnFaceAnalytic) {
   const Triangle t{{0, 0, 0}, {2, 0, 0}, {0, 2, 0}};
   PairResult r = ContactSphereTriangle(Sphere{{0.5, 0.5, 0.25}, 0.5}, t);

@@ -11,16 +11,19 @@
 
 namespace collide::internal {
 
-// The pair (A = ball at `center` of `radius`, B = `t`) at `level`, following
-// result.h; nullopt when the triangle is degenerate (collinear vertices),
-// which the caller sends to the fallback. A center on the triangle (within
-// GJK's touch tolerance) touches its core: the normal is then the triangle's
-// normal with the fallback's sign convention (PreferPositiveSign).
-// The hit of that pair alone (the kIntersect answer, bit for bit), with an
-// early reject by the triangle's bounding box before the closest-point work;
-// nullopt for a degenerate triangle.
+// The hit of the pair (A = ball at `center` of `radius`, B = `t`): the
+// kIntersect answer of QueryBallTriangle bit for bit, decided by separating
+// axes with squared quantities when the pair is not within rounding of
+// touching, by the closest point otherwise; nullopt for a degenerate
+// triangle.
 std::optional<bool> IntersectBallTriangle(const Vec3& center, double radius, const Triangle& t);
 
+// The pair at `level`, following result.h, from the triangle's closest point
+// to the center; nullopt when the triangle is degenerate (collinear
+// vertices), which the caller sends to the fallback. A center on the
+// triangle (within GJK's touch tolerance) touches its core: the normal is
+// then the triangle's normal with the fallback's sign convention
+// (PreferPositiveSign).
 std::optional<PairResult> QueryBallTriangle(QueryLevel level, const Vec3& center, double radius,
                                             const Triangle& t);
 
