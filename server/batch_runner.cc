@@ -63,18 +63,24 @@ bool BatchRunner::Run(std::size_t n, absl::FunctionRef<void(std::size_t, std::si
     return true;
   }
   auto job = std::make_shared<Job>(n, fn, should_stop);
-  {
-    std::lock_guard lock(mu_);
-    queue_.push_back(job);
-  }
-  // Wake no more helpers than there are chunks beyond the caller's first.
-  if (job->chunks - 1 >= threads_.size()) {
-    cv_.notify_all();
-  } else {
-    for (std::size_t i = 0; i + 1 < job->chunks; ++i) cv_.notify_one();
+  // Each batch running keeps its caller busy; the pool's threads stand for
+  // the cores, so only the cores no caller holds are worth a helper. Waking
+  // more only adds thread switches (each costs tens of microseconds on a
+  // virtual machine) without adding cores: with as many batches running as
+  // threads, each runs on its caller alone.
+  const std::size_t running = running_.fetch_add(1, std::memory_order_relaxed) + 1;
+  const std::size_t free_cores = threads_.size() > running ? threads_.size() - running : 0;
+  const std::size_t helpers = std::min(job->chunks - 1, free_cores);
+  if (helpers > 0) {
+    {
+      std::lock_guard lock(mu_);
+      queue_.push_back(job);
+    }
+    for (std::size_t i = 0; i < helpers; ++i) cv_.notify_one();
   }
   job->Work();
-  Remove(job.get());
+  running_.fetch_sub(1, std::memory_order_relaxed);
+  if (helpers > 0) Remove(job.get());
   for (std::size_t f = job->finished.load(std::memory_order_acquire); f < job->chunks;
        f = job->finished.load(std::memory_order_acquire)) {
     job->finished.wait(f, std::memory_order_acquire);

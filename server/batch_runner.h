@@ -2,6 +2,7 @@
 #ifndef COLLIDE_SERVER_BATCH_RUNNER_H_
 #define COLLIDE_SERVER_BATCH_RUNNER_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -20,7 +21,9 @@ namespace collide::server {
 // busy with other batches). Each item must be computed independently and
 // written to its own preallocated slot: the result is then identical whatever
 // the thread count or the split. A batch of one chunk runs on the calling
-// thread alone.
+// thread alone, and so does every batch while as many batches run as the
+// pool has threads: those stand for the cores, and each running batch's
+// caller already keeps one busy (a helper beyond them only adds switches).
 class BatchRunner {
  public:
   // Items per chunk: large enough that handing out a chunk (one atomic
@@ -52,6 +55,7 @@ class BatchRunner {
   std::condition_variable cv_;
   std::deque<std::shared_ptr<Job>> queue_;  // Jobs with chunks left to hand out.
   bool stopping_ = false;
+  std::atomic<std::size_t> running_{0};  // Batches in Run (callers at work).
   std::vector<std::thread> threads_;
 };
 

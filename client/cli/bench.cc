@@ -2,8 +2,9 @@
 // keep one call in flight for --duration, sending the same seeded batch of
 // --batch pairs; every call's latency and status is recorded. The same run
 // then measures, for scale, (a) the in-process core on the same pairs, one
-// thread, and (b) a bare round trip (GetServerInfo, which does no work), and
-// prints the ratios. Exit 1 if any call failed.
+// thread, (b) a bare round trip (GetServerInfo, which does no work) and (c)
+// the machine's floor under both, a one-byte ping-pong between two threads
+// over loopback TCP (loopback_floor.h), and prints the ratios. Exit 1 if any call failed.
 #include <google/protobuf/arena.h>
 #include <malloc.h>
 
@@ -26,6 +27,7 @@
 #include "collide/query.h"
 #include "collide/v1/collide.pb.h"
 #include "commands.h"
+#include "loopback_floor.h"
 
 ABSL_FLAG(std::string, encoding, "packed", "bench: packed (QueryPairsPacked) or readable (QueryPairs)");
 ABSL_FLAG(std::string, kind, "obb", "bench: shape kind of both sides of every pair (point ... halfspace)");
@@ -284,6 +286,11 @@ int RunBench() {
   }
   const Percentiles round_trip = Summarize(rtt);
 
+  // (c) The loopback floor.
+  absl::StatusOr<std::vector<double>> ping_pong = MeasureLoopbackPingPong(baseline);
+  std::vector<double> floor_us = ping_pong.ok() ? *std::move(ping_pong) : std::vector<double>{};
+  const Percentiles loopback = Summarize(floor_us);
+
   std::cout << absl::StrFormat(
       "target %s  encoding %s  client %s  kind %s  level %s  batch %d  concurrency %d  duration %.1fs\n",
       client->target(), encoding, client_path, ShapeKindName(*kind), absl::GetFlag(FLAGS_level), batch,
@@ -299,6 +306,13 @@ int RunBench() {
   std::cout << absl::StrFormat(
       "round trip   p50 %.0f us  p99 %.0f us  (GetServerInfo, %d calls)  call p50 / round trip p50 %.2f\n",
       round_trip.p50, round_trip.p99, rtt.size(), round_trip.p50 > 0 ? call.p50 / round_trip.p50 : 0.0);
+  if (ping_pong.ok()) {
+    std::cout << absl::StrFormat(
+        "loopback     p50 %.0f us  p99 %.0f us  (1-byte TCP ping-pong between two threads, %d round trips)\n",
+        loopback.p50, loopback.p99, floor_us.size());
+  } else {
+    std::cout << "loopback     not measured: " << ping_pong.status().message() << "\n";
+  }
   std::int64_t failed = rtt_errors;
   std::cout << "status";
   for (const auto& [code, n] : codes) {

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -48,6 +51,51 @@ TEST(BatchRunnerTest, ConcurrentBatchesFromManyCallers) {
   }
   for (std::thread& t : callers) t.join();
   EXPECT_EQ(wrong.load(), 0);
+}
+
+// On an idle pool of two threads a batch of many chunks is shared: the caller
+// and one helper (the pool's threads stand for the cores, so the caller's own
+// core plus one). The first chunk waits, boundedly, for another thread to
+// run a chunk; without a helper it would run every chunk itself, alone.
+TEST(BatchRunnerTest, IdlePoolSharesABatchWithAHelper) {
+  BatchRunner runner(2);
+  std::mutex mu;
+  std::set<std::thread::id> threads;
+  std::atomic<bool> first{true};
+  runner.Run(
+      64 * BatchRunner::kChunkItems,
+      [&](std::size_t, std::size_t) {
+        {
+          std::lock_guard lock(mu);
+          threads.insert(std::this_thread::get_id());
+        }
+        if (first.exchange(false)) {
+          for (int i = 0; i < 2000; ++i) {
+            {
+              std::lock_guard lock(mu);
+              if (threads.size() > 1) break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          }
+        }
+      },
+      [] { return false; });
+  EXPECT_EQ(threads.size(), 2u);
+}
+
+// A pool of one thread stands for one core: the caller runs its batch alone.
+TEST(BatchRunnerTest, OneThreadPoolLeavesTheBatchToItsCaller) {
+  BatchRunner runner(1);
+  std::mutex mu;
+  std::set<std::thread::id> threads;
+  runner.Run(
+      64 * BatchRunner::kChunkItems,
+      [&](std::size_t, std::size_t) {
+        std::lock_guard lock(mu);
+        threads.insert(std::this_thread::get_id());
+      },
+      [] { return false; });
+  EXPECT_EQ(threads, std::set<std::thread::id>{std::this_thread::get_id()});
 }
 
 TEST(BatchRunnerTest, StopsHandingOutChunksOnceAskedTo) {
