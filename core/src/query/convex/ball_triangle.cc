@@ -10,10 +10,6 @@
 namespace collide::internal {
 namespace {
 
-// The same collinearity test as the GJK sub-algorithm's (sin < ~1e-14), on
-// n = ab x ac.
-bool Degenerate(const Vec3& n, double ab2, double ac2) { return !(LengthSquared(n) > 1e-28 * ab2 * ac2); }
-
 // The triangle's point nearest to the ball's center, everything relative to
 // the center (box2d's "shift to the origin for round-off": the rounding is
 // then relative to the triangle's distance, not to its coordinates).
@@ -23,52 +19,68 @@ struct Nearest {
   bool touching_core;  // the center is on the triangle to GJK's touch tolerance.
 };
 
-// `a`, `b`, `c`: the triangle's vertices relative to the center. nullopt when
-// the triangle is degenerate.
-std::optional<Nearest> NearestToCenter(const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Vec3 ab = b - a;
-  const Vec3 ac = c - a;
-  const double ab2 = LengthSquared(ab), ac2 = LengthSquared(ac);
-  if (Degenerate(Cross(ab, ac), ab2, ac2)) return std::nullopt;
+// nullopt when the triangle is degenerate.
+std::optional<Nearest> NearestToCenter(const Vec3& center, const Triangle& t) {
+  const std::optional<TriangleClosestPoint> c = ClosestPointOnTriangle(center, t.a, t.b, t.c);
+  if (!c) return std::nullopt;
   Nearest r;
-  r.q = ClosestPointOnTriangle(Vec3{}, a, b, c);
+  r.q = c->offset;
   r.d2 = LengthSquared(r.q);
   // GJK's touch tolerance is relative to the size of the Minkowski
   // difference (its vertices are the center minus a vertex): the center is
-  // on the triangle's core when d2 <= tol^2 max |vertex|^2, compared squared
-  // as GJK does (gjk.cc). It needs d <= tol (d + diameter), and the diameter
-  // is at most |ab| + |ac|, so the test runs only when d2 <= 4 tol^2 (|ab|^2
-  // + |ac|^2) (a factor 2 of slack for rounding): almost never.
+  // on the triangle's core when d2 <= tol^2 max |vertex - center|^2,
+  // compared squared as GJK does (gjk.cc). That needs d <= tol (d +
+  // diameter) with diameter^2 <= 2 size2, so the test runs only when d2 <=
+  // 4 tol^2 size2 (a factor 2 of slack for rounding): almost never.
   constexpr double kTol2 = kGjkTouchTolerance * kGjkTouchTolerance;
-  r.touching_core = r.d2 <= 4.0 * kTol2 * (ab2 + ac2) &&
-                    r.d2 <= kTol2 * std::max({LengthSquared(a), LengthSquared(b), LengthSquared(c)});
+  r.touching_core = r.d2 <= 4.0 * kTol2 * c->size2 &&
+                    r.d2 <= kTol2 * std::max({LengthSquared(t.a - center), LengthSquared(t.b - center),
+                                              LengthSquared(t.c - center)});
   return r;
+}
+
+// The touching-core answer (GJK's convention): at kDistance the center is
+// the witness on both sides; at kContact the difference of the cores is
+// flat, so the depth is the radius along the plane normal.
+[[gnu::noinline]] void TouchingCoreResult(QueryLevel level, const Vec3& center, double radius,
+                                          const Triangle& t, PairResult& r) {
+  r.hit = true;
+  if (level == QueryLevel::kDistance) {
+    r.point_a = r.point_b = center;
+    return;
+  }
+  const Vec3 n = Cross(t.b - t.a, t.c - t.a);
+  r.normal = PreferPositiveSign(n / Length(n));
+  r.distance = radius > 0.0 ? -radius : 0.0;
+  r.point_a = center + r.normal * radius;
+  r.point_b = center;
 }
 
 // The hit as every level reports it (QueryBallTriangle). Out of line: the
 // intersect kernel's fast path rarely needs it, and inlined its live values
 // cost the fast path spills.
 [[gnu::noinline]] std::optional<bool> ExactHit(const Vec3& center, double radius, const Triangle& t) {
-  const std::optional<Nearest> p = NearestToCenter(t.a - center, t.b - center, t.c - center);
+  const std::optional<Nearest> p = NearestToCenter(center, t);
   if (!p) return std::nullopt;
   return (p->d2 > 0.0 ? LengthAndUnitOf(p->q, p->d2).length : 0.0) <= radius || p->touching_core;
 }
 
-// Three values side by side, one per vertex or edge, in two pairs of lanes
-// of GCC/Clang vector extensions ((v0, v1) and (v2, v0): SSE2 registers on
-// x86-64, where 32-byte vectors without AVX compile to scalar comparisons):
-// the seven separating axes then cost about half the instructions of scalar
-// code. The fourth lane repeats the first, so it never changes a result.
-using Pair = double __attribute__((vector_size(16)));
-using PairMask = long long __attribute__((vector_size(16)));  // -1 or 0 per lane.
+// A triangle's three vertices (or edges, or per-vertex values) side by side,
+// one per lane, in two pairs of GCC/Clang vector extensions: (v0, v1) and
+// (v2, v0), SSE2 registers on x86-64 (32-byte vectors without AVX compile
+// to scalar comparisons). Lane 3 repeats lane 0, so that it never changes a
+// result; arithmetic on lanes costs about half the instructions of scalar
+// code.
+using LanePair = double __attribute__((vector_size(16)));
+using LanePairMask = long long __attribute__((vector_size(16)));  // -1 or 0 per lane.
 struct Lanes {
-  Pair lo, hi;
+  LanePair lo, hi;
 };
 struct Mask {
-  PairMask lo, hi;
+  LanePairMask lo, hi;
   bool Any() const { return ((lo | hi)[0] | (lo | hi)[1]) != 0; }
 };
-Lanes Of(double v0, double v1, double v2) { return {Pair{v0, v1}, Pair{v2, v0}}; }
+Lanes Of(double v0, double v1, double v2) { return {LanePair{v0, v1}, LanePair{v2, v0}}; }
 Lanes operator+(const Lanes& p, const Lanes& q) { return {p.lo + q.lo, p.hi + q.hi}; }
 Lanes operator-(const Lanes& p, const Lanes& q) { return {p.lo - q.lo, p.hi - q.hi}; }
 Lanes operator*(const Lanes& p, const Lanes& q) { return {p.lo * q.lo, p.hi * q.hi}; }
@@ -77,7 +89,7 @@ Mask operator>(const Lanes& p, const Lanes& q) { return {p.lo > q.lo, p.hi > q.h
 Mask operator>(const Lanes& p, double s) { return {p.lo > s, p.hi > s}; }
 Mask operator&(const Mask& p, const Mask& q) { return {p.lo & q.lo, p.hi & q.hi}; }
 Mask operator|(const Mask& p, const Mask& q) { return {p.lo | q.lo, p.hi | q.hi}; }
-// (v0, v1, v2) -> (v1, v2, v0) and (v2, v0, v1).
+// (v0, v1, v2, v0) -> (v1, v2, v0, v1) and (v2, v0, v1, v2).
 Lanes Next(const Lanes& v) {
   return {__builtin_shufflevector(v.lo, v.hi, 1, 2), __builtin_shufflevector(v.hi, v.lo, 1, 3)};
 }
@@ -154,41 +166,30 @@ std::optional<bool> IntersectBallTriangle(const Vec3& center, double radius, con
   return ExactHit(center, radius, t);
 }
 
-std::optional<PairResult> QueryBallTriangle(QueryLevel level, const Vec3& center, double radius,
-                                            const Triangle& t) {
-  const std::optional<Nearest> p = NearestToCenter(t.a - center, t.b - center, t.c - center);
-  if (!p) return std::nullopt;
-  const Vec3 q = center + p->q;
-  const LengthAndUnit g = p->d2 > 0.0 ? LengthAndUnitOf(p->q, p->d2) : LengthAndUnit{0.0, {}};
-  const double d = g.length;
-  PairResult r;
-  r.hit = p->touching_core || d <= radius;
-  if (level == QueryLevel::kIntersect) return r;
+bool QueryBallTriangle(QueryLevel level, const Vec3& center, double radius, const Triangle& t,
+                       PairResult& r) {
+  const std::optional<Nearest> p = NearestToCenter(center, t);
+  if (!p) return false;
   if (p->touching_core) {
-    if (level == QueryLevel::kDistance) {
-      r.point_a = r.point_b = center;
-      return r;
-    }
-    // The difference of the cores is flat: depth = radius along the plane
-    // normal.
-    const Vec3 n = Cross(t.b - t.a, t.c - t.a);
-    r.normal = PreferPositiveSign(n / Length(n));
-    r.distance = radius > 0.0 ? -radius : 0.0;
-    r.point_a = center + r.normal * radius;
-    r.point_b = center;
-    return r;
+    TouchingCoreResult(level, center, radius, t, r);
+    return true;
   }
+  // Not touching, so d2 > 0: one square root and one reciprocal give the
+  // distance and the unit normal.
+  const LengthAndUnit g = LengthAndUnitOf(p->q, p->d2);
+  const Vec3 q = center + p->q;
+  r.hit = g.length <= radius;
+  if (level == QueryLevel::kIntersect) return true;
   if (level == QueryLevel::kDistance && r.hit) {
     // q is on the triangle and within the radius of the center.
     r.point_a = r.point_b = q;
-    return r;
+    return true;
   }
-  const double signed_distance = d - radius;
+  r.distance = g.length - radius;  // +0 when touching exactly.
   r.normal = g.unit;
-  r.distance = signed_distance == 0.0 ? 0.0 : signed_distance;
-  r.point_a = center + r.normal * radius;
+  r.point_a = center + g.unit * radius;
   r.point_b = q;
-  return r;
+  return true;
 }
 
 }  // namespace collide::internal

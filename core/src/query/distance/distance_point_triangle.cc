@@ -7,8 +7,10 @@
 namespace collide::internal {
 
 PairResult DistancePointTriangle(const Point& a, const Triangle& b) {
-  if (const auto r = QueryBallTriangle(QueryLevel::kDistance, a.position, 0.0, b)) return *r;
-  return QueryConvexFallback(QueryLevel::kDistance, a, b);
+  PairResult r;  // returned in place (NRVO): no copy on the common path.
+  if (!QueryBallTriangle(QueryLevel::kDistance, a.position, 0.0, b, r))
+    r = QueryConvexFallback(QueryLevel::kDistance, a, b);
+  return r;
 }
 
 }  // namespace collide::internal
