@@ -7,9 +7,10 @@
 namespace collide::internal {
 
 PairResult ContactPointTriangle(const Point& a, const Triangle& b) {
-  PairResult r;  // returned in place (NRVO): no copy on the common path.
-  if (!QueryBallTriangle(QueryLevel::kContact, a.position, 0.0, b, r))
-    r = QueryConvexFallback(QueryLevel::kContact, a, b);
+  // Returned in place (NRVO): no copy on the common path.
+  PairResult r = QueryBallTriangle(QueryLevel::kContact, a.position, 0.0, b);
+  if (r.status == QueryStatus::kUnsupported)
+    r = QueryConvexFallback(QueryLevel::kContact, a, b);  // degenerate
   return r;
 }
 

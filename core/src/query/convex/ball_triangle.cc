@@ -42,18 +42,12 @@ std::optional<Nearest> NearestToCenter(const Vec3& center, const Triangle& t) {
 // The touching-core answer (GJK's convention): at kDistance the center is
 // the witness on both sides; at kContact the difference of the cores is
 // flat, so the depth is the radius along the plane normal.
-[[gnu::noinline]] void TouchingCoreResult(QueryLevel level, const Vec3& center, double radius,
-                                          const Triangle& t, PairResult& r) {
-  r.hit = true;
-  if (level == QueryLevel::kDistance) {
-    r.point_a = r.point_b = center;
-    return;
-  }
+[[gnu::noinline]] PairResult TouchingCoreResult(QueryLevel level, const Vec3& center, double radius,
+                                                const Triangle& t) {
+  if (level != QueryLevel::kContact) return {QueryStatus::kOk, true, 0.0, center, center, {}};
   const Vec3 n = Cross(t.b - t.a, t.c - t.a);
-  r.normal = PreferPositiveSign(n / Length(n));
-  r.distance = radius > 0.0 ? -radius : 0.0;
-  r.point_a = center + r.normal * radius;
-  r.point_b = center;
+  const Vec3 normal = PreferPositiveSign(n / Length(n));
+  return {QueryStatus::kOk, true, radius > 0.0 ? -radius : 0.0, center + normal * radius, center, normal};
 }
 
 // The hit as every level reports it (QueryBallTriangle). Out of line: the
@@ -166,30 +160,36 @@ std::optional<bool> IntersectBallTriangle(const Vec3& center, double radius, con
   return ExactHit(center, radius, t);
 }
 
-bool QueryBallTriangle(QueryLevel level, const Vec3& center, double radius, const Triangle& t,
-                       PairResult& r) {
+PairResult QueryBallTriangle(QueryLevel level, const Vec3& center, double radius, const Triangle& t) {
+  // Every path builds the whole result, which the kernels return in place:
+  // a default-constructed PairResult filled field by field compiles to a
+  // `rep stosq` of 88 bytes first, slow to start on this machine.
   const std::optional<Nearest> p = NearestToCenter(center, t);
-  if (!p) return false;
-  if (p->touching_core) {
-    TouchingCoreResult(level, center, radius, t, r);
-    return true;
-  }
+  if (!p) return {QueryStatus::kUnsupported, false, 0.0, {}, {}, {}};
+  if (p->touching_core) return TouchingCoreResult(level, center, radius, t);
   // Not touching, so d2 > 0: one square root and one reciprocal give the
   // distance and the unit normal.
   const LengthAndUnit g = LengthAndUnitOf(p->q, p->d2);
   const Vec3 q = center + p->q;
-  r.hit = g.length <= radius;
-  if (level == QueryLevel::kIntersect) return true;
-  if (level == QueryLevel::kDistance && r.hit) {
-    // q is on the triangle and within the radius of the center.
-    r.point_a = r.point_b = q;
-    return true;
+  const bool hit = g.length <= radius;
+  if (level == QueryLevel::kIntersect) return {QueryStatus::kOk, hit, 0.0, {}, {}, {}};
+  if (level == QueryLevel::kDistance) {
+    // An overlap needs only a common point: q is on the triangle and within
+    // the radius of the center; distance and normal are zero. Selected by
+    // arithmetic, keep = 0 on a hit and 1 on a miss, not by a branch: hit is
+    // unpredictable on random pairs and a mispredicted branch costs more
+    // than these few multiplications (+ 0.0 turns -0 into +0).
+    const double keep = static_cast<double>(!hit);
+    const Vec3 normal = g.unit * keep + Vec3{};
+    return {QueryStatus::kOk,
+            hit,
+            (g.length - radius) * keep + 0.0,
+            center + (p->q * (1.0 - keep) + normal * radius),
+            q,
+            normal};
   }
-  r.distance = g.length - radius;  // +0 when touching exactly.
-  r.normal = g.unit;
-  r.point_a = center + g.unit * radius;
-  r.point_b = q;
-  return true;
+  // g.length - radius is +0 when touching exactly.
+  return {QueryStatus::kOk, hit, g.length - radius, center + g.unit * radius, q, g.unit};
 }
 
 }  // namespace collide::internal

@@ -18,14 +18,13 @@ namespace collide::internal {
 // triangle.
 std::optional<bool> IntersectBallTriangle(const Vec3& center, double radius, const Triangle& t);
 
-// The pair at `level`, following result.h, written into `r` (default
-// constructed), from the triangle's closest point to the center; false
-// (`r` untouched) when the triangle is degenerate (collinear vertices),
-// which the caller sends to the fallback. A center on the triangle (within
-// GJK's touch tolerance) touches its core: the normal is then the
-// triangle's normal with the fallback's sign convention
+// The pair at `level`, following result.h, from the triangle's closest point
+// to the center. A degenerate triangle (collinear vertices) gives status
+// kUnsupported: the caller sends the pair to the fallback. A center on the
+// triangle (within GJK's touch tolerance) touches its core: the normal is
+// then the triangle's normal with the fallback's sign convention
 // (PreferPositiveSign).
-bool QueryBallTriangle(QueryLevel level, const Vec3& center, double radius, const Triangle& t, PairResult& r);
+PairResult QueryBallTriangle(QueryLevel level, const Vec3& center, double radius, const Triangle& t);
 
 }  // namespace collide::internal
 

@@ -7,9 +7,10 @@
 namespace collide::internal {
 
 PairResult DistancePointTriangle(const Point& a, const Triangle& b) {
-  PairResult r;  // returned in place (NRVO): no copy on the common path.
-  if (!QueryBallTriangle(QueryLevel::kDistance, a.position, 0.0, b, r))
-    r = QueryConvexFallback(QueryLevel::kDistance, a, b);
+  // Returned in place (NRVO): no copy on the common path.
+  PairResult r = QueryBallTriangle(QueryLevel::kDistance, a.position, 0.0, b);
+  if (r.status == QueryStatus::kUnsupported)
+    r = QueryConvexFallback(QueryLevel::kDistance, a, b);  // degenerate
   return r;
 }
 

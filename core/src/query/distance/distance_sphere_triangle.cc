@@ -7,9 +7,10 @@
 namespace collide::internal {
 
 PairResult DistanceSphereTriangle(const Sphere& a, const Triangle& b) {
-  PairResult r;  // returned in place (NRVO): no copy on the common path.
-  if (!QueryBallTriangle(QueryLevel::kDistance, a.center, a.radius, b, r))
-    r = QueryConvexFallback(QueryLevel::kDistance, a, b);
+  // Returned in place (NRVO): no copy on the common path.
+  PairResult r = QueryBallTriangle(QueryLevel::kDistance, a.center, a.radius, b);
+  if (r.status == QueryStatus::kUnsupported)
+    r = QueryConvexFallback(QueryLevel::kDistance, a, b);  // degenerate
   return r;
 }
 
