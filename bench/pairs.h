@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <benchmark/benchmark.h>
+
 #include "collide/result.h"
 #include "collide/shapes.h"
 #include "support/random_shapes.h"
@@ -68,6 +70,30 @@ class Peer {
   virtual int size() const = 0;
   // Answers every pair at `level` into `out` (untimed sanity check).
   virtual void Answers(QueryLevel level, std::vector<Answer>& out) = 0;
+};
+
+// Sweep and Answers over a peer's own `Answer Run(QueryLevel, int i)` and
+// `int size() const`, called statically so that the timed loop has no
+// virtual call per pair (Derived must be final and befriend this class).
+template <typename Derived>
+class IndexedPeer : public Peer {
+ public:
+  int Sweep(QueryLevel level) final {
+    Derived& self = static_cast<Derived&>(*this);
+    int hits = 0;
+    for (int i = 0; i < self.size(); ++i) {
+      const Answer answer = self.Run(level, i);
+      benchmark::DoNotOptimize(answer);
+      hits += answer.hit;
+    }
+    return hits;
+  }
+
+  void Answers(QueryLevel level, std::vector<Answer>& out) final {
+    Derived& self = static_cast<Derived&>(*this);
+    out.resize(self.size());
+    for (int i = 0; i < self.size(); ++i) out[i] = self.Run(level, i);
+  }
 };
 
 // FCL 0.7 (fcl::collide / fcl::distance on CollisionObjects).

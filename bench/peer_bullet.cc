@@ -97,7 +97,7 @@ BulletShape MakeShape(const Shape& shape) {
   return out;
 }
 
-class BulletPeer final : public Peer {
+class BulletPeer final : public IndexedPeer<BulletPeer> {
  public:
   explicit BulletPeer(const PairSet& set) {
     for (int i = 0; i < static_cast<int>(set.a.size()); ++i) {
@@ -106,24 +106,11 @@ class BulletPeer final : public Peer {
     }
   }
 
-  int Sweep(QueryLevel level) override {
-    int hits = 0;
-    for (int i = 0; i < size(); ++i) {
-      const Answer answer = Run(level, i);
-      benchmark::DoNotOptimize(answer);
-      hits += answer.hit;
-    }
-    return hits;
-  }
-
   int size() const override { return static_cast<int>(a_.size()); }
 
-  void Answers(QueryLevel level, std::vector<Answer>& out) override {
-    out.resize(size());
-    for (int i = 0; i < size(); ++i) out[i] = Run(level, i);
-  }
-
  private:
+  friend class IndexedPeer<BulletPeer>;
+
   Answer Run(QueryLevel level, int i) {
     const btConvexShape* sa = a_[i].shape.get();
     const btConvexShape* sb = b_[i].shape.get();
@@ -161,7 +148,7 @@ struct DeepestPoint : btCollisionWorld::ContactResultCallback {
   }
 };
 
-class BulletWorldPeer final : public Peer {
+class BulletWorldPeer final : public IndexedPeer<BulletWorldPeer> {
  public:
   explicit BulletWorldPeer(const PairSet& set)
       : dispatcher_(&configuration_), world_(&dispatcher_, &broadphase_, &configuration_) {
@@ -173,24 +160,11 @@ class BulletWorldPeer final : public Peer {
     }
   }
 
-  int Sweep(QueryLevel level) override {
-    int hits = 0;
-    for (int i = 0; i < size(); ++i) {
-      const Answer answer = Run(level, i);
-      benchmark::DoNotOptimize(answer);
-      hits += answer.hit;
-    }
-    return hits;
-  }
-
   int size() const override { return static_cast<int>(a_.size()); }
 
-  void Answers(QueryLevel level, std::vector<Answer>& out) override {
-    out.resize(size());
-    for (int i = 0; i < size(); ++i) out[i] = Run(level, i);
-  }
-
  private:
+  friend class IndexedPeer<BulletWorldPeer>;
+
   static std::unique_ptr<btCollisionObject> MakeObject(const BulletShape& shape) {
     auto object = std::make_unique<btCollisionObject>();
     object->setCollisionShape(shape.shape.get());

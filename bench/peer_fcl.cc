@@ -76,7 +76,7 @@ std::unique_ptr<fcl::CollisionObjectd> MakeObject(const Shape& shape) {
   return object;
 }
 
-class FclPeer final : public Peer {
+class FclPeer final : public IndexedPeer<FclPeer> {
  public:
   explicit FclPeer(const PairSet& set) {
     triangles_ = set.kind.b == ShapeKind::kTriangle;
@@ -96,24 +96,11 @@ class FclPeer final : public Peer {
     }
   }
 
-  int Sweep(QueryLevel level) override {
-    int hits = 0;
-    for (int i = 0; i < size(); ++i) {
-      const Answer answer = Run(level, i);
-      benchmark::DoNotOptimize(answer);
-      hits += answer.hit;
-    }
-    return hits;
-  }
-
   int size() const override { return static_cast<int>(a_.size()); }
 
-  void Answers(QueryLevel level, std::vector<Answer>& out) override {
-    out.resize(size());
-    for (int i = 0; i < size(); ++i) out[i] = Run(level, i);
-  }
-
  private:
+  friend class IndexedPeer<FclPeer>;
+
   Answer Run(QueryLevel level, int i) {
     if (triangles_) return RunTriangle(level, i);
     switch (level) {
