@@ -66,17 +66,6 @@
 namespace collide::bench {
 namespace {
 
-const char* LevelName(QueryLevel level) {
-  switch (level) {
-    case QueryLevel::kIntersect:
-      return "intersect";
-    case QueryLevel::kDistance:
-      return "distance";
-    case QueryLevel::kContact:
-      return "contact";
-  }
-  return "?";
-}
 constexpr QueryLevel kLevels[] = {QueryLevel::kIntersect, QueryLevel::kDistance, QueryLevel::kContact};
 
 // ---------------------------------------------------------------------------
@@ -332,7 +321,7 @@ Sweeper MakeSweeper(Context& c, QueryLevel level, Impl impl) {
 }
 
 std::string BenchmarkName(const PairKind& kind, QueryLevel level, Impl impl) {
-  return std::string(LevelName(level)) + "/" + kind.name + "/" + ImplName(impl);
+  return std::string(QueryLevelName(level)) + "/" + kind.name + "/" + ImplName(impl);
 }
 
 void RunBenchmark(benchmark::State& state, int kind_index, QueryLevel level, Impl impl) {
@@ -443,7 +432,8 @@ class SummaryReporter : public benchmark::ConsoleReporter {
         std::string row;
         for (const auto& v : t) row += cell(v);
         row += cell(fcl_kernel) + cell(bullet_kernel) + cell(ratio(fcl, query)) + cell(ratio(bullet, query));
-        std::fprintf(out, "%-10s %-24s%s  %s\n", LevelName(level), kind.name, row.c_str(), verdict.c_str());
+        std::fprintf(out, "%-10s %-24s%s  %s\n", std::string(QueryLevelName(level)).c_str(), kind.name,
+                     row.c_str(), verdict.c_str());
       }
     }
     std::fflush(out);

@@ -57,17 +57,7 @@ std::string Upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
 }
-std::string LevelName(QueryLevel level) {
-  switch (level) {
-    case QueryLevel::kIntersect:
-      return "intersect";
-    case QueryLevel::kDistance:
-      return "distance";
-    case QueryLevel::kContact:
-      return "contact";
-  }
-  return "";
-}
+std::string LevelName(QueryLevel level) { return std::string(QueryLevelName(level)); }
 std::string LevelEnum(QueryLevel level) { return "QUERY_LEVEL_" + Upper(LevelName(level)); }
 std::string PackedKindEnum(ShapeKind k) { return "PACKED_SHAPE_KIND_" + Upper(KindName(k)); }
 bool Packable(ShapeKind k) { return k != ShapeKind::kConvexHull; }

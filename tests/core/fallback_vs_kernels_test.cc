@@ -31,7 +31,6 @@ namespace {
 using testing::CheckFailures;
 using testing::Describe;
 using testing::DescribeNumber;
-using testing::LevelName;
 using testing::PairSet;
 using testing::ShapeFactory;
 
@@ -49,7 +48,7 @@ struct Slot {
 };
 
 void PrintTo(const Slot& s, std::ostream* os) {
-  *os << LevelName(s.level) << "(" << ShapeKindName(s.a) << ", " << ShapeKindName(s.b) << ")";
+  *os << QueryLevelName(s.level) << "(" << ShapeKindName(s.a) << ", " << ShapeKindName(s.b) << ")";
 }
 
 // Checks of kernels that disagree with the fallback for a known, reported
@@ -144,7 +143,7 @@ TEST_P(FallbackVsKernelsTest, KernelAgreesWithFallback) {
 
 INSTANTIATE_TEST_SUITE_P(RegisteredKernels, FallbackVsKernelsTest, ::testing::ValuesIn(RegisteredSlots()),
                          [](const ::testing::TestParamInfo<Slot>& info) {
-                           return std::string(LevelName(info.param.level)) + "_" +
+                           return std::string(QueryLevelName(info.param.level)) + "_" +
                                   std::string(ShapeKindName(info.param.a)) + "_" +
                                   std::string(ShapeKindName(info.param.b));
                          });

@@ -37,7 +37,6 @@ namespace {
 using testing::CheckFailures;
 using testing::Describe;
 using testing::DescribeNumber;
-using testing::LevelName;
 using testing::PairSet;
 using testing::RefShape;
 using testing::ShapeFactory;
@@ -118,12 +117,12 @@ struct Param {
 };
 
 void PrintTo(const Param& p, std::ostream* os) {
-  *os << LevelName(p.level) << "(" << ShapeKindName(p.a) << ", " << ShapeKindName(p.b) << ")";
+  *os << QueryLevelName(p.level) << "(" << ShapeKindName(p.a) << ", " << ShapeKindName(p.b) << ")";
 }
 
 std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
-  return std::string(LevelName(info.param.level)) + "_" + std::string(ShapeKindName(info.param.a)) + "_" +
-         std::string(ShapeKindName(info.param.b));
+  return std::string(QueryLevelName(info.param.level)) + "_" + std::string(ShapeKindName(info.param.a)) +
+         "_" + std::string(ShapeKindName(info.param.b));
 }
 
 std::vector<Param> AllParams() {
@@ -148,7 +147,7 @@ TEST(InvariantsUnsupportedTest, HalfspaceHalfspaceIsUnsupported) {
   const Shape b = Halfspace{{0, 0, -1}, 1.0};
   for (QueryLevel level : {QueryLevel::kIntersect, QueryLevel::kDistance, QueryLevel::kContact}) {
     const PairResult r = Query(level, a, b);
-    EXPECT_EQ(r, (PairResult{.status = QueryStatus::kUnsupported})) << LevelName(level);
+    EXPECT_EQ(r, (PairResult{.status = QueryStatus::kUnsupported})) << QueryLevelName(level);
   }
   for (int k = 0; k < kShapeKindCount; ++k) {
     EXPECT_EQ(IsSupported(static_cast<ShapeKind>(k), ShapeKind::kHalfspace), k != 8);
@@ -171,8 +170,8 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
     ShapeFactory f(1);
     const auto [a, b] = f.MakePair(p.a, p.b, PairSet::kGeneric);
     if (Query(p.level, a, b).status == QueryStatus::kUnsupported) {
-      FAIL() << "Query(" << LevelName(p.level) << ", " << ShapeKindName(p.a) << ", " << ShapeKindName(p.b)
-             << ") returns kUnsupported";
+      FAIL() << "Query(" << QueryLevelName(p.level) << ", " << ShapeKindName(p.a) << ", "
+             << ShapeKindName(p.b) << ") returns kUnsupported";
     }
   }
   for (const KnownFailure& k : kKnownFailures) {

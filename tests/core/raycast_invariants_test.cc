@@ -30,7 +30,6 @@ namespace {
 using testing::CheckFailures;
 using testing::Describe;
 using testing::DescribeNumber;
-using testing::LevelName;
 using testing::PairSet;
 using testing::RefShape;
 using testing::ShapeFactory;

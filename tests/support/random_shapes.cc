@@ -394,16 +394,4 @@ std::string Describe(const Ray& r) {
          "}";
 }
 
-std::string_view LevelName(QueryLevel level) {
-  switch (level) {
-    case QueryLevel::kIntersect:
-      return "intersect";
-    case QueryLevel::kDistance:
-      return "distance";
-    case QueryLevel::kContact:
-      return "contact";
-  }
-  return "?";
-}
-
 }  // namespace collide::testing

@@ -98,8 +98,7 @@ std::string Describe(const Vec3& v);
 std::string Describe(const PairResult& r);
 std::string Describe(const RayHit& h);
 std::string Describe(const Ray& r);
-std::string DescribeNumber(double d);          // %.17g
-std::string_view LevelName(QueryLevel level);  // "intersect", "distance", "contact".
+std::string DescribeNumber(double d);  // %.17g
 
 }  // namespace collide::testing
 

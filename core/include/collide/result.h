@@ -3,6 +3,7 @@
 #define COLLIDE_RESULT_H_
 
 #include <cstdint>
+#include <string_view>
 
 #include "collide/math.h"
 
@@ -14,6 +15,20 @@ enum class QueryLevel : std::uint8_t {
   kDistance,   // hit, separation distance and closest points.
   kContact,    // hit, signed distance, witness points and normal.
 };
+
+// "intersect", "distance" or "contact": the level's name in logs, test names
+// and benchmark tables.
+constexpr std::string_view QueryLevelName(QueryLevel level) {
+  switch (level) {
+    case QueryLevel::kIntersect:
+      return "intersect";
+    case QueryLevel::kDistance:
+      return "distance";
+    case QueryLevel::kContact:
+      return "contact";
+  }
+  return "unknown";
+}
 
 // Outcome of a query, beside its geometric answer.
 enum class QueryStatus : std::uint8_t {
