@@ -99,42 +99,40 @@ void FindUnsupportedResults(const Request& request, std::span<const QueryStatus>
   }
 }
 
-// Runs item i of the decoded batch for i in [0, n) on `runner`, storing its
-// result through store(i, result) and its status in s.statuses[i]. A packed
-// response's store writes straight into the response's arrays (sized once,
-// not zero-filled); a readable one into s.*_results, which Finish turns into
-// messages after the batch.
-template <typename Store>
-bool RunPairs(Scratch& s, BatchRunner& runner, Store store, absl::FunctionRef<bool()> should_stop) {
-  const convert::PairBatch& batch = s.pairs;
-  s.statuses.resize(batch.size());
+// Runs item i of the decoded batch for i in [0, n) on `runner`: answer(i)
+// computes its result, whose status goes to s.statuses[i] and which store(i,
+// result) keeps. A packed response's store writes straight into the
+// response's arrays (sized once, not zero-filled); a readable one into
+// s.*_results, which Finish turns into messages after the batch.
+template <typename Answer, typename Store>
+bool RunItems(Scratch& s, std::size_t n, BatchRunner& runner, Answer answer, Store store,
+              absl::FunctionRef<bool()> should_stop) {
+  s.statuses.resize(n);
   QueryStatus* status = s.statuses.data();
   return runner.Run(
-      batch.size(),
-      [&batch, &store, status](std::size_t begin, std::size_t end) {
+      n,
+      [&answer, &store, status](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
-          const PairResult r = Query(batch.level, batch.a[i], batch.b[i]);
-          status[i] = r.status;
-          store(i, r);
+          const auto result = answer(i);
+          status[i] = result.status;
+          store(i, result);
         }
       },
       should_stop);
 }
 template <typename Store>
+bool RunPairs(Scratch& s, BatchRunner& runner, Store store, absl::FunctionRef<bool()> should_stop) {
+  const convert::PairBatch& batch = s.pairs;
+  return RunItems(
+      s, batch.size(), runner, [&batch](std::size_t i) { return Query(batch.level, batch.a[i], batch.b[i]); },
+      store, should_stop);
+}
+template <typename Store>
 bool RunRays(Scratch& s, BatchRunner& runner, Store store, absl::FunctionRef<bool()> should_stop) {
   const convert::RayBatch& batch = s.rays;
-  s.statuses.resize(batch.size());
-  QueryStatus* status = s.statuses.data();
-  return runner.Run(
-      batch.size(),
-      [&batch, &store, status](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-          const RayHit h = RayCast(batch.rays[i], batch.shapes[i]);
-          status[i] = h.status;
-          store(i, h);
-        }
-      },
-      should_stop);
+  return RunItems(
+      s, batch.size(), runner, [&batch](std::size_t i) { return RayCast(batch.rays[i], batch.shapes[i]); },
+      store, should_stop);
 }
 
 bool Run(Scratch& s, BatchRunner& runner, v1::QueryPairsResponse*, absl::FunctionRef<bool()> should_stop) {
