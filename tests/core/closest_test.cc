@@ -2,6 +2,7 @@
 // scales, and seeded random checks against a brute-force reference in long
 // double.
 #include "query/closest/closest.h"
+#include "query/closest/closest_segments.h"
 
 #include <gtest/gtest.h>
 

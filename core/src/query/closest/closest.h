@@ -7,6 +7,10 @@
 #ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_H_
 #define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_H_
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <cmath>
 
@@ -14,6 +18,49 @@
 #include "collide/shapes.h"
 
 namespace collide::internal {
+
+// Branch-free choices, for decisions that depend on the data in a way no
+// branch predictor learns (ClosestPointsSegments: on random pairs each
+// outcome of its clamps is common). GCC compiles a ?: on doubles to a jump,
+// and threads the known values through it, so on x86-64 these are SSE2 (the
+// baseline) compare masks, min/max and and/andnot/or. A Choice is the
+// outcome of a comparison.
+#if defined(__SSE2__)
+struct Choice {
+  __m128d mask;  // low lane all ones (true) or all zeros (false).
+};
+inline Choice Less(double x, double y) { return {_mm_cmplt_sd(_mm_set_sd(x), _mm_set_sd(y))}; }
+inline Choice operator|(Choice a, Choice b) { return {_mm_or_pd(a.mask, b.mask)}; }
+// c ? x : y.
+inline double Select(Choice c, double x, double y) {
+  return _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(c.mask, _mm_set_sd(x)), _mm_andnot_pd(c.mask, _mm_set_sd(y))));
+}
+// x clamped to [0, 1] by maxsd/minsd: 0 for x <= 0 (also -0 and NaN), 1 for
+// x >= 1.
+inline double Clamp01(double x) {
+  return _mm_cvtsd_f64(_mm_min_sd(_mm_max_sd(_mm_set_sd(x), _mm_setzero_pd()), _mm_set_sd(1.0)));
+}
+#else
+struct Choice {
+  bool value;
+};
+inline Choice Less(double x, double y) { return {x < y}; }
+inline Choice operator|(Choice a, Choice b) { return {a.value || b.value}; }
+inline double Select(Choice c, double x, double y) { return c.value ? x : y; }
+inline double Clamp01(double x) {
+  x = 0.0 < x ? x : 0.0;
+  return x < 1.0 ? x : 1.0;
+}
+#endif
+// sqrt(x) for x >= 0 without std::sqrt's errno path: a call that GCC must
+// assume writes memory, so values loaded before it are loaded again after.
+inline double SqrtNonNegative(double x) {
+#if defined(__SSE2__)
+  return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd(x)));
+#else
+  return std::sqrt(x);
+#endif
+}
 
 // Two directions count as parallel when sin^2 of their angle is at most this.
 // Below it the common perpendicular is not computed (its foot is undefined
@@ -90,19 +137,6 @@ struct LinePoints {
 // the common perpendicular. Parallel lines, where every point of line 1 has a
 // closest partner: s = 0 (l1.point) and its projection on line 2.
 LinePoints ClosestPointsLines(const Line& l1, const Line& l2);
-
-struct SegmentPoints {
-  double s = 0.0;  // on segment 1: point1 = p1 + s * (q1 - p1).
-  double t = 0.0;  // on segment 2: point2 = p2 + t * (q2 - p2).
-  Vec3 point1;
-  Vec3 point2;
-};
-
-// Closest points of segments [p1, q1] and [p2, q2], either of which may have
-// zero length. When the closest pair is not unique (parallel segments whose
-// projections overlap), the pair at the midpoint of the overlap on segment 1.
-// Computed relative to p1 for round-off. See closest_segments.cc.
-SegmentPoints ClosestPointsSegments(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2);
 
 }  // namespace collide::internal
 

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "query/closest/closest.h"
+#include "query/closest/closest_segments.h"
 #include "query/closest/closest_box_box.h"
 #include "query/closest/closest_point_box.h"
 #include "query/contact/box_box_sat.h"

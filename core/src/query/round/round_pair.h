@@ -15,15 +15,18 @@
 #include "collide/result.h"
 #include "collide/shapes.h"
 #include "query/closest/closest.h"
+#include "query/closest/closest_segments.h"
 
 namespace collide::internal {
 
 struct PointCore {
   Vec3 p;
 };
+// A view (references into the shape): with copies, GCC moved the capsule
+// kernels' endpoints through the stack (~20 more instructions per pair).
 struct SegmentCore {
-  Vec3 a;
-  Vec3 b;
+  const Vec3& a;
+  const Vec3& b;
 };
 
 inline PointCore CoreOf(const Point& s) { return {s.position}; }
@@ -126,7 +129,7 @@ struct CoreSeparation {
 inline CoreSeparation SeparationOf(const CoreClosest& cp, const CoreLine& a, const CoreLine& b) {
   const Vec3 diff = cp.point_b - cp.point_a;
   const double d2 = LengthSquared(diff);
-  const double d = std::sqrt(d2);
+  const double d = SqrtNonNegative(d2);
   // A point core has s = 0 (t = 0), never inside.
   const bool s_inside = cp.s > 0.0 && cp.s < 1.0;
   const bool t_inside = cp.t > 0.0 && cp.t < 1.0;
@@ -149,7 +152,7 @@ inline CoreSeparation SeparationOf(const CoreClosest& cp, const CoreLine& a, con
   }
   const double v2 = LengthSquared(v);
   if (v2 >= std::numeric_limits<double>::min() && v2 <= std::numeric_limits<double>::max()) [[likely]] {
-    const double inv = 1.0 / (s_inside || t_inside ? std::sqrt(v2) : d);
+    const double inv = 1.0 / (s_inside || t_inside ? SqrtNonNegative(v2) : d);
     return {d2, d, {v.x * inv, v.y * inv, v.z * inv}};
   }
   return {d2, d, RobustCoreNormal(cp, a, b)};
