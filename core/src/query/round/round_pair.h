@@ -64,7 +64,7 @@ inline CoreClosest Closest(const SegmentCore& a, const PointCore& b) {
   return {q.point, b.p, q.t, 0.0};
 }
 inline CoreClosest Closest(const SegmentCore& a, const SegmentCore& b) {
-  const SegmentPoints cp = ClosestPointsSegments(a.a, a.b, b.a, b.b);
+  const SegmentPoints cp = ClosestPointsSegmentsInline(a.a, a.b, b.a, b.b);
   return {cp.point1, cp.point2, cp.s, cp.t};
 }
 
