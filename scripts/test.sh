@@ -51,7 +51,7 @@ for s in $STAGES; do
   case $s in
     main) stage main main_suite ;;
     sanitize) stage sanitize scripts/sanitize.sh address ;;
-    tsan) stage tsan env TSAN_TESTS=server_unit_test scripts/sanitize.sh thread ;;
+    tsan) stage tsan scripts/sanitize.sh thread ;;
     fuzz) stage fuzz scripts/fuzz.sh "${FUZZ_SECONDS:-30}" ;;
     load) stage load scripts/load-test.sh --short ;;
     container) stage container scripts/container-test.sh "$BUILD_DIR" ;;

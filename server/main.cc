@@ -1,10 +1,7 @@
 // collide-server: the collide.v1 collision query service.
-#include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -116,31 +113,24 @@ constexpr std::string_view kFlagNames[] = {"host",
 // At most this many protobuf log lines per second reach the log.
 constexpr double kProtobufLogLinesPerSecond = 10;
 
-// Self-pipe: the signal handler only writes the signal number; the main
-// thread reads it and shuts down outside signal context.
-int g_signal_pipe[2] = {-1, -1};
-
-extern "C" void OnSignal(int signal) {
-  const char byte = static_cast<char>(signal);
-  const int saved_errno = errno;
-  (void)!write(g_signal_pipe[1], &byte, 1);
-  errno = saved_errno;
+// SIGTERM and SIGINT are blocked before any thread starts, so every thread
+// (gRPC's inherit the mask) leaves them pending for the process, and the main
+// thread takes them with sigwait: no handler, nothing runs in signal context.
+// A handler runs on whichever thread the kernel picks; under ThreadSanitizer,
+// which defers a signal to that thread's next intercepted call, a gRPC thread
+// asleep on a futex held SIGTERM for good (e2e_test's drain test hung).
+bool BlockShutdownSignals(sigset_t& signals) {
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  return pthread_sigmask(SIG_BLOCK, &signals, nullptr) == 0;
 }
 
-bool InstallSignalHandlers() {
-  if (pipe2(g_signal_pipe, O_CLOEXEC) != 0) return false;
-  struct sigaction action = {};
-  action.sa_handler = OnSignal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  return sigaction(SIGTERM, &action, nullptr) == 0 && sigaction(SIGINT, &action, nullptr) == 0;
-}
-
-int WaitForSignal() {
-  char byte = 0;
-  while (read(g_signal_pipe[0], &byte, 1) < 0 && errno == EINTR) {
+int WaitForSignal(const sigset_t& signals) {
+  int signal = 0;
+  while (sigwait(&signals, &signal) != 0) {
   }
-  return byte;
+  return signal;
 }
 
 }  // namespace
@@ -158,6 +148,11 @@ int main(int argc, char** argv) {
       "(per-message decompression is off). See README: Security.\n\n"
       "Usage: collide-server [--flag=value ...]";
   absl::SetProgramUsageMessage(usage);
+  sigset_t shutdown_signals;
+  if (!BlockShutdownSignals(shutdown_signals)) {
+    std::fprintf(stderr, "collide-server: cannot block SIGTERM/SIGINT\n");
+    return 1;
+  }
   // Keep freed memory for the next call instead of returning it to the kernel:
   // with glibc's defaults a 4096-pair call's buffers (the request's slices,
   // arena blocks, the response) were unmapped or trimmed after each call and
@@ -217,10 +212,6 @@ int main(int argc, char** argv) {
   options.max_ping_strikes = absl::GetFlag(FLAGS_max_ping_strikes);
   collide::server::RouteProtobufLogs(kProtobufLogLinesPerSecond);
 
-  if (!InstallSignalHandlers()) {
-    spdlog::error("cannot install the SIGTERM/SIGINT handlers: errno {}", errno);
-    return 1;
-  }
   absl::StatusOr<std::unique_ptr<collide::server::Server>> server = collide::server::Server::Start(options);
   if (!server.ok()) {
     spdlog::error("cannot start: {}", server.status().ToString());
@@ -249,7 +240,7 @@ int main(int argc, char** argv) {
       o.max_items_in_flight, absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level),
       absl::GetFlag(FLAGS_log_format));
 
-  const int signal = WaitForSignal();
+  const int signal = WaitForSignal(shutdown_signals);
   spdlog::info("received signal {}: NOT_SERVING, draining in-flight calls for up to {}", signal,
                absl::FormatDuration(o.drain_timeout));
   (*server)->Shutdown();
