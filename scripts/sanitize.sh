@@ -4,15 +4,19 @@
 #           RelWithDebInfo) running the whole ctest suite;
 #  thread:  TSan build running the concurrent server tests (TSAN_TESTS:
 #           by default the in-process server tests and the e2e test, which
-#           drives the real server binary), with tests/sanitizers/tsan.supp
-#           (findings inside Debian's uninstrumented gRPC, Abseil and protobuf
-#           libraries and gRPC's inline call machinery, each with its reason).
+#           drives the real server binary and CLI). Debian's gRPC headers are
+#           compiled uninstrumented (tests/sanitizers/tsan_ignorelist.txt),
+#           absl::Mutex is made visible to TSan by a preloaded shim
+#           (tests/sanitizers/tsan_absl_sync.cc), tests/sanitizers/tsan.supp
+#           suppresses findings inside Debian's libraries, and every report
+#           left is sorted by tests/sanitizers/tsan_triage.py: accepted only
+#           when both accesses are Debian's library code, else the run fails.
 #           Builds only those tests (and the binaries e2e_test drives).
 # Prints one summary line per run; exit 1 if either fails.
 # Usage: scripts/sanitize.sh [address|thread|all]   (default all)
 # Env:   ASAN_BUILD_DIR (build-asan), TSAN_BUILD_DIR (build-tsan), JOBS (nproc),
-#        TSAN_TESTS ("server_service_test server_unit_test e2e_test"; CI's tsan
-#        stage runs server_unit_test, the one that is clean: README, Robustness).
+#        TSAN_TESTS ("server_service_test server_unit_test e2e_test", what CI's
+#        tsan stage runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WHAT="${1:-all}"

@@ -11,14 +11,14 @@
 #        STAGES (default "main fuzz load container sanitize tsan", every stage; e.g. STAGES=main for
 #        the main suite alone).
 # The sanitize stage is the ASan + UBSan + LSan build running the whole suite. The tsan stage
-# is a TSan build of the server library running server_unit_test (BatchRunner, CallExecutor,
-# the arena message allocator: our concurrency without gRPC in between), which is clean; the
-# gRPC-driven tests (scripts/sanitize.sh thread, all of them) still report races across
-# Debian's uninstrumented gRPC and are not in CI yet (README: Robustness).
+# is scripts/sanitize.sh thread: a TSan build running the concurrent server tests
+# (server_service_test, server_unit_test, e2e_test with a TSan-built server and CLI); a report
+# involving our code fails it (README: Robustness, Sanitizers).
 # Measured on a fresh clone, idle 2-core machine, ccache off, packages already installed
 # (2026-11-21): main 307 s, fuzz 190 s, load 95 s, container 225 s (base image and the
 # image's apt layer cached; add ~3 min for debootstrap and apt on a new machine), sanitize
-# 519 s; 22 min 20 s in all. The tsan stage (added later): 106 s, same conditions.
+# 519 s; 22 min 20 s in all. The tsan stage with all three tests: 235 s from an empty build
+# directory, ccache off, on the shared machine under load (load average 3.8), not idle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
