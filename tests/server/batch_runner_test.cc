@@ -54,9 +54,10 @@ TEST(BatchRunnerTest, ConcurrentBatchesFromManyCallers) {
 }
 
 // On an idle pool of two threads a batch of many chunks is shared: the caller
-// and one helper (the pool's threads stand for the cores, so the caller's own
+// wakes one helper (the pool's threads stand for the cores: the caller's own
 // core plus one). The first chunk waits, boundedly, for another thread to
-// run a chunk; without a helper it would run every chunk itself, alone.
+// run a chunk; without a helper it would run every chunk itself, alone. (A
+// pool thread that is awake anyway, e.g. just started, may join too.)
 TEST(BatchRunnerTest, IdlePoolSharesABatchWithAHelper) {
   BatchRunner runner(2);
   std::mutex mu;
@@ -80,7 +81,7 @@ TEST(BatchRunnerTest, IdlePoolSharesABatchWithAHelper) {
         }
       },
       [] { return false; });
-  EXPECT_EQ(threads.size(), 2u);
+  EXPECT_GE(threads.size(), 2u);
 }
 
 // A pool of one thread stands for one core: the caller runs its batch alone.
