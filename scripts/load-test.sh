@@ -16,6 +16,7 @@
 #        LOAD_SOAK_SECONDS, LOAD_WARMUP_SECONDS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/local-server.sh
 MODE=full
 [[ "${1:-}" == "--short" ]] && MODE=short
 BUILD_DIR="${BUILD_DIR:-build}"
@@ -43,15 +44,8 @@ fail() { echo "load-test: FAIL: $*"; failures+=("$*"); }
 
 shed=()
 ((MAX_CALLS > 0)) && shed=(--max_concurrent_calls="$MAX_CALLS")
-"$SERVER_BIN" --host=127.0.0.1 --port=0 --worker_threads=2 "${shed[@]}" --drain_timeout=5s >"$work/server.log" 2>&1 &
-server_pid=$!
-port=""
-for _ in $(seq 1 100); do
-  port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$work/server.log" | grep -oE '[0-9]+$' || true)
-  [[ -n "$port" ]] && break
-  sleep 0.1
-done
-[[ -n "$port" ]] || { cat "$work/server.log"; echo "load-test: FAIL: the server did not start"; exit 1; }
+start_local_server "$work/server.log" "$SERVER_BIN" --worker_threads=2 "${shed[@]}" --drain_timeout=5s ||
+  { echo "load-test: FAIL: the server did not start"; exit 1; }
 TARGET="127.0.0.1:$port"
 echo "load-test: server pid $server_pid on $TARGET (mode $MODE, max_concurrent_calls $MAX_CALLS)"
 

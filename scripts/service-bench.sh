@@ -11,6 +11,7 @@
 # Env:   BUILD_DIR (default build), COLLIDE_SERVER_BIN, COLLIDE_CLI_BIN.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/local-server.sh
 SECONDS_PER_RUN="${1:-8}"
 BUILD_DIR="${BUILD_DIR:-build}"
 SERVER_BIN="${COLLIDE_SERVER_BIN:-$BUILD_DIR/server/collide-server}"
@@ -24,15 +25,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$SERVER_BIN" --host=127.0.0.1 --port=0 --worker_threads=2 >"$work/server.log" 2>&1 &
-server_pid=$!
-port=""
-for _ in $(seq 1 100); do
-  port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$work/server.log" | grep -oE '[0-9]+$' || true)
-  [[ -n "$port" ]] && break
-  sleep 0.1
-done
-[[ -n "$port" ]] || { cat "$work/server.log"; echo "service-bench: the server did not start"; exit 1; }
+start_local_server "$work/server.log" "$SERVER_BIN" --worker_threads=2 ||
+  { echo "service-bench: the server did not start"; exit 1; }
 echo "service-bench: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
 failed=0
