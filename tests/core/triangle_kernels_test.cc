@@ -78,6 +78,23 @@ TEST(TriangleKernelsTest, DegenerateTrianglesUseTheFallback) {
   }
 }
 
+// A sliver (sin ~1e-13 at its vertex a: c lies on ab to 13 digits) touched
+// at a vertex by a zero-radius sphere: its plane normal cannot be computed to
+// the convention's tolerance, so the answer is the fallback's, whose normal
+// leaves every vertex of the triangle at the witness's height or below
+// (found by the invariants test in the clang ASan build).
+TEST(TriangleKernelsTest, SliverTouchedAtAVertexGetsAnExactNormal) {
+  const Triangle t{{0.41811297687622695, 0.19704992000667007, -0.11727875324972475},
+                   {0.21006244831313289, -0.040428802036268668, 0.038470775522859435},
+                   {0.41717885754434403, 0.19598367198171546, -0.11657945848338626}};
+  const Sphere s{{0.21006244831313292, -0.040428802036268668, 0.038470775522859435}, 0.0};
+  const PairResult r = ContactSphereTriangle(s, t);
+  ASSERT_TRUE(r.hit);
+  // B = the triangle: its support along -normal is at the witness point_b.
+  for (const Vec3& v : {t.a, t.b, t.c}) EXPECT_GE(Dot(r.normal, v - r.point_b), -1e-9);
+  EXPECT_EQ(r, QueryConvexFallback(QueryLevel::kContact, s, t));
+}
+
 // The intersect kernel rejects far pairs by the triangle's bounding box
 // before the closest-point work; its margin must keep its answer exactly the
 // contact kernel's hit, also within rounding of touching and far from the

@@ -45,8 +45,17 @@ std::optional<Nearest> NearestToCenter(const Vec3& center, const Triangle& t) {
 [[gnu::noinline]] PairResult TouchingCoreResult(QueryLevel level, const Vec3& center, double radius,
                                                 const Triangle& t) {
   if (level != QueryLevel::kContact) return {QueryStatus::kOk, true, 0.0, center, center, {}};
-  const Vec3 n = Cross(t.b - t.a, t.c - t.a);
-  const Vec3 normal = PreferPositiveSign(n / Length(n));
+  const Vec3 ab = t.b - t.a, ac = t.c - t.a;
+  const Vec3 n = Cross(ab, ac);
+  // The plane normal's direction is off by about eps / sin (sin: of the
+  // angle at a): on a sliver thinner than sin 1e-6 that exceeds the result
+  // convention's tolerance (every vertex at the same height along the
+  // normal), so such a triangle goes to the fallback, as a degenerate one
+  // does (seen on a sliver with sin ~1e-13 touched at a vertex).
+  const double n2 = LengthSquared(n);
+  if (!(n2 > 1e-12 * LengthSquared(ab) * LengthSquared(ac)))
+    return {QueryStatus::kUnsupported, false, 0.0, {}, {}, {}};
+  const Vec3 normal = PreferPositiveSign(n / std::sqrt(n2));
   return {QueryStatus::kOk, true, radius > 0.0 ? -radius : 0.0, center + normal * radius, center, normal};
 }
 
