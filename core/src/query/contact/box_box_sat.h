@@ -7,7 +7,9 @@
 #ifndef COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_SAT_H_
 #define COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_SAT_H_
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "collide/math.h"
 #include "collide/shapes.h"
@@ -23,6 +25,22 @@ inline constexpr double kSatEpsilon = 1e-12;
 
 inline constexpr int kNext[3] = {1, 2, 0};
 inline constexpr int kPrev[3] = {2, 0, 1};
+
+// Branch-free forms of the choices that follow random input (a box's side
+// of another, the least axis so far), bit-identical to the ternaries they
+// replace: as branches GCC compiled them to, they were mispredicted about
+// half the time, ~10 times per box-box contact (callgrind --branch-sim),
+// at ~15 cycles each.
+// -v when negate, else v (the sign flip of unary minus).
+inline double NegatedIf(bool negate, double v) {
+  return std::bit_cast<double>(std::bit_cast<std::uint64_t>(v) ^ (std::uint64_t{negate} << 63));
+}
+// +0.0 when zero, else v.
+inline double ZeroIf(bool zero, double v) {
+  return std::bit_cast<double>(std::bit_cast<std::uint64_t>(v) & (std::uint64_t{zero} - 1));
+}
+// a when pick, else b.
+inline int SelectIf(bool pick, int a, int b) { return b ^ ((a ^ b) & -static_cast<int>(pick)); }
 
 struct BoxPairFrame {
   double r[3][3];       // r[i][j] = a_i . b_j: column j is B's axis j in A's frame.
@@ -144,7 +162,7 @@ inline void ComputeFaceAxes(const BoxPairFrame& f, BoxAxes& x) {
     separated |= o < 0.0;
     x.value[i] = o;
     x.side[i] = f.t[i];
-    least_axis = o < least ? i : least_axis;
+    least_axis = SelectIf(o < least, i, least_axis);
     least = o < least ? o : least;
   }
 #pragma GCC unroll 3
@@ -154,7 +172,7 @@ inline void ComputeFaceAxes(const BoxPairFrame& f, BoxAxes& x) {
     separated |= o < 0.0;
     x.value[3 + j] = o;
     x.side[3 + j] = s;
-    least_axis = o < least ? 3 + j : least_axis;
+    least_axis = SelectIf(o < least, 3 + j, least_axis);
     least = o < least ? o : least;
   }
   x.least = least_axis;
@@ -177,13 +195,13 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
       const double o = e.radii - std::fabs(e.s);
       least_overlap = o < least_overlap ? o : least_overlap;
       const double len2 = f.r[i1][j] * f.r[i1][j] + f.r[i2][j] * f.r[i2][j];
-      const double touching_or_o = o < 0.0 && o + f.slack >= 0.0 ? 0.0 : o;
+      const double touching_or_o = ZeroIf((o < 0.0) & (o + f.slack >= 0.0), o);
       const double v =
           len2 < kMinEdgeAxisSine * kMinEdgeAxisSine ? kInfinity : touching_or_o / std::sqrt(len2);
       const int k = 6 + 3 * i + j;
       x.value[k] = v;
       x.side[k] = e.s;
-      least_axis = v < least ? k : least_axis;
+      least_axis = SelectIf(v < least, k, least_axis);
       least = v < least ? v : least;
     }
   }

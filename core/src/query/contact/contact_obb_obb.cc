@@ -8,9 +8,9 @@
 #include <cmath>
 
 #include "query/closest/closest.h"
-#include "query/closest/closest_segments.h"
 #include "query/closest/closest_box_box.h"
 #include "query/closest/closest_point_box.h"
+#include "query/closest/closest_segments.h"
 #include "query/contact/box_box_sat.h"
 #include "query/kernels_box.h"
 #include "query/raycast/slab.h"
@@ -91,7 +91,7 @@ bool GenericDeepestPointOnA(const BoxPairFrame& f, int axis, const Vec3& n, doub
     const double sign = n[axis];
     double c[3];
 #pragma GCC unroll 3
-    for (int m = 0; m < 3; ++m) c[m] = sign * row[m] > 0.0 ? -f.hb[m] : f.hb[m];
+    for (int m = 0; m < 3; ++m) c[m] = NegatedIf(sign * row[m] > 0.0, f.hb[m]);
 #pragma GCC unroll 3
     for (int k = 0; k < 3; ++k) pa[k] = f.t[k] + f.r[k][0] * c[0] + f.r[k][1] * c[1] + f.r[k][2] * c[2];
     pa += n * depth;
@@ -103,7 +103,7 @@ bool GenericDeepestPointOnA(const BoxPairFrame& f, int axis, const Vec3& n, doub
     if (!(std::fabs(f.r[0][j]) > tol && std::fabs(f.r[1][j]) > tol && std::fabs(f.r[2][j]) > tol))
       return false;
 #pragma GCC unroll 3
-    for (int k = 0; k < 3; ++k) pa[k] = n[k] > 0.0 ? f.ha[k] : -f.ha[k];
+    for (int k = 0; k < 3; ++k) pa[k] = NegatedIf(!(n[k] > 0.0), f.ha[k]);
     return true;
   }
   const int i = (axis - 6) / 3, j = (axis - 6) % 3;
@@ -126,17 +126,21 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
   // needed (closest_box_box.h). Overlapping: the least value over the 15
   // axes is the depth.
   BoxAxes x;
-  PairResult apart;
-  if (SeparatedBoxBox(a, f, x, apart)) return apart;
+  BoxBoxClosest apart;
+  if (SeparatedBoxBox(f, x, apart)) return ApartResult(a, apart);
   int best_axis = x.least;
   const double best = x.value[best_axis];
   // Along a unit axis with B's centre at s, moving B by +axis separates
   // after radii - s, by -axis after radii + s: the least is radii - |s|, on
   // the side of s. Equal depths (and s == 0) go to the preferred world
   // normal: rare, but exact for symmetric input.
-  double best_sign = x.side[best_axis] > 0.0 ? 1.0 : -1.0;
-  bool tie = x.side[best_axis] == 0.0;
-  for (int k = best_axis + 1; k < 15; ++k) tie |= x.value[k] == best;
+  double best_sign = NegatedIf(!(x.side[best_axis] > 0.0), 1.0);
+  // Another axis of value best (only later ones can be: the least is the
+  // first), counted over all 15 for a loop without a data-dependent exit.
+  int equal = 0;
+#pragma GCC unroll 15
+  for (int k = 0; k < 15; ++k) equal += x.value[k] == best;
+  const bool tie = x.side[best_axis] == 0.0 || equal > 1;
   if (tie) {
     Vec3 best_world;
     bool have = false;

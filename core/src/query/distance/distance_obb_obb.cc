@@ -13,8 +13,8 @@ namespace collide::internal {
 PairResult DistanceObbObb(const Obb& a, const Obb& b) {
   const BoxPairFrame f = MakeBoxPairFrame(a, b);
   BoxAxes x;
-  PairResult apart;
-  if (SeparatedBoxBox(a, f, x, apart)) return apart;
+  BoxBoxClosest apart;
+  if (SeparatedBoxBox(f, x, apart)) return ApartResult(a, apart);
   Vec3 common;
   if (CommonPointBoxBox(f, common)) {
     const Vec3 p = FromBoxFrame(a, common);
