@@ -52,6 +52,10 @@ inline double Clamp01(double x) {
   return x < 1.0 ? x : 1.0;
 }
 #endif
+// x < y ? x : y and x > y ? x : y (GCC: one minsd or maxsd, which have
+// exactly these semantics, NaN included).
+inline double Min(double x, double y) { return x < y ? x : y; }
+inline double Max(double x, double y) { return x > y ? x : y; }
 // sqrt(x) for x >= 0 without std::sqrt's errno path: a call that GCC must
 // assume writes memory, so values loaded before it are loaded again after.
 inline double SqrtNonNegative(double x) {

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "collide/math.h"
+#include "query/closest/closest.h"
 
 namespace collide::internal {
 
@@ -18,8 +19,68 @@ struct TriangleClosestPoint {
   Vec3 offset;
   double size2;
 };
-std::optional<TriangleClosestPoint> ClosestPointOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b,
-                                                           const Vec3& c);
+
+// The nearest of the three edges' closest points (closest_triangle.cc): the
+// answer when rounding has made an edge region's denominator zero or
+// negative. Vertices relative to the query point (the origin).
+[[gnu::cold]] Vec3 ClosestPointOnEdges(const Vec3& a, const Vec3& b, const Vec3& c);
+
+// Inline for the ball-triangle kernel, its one caller: out of line, the
+// optional result went through the stack.
+inline std::optional<TriangleClosestPoint> ClosestPointOnTriangle(const Vec3& p, const Vec3& vertex_a,
+                                                                  const Vec3& vertex_b,
+                                                                  const Vec3& vertex_c) {
+  // Relative to p, so that rounding is relative to the triangle's distance
+  // rather than to its coordinates (p is the origin below).
+  const Vec3 a = vertex_a - p, b = vertex_b - p, c = vertex_c - p;
+  const Vec3 ab = b - a;
+  const Vec3 ac = c - a;
+  const Vec3 n = Cross(ab, ac);
+  // The GJK sub-algorithm's collinearity test (sin < ~1e-14).
+  const double ab2 = LengthSquared(ab), ac2 = LengthSquared(ac);
+  if (!(LengthSquared(n) > 1e-28 * ab2 * ac2)) return std::nullopt;
+  const double size2 = ab2 + ac2;
+  // Ericson 5.1.5: classify p against the vertex, edge and face regions with
+  // dot products relative to the vertices, cheapest regions first. Each
+  // region's conjunction (d1 <= 0 && d2 <= 0, ...) is one comparison of a
+  // min or max (d4 <= d3 as d3 - d4 >= 0, exact in sign; the same outcome
+  // for dot products short of overflow): one branch per region rather than
+  // one per comparison. Every region is common on random
+  // pairs (the benchmark's: vertices 7% each, edges and face 20% each), so
+  // the branches mispredict; one per region halves that (0.9 rather than
+  // 1.4 mispredictions per pair, ~4 ns of ~55).
+  const Vec3 ap = -a;
+  const double d1 = Dot(ab, ap);
+  const double d2 = Dot(ac, ap);
+  if (Max(d1, d2) <= 0.0) return TriangleClosestPoint{a, size2};
+  const Vec3 bp = -b;
+  const double d3 = Dot(ab, bp);
+  const double d4 = Dot(ac, bp);
+  if (Min(d3, d3 - d4) >= 0.0) return TriangleClosestPoint{b, size2};
+  const double vc = d1 * d4 - d3 * d2;
+  if (Max(Max(vc, d3), -d1) <= 0.0) {
+    if (!(d1 - d3 > 0.0)) return TriangleClosestPoint{ClosestPointOnEdges(a, b, c), size2};
+    return TriangleClosestPoint{a + ab * (d1 / (d1 - d3)), size2};
+  }
+  const Vec3 cp = -c;
+  const double d5 = Dot(ab, cp);
+  const double d6 = Dot(ac, cp);
+  if (Min(d6, d6 - d5) >= 0.0) return TriangleClosestPoint{c, size2};
+  const double vb = d5 * d2 - d1 * d6;
+  if (Max(Max(vb, d6), -d2) <= 0.0) {
+    if (!(d2 - d6 > 0.0)) return TriangleClosestPoint{ClosestPointOnEdges(a, b, c), size2};
+    return TriangleClosestPoint{a + ac * (d2 / (d2 - d6)), size2};
+  }
+  const double va = d3 * d6 - d5 * d4;
+  if (Min(Min(d4 - d3, d5 - d6), -va) >= 0.0) {
+    if (!((d4 - d3) + (d5 - d6) > 0.0)) return TriangleClosestPoint{ClosestPointOnEdges(a, b, c), size2};
+    return TriangleClosestPoint{b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))), size2};
+  }
+  // Face region: project on the plane, which keeps the distance exact to
+  // round-off of |dot(a, n)| / |n| where the barycentric formula loses
+  // digits on thin triangles.
+  return TriangleClosestPoint{n * (Dot(a, n) / Dot(n, n)), size2};
+}
 
 }  // namespace collide::internal
 

@@ -19,8 +19,9 @@ struct Nearest {
   bool touching_core;  // the center is on the triangle to GJK's touch tolerance.
 };
 
-// nullopt when the triangle is degenerate.
-std::optional<Nearest> NearestToCenter(const Vec3& center, const Triangle& t) {
+// nullopt when the triangle is degenerate. Always inline: out of line its
+// optional result went through the stack.
+[[gnu::always_inline]] inline std::optional<Nearest> NearestToCenter(const Vec3& center, const Triangle& t) {
   const std::optional<TriangleClosestPoint> c = ClosestPointOnTriangle(center, t.a, t.b, t.c);
   if (!c) return std::nullopt;
   Nearest r;
@@ -169,19 +170,31 @@ std::optional<bool> IntersectBallTriangle(const Vec3& center, double radius, con
   return ExactHit(center, radius, t);
 }
 
+namespace {
+
+// A result with only a status and a hit (a degenerate triangle, the
+// kIntersect level), out of line: its zero fields built in place compile to
+// a `rep stosq` of 88 bytes, slow to start on AMD, and these paths are rare
+// (intersect kernels use IntersectBallTriangle).
+[[gnu::noinline, gnu::cold]] PairResult BareResult(QueryStatus status, bool hit) {
+  return {status, hit, 0.0, {}, {}, {}};
+}
+
+}  // namespace
+
 PairResult QueryBallTriangle(QueryLevel level, const Vec3& center, double radius, const Triangle& t) {
   // Every path builds the whole result, which the kernels return in place:
   // a default-constructed PairResult filled field by field compiles to a
   // `rep stosq` of 88 bytes first, slow to start on this machine.
   const std::optional<Nearest> p = NearestToCenter(center, t);
-  if (!p) return {QueryStatus::kUnsupported, false, 0.0, {}, {}, {}};
+  if (!p) return BareResult(QueryStatus::kUnsupported, false);
   if (p->touching_core) return TouchingCoreResult(level, center, radius, t);
   // Not touching, so d2 > 0: one square root and one reciprocal give the
   // distance and the unit normal.
   const LengthAndUnit g = LengthAndUnitOf(p->q, p->d2);
   const Vec3 q = center + p->q;
   const bool hit = g.length <= radius;
-  if (level == QueryLevel::kIntersect) return {QueryStatus::kOk, hit, 0.0, {}, {}, {}};
+  if (level == QueryLevel::kIntersect) return BareResult(QueryStatus::kOk, hit);
   if (level == QueryLevel::kDistance) {
     // An overlap needs only a common point: q is on the triangle and within
     // the radius of the center; distance and normal are zero. Selected by
