@@ -104,10 +104,11 @@ inline Vec3 AxisUnit(const BoxPairFrame& f, int axis) {
   if (axis < 3) return Axis(axis, 1.0);
   if (axis < 6) return f.BAxis(axis - 3);
   const int i = (axis - 6) / 3, j = (axis - 6) % 3;
-  Vec3 l;
+  double l[3] = {0.0, 0.0, 0.0};
   l[kNext[i]] = -f.r[kPrev[i]][j];
   l[kPrev[i]] = f.r[kNext[i]][j];
-  return l / Length(l);
+  const Vec3 v{l[0], l[1], l[2]};
+  return v / Length(v);
 }
 
 // Vertex n of a box (centre c, axes, half extents h, all in some frame) is
@@ -309,12 +310,12 @@ struct SupportEdges {
 inline SupportEdges SupportEdgesAlong(const BoxPairFrame& f, int i, int j, const Vec3& n) {
   SupportEdges e;
 #pragma GCC unroll 3
-  for (int k = 0; k < 3; ++k) e.ea[k] = k == i ? 0.0 : NegatedIf(n[k] < 0.0, f.ha[k]);
+  for (int k = 0; k < 3; ++k) e.ea[k] = ZeroIf(k == i, NegatedIf(n[k] < 0.0, f.ha[k]));
   e.eb = f.Centre();
-#pragma GCC unroll 3
-  for (int m = 0; m < 3; ++m) {
+  // B's two axes other than j, in increasing order.
+  for (const int m : {j == 0 ? 1 : 0, j == 2 ? 1 : 2}) {
     const Vec3 bm = f.BAxis(m);
-    if (m != j) e.eb += bm * NegatedIf(Dot(n, bm) > 0.0, f.hb[m]);
+    e.eb += bm * NegatedIf(Dot(n, bm) > 0.0, f.hb[m]);
   }
   const Vec3 ei = Axis(i, 1.0), bj = f.BAxis(j);
   const Vec3 cross = Cross(ei, bj);
@@ -341,7 +342,7 @@ inline bool CertifiedVertexBoxBox(const BoxPairFrame& f, const Vec3& n, BoxBoxCl
   Vec3 va;
 #pragma GCC unroll 3
   for (int k = 0; k < 3; ++k) va[k] = NegatedIf(n[k] < 0.0, ha[k]);
-  const Vec3 qb = to_a(Clamp(to_b(va), -hb, hb));
+  const Vec3 qb = to_a(ClampWithoutBranches(to_b(va), -hb, hb));
   bool ok = true;  // & and |, not && and ||: one branch, not six.
 #pragma GCC unroll 3
   for (int k = 0; k < 3; ++k) ok &= ((n[k] >= 0.0) & (qb[k] >= ha[k])) | ((n[k] < 0.0) & (qb[k] <= -ha[k]));
@@ -355,14 +356,14 @@ inline bool CertifiedVertexBoxBox(const BoxPairFrame& f, const Vec3& n, BoxBoxCl
 #pragma GCC unroll 3
   for (int m = 0; m < 3; ++m) vb[m] = NegatedIf(nb[m] > 0.0, hb[m]);
   const Vec3 vb_a = to_a(vb);
-  const Vec3 qa_b = to_b(Clamp(vb_a, -ha, ha));
+  const Vec3 qa_b = to_b(ClampWithoutBranches(vb_a, -ha, ha));
   bool ok_b = true;
 #pragma GCC unroll 3
   for (int m = 0; m < 3; ++m) {
     ok_b &= ((nb[m] > 0.0) & (qa_b[m] <= -hb[m])) | (!(nb[m] > 0.0) & (qa_b[m] >= hb[m]));
   }
   if (!ok_b) return false;
-  const Vec3 qa = Clamp(vb_a, -ha, ha);
+  const Vec3 qa = ClampWithoutBranches(vb_a, -ha, ha);
   out = {LengthSquared(vb_a - qa), qa, vb_a};
   return true;
 }
@@ -392,8 +393,7 @@ inline bool CertifiedClosestAlong(const BoxPairFrame& f, int axis, double sign, 
 #pragma GCC unroll 3
     for (int k = 0; k < 3; ++k) over &= (k == axis) | (std::fabs(pb[k]) <= ha[k]);
     if (!over) return CertifiedVertexBoxBox(f, n, out);
-    Vec3 pa = pb;
-    pa[axis] = sign * ha[axis];
+    const Vec3 pa = WithCoordinate(pb, axis, sign * f.ha[axis]);
     out = {LengthSquared(pb - pa), pa, pb};
     return true;
   }
@@ -410,7 +410,7 @@ inline bool CertifiedClosestAlong(const BoxPairFrame& f, int axis, double sign, 
     for (int m = 0; m < 3; ++m) over &= (m == j) | (std::fabs(Dot(b_axes[m], d)) <= hb[m]);
     if (!over) return CertifiedVertexBoxBox(f, n, out);
     // pb: pa moved along b_j onto B's face plane -sign * hb_j.
-    const Vec3 pb = pa + b_axes[j] * (-sign * hb[j] - Dot(b_axes[j], d));
+    const Vec3 pb = pa + b_axes[j] * (-sign * f.hb[j] - Dot(b_axes[j], d));
     out = {LengthSquared(pb - pa), pa, pb};
     return true;
   }
@@ -440,7 +440,7 @@ inline bool CertifiedClosestAlong(const BoxPairFrame& f, int axis, double sign, 
   // towards -n; both feet of the common perpendicular must lie inside.
   const int i = (axis - 6) / 3, j = (axis - 6) % 3;
   const SupportEdges e = SupportEdgesAlong(f, i, j, n);
-  if (std::fabs(e.s) > ha[i] || std::fabs(e.u) > hb[j]) return CertifiedVertexBoxBox(f, n, out);
+  if ((std::fabs(e.s) > f.ha[i]) | (std::fabs(e.u) > f.hb[j])) return CertifiedVertexBoxBox(f, n, out);
   const Vec3 pa = e.ea + Axis(i, e.s), pb = e.eb + b_axes[j] * e.u;
   out = {LengthSquared(pb - pa), pa, pb};
   return true;

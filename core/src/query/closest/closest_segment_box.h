@@ -8,8 +8,8 @@
 
 #include "collide/math.h"
 #include "query/closest/closest.h"
-#include "query/closest/closest_segments.h"
 #include "query/closest/closest_point_box.h"
+#include "query/closest/closest_segments.h"
 #include "query/raycast/slab.h"
 
 namespace collide::internal {

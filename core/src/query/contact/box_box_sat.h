@@ -7,12 +7,11 @@
 #ifndef COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_SAT_H_
 #define COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_SAT_H_
 
-#include <bit>
 #include <cmath>
-#include <cstdint>
 
 #include "collide/math.h"
 #include "collide/shapes.h"
+#include "query/closest/closest_point_box.h"
 
 namespace collide::internal {
 
@@ -25,22 +24,6 @@ inline constexpr double kSatEpsilon = 1e-12;
 
 inline constexpr int kNext[3] = {1, 2, 0};
 inline constexpr int kPrev[3] = {2, 0, 1};
-
-// Branch-free forms of the choices that follow random input (a box's side
-// of another, the least axis so far), bit-identical to the ternaries they
-// replace: as branches GCC compiled them to, they were mispredicted about
-// half the time, ~10 times per box-box contact (callgrind --branch-sim),
-// at ~15 cycles each.
-// -v when negate, else v (the sign flip of unary minus).
-inline double NegatedIf(bool negate, double v) {
-  return std::bit_cast<double>(std::bit_cast<std::uint64_t>(v) ^ (std::uint64_t{negate} << 63));
-}
-// +0.0 when zero, else v.
-inline double ZeroIf(bool zero, double v) {
-  return std::bit_cast<double>(std::bit_cast<std::uint64_t>(v) & (std::uint64_t{zero} - 1));
-}
-// a when pick, else b.
-inline int SelectIf(bool pick, int a, int b) { return b ^ ((a ^ b) & -static_cast<int>(pick)); }
 
 struct BoxPairFrame {
   double r[3][3];       // r[i][j] = a_i . b_j: column j is B's axis j in A's frame.
@@ -206,7 +189,7 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
     }
   }
   x.least = least_axis;
-  x.separated = x.separated || least_overlap + f.slack < 0.0;
+  x.separated = x.separated | (least_overlap + f.slack < 0.0);
 }
 
 inline void ComputeBoxAxes(const BoxPairFrame& f, BoxAxes& x) {

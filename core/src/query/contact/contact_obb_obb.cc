@@ -113,8 +113,7 @@ bool GenericDeepestPointOnA(const BoxPairFrame& f, int axis, const Vec3& n, doub
   const double n_b1 = Dot(n, f.BAxis(kNext[j])), n_b2 = Dot(n, f.BAxis(kPrev[j]));
   if (!(std::fabs(n_b1) > tol && std::fabs(n_b2) > tol)) return false;
   const SupportEdges e = SupportEdgesAlong(f, i, j, n);
-  pa = e.ea;
-  pa[i] = Clamp(e.s, -f.ha[i], f.ha[i]);
+  pa = WithCoordinate(e.ea, i, Clamp(e.s, -f.ha[i], f.ha[i]));
   return true;
 }
 
