@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "collide/math.h"
 #include "collide/shapes.h"
@@ -64,6 +65,22 @@ inline double SqrtNonNegative(double x) {
 #else
   return std::sqrt(x);
 #endif
+}
+
+// LengthAndUnitOf (math.h) with the same values, for kernels whose time is
+// its latency: the square root as SqrtNonNegative and the rescaling of a
+// squared length outside the normal doubles out of line. Inline with
+// std::sqrt, the sphere-triangle contact kernel took ~3 ns more per pair
+// (51 against 48 ns) for values kept in memory around the errno call.
+[[gnu::cold, gnu::noinline]] inline LengthAndUnit LengthAndUnitRescaled(Vec3 v, double v2) {
+  return LengthAndUnitOf(v, v2);
+}
+inline LengthAndUnit LengthAndUnitOfHot(const Vec3& v, double v2) {
+  if (v2 >= std::numeric_limits<double>::min() && v2 <= std::numeric_limits<double>::max()) [[likely]] {
+    const double d = SqrtNonNegative(v2);
+    return {d, v * (1.0 / d)};
+  }
+  return LengthAndUnitRescaled(v, v2);
 }
 
 // Two directions count as parallel when sin^2 of their angle is at most this.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "query/closest/closest.h"
 #include "query/closest/closest_triangle.h"
 #include "query/convex/epa.h"
 #include "query/convex/gjk.h"
@@ -191,7 +192,7 @@ PairResult QueryBallTriangle(QueryLevel level, const Vec3& center, double radius
   if (p->touching_core) return TouchingCoreResult(level, center, radius, t);
   // Not touching, so d2 > 0: one square root and one reciprocal give the
   // distance and the unit normal.
-  const LengthAndUnit g = LengthAndUnitOf(p->q, p->d2);
+  const LengthAndUnit g = LengthAndUnitOfHot(p->q, p->d2);
   const Vec3 q = center + p->q;
   const bool hit = g.length <= radius;
   if (level == QueryLevel::kIntersect) return BareResult(QueryStatus::kOk, hit);
