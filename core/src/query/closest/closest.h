@@ -69,9 +69,9 @@ inline double SqrtNonNegative(double x) {
 
 // LengthAndUnitOf (math.h) with the same values, for kernels whose time is
 // its latency: the square root as SqrtNonNegative and the rescaling of a
-// squared length outside the normal doubles out of line. Inline with
-// std::sqrt, the sphere-triangle contact kernel took ~3 ns more per pair
-// (51 against 48 ns) for values kept in memory around the errno call.
+// squared length outside the normal doubles out of line. With std::sqrt
+// inline, GCC keeps values in memory around its errno call: the
+// sphere-triangle contact kernel took ~2 ns more per pair (51 against 49).
 [[gnu::cold, gnu::noinline]] inline LengthAndUnit LengthAndUnitRescaled(Vec3 v, double v2) {
   return LengthAndUnitOf(v, v2);
 }
