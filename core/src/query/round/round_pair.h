@@ -170,10 +170,14 @@ inline PairResult RoundContactResult(const CoreClosest& cp, const CoreSeparation
   const bool hit = sep.d2 <= r * r;
   // sqrt(d2) - r and d2 - r*r can disagree in sign within an ulp of
   // touching; hit is decided by the squared test (as at the intersect
-  // level) and the distance follows it, so hit == (distance <= 0) holds.
-  double distance = sep.d - r;
-  if (hit && distance > 0.0) distance = 0.0;
-  if (!hit && distance <= 0.0) distance = std::numeric_limits<double>::denorm_min();
+  // level) and the distance follows it, so hit == (distance <= 0) holds:
+  // clamped to at most 0 on a hit, at least the smallest positive double on
+  // a miss. The bounds are looked up by hit rather than branched on: hit is
+  // unpredictable on random pairs.
+  static constexpr double kUpper[2] = {std::numeric_limits<double>::infinity(), 0.0};
+  static constexpr double kLower[2] = {std::numeric_limits<double>::denorm_min(),
+                                       -std::numeric_limits<double>::infinity()};
+  const double distance = Max(Min(sep.d - r, kUpper[hit]), kLower[hit]);
   // Apart: the surface points facing each other. Overlapping: the deepest
   // points, A's surface point along +normal and B's along -normal, so that
   // point_b - point_a = (d - ra - rb) * normal = distance * normal.
