@@ -206,9 +206,7 @@ inline PairResult DistanceFromClosest(const CoreClosest& cp, const CoreLine& a, 
   // within both radii; [0, d] keeps the point between the cores. The
   // intersection is non-empty because d <= ra + rb; take its midpoint.
   const double d = sep.d;
-  const double lo = d - rb > 0.0 ? d - rb : 0.0;
-  const double hi = d < ra ? d : ra;
-  const double k = 0.5 * (lo + hi);
+  const double k = 0.5 * (MaxsdOf(d - rb, 0.0) + MinsdOf(d, ra));
   PairResult out{QueryStatus::kOk, true, 0.0, {}, {}, {}};
   // Each coordinate written twice from a register: fewer instructions than
   // a point p copied twice (GCC stored it and copied it through memory).
