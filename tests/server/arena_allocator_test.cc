@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <thread>
+
 #include "collide/v1/collide.pb.h"
 
 namespace collide::server {
@@ -30,7 +33,10 @@ TEST(ArenaMessageAllocatorTest, RecycledHolderGrowsToTheLargestCall) {
   grpc::MessageHolder<v1::QueryPairsRequest, v1::QueryPairsResponse>* holder = allocator.AllocateMessages();
   google::protobuf::Arena* arena = holder->request()->GetArena();
   ASSERT_NE(arena, nullptr);
-  EXPECT_EQ(holder->response()->GetArena(), arena);
+  // The response on an arena of its own (written by another thread when the
+  // call is posted: see the next test).
+  ASSERT_NE(holder->response()->GetArena(), nullptr);
+  EXPECT_NE(holder->response()->GetArena(), arena);
   Fill(holder->request(), 10000);
   const std::uint64_t grown = arena->SpaceAllocated();
   EXPECT_GT(grown, Allocator::kInitialBlockBytes);  // More blocks than the first.
@@ -51,6 +57,38 @@ TEST(ArenaMessageAllocatorTest, RecycledHolderGrowsToTheLargestCall) {
   holder = allocator.AllocateMessages();
   EXPECT_EQ(holder->request()->GetArena()->SpaceAllocated(), block);
   holder->Release();
+}
+
+// As gRPC uses a holder: AllocateMessages and the parse on one thread, the
+// response written on another (a posted call's CallExecutor thread), Release
+// on a third (the one running OnDone); then the recycled holder is taken by
+// yet another thread. The request arena's initial block must serve that
+// thread's parse (a protobuf Arena serves only the thread that last Reset
+// it), and the response's blocks, written elsewhere, must not grow it.
+// Regression: with one arena rebound in Release, each such call parsed into
+// malloc'd blocks and grew the block, so that under overload every holder
+// reached kMaxInitialBlockBytes.
+TEST(ArenaMessageAllocatorTest, RecycledHolderServesTheParsingThreadFromItsBlock) {
+  Allocator allocator;
+  grpc::MessageHolder<v1::QueryPairsRequest, v1::QueryPairsResponse>* holder = allocator.AllocateMessages();
+  Fill(holder->request(), 1000);
+  std::thread([holder] {
+    for (int i = 0; i < 20000; ++i) holder->response()->add_results()->set_distance(i);
+  }).join();
+  std::thread([holder] { holder->Release(); }).join();
+
+  std::uint64_t block = 0;
+  std::uint64_t after_parse = 0;
+  std::thread([&allocator, &block, &after_parse] {
+    auto* recycled = allocator.AllocateMessages();
+    google::protobuf::Arena* arena = recycled->request()->GetArena();
+    block = arena->SpaceAllocated();
+    Fill(recycled->request(), 1000);
+    after_parse = arena->SpaceAllocated();
+    recycled->Release();
+  }).join();
+  EXPECT_EQ(block, Allocator::kInitialBlockBytes);  // Not grown by the response.
+  EXPECT_EQ(after_parse, block);                    // The parse used the block alone.
 }
 
 }  // namespace
