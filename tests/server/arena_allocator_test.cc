@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <thread>
+#include <vector>
 
 #include "collide/v1/collide.pb.h"
 
@@ -89,6 +90,27 @@ TEST(ArenaMessageAllocatorTest, RecycledHolderServesTheParsingThreadFromItsBlock
   }).join();
   EXPECT_EQ(block, Allocator::kInitialBlockBytes);  // Not grown by the response.
   EXPECT_EQ(after_parse, block);                    // The parse used the block alone.
+}
+
+// The pool keeps released holders up to kMaxPooledBytes of initial blocks,
+// so it covers as many concurrent calls as fit (not a fixed count: gRPC takes
+// a holder for every call it parses, shed ones included), and frees the rest.
+TEST(ArenaMessageAllocatorTest, PoolKeepsHoldersUpToItsBytes) {
+  Allocator allocator;
+  constexpr std::size_t kHolderBytes = Allocator::kInitialBlockBytes + Allocator::kResponseBlockBytes;
+  constexpr std::size_t kHolders = Allocator::kMaxPooledBytes / kHolderBytes + 10;
+  std::vector<grpc::MessageHolder<v1::QueryPairsRequest, v1::QueryPairsResponse>*> holders;
+  for (std::size_t i = 0; i < kHolders; ++i) holders.push_back(allocator.AllocateMessages());
+  EXPECT_EQ(allocator.pooled_bytes(), 0u);
+  for (auto* holder : holders) holder->Release();
+  EXPECT_LE(allocator.pooled_bytes(), Allocator::kMaxPooledBytes);
+  EXPECT_GT(allocator.pooled_bytes(), Allocator::kMaxPooledBytes - kHolderBytes);
+  EXPECT_GT(allocator.pooled_bytes(), 16 * kHolderBytes);  // More than the former 16 holders.
+
+  auto* recycled = allocator.AllocateMessages();
+  const std::size_t pooled = allocator.pooled_bytes();
+  recycled->Release();
+  EXPECT_EQ(allocator.pooled_bytes(), pooled + kHolderBytes);
 }
 
 }  // namespace
