@@ -11,7 +11,10 @@
 //                          ordering, registry, mirrored results);
 //   <level>/<kind>/gjk     collide's generic GJK/EPA fallback, called directly;
 //   <level>/<kind>/fcl     FCL 0.7 (peer_fcl.cc);
-//   <level>/<kind>/bullet  Bullet 3.24 double precision (peer_bullet.cc).
+//   <level>/<kind>/bullet  Bullet 3.24 double precision (peer_bullet.cc);
+//   <level>/<kind>/textbook  Ericson's plain scalar kernel for the kinds whose
+//                          targets are missed (textbook_kernels.h): what the
+//                          computation itself costs here.
 // The pair_time counter is the CPU time per pair. Every result goes through
 // benchmark::DoNotOptimize. Before the first benchmark of a kind, the sanity
 // check answers every pair with every library and prints the hit counts and
@@ -46,6 +49,7 @@
 #include "collide/query.h"
 #include "pairs.h"
 #include "query/registry.h"
+#include "textbook_kernels.h"
 #include "valgrind/callgrind.h"
 
 // Typed kernels, as their families land. Each include brings the
@@ -263,11 +267,18 @@ std::map<std::pair<std::string, QueryLevel>, SweeperFactory>& TypedKernels() {
   return kernels;
 }
 
+// The textbook kernels (textbook_kernels.h), the same way.
+std::map<std::pair<std::string, QueryLevel>, SweeperFactory>& TextbookKernels() {
+  static std::map<std::pair<std::string, QueryLevel>, SweeperFactory> kernels;
+  return kernels;
+}
+
 template <auto Intersect, auto Distance, auto Contact>
-void AddKernels(const char* kind) {
-  TypedKernels()[{kind, QueryLevel::kIntersect}] = &KernelSweeper<Intersect>;
-  TypedKernels()[{kind, QueryLevel::kDistance}] = &KernelSweeper<Distance>;
-  TypedKernels()[{kind, QueryLevel::kContact}] = &KernelSweeper<Contact>;
+void AddKernels(const char* kind,
+                std::map<std::pair<std::string, QueryLevel>, SweeperFactory>& into = TypedKernels()) {
+  into[{kind, QueryLevel::kIntersect}] = &KernelSweeper<Intersect>;
+  into[{kind, QueryLevel::kDistance}] = &KernelSweeper<Distance>;
+  into[{kind, QueryLevel::kContact}] = &KernelSweeper<Contact>;
 }
 
 void AddTypedKernels() {
@@ -286,23 +297,30 @@ void AddTypedKernels() {
 #if COLLIDE_BENCH_CONVEX_KERNELS
   AddKernels<&IntersectSphereTriangle, &DistanceSphereTriangle, &ContactSphereTriangle>("sphere_triangle");
 #endif
+  AddKernels<&TextbookIntersectSphereTriangle, &TextbookDistanceSphereTriangle,
+             &TextbookContactSphereTriangle>("sphere_triangle", TextbookKernels());
+  AddKernels<&TextbookIntersectCapsuleCapsule, &TextbookDistanceCapsuleCapsule,
+             &TextbookContactCapsuleCapsule>("capsule_capsule", TextbookKernels());
 }
 
-enum class Impl { kKernel, kSlot, kQuery, kGjk, kFcl, kBullet, kBulletWorld };
-constexpr Impl kImpls[] = {Impl::kKernel, Impl::kSlot,   Impl::kQuery,      Impl::kGjk,
-                           Impl::kFcl,    Impl::kBullet, Impl::kBulletWorld};
+enum class Impl { kKernel, kSlot, kQuery, kGjk, kFcl, kBullet, kBulletWorld, kTextbook };
+constexpr Impl kImpls[] = {Impl::kKernel, Impl::kSlot,   Impl::kQuery,       Impl::kGjk,
+                           Impl::kFcl,    Impl::kBullet, Impl::kBulletWorld, Impl::kTextbook};
 constexpr int kImplCount = std::size(kImpls);
 const char* ImplName(Impl impl) {
-  constexpr const char* kNames[] = {"kernel", "slot", "query", "gjk", "fcl", "bullet", "bt_world"};
+  constexpr const char* kNames[] = {"kernel", "slot",   "query",    "gjk",
+                                    "fcl",    "bullet", "bt_world", "textbook"};
   return kNames[static_cast<int>(impl)];
 }
 
 // The sweep of `impl`, or null when collide has nothing to measure there.
 Sweeper MakeSweeper(Context& c, QueryLevel level, Impl impl) {
   switch (impl) {
-    case Impl::kKernel: {
-      const auto it = TypedKernels().find({c.set.kind.name, level});
-      return it == TypedKernels().end() ? nullptr : it->second(c, level);
+    case Impl::kKernel:
+    case Impl::kTextbook: {
+      const auto& kernels = impl == Impl::kKernel ? TypedKernels() : TextbookKernels();
+      const auto it = kernels.find({c.set.kind.name, level});
+      return it == kernels.end() ? nullptr : it->second(c, level);
     }
     case Impl::kSlot:
       return SlotSweeper(c, level);
@@ -347,6 +365,7 @@ void RegisterAll() {
     for (const QueryLevel level : kLevels) {
       for (const Impl impl : kImpls) {
         if (impl == Impl::kKernel && !TypedKernels().count({kinds[k].name, level})) continue;
+        if (impl == Impl::kTextbook && !TextbookKernels().count({kinds[k].name, level})) continue;
         benchmark::RegisterBenchmark(BenchmarkName(kinds[k], level, impl).c_str(), RunBenchmark, k, level,
                                      impl);
       }
@@ -389,7 +408,8 @@ class SummaryReporter : public benchmark::ConsoleReporter {
         out,
         "\nns per pair (CPU time; the median when run with repetitions). kernel: collide's typed kernel;\n"
         "slot: the kernel behind the registry's variant wrapper; query: collide::Query; gjk: collide's\n"
-        "generic GJK/EPA fallback; bullet: btGjkPairDetector; bt_world: btCollisionWorld::contactPairTest.\n"
+        "generic GJK/EPA fallback; bullet: btGjkPairDetector; bt_world: btCollisionWorld::contactPairTest;\n"
+        "textbook: Ericson's plain scalar kernel (textbook_kernels.h), where a target is missed.\n"
         "Ratios are peer time / collide time against the kernel and Query; bt = Bullet's faster API.\n"
         "Targets (specialized kernels): intersect FCL/kernel >= 5 and Bullet/kernel >= 3; distance and\n"
         "contact FCL/kernel >= 4. '-' = not measured (no specialized kernel).\n\n");

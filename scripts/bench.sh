@@ -54,7 +54,7 @@ for path in sorted(dumps, key=lambda p: int(p.rsplit(".", 1)[1])):
     total = re.search(r"^totals: (\d+)", text, re.M)
     if name and total:
         ir[name.group(1)] = int(total.group(1)) / pairs
-impls = ["kernel", "slot", "query", "gjk", "fcl", "bullet", "bt_world"]
+impls = ["kernel", "slot", "query", "gjk", "fcl", "bullet", "bt_world", "textbook"]
 print(f"Instructions per pair (callgrind Ir of one sweep over the first {pairs} pairs of each set;")
 print("independent of machine load). Columns as in pair_bench.txt; ratios are peer / collide,")
 print("against the typed kernel and Query; bt = the faster of the two Bullet APIs.\n")
