@@ -7,6 +7,10 @@
 #ifndef COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_SAT_H_
 #define COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_SAT_H_
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <cmath>
 
 #include "collide/math.h"
@@ -163,7 +167,109 @@ inline void ComputeFaceAxes(const BoxPairFrame& f, BoxAxes& x) {
 }
 
 // The nine edge axes (6..14), after ComputeFaceAxes: updates least and
-// separated.
+// separated. The overlap along e_i x b_j divided by its length; an axis
+// apart by less than the slack counts as touching (0), a near-parallel edge
+// pair is skipped (+infinity).
+#if defined(__SSE2__)
+// Two axes per SSE2 operation (the x86-64 baseline), each lane the same
+// operations in the same order as the scalar form below, so the values are
+// bit for bit the same (IEEE products, sums, square root and quotient are
+// correctly rounded in either form). Measured on the bench pairs: ~300
+// fewer instructions per box-box contact pair than scalar, which kept more
+// values than x86-64's 16 registers hold and std::sqrt's errno path.
+//
+// One lane computes EdgeAxisProjection's s and radii for e_i x b_j from
+// r1 = r[i1][j], r2 = r[i2][j] (i1, i2 = i + 1, i + 2 mod 3), the centre's
+// t[i2], t[i1], A's half extents ha[i1], ha[i2], and B's part
+// hb[j1] |r[i][j2]| + hb[j2] |r[i][j1]|.
+struct EdgeAxisLanes {
+  __m128d t_i2, r1, t_i1, r2;            // s = t_i2 r1 - t_i1 r2.
+  __m128d ha_i1, ha_i2;                  // ra = ha_i1 |r2| + ha_i2 |r1|.
+  __m128d hb_j1, abs_j2, hb_j2, abs_j1;  // rb = hb_j1 abs_j2 + hb_j2 abs_j1.
+};
+// Value (as the scalar form) and side of two edge axes; `lowest` keeps the
+// least unnormalized overlap for the separation test.
+inline void EdgeAxisPair(const EdgeAxisLanes& l, __m128d slack, __m128d& lowest, __m128d& value,
+                         __m128d& side) {
+  const __m128d sign_bit = _mm_set1_pd(-0.0);
+  const __m128d s = _mm_sub_pd(_mm_mul_pd(l.t_i2, l.r1), _mm_mul_pd(l.t_i1, l.r2));
+  const __m128d ra = _mm_add_pd(_mm_mul_pd(l.ha_i1, _mm_andnot_pd(sign_bit, l.r2)),
+                                _mm_mul_pd(l.ha_i2, _mm_andnot_pd(sign_bit, l.r1)));
+  const __m128d rb = _mm_add_pd(_mm_mul_pd(l.hb_j1, l.abs_j2), _mm_mul_pd(l.hb_j2, l.abs_j1));
+  const __m128d o = _mm_sub_pd(_mm_add_pd(ra, rb), _mm_andnot_pd(sign_bit, s));
+  lowest = _mm_min_pd(o, lowest);
+  const __m128d len2 = _mm_add_pd(_mm_mul_pd(l.r1, l.r1), _mm_mul_pd(l.r2, l.r2));
+  const __m128d touching =
+      _mm_and_pd(_mm_cmplt_pd(o, _mm_setzero_pd()), _mm_cmpge_pd(_mm_add_pd(o, slack), _mm_setzero_pd()));
+  const __m128d v = _mm_div_pd(_mm_andnot_pd(touching, o), _mm_sqrt_pd(len2));
+  const __m128d skipped = _mm_cmplt_pd(len2, _mm_set1_pd(kMinEdgeAxisSine * kMinEdgeAxisSine));
+  value = _mm_or_pd(_mm_and_pd(skipped, _mm_set1_pd(kInfinity)), _mm_andnot_pd(skipped, v));
+  side = s;
+}
+
+inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
+  const auto pair = [](double lo, double hi) { return _mm_set_pd(hi, lo); };
+  const __m128d slack = _mm_set1_pd(f.slack);
+  __m128d lowest = _mm_set1_pd(kInfinity);
+  __m128d value, side;
+  // i = 0, 1 in the lanes, one j at a time: axes 6 + j and 9 + j.
+  EdgeAxisLanes l;
+  l.t_i2 = pair(f.t[2], f.t[0]);
+  l.t_i1 = pair(f.t[1], f.t[2]);
+  l.ha_i1 = pair(f.ha[1], f.ha[2]);
+  l.ha_i2 = pair(f.ha[2], f.ha[0]);
+#pragma GCC unroll 3
+  for (int j = 0; j < 3; ++j) {
+    const int j1 = kNext[j], j2 = kPrev[j];
+    l.r1 = pair(f.r[1][j], f.r[2][j]);
+    l.r2 = pair(f.r[2][j], f.r[0][j]);
+    l.hb_j1 = _mm_set1_pd(f.hb[j1]);
+    l.hb_j2 = _mm_set1_pd(f.hb[j2]);
+    l.abs_j2 = pair(f.abs_r[0][j2], f.abs_r[1][j2]);
+    l.abs_j1 = pair(f.abs_r[0][j1], f.abs_r[1][j1]);
+    EdgeAxisPair(l, slack, lowest, value, side);
+    _mm_storel_pd(&x.value[6 + j], value);
+    _mm_storeh_pd(&x.value[9 + j], value);
+    _mm_storel_pd(&x.side[6 + j], side);
+    _mm_storeh_pd(&x.side[9 + j], side);
+  }
+  // i = 2: j = 0, 1 in the lanes (axes 12, 13), then j = 2 in both (14).
+  l.t_i2 = _mm_set1_pd(f.t[1]);
+  l.t_i1 = _mm_set1_pd(f.t[0]);
+  l.ha_i1 = _mm_set1_pd(f.ha[0]);
+  l.ha_i2 = _mm_set1_pd(f.ha[1]);
+  l.r1 = _mm_loadu_pd(&f.r[0][0]);
+  l.r2 = _mm_loadu_pd(&f.r[1][0]);
+  l.hb_j1 = _mm_loadu_pd(&f.hb[1]);
+  l.hb_j2 = pair(f.hb[2], f.hb[0]);
+  l.abs_j2 = pair(f.abs_r[2][2], f.abs_r[2][0]);
+  l.abs_j1 = _mm_loadu_pd(&f.abs_r[2][1]);
+  EdgeAxisPair(l, slack, lowest, value, side);
+  _mm_storeu_pd(&x.value[12], value);
+  _mm_storeu_pd(&x.side[12], side);
+  l.r1 = _mm_set1_pd(f.r[0][2]);
+  l.r2 = _mm_set1_pd(f.r[1][2]);
+  l.hb_j1 = _mm_set1_pd(f.hb[0]);
+  l.hb_j2 = _mm_set1_pd(f.hb[1]);
+  l.abs_j2 = _mm_set1_pd(f.abs_r[2][1]);
+  l.abs_j1 = _mm_set1_pd(f.abs_r[2][0]);
+  EdgeAxisPair(l, slack, lowest, value, side);
+  _mm_storel_pd(&x.value[14], value);
+  _mm_storel_pd(&x.side[14], side);
+  // The first least in axis order, as the scalar form.
+  int least_axis = x.least;
+  double least = x.value[least_axis];
+#pragma GCC unroll 9
+  for (int k = 6; k < 15; ++k) {
+    const double v = x.value[k];
+    least_axis = SelectIf(v < least, k, least_axis);
+    least = v < least ? v : least;
+  }
+  x.least = least_axis;
+  lowest = _mm_min_sd(lowest, _mm_unpackhi_pd(lowest, lowest));
+  x.separated = x.separated | (_mm_cvtsd_f64(_mm_add_sd(lowest, slack)) < 0.0);
+}
+#else
 inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
   // The least overlap, tested once: cheaper than a flag per axis.
   double least_overlap = kInfinity;
@@ -190,6 +296,28 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
   }
   x.least = least_axis;
   x.separated = x.separated | (least_overlap + f.slack < 0.0);
+}
+#endif
+
+// How many of the 15 axes have value v (the tie test of the contact
+// kernel): SSE2 compares two at a time, ~25 instructions against ~75 for
+// the scalar count.
+inline int CountAxesOfValue(const BoxAxes& x, double v) {
+#if defined(__SSE2__)
+  const __m128d target = _mm_set1_pd(v);
+  __m128i count = _mm_setzero_si128();
+#pragma GCC unroll 7
+  for (int k = 0; k < 14; k += 2) {
+    // A lane that compares equal is all ones: -1 per equal axis.
+    count = _mm_sub_epi64(count, _mm_castpd_si128(_mm_cmpeq_pd(_mm_loadu_pd(&x.value[k]), target)));
+  }
+  count = _mm_add_epi64(count, _mm_unpackhi_epi64(count, count));
+  return static_cast<int>(_mm_cvtsi128_si64(count)) + (x.value[14] == v);
+#else
+  int equal = 0;
+  for (int k = 0; k < 15; ++k) equal += x.value[k] == v;
+  return equal;
+#endif
 }
 
 inline void ComputeBoxAxes(const BoxPairFrame& f, BoxAxes& x) {

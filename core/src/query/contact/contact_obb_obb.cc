@@ -136,10 +136,7 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
   double best_sign = NegatedIf(!(x.side[best_axis] > 0.0), 1.0);
   // Another axis of value best (only later ones can be: the least is the
   // first), counted over all 15 for a loop without a data-dependent exit.
-  int equal = 0;
-#pragma GCC unroll 15
-  for (int k = 0; k < 15; ++k) equal += x.value[k] == best;
-  const bool tie = x.side[best_axis] == 0.0 || equal > 1;
+  const bool tie = x.side[best_axis] == 0.0 || CountAxesOfValue(x, best) > 1;
   if (tie) {
     Vec3 best_world;
     bool have = false;
