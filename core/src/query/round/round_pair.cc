@@ -55,9 +55,22 @@ Vec3 TouchingSegmentCoresNormal(Vec3 axis_a, Vec3 axis_b) {
   return {1.0, 0.0, 0.0};
 }
 
-Vec3 RobustCoreNormal(CoreClosest cp, CoreLine a, CoreLine b) {
-  const Vec3 v = SeparationDirection(cp, a, b);
+namespace {
+
+// The hot path's closest points, recomputed here by the same inline code.
+template <typename CoreA, typename CoreB>
+Vec3 RobustNormalOf(const CoreA& core_a, const CoreB& core_b) {
+  const CoreLine a = LineOf(core_a);
+  const CoreLine b = LineOf(core_b);
+  const Vec3 v = SeparationDirection(Closest(core_a, core_b), a, b);
   return v != Vec3{} ? NormalizedOr(v, Vec3{}) : TouchingCoresNormal(a.axis, b.axis);
 }
+
+}  // namespace
+
+Vec3 RobustCoreNormal(PointCore a, PointCore b) { return RobustNormalOf(a, b); }
+Vec3 RobustCoreNormal(PointCore a, SegmentCore b) { return RobustNormalOf(a, b); }
+Vec3 RobustCoreNormal(SegmentCore a, PointCore b) { return RobustNormalOf(a, b); }
+Vec3 RobustCoreNormal(SegmentCore a, SegmentCore b) { return RobustNormalOf(a, b); }
 
 }  // namespace collide::internal
