@@ -98,17 +98,31 @@ inline bool IncidentPoint(const Vec3& hr, int i, double sign, const Vec3& c, con
   return true;
 }
 
+// The edge-edge axis e_i x b_j (axis 6 + 3i + j) in A's frame, not
+// normalized.
+inline Vec3 EdgeAxisCross(const BoxPairFrame& f, int axis) {
+  const int i = (axis - 6) / 3, j = (axis - 6) % 3;
+  double l[3] = {0.0, 0.0, 0.0};
+  l[kNext[i]] = -f.r[kPrev[i]][j];
+  l[kPrev[i]] = f.r[kNext[i]][j];
+  return {l[0], l[1], l[2]};
+}
+
 // Unit axis `axis` in A's frame: 0..2 A's faces, 3..5 B's faces, 6 + 3i + j
 // the edge-edge axis e_i x b_j.
 inline Vec3 AxisUnit(const BoxPairFrame& f, int axis) {
   if (axis < 3) return Axis(axis, 1.0);
   if (axis < 6) return f.BAxis(axis - 3);
-  const int i = (axis - 6) / 3, j = (axis - 6) % 3;
-  double l[3] = {0.0, 0.0, 0.0};
-  l[kNext[i]] = -f.r[kPrev[i]][j];
-  l[kPrev[i]] = f.r[kNext[i]][j];
-  const Vec3 v{l[0], l[1], l[2]};
+  const Vec3 v = EdgeAxisCross(f, axis);
   return v / Length(v);
+}
+// The same with the edge axes' lengths that ComputeEdgeAxes kept: Length(v)
+// is sqrt((v_x^2 + v_y^2) + v_z^2) with one term an exact zero, which is
+// bit for bit its sqrt(r[i1][j]^2 + r[i2][j]^2) (x + 0 = x, and the sum of
+// the other two commutes).
+inline Vec3 AxisUnit(const BoxPairFrame& f, const BoxAxes& x, int axis) {
+  if (axis < 6) return AxisUnit(f, axis);
+  return EdgeAxisCross(f, axis) / x.edge_length[axis - 6];
 }
 
 // Vertex n of a box (centre c, axes, half extents h, all in some frame) is
@@ -377,8 +391,9 @@ inline bool CertifiedVertexBoxBox(const BoxPairFrame& f, const Vec3& n, BoxBoxCl
 // perpendicular with both feet inside the edges. Covers face-vertex,
 // face-edge, face-face and edge-edge closest pairs; vertex-edge and
 // vertex-vertex pairs (whose direction is no SAT axis) return false.
-inline bool CertifiedClosestAlong(const BoxPairFrame& f, int axis, double sign, BoxBoxClosest& out) {
-  const Vec3 n = AxisUnit(f, axis) * sign;  // A's frame, towards B.
+inline bool CertifiedClosestAlong(const BoxPairFrame& f, const BoxAxes& x, int axis, double sign,
+                                  BoxBoxClosest& out) {
+  const Vec3 n = AxisUnit(f, x, axis) * sign;  // A's frame, towards B.
   const Vec3 t = f.Centre(), ha = f.HalfA(), hb = f.HalfB();
   const Vec3 b_axes[3] = {f.BAxis(0), f.BAxis(1), f.BAxis(2)};
   const double tol = kParallelFeatureTol;
@@ -449,7 +464,7 @@ inline bool CertifiedClosestAlong(const BoxPairFrame& f, int axis, double sign, 
 // The above along the axis of largest gap (ComputeBoxAxes), if any.
 inline bool CertifiedClosestBoxBox(const BoxPairFrame& f, const BoxAxes& x, BoxBoxClosest& out) {
   if (!(x.value[x.least] < 0.0)) return false;  // Round-off: the slack said apart.
-  return CertifiedClosestAlong(f, x.least, NegatedIf(!(x.side[x.least] > 0.0), 1.0), out);
+  return CertifiedClosestAlong(f, x, x.least, NegatedIf(!(x.side[x.least] > 0.0), 1.0), out);
 }
 inline bool CertifiedClosestBoxBox(const BoxPairFrame& f, BoxBoxClosest& out) {
   BoxAxes x;
@@ -471,9 +486,10 @@ inline bool AlternatingProjectionsBoxBox(const BoxPairFrame& f, Vec3 p, int roun
   const Vec3 b_axes[3] = {f.BAxis(0), f.BAxis(1), f.BAxis(2)};
   for (int r = 0; r < rounds; ++r) {
     const Vec3 d = p - t;
-    const Vec3 qb = Clamp(Vec3{Dot(b_axes[0], d), Dot(b_axes[1], d), Dot(b_axes[2], d)}, -hb, hb);
+    const Vec3 qb =
+        ClampWithoutBranches(Vec3{Dot(b_axes[0], d), Dot(b_axes[1], d), Dot(b_axes[2], d)}, -hb, hb);
     const Vec3 q = b_axes[0] * qb.x + b_axes[1] * qb.y + b_axes[2] * qb.z + t;
-    const Vec3 next = Clamp(q, -ha, ha);
+    const Vec3 next = ClampWithoutBranches(q, -ha, ha);
     if (next == p) {
       out = {LengthSquared(q - p), p, q};
       return true;
@@ -507,7 +523,7 @@ inline PairResult ApartResult(const Obb& a, const BoxBoxClosest& c) {
 inline BoxBoxClosest ApartClosestBoxBox(const BoxPairFrame& f, const BoxAxes& x) {
   BoxBoxClosest c;
   if (!CertifiedClosestBoxBox(f, x, c)) {
-    const Vec3 n = AxisUnit(f, x.least) * x.side[x.least];
+    const Vec3 n = AxisUnit(f, x, x.least) * x.side[x.least];
     Vec3 va;
 #pragma GCC unroll 3
     for (int k = 0; k < 3; ++k) va[k] = NegatedIf(n[k] < 0.0, f.ha[k]);

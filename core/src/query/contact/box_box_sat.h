@@ -135,10 +135,67 @@ constexpr double kMinEdgeAxisSine = 1e-8;
 struct BoxAxes {
   double value[15];
   double side[15];
+  // |e_i x b_j| of edge axis 6 + k, set by ComputeEdgeAxes: AxisUnit's
+  // divisor, so that it is not computed again on the critical path.
+  double edge_length[9];
   int least;       // the axis of least value: the depth's, or the largest gap's.
   bool separated;  // some axis separates strictly (as SeparatedBoxPair).
 };
 // The six face axes (0..5): sets least and separated for them.
+#if defined(__SSE2__)
+// In SSE2 lanes, bit for bit the scalar form below (see ComputeEdgeAxes):
+// A's faces 0 and 1, B's faces 0 and 1, then A's face 2 and B's face 2,
+// each lane ((p0 q0 + p1 q1) + p2 q2) + h - |side| in the scalar order
+// (for A's faces h + radius, the same sum).
+inline void ComputeFaceAxes(const BoxPairFrame& f, BoxAxes& x) {
+  const __m128d sign_bit = _mm_set1_pd(-0.0);
+  const auto abs = [&](__m128d v) { return _mm_andnot_pd(sign_bit, v); };
+  const auto pair = [](double lo, double hi) { return _mm_set_pd(hi, lo); };
+  const auto dot = [](__m128d p0, __m128d q0, __m128d p1, __m128d q1, __m128d p2, __m128d q2) {
+    return _mm_add_pd(_mm_add_pd(_mm_mul_pd(p0, q0), _mm_mul_pd(p1, q1)), _mm_mul_pd(p2, q2));
+  };
+  // A's faces 0, 1: ha_i + RadiusBAlongA - |t_i|.
+  const __m128d t01 = _mm_loadu_pd(&f.t[0]);
+  const __m128d rb01 =
+      dot(_mm_set1_pd(f.hb[0]), pair(f.abs_r[0][0], f.abs_r[1][0]), _mm_set1_pd(f.hb[1]),
+          pair(f.abs_r[0][1], f.abs_r[1][1]), _mm_set1_pd(f.hb[2]), pair(f.abs_r[0][2], f.abs_r[1][2]));
+  const __m128d a01 = _mm_sub_pd(_mm_add_pd(_mm_loadu_pd(&f.ha[0]), rb01), abs(t01));
+  // B's faces 0, 1: RadiusAAlongB + hb_j - |CentreAlongB|.
+  const __m128d s01 = dot(_mm_set1_pd(f.t[0]), _mm_loadu_pd(&f.r[0][0]), _mm_set1_pd(f.t[1]),
+                          _mm_loadu_pd(&f.r[1][0]), _mm_set1_pd(f.t[2]), _mm_loadu_pd(&f.r[2][0]));
+  const __m128d ra01 = dot(_mm_set1_pd(f.ha[0]), _mm_loadu_pd(&f.abs_r[0][0]), _mm_set1_pd(f.ha[1]),
+                           _mm_loadu_pd(&f.abs_r[1][0]), _mm_set1_pd(f.ha[2]), _mm_loadu_pd(&f.abs_r[2][0]));
+  const __m128d b01 = _mm_sub_pd(_mm_add_pd(ra01, _mm_loadu_pd(&f.hb[0])), abs(s01));
+  // A's face 2 (low lane) and B's face 2 (high lane).
+  const double s2 = f.t[0] * f.r[0][2] + f.t[1] * f.r[1][2] + f.t[2] * f.r[2][2];
+  const __m128d r2 =
+      dot(pair(f.hb[0], f.ha[0]), pair(f.abs_r[2][0], f.abs_r[0][2]), pair(f.hb[1], f.ha[1]),
+          pair(f.abs_r[2][1], f.abs_r[1][2]), pair(f.hb[2], f.ha[2]), _mm_set1_pd(f.abs_r[2][2]));
+  const __m128d side2 = pair(f.t[2], s2);
+  const __m128d ab2 = _mm_sub_pd(_mm_add_pd(r2, pair(f.ha[2], f.hb[2])), abs(side2));
+  _mm_storeu_pd(&x.value[0], a01);
+  _mm_storel_pd(&x.value[2], ab2);
+  _mm_storeu_pd(&x.value[3], b01);
+  _mm_storeh_pd(&x.value[5], ab2);
+  _mm_storeu_pd(&x.side[0], t01);
+  x.side[2] = f.t[2];
+  _mm_storeu_pd(&x.side[3], s01);
+  x.side[5] = s2;
+  const __m128d zero = _mm_setzero_pd();
+  const __m128d apart =
+      _mm_or_pd(_mm_or_pd(_mm_cmplt_pd(a01, zero), _mm_cmplt_pd(b01, zero)), _mm_cmplt_pd(ab2, zero));
+  x.separated = _mm_movemask_pd(apart) != 0;
+  double least = kInfinity;
+  int least_axis = 0;
+#pragma GCC unroll 6
+  for (int k = 0; k < 6; ++k) {
+    const double o = x.value[k];
+    least_axis = SelectIf(o < least, k, least_axis);
+    least = o < least ? o : least;
+  }
+  x.least = least_axis;
+}
+#else
 inline void ComputeFaceAxes(const BoxPairFrame& f, BoxAxes& x) {
   bool separated = false;
   double least = kInfinity;
@@ -165,6 +222,7 @@ inline void ComputeFaceAxes(const BoxPairFrame& f, BoxAxes& x) {
   x.least = least_axis;
   x.separated = separated;
 }
+#endif
 
 // The nine edge axes (6..14), after ComputeFaceAxes: updates least and
 // separated. The overlap along e_i x b_j divided by its length; an axis
@@ -190,7 +248,7 @@ struct EdgeAxisLanes {
 // Value (as the scalar form) and side of two edge axes; `lowest` keeps the
 // least unnormalized overlap for the separation test.
 inline void EdgeAxisPair(const EdgeAxisLanes& l, __m128d slack, __m128d& lowest, __m128d& value,
-                         __m128d& side) {
+                         __m128d& side, __m128d& length) {
   const __m128d sign_bit = _mm_set1_pd(-0.0);
   const __m128d s = _mm_sub_pd(_mm_mul_pd(l.t_i2, l.r1), _mm_mul_pd(l.t_i1, l.r2));
   const __m128d ra = _mm_add_pd(_mm_mul_pd(l.ha_i1, _mm_andnot_pd(sign_bit, l.r2)),
@@ -201,7 +259,8 @@ inline void EdgeAxisPair(const EdgeAxisLanes& l, __m128d slack, __m128d& lowest,
   const __m128d len2 = _mm_add_pd(_mm_mul_pd(l.r1, l.r1), _mm_mul_pd(l.r2, l.r2));
   const __m128d touching =
       _mm_and_pd(_mm_cmplt_pd(o, _mm_setzero_pd()), _mm_cmpge_pd(_mm_add_pd(o, slack), _mm_setzero_pd()));
-  const __m128d v = _mm_div_pd(_mm_andnot_pd(touching, o), _mm_sqrt_pd(len2));
+  length = _mm_sqrt_pd(len2);
+  const __m128d v = _mm_div_pd(_mm_andnot_pd(touching, o), length);
   const __m128d skipped = _mm_cmplt_pd(len2, _mm_set1_pd(kMinEdgeAxisSine * kMinEdgeAxisSine));
   value = _mm_or_pd(_mm_and_pd(skipped, _mm_set1_pd(kInfinity)), _mm_andnot_pd(skipped, v));
   side = s;
@@ -211,7 +270,7 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
   const auto pair = [](double lo, double hi) { return _mm_set_pd(hi, lo); };
   const __m128d slack = _mm_set1_pd(f.slack);
   __m128d lowest = _mm_set1_pd(kInfinity);
-  __m128d value, side;
+  __m128d value, side, length;
   // i = 0, 1 in the lanes, one j at a time: axes 6 + j and 9 + j.
   EdgeAxisLanes l;
   l.t_i2 = pair(f.t[2], f.t[0]);
@@ -227,11 +286,13 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
     l.hb_j2 = _mm_set1_pd(f.hb[j2]);
     l.abs_j2 = pair(f.abs_r[0][j2], f.abs_r[1][j2]);
     l.abs_j1 = pair(f.abs_r[0][j1], f.abs_r[1][j1]);
-    EdgeAxisPair(l, slack, lowest, value, side);
+    EdgeAxisPair(l, slack, lowest, value, side, length);
     _mm_storel_pd(&x.value[6 + j], value);
     _mm_storeh_pd(&x.value[9 + j], value);
     _mm_storel_pd(&x.side[6 + j], side);
     _mm_storeh_pd(&x.side[9 + j], side);
+    _mm_storel_pd(&x.edge_length[j], length);
+    _mm_storeh_pd(&x.edge_length[3 + j], length);
   }
   // i = 2: j = 0, 1 in the lanes (axes 12, 13), then j = 2 in both (14).
   l.t_i2 = _mm_set1_pd(f.t[1]);
@@ -244,18 +305,20 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
   l.hb_j2 = pair(f.hb[2], f.hb[0]);
   l.abs_j2 = pair(f.abs_r[2][2], f.abs_r[2][0]);
   l.abs_j1 = _mm_loadu_pd(&f.abs_r[2][1]);
-  EdgeAxisPair(l, slack, lowest, value, side);
+  EdgeAxisPair(l, slack, lowest, value, side, length);
   _mm_storeu_pd(&x.value[12], value);
   _mm_storeu_pd(&x.side[12], side);
+  _mm_storeu_pd(&x.edge_length[6], length);
   l.r1 = _mm_set1_pd(f.r[0][2]);
   l.r2 = _mm_set1_pd(f.r[1][2]);
   l.hb_j1 = _mm_set1_pd(f.hb[0]);
   l.hb_j2 = _mm_set1_pd(f.hb[1]);
   l.abs_j2 = _mm_set1_pd(f.abs_r[2][1]);
   l.abs_j1 = _mm_set1_pd(f.abs_r[2][0]);
-  EdgeAxisPair(l, slack, lowest, value, side);
+  EdgeAxisPair(l, slack, lowest, value, side, length);
   _mm_storel_pd(&x.value[14], value);
   _mm_storel_pd(&x.side[14], side);
+  _mm_storel_pd(&x.edge_length[8], length);
   // The first least in axis order, as the scalar form.
   int least_axis = x.least;
   double least = x.value[least_axis];
@@ -285,9 +348,10 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
       least_overlap = o < least_overlap ? o : least_overlap;
       const double len2 = f.r[i1][j] * f.r[i1][j] + f.r[i2][j] * f.r[i2][j];
       const double touching_or_o = ZeroIf((o < 0.0) & (o + f.slack >= 0.0), o);
-      const double v =
-          len2 < kMinEdgeAxisSine * kMinEdgeAxisSine ? kInfinity : touching_or_o / std::sqrt(len2);
+      const double length = std::sqrt(len2);
+      const double v = len2 < kMinEdgeAxisSine * kMinEdgeAxisSine ? kInfinity : touching_or_o / length;
       const int k = 6 + 3 * i + j;
+      x.edge_length[k - 6] = length;
       x.value[k] = v;
       x.side[k] = e.s;
       least_axis = SelectIf(v < least, k, least_axis);

@@ -142,7 +142,7 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
     bool have = false;
     for (int k = best_axis; k < 15; ++k) {
       if (x.value[k] != best) continue;
-      const Vec3 w = a.rotation * AxisUnit(f, k);
+      const Vec3 w = a.rotation * AxisUnit(f, x, k);
       const double sign =
           x.side[k] != 0.0 ? (x.side[k] > 0.0 ? 1.0 : -1.0) : (PreferredNormal(w, -w) ? 1.0 : -1.0);
       if (!have || PreferredNormal(w * sign, best_world)) {
@@ -153,7 +153,7 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
       }
     }
   }
-  const Vec3 n = AxisUnit(f, best_axis) * best_sign;
+  const Vec3 n = AxisUnit(f, x, best_axis) * best_sign;
   Vec3 pa;
   if (!GenericDeepestPointOnA(f, best_axis, n, best, pa)) pa = DeepestPointOnA(f, n, best);
   const Vec3 pb = pa - n * best;
