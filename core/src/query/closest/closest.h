@@ -50,6 +50,7 @@ inline Choice LessOrEqual(double x, double y) { return {_mm_cmple_sd(InLowLane(x
 // c ? +0.0 : x.
 inline double AndNot(Choice c, double x) { return _mm_cvtsd_f64(_mm_andnot_pd(c.mask, InLowLane(x))); }
 inline Choice operator|(Choice a, Choice b) { return {_mm_or_pd(a.mask, b.mask)}; }
+inline Choice operator&(Choice a, Choice b) { return {_mm_and_pd(a.mask, b.mask)}; }
 // c ? x : y.
 inline double Select(Choice c, double x, double y) {
   return _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(c.mask, InLowLane(x)), _mm_andnot_pd(c.mask, InLowLane(y))));
@@ -73,6 +74,7 @@ inline Choice Less(double x, double y) { return {x < y}; }
 inline Choice LessOrEqual(double x, double y) { return {x <= y}; }
 inline double AndNot(Choice c, double x) { return c.value ? 0.0 : x; }
 inline Choice operator|(Choice a, Choice b) { return {a.value || b.value}; }
+inline Choice operator&(Choice a, Choice b) { return {a.value && b.value}; }
 inline double Select(Choice c, double x, double y) { return c.value ? x : y; }
 inline double MaxsdOf(double x, double y) { return x > y ? x : y; }
 inline double MinsdOf(double x, double y) { return x < y ? x : y; }
@@ -81,6 +83,10 @@ inline double Clamp01(double x) {
   return x < 1.0 ? x : 1.0;
 }
 #endif
+// c ? x : y, componentwise.
+inline Vec3 Select(Choice c, const Vec3& x, const Vec3& y) {
+  return {Select(c, x.x, y.x), Select(c, x.y, y.y), Select(c, x.z, y.z)};
+}
 // x < y ? x : y and x > y ? x : y (GCC: one minsd or maxsd, which have
 // exactly these semantics, NaN included).
 inline double Min(double x, double y) { return x < y ? x : y; }
