@@ -25,11 +25,12 @@ struct TriangleClosestPoint {
 // negative. Vertices relative to the query point (the origin).
 [[gnu::cold]] Vec3 ClosestPointOnEdges(const Vec3& a, const Vec3& b, const Vec3& c);
 
-// Inline for the ball-triangle kernel, its one caller: out of line, the
-// optional result went through the stack.
-inline std::optional<TriangleClosestPoint> ClosestPointOnTriangle(const Vec3& p, const Vec3& vertex_a,
-                                                                  const Vec3& vertex_b,
-                                                                  const Vec3& vertex_c) {
+// Always inline, for the ball-triangle kernel: out of line, the optional
+// result went through the stack. With plain inline GCC called it (it has two
+// callers in ball_triangle.cc): sphere-triangle distance 404 -> 378
+// instructions per pair with the call gone, contact 378 -> 352.
+[[gnu::always_inline]] inline std::optional<TriangleClosestPoint> ClosestPointOnTriangle(
+    const Vec3& p, const Vec3& vertex_a, const Vec3& vertex_b, const Vec3& vertex_c) {
   // Relative to p, so that rounding is relative to the triangle's distance
   // rather than to its coordinates (p is the origin below).
   const Vec3 a = vertex_a - p, b = vertex_b - p, c = vertex_c - p;
