@@ -286,12 +286,40 @@ PairResult DistanceFromSeparation(const CoreClosest& cp, const CoreSeparation& s
   }
 }
 
+// The point of segment [a, b] closest to p as ClosestPointOnSegment gives it,
+// with the parameter clamped by Clamp01 (maxsd/minsd) after an unconditional
+// division instead of branches on the clamps before it: the same value (for
+// den >= 0, Clamp01(num / den) is ClampedRatio(num, den), den = 0
+// included), and no branch. For the intersect level: on random pairs the
+// clamp goes either way and the mispredictions were half its time
+// (sphere-capsule 14.5 -> 7.2 ns, 0.52 -> 0 mispredictions per pair; point-
+// segment 14.9 -> 6.4). Distance and contact keep the branches: their
+// normal's "t inside" branch follows the clamps' outcome and is predicted
+// from them; without them it mispredicts instead (sphere-capsule contact
+// 25.6 -> 28.8 ns).
+inline Vec3 ClosestPointOnSegmentByClamp(const Vec3& p, const Vec3& a, const Vec3& b) {
+  const Vec3 d = b - a;
+  const double t = Clamp01(Dot(p - a, d) / Dot(d, d));
+  return a + d * t;
+}
+// The cores' closest points for the intersect level (see above).
+inline CoreClosest IntersectClosest(const PointCore& a, const SegmentCore& b) {
+  return {ValueOf(a.p), ClosestPointOnSegmentByClamp(a.p, b.a, b.b)};
+}
+inline CoreClosest IntersectClosest(const SegmentCore& a, const PointCore& b) {
+  return {ClosestPointOnSegmentByClamp(b.p, a.a, a.b), ValueOf(b.p)};
+}
+template <typename CoreA, typename CoreB>
+CoreClosest IntersectClosest(const CoreA& a, const CoreB& b) {
+  return Closest(a, b);
+}
+
 // Intersect needs no normal: one squared-distance comparison on the closest
 // points (for two spheres, exactly |cb - ca|^2 <= (ra + rb)^2).
 template <typename A, typename B>
 bool RoundIntersect(const A& a, const B& b) {
   const double r = RadiusOf(a) + RadiusOf(b);
-  const CoreClosest cp = Closest(CoreOf(a), CoreOf(b));
+  const CoreClosest cp = IntersectClosest(CoreOf(a), CoreOf(b));
   return LengthSquared(cp.point_b - cp.point_a) <= r * r;
 }
 
