@@ -540,7 +540,7 @@ inline BoxBoxClosest ApartClosestBoxBox(const BoxPairFrame& f, const BoxAxes& x)
 // pairs), and the nine edge axes are then not needed. The caller builds its
 // PairResult in one expression: a default-constructed PairResult filled
 // later compiled to a slow `rep stos` zero fill.
-inline bool SeparatedBoxBox(const BoxPairFrame& f, BoxAxes& x, BoxBoxClosest& c) {
+[[gnu::always_inline]] inline bool SeparatedBoxBox(const BoxPairFrame& f, BoxAxes& x, BoxBoxClosest& c) {
   ComputeFaceAxes(f, x);
   if (x.separated && CertifiedClosestBoxBox(f, x, c)) return true;
   ComputeEdgeAxes(f, x);

@@ -143,6 +143,14 @@ struct BoxAxes {
 };
 // The six face axes (0..5): sets least and separated for them.
 #if defined(__SSE2__)
+// p[0] and p[1] as two 8-byte loads, which GCC may merge or combine with
+// the gathers around them as it sees fit; through _mm_loadu_pd it kept the
+// 16-byte loads as written (the frame is written 8 bytes at a time, and a
+// 16-byte load across two such stores waits for both to reach the cache).
+// Measured on the bench pairs: 60 fewer instructions and ~4% less time per
+// contact pair this way.
+inline __m128d LoadPair(const double* p) { return _mm_loadh_pd(_mm_load_sd(p), p + 1); }
+
 // In SSE2 lanes, bit for bit the scalar form below (see ComputeEdgeAxes):
 // A's faces 0 and 1, B's faces 0 and 1, then A's face 2 and B's face 2,
 // each lane ((p0 q0 + p1 q1) + p2 q2) + h - |side| in the scalar order
@@ -155,17 +163,17 @@ inline void ComputeFaceAxes(const BoxPairFrame& f, BoxAxes& x) {
     return _mm_add_pd(_mm_add_pd(_mm_mul_pd(p0, q0), _mm_mul_pd(p1, q1)), _mm_mul_pd(p2, q2));
   };
   // A's faces 0, 1: ha_i + RadiusBAlongA - |t_i|.
-  const __m128d t01 = _mm_loadu_pd(&f.t[0]);
+  const __m128d t01 = LoadPair(&f.t[0]);
   const __m128d rb01 =
       dot(_mm_set1_pd(f.hb[0]), pair(f.abs_r[0][0], f.abs_r[1][0]), _mm_set1_pd(f.hb[1]),
           pair(f.abs_r[0][1], f.abs_r[1][1]), _mm_set1_pd(f.hb[2]), pair(f.abs_r[0][2], f.abs_r[1][2]));
-  const __m128d a01 = _mm_sub_pd(_mm_add_pd(_mm_loadu_pd(&f.ha[0]), rb01), abs(t01));
+  const __m128d a01 = _mm_sub_pd(_mm_add_pd(LoadPair(&f.ha[0]), rb01), abs(t01));
   // B's faces 0, 1: RadiusAAlongB + hb_j - |CentreAlongB|.
-  const __m128d s01 = dot(_mm_set1_pd(f.t[0]), _mm_loadu_pd(&f.r[0][0]), _mm_set1_pd(f.t[1]),
-                          _mm_loadu_pd(&f.r[1][0]), _mm_set1_pd(f.t[2]), _mm_loadu_pd(&f.r[2][0]));
-  const __m128d ra01 = dot(_mm_set1_pd(f.ha[0]), _mm_loadu_pd(&f.abs_r[0][0]), _mm_set1_pd(f.ha[1]),
-                           _mm_loadu_pd(&f.abs_r[1][0]), _mm_set1_pd(f.ha[2]), _mm_loadu_pd(&f.abs_r[2][0]));
-  const __m128d b01 = _mm_sub_pd(_mm_add_pd(ra01, _mm_loadu_pd(&f.hb[0])), abs(s01));
+  const __m128d s01 = dot(_mm_set1_pd(f.t[0]), LoadPair(&f.r[0][0]), _mm_set1_pd(f.t[1]),
+                          LoadPair(&f.r[1][0]), _mm_set1_pd(f.t[2]), LoadPair(&f.r[2][0]));
+  const __m128d ra01 = dot(_mm_set1_pd(f.ha[0]), LoadPair(&f.abs_r[0][0]), _mm_set1_pd(f.ha[1]),
+                           LoadPair(&f.abs_r[1][0]), _mm_set1_pd(f.ha[2]), LoadPair(&f.abs_r[2][0]));
+  const __m128d b01 = _mm_sub_pd(_mm_add_pd(ra01, LoadPair(&f.hb[0])), abs(s01));
   // A's face 2 (low lane) and B's face 2 (high lane).
   const double s2 = f.t[0] * f.r[0][2] + f.t[1] * f.r[1][2] + f.t[2] * f.r[2][2];
   const __m128d r2 =
@@ -299,12 +307,12 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
   l.t_i1 = _mm_set1_pd(f.t[0]);
   l.ha_i1 = _mm_set1_pd(f.ha[0]);
   l.ha_i2 = _mm_set1_pd(f.ha[1]);
-  l.r1 = _mm_loadu_pd(&f.r[0][0]);
-  l.r2 = _mm_loadu_pd(&f.r[1][0]);
-  l.hb_j1 = _mm_loadu_pd(&f.hb[1]);
+  l.r1 = LoadPair(&f.r[0][0]);
+  l.r2 = LoadPair(&f.r[1][0]);
+  l.hb_j1 = LoadPair(&f.hb[1]);
   l.hb_j2 = pair(f.hb[2], f.hb[0]);
   l.abs_j2 = pair(f.abs_r[2][2], f.abs_r[2][0]);
-  l.abs_j1 = _mm_loadu_pd(&f.abs_r[2][1]);
+  l.abs_j1 = LoadPair(&f.abs_r[2][1]);
   EdgeAxisPair(l, slack, lowest, value, side, length);
   _mm_storeu_pd(&x.value[12], value);
   _mm_storeu_pd(&x.side[12], side);
@@ -373,7 +381,7 @@ inline int CountAxesOfValue(const BoxAxes& x, double v) {
 #pragma GCC unroll 7
   for (int k = 0; k < 14; k += 2) {
     // A lane that compares equal is all ones: -1 per equal axis.
-    count = _mm_sub_epi64(count, _mm_castpd_si128(_mm_cmpeq_pd(_mm_loadu_pd(&x.value[k]), target)));
+    count = _mm_sub_epi64(count, _mm_castpd_si128(_mm_cmpeq_pd(LoadPair(&x.value[k]), target)));
   }
   count = _mm_add_epi64(count, _mm_unpackhi_epi64(count, count));
   return static_cast<int>(_mm_cvtsi128_si64(count)) + (x.value[14] == v);
