@@ -248,8 +248,15 @@ inline PairResult RoundContactResult(const CoreClosest& cp, const CoreSeparation
 // segment) meet only when touching: there the branch is always predicted and
 // the selects are extra work (segment-segment 52 -> 59 ns, point-segment
 // 23 -> 26 ns).
+//
+// stored_a, stored_b: where cp.point_a and cp.point_b are stored (two point
+// cores: the shapes' own points), or null. With them, kSelect loads point_b's
+// base (hit ? point_a : point_b) through a pointer picked by one cmov,
+// instead of three mask selects (sphere-sphere distance 152 -> 125
+// instructions per pair, same time or less).
 template <bool kSelect>
-PairResult DistanceFromSeparation(const CoreClosest& cp, const CoreSeparation& sep, double ra, double rb) {
+PairResult DistanceFromSeparation(const CoreClosest& cp, const CoreSeparation& sep, double ra, double rb,
+                                  const Vec3* stored_a = nullptr, const Vec3* stored_b = nullptr) {
   const double r = ra + rb;
   const double d = sep.d;
   if constexpr (kSelect) {
@@ -266,12 +273,18 @@ PairResult DistanceFromSeparation(const CoreClosest& cp, const CoreSeparation& s
     // A miss's distance as RoundContactResult's (min(d - r, inf) is d - r);
     // a hit's +0, as the normal's components (AndNot, not a multiplication
     // by 0, which would give -0 for negative components).
+    const bool hit_bool = sep.d2 <= r * r;  // the same comparison as hit.
+    Vec3 base_b;
+    if (stored_a != nullptr) {  // known where inlined: one of the two forms.
+      base_b = ValueOf(hit_bool ? *stored_a : *stored_b);
+    } else {
+      base_b = {Select(hit, pa.x, pb.x), Select(hit, pa.y, pb.y), Select(hit, pa.z, pb.z)};
+    }
     return {QueryStatus::kOk,
-            sep.d2 <= r * r,
+            hit_bool,
             AndNot(hit, MaxsdOf(d - r, std::numeric_limits<double>::denorm_min())),
             {pa.x + n.x * ka, pa.y + n.y * ka, pa.z + n.z * ka},
-            {Select(hit, pa.x, pb.x) + n.x * kb, Select(hit, pa.y, pb.y) + n.y * kb,
-             Select(hit, pa.z, pb.z) + n.z * kb},
+            {base_b.x + n.x * kb, base_b.y + n.y * kb, base_b.z + n.z * kb},
             {AndNot(hit, n.x), AndNot(hit, n.y), AndNot(hit, n.z)}};
   } else {
     if (!(sep.d2 <= r * r)) return RoundContactResult(cp, sep, ra, rb);
@@ -342,8 +355,17 @@ PairResult RoundDistance(const A& a, const B& b) {
   const CoreClosest cp = Closest(ca, cb);
   constexpr bool kSegments =
       std::is_same_v<decltype(ca), const SegmentCore> && std::is_same_v<decltype(cb), const SegmentCore>;
+  // Two point cores: their closest points are the shapes' own points, in
+  // memory (see DistanceFromSeparation).
+  const Vec3* stored_a = nullptr;
+  const Vec3* stored_b = nullptr;
+  if constexpr (std::is_same_v<decltype(ca), const PointCore> &&
+                std::is_same_v<decltype(cb), const PointCore>) {
+    stored_a = &ca.p;
+    stored_b = &cb.p;
+  }
   return DistanceFromSeparation<!(kFlat<A> && kFlat<B>)>(cp, SeparationOf<kSegments>(cp, ca, cb), RadiusOf(a),
-                                                         RadiusOf(b));
+                                                         RadiusOf(b), stored_a, stored_b);
 }
 
 }  // namespace collide::internal
