@@ -102,10 +102,13 @@ inline bool IncidentPoint(const Vec3& hr, int i, double sign, const Vec3& c, con
 // normalized.
 inline Vec3 EdgeAxisCross(const BoxPairFrame& f, int axis) {
   const int i = (axis - 6) / 3, j = (axis - 6) % 3;
-  double l[3] = {0.0, 0.0, 0.0};
-  l[kNext[i]] = -f.r[kPrev[i]][j];
-  l[kPrev[i]] = f.r[kNext[i]][j];
-  return {l[0], l[1], l[2]};
+  // -r[i2][j] at coordinate i1, r[i1][j] at i2, 0 at i (as Axis: selects,
+  // not an array written at run-time indices).
+  const double at_next = -f.r[kPrev[i]][j], at_prev = f.r[kNext[i]][j];
+  const auto coordinate = [&](int k) {
+    return SelectIf(k == kNext[i], at_next, SelectIf(k == kPrev[i], at_prev, 0.0));
+  };
+  return {coordinate(0), coordinate(1), coordinate(2)};
 }
 
 // Unit axis `axis` in A's frame: 0..2 A's faces, 3..5 B's faces, 6 + 3i + j

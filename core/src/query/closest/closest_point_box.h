@@ -73,17 +73,17 @@ inline Vec3 ClampWithoutBranches(const Vec3& p, const Vec3& lo, const Vec3& hi) 
 }
 
 // Vec3::operator[] with an index known only at run time is a chain of
-// branches; these go through an array instead.
+// branches; these select every coordinate without branches instead. Not
+// through an array written at the index and read back whole: the 8-byte
+// store at a run-time index and a 16-byte read of the array cannot be
+// forwarded from the store buffer, which cost the box-box certificates
+// and deepest points ~a dozen cycles each on their critical path.
 constexpr Vec3 Axis(int i, double sign) {
-  double v[3] = {0.0, 0.0, 0.0};
-  v[i] = sign;
-  return {v[0], v[1], v[2]};
+  return {ZeroIf(i != 0, sign), ZeroIf(i != 1, sign), ZeroIf(i != 2, sign)};
 }
 // v with coordinate i replaced by value.
 constexpr Vec3 WithCoordinate(const Vec3& v, int i, double value) {
-  double c[3] = {v.x, v.y, v.z};
-  c[i] = value;
-  return {c[0], c[1], c[2]};
+  return {SelectIf(i == 0, value, v.x), SelectIf(i == 1, value, v.y), SelectIf(i == 2, value, v.z)};
 }
 
 // A box's support feature towards a unit direction n (box frame): the face,
