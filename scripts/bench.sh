@@ -4,18 +4,21 @@
 # pair_bench.json (Google Benchmark JSON), pair_instructions.txt (callgrind
 # instructions per pair, a load-independent second figure) and README.md
 # (the machine, compiler, flags, library versions, date and load).
-# The whole run takes a few minutes.
+# The whole run takes about 8 minutes: this VM's speed drifts from minute to
+# minute, and 7 repetitions of 0.2 s (median) keep FCL's times, which drift
+# most, from setting a ratio by one slow phase (3 of 0.1 s moved FCL's
+# sphere-OBB distance by 166-199 ns between runs).
 #
 # Usage: scripts/bench.sh [extra Google Benchmark flags, e.g. --benchmark_filter=obb]
 # Env:   BUILD_DIR (default build-bench), MACHINE (default from the CPU model and core count),
-#        MIN_TIME seconds per benchmark repetition (default 0.1), REPETITIONS (default 3, the
+#        MIN_TIME seconds per benchmark repetition (default 0.2), REPETITIONS (default 7, the
 #        summary uses the median), INSTRUCTION_PAIRS pairs per callgrind sweep (default 5000,
 #        0 skips callgrind), JOBS build jobs (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build-bench}"
-MIN_TIME="${MIN_TIME:-0.1}"
-REPETITIONS="${REPETITIONS:-3}"
+MIN_TIME="${MIN_TIME:-0.2}"
+REPETITIONS="${REPETITIONS:-7}"
 INSTRUCTION_PAIRS="${INSTRUCTION_PAIRS:-5000}"
 JOBS="${JOBS:-2}"
 model="$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
