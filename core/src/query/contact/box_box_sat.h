@@ -151,6 +151,20 @@ struct BoxAxes {
 // contact pair this way.
 inline __m128d LoadPair(const double* p) { return _mm_loadh_pd(_mm_load_sd(p), p + 1); }
 
+// The first axis of least value among value[kBegin, kEnd), after the
+// least so far (least_axis, of value least): the axis order the scalar
+// forms keep, without a branch per axis.
+template <int kBegin, int kEnd>
+inline int FirstLeastAxis(const double* value, int least_axis, double least) {
+#pragma GCC unroll 15
+  for (int k = kBegin; k < kEnd; ++k) {
+    const double v = value[k];
+    least_axis = SelectIf(v < least, k, least_axis);
+    least = v < least ? v : least;
+  }
+  return least_axis;
+}
+
 // In SSE2 lanes, bit for bit the scalar form below (see ComputeEdgeAxes):
 // A's faces 0 and 1, B's faces 0 and 1, then A's face 2 and B's face 2,
 // each lane ((p0 q0 + p1 q1) + p2 q2) + h - |side| in the scalar order
@@ -193,15 +207,7 @@ inline void ComputeFaceAxes(const BoxPairFrame& f, BoxAxes& x) {
   const __m128d apart =
       _mm_or_pd(_mm_or_pd(_mm_cmplt_pd(a01, zero), _mm_cmplt_pd(b01, zero)), _mm_cmplt_pd(ab2, zero));
   x.separated = _mm_movemask_pd(apart) != 0;
-  double least = kInfinity;
-  int least_axis = 0;
-#pragma GCC unroll 6
-  for (int k = 0; k < 6; ++k) {
-    const double o = x.value[k];
-    least_axis = SelectIf(o < least, k, least_axis);
-    least = o < least ? o : least;
-  }
-  x.least = least_axis;
+  x.least = FirstLeastAxis<0, 6>(x.value, 0, kInfinity);
 }
 #else
 inline void ComputeFaceAxes(const BoxPairFrame& f, BoxAxes& x) {
@@ -327,16 +333,7 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
   _mm_storel_pd(&x.value[14], value);
   _mm_storel_pd(&x.side[14], side);
   _mm_storel_pd(&x.edge_length[8], length);
-  // The first least in axis order, as the scalar form.
-  int least_axis = x.least;
-  double least = x.value[least_axis];
-#pragma GCC unroll 9
-  for (int k = 6; k < 15; ++k) {
-    const double v = x.value[k];
-    least_axis = SelectIf(v < least, k, least_axis);
-    least = v < least ? v : least;
-  }
-  x.least = least_axis;
+  x.least = FirstLeastAxis<6, 15>(x.value, x.least, x.value[x.least]);
   lowest = _mm_min_sd(lowest, _mm_unpackhi_pd(lowest, lowest));
   x.separated = x.separated | (_mm_cvtsd_f64(_mm_add_sd(lowest, slack)) < 0.0);
 }
