@@ -5,10 +5,6 @@
 #ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_POINT_BOX_H_
 #define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_POINT_BOX_H_
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +12,7 @@
 #include "collide/math.h"
 #include "collide/result.h"
 #include "collide/shapes.h"
+#include "query/closest/closest.h"
 
 namespace collide::internal {
 
@@ -56,19 +53,13 @@ constexpr Vec3 Clamp(const Vec3& p, const Vec3& lo, const Vec3& hi) {
 // The same value as Clamp without branches, for points that fall on either
 // side of the faces at random (box-box certificates). Not Clamp's own form:
 // where the side is predictable or the compiler finds min/max, the branches
-// are cheaper (sphere-box kernels: 2x the instructions this way). On x86-64
-// one minsd and one maxsd, whose semantics are exactly Clamp's comparisons
-// (minsd(h, x) = h < x ? h : x, maxsd(l, y) = l > y ? l : y, the second
-// operand on equality): 2 instructions a coordinate against ~12 for
+// are cheaper (sphere-box kernels: 2x the instructions this way). MinsdOf and
+// MaxsdOf (closest.h; one minsd and one maxsd on x86-64) have exactly Clamp's
+// comparisons: MinsdOf(h, x) = h < x ? h : x, MaxsdOf(l, y) = l > y ? l : y,
+// the second operand on equality: 2 instructions a coordinate against ~12 for
 // SelectIf's round trip through the integer registers.
 inline Vec3 ClampWithoutBranches(const Vec3& p, const Vec3& lo, const Vec3& hi) {
-#if defined(__SSE2__)
-  const auto clamp = [](double x, double l, double h) {
-    return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(l), _mm_min_sd(_mm_set_sd(h), _mm_set_sd(x))));
-  };
-#else
-  const auto clamp = [](double x, double l, double h) { return SelectIf(x < l, l, SelectIf(x > h, h, x)); };
-#endif
+  const auto clamp = [](double x, double l, double h) { return MaxsdOf(l, MinsdOf(h, x)); };
   return {clamp(p.x, lo.x, hi.x), clamp(p.y, lo.y, hi.y), clamp(p.z, lo.z, hi.z)};
 }
 
