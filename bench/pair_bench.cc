@@ -261,21 +261,29 @@ Sweeper KernelSweeper(const Context& c, QueryLevel) {
 
 using SweeperFactory = Sweeper (*)(const Context&, QueryLevel);
 
-// Typed kernels by (kind name, level), filled by AddTypedKernels.
-std::map<std::pair<std::string, QueryLevel>, SweeperFactory>& TypedKernels() {
-  static std::map<std::pair<std::string, QueryLevel>, SweeperFactory> kernels;
-  return kernels;
+enum class Impl { kKernel, kSlot, kQuery, kGjk, kFcl, kBullet, kBulletWorld, kTextbook };
+constexpr Impl kImpls[] = {Impl::kKernel, Impl::kSlot,   Impl::kQuery,       Impl::kGjk,
+                           Impl::kFcl,    Impl::kBullet, Impl::kBulletWorld, Impl::kTextbook};
+constexpr int kImplCount = std::size(kImpls);
+const char* ImplName(Impl impl) {
+  constexpr const char* kNames[] = {"kernel", "slot",   "query",    "gjk",
+                                    "fcl",    "bullet", "bt_world", "textbook"};
+  return kNames[static_cast<int>(impl)];
 }
 
-// The textbook kernels (textbook_kernels.h), the same way.
-std::map<std::pair<std::string, QueryLevel>, SweeperFactory>& TextbookKernels() {
-  static std::map<std::pair<std::string, QueryLevel>, SweeperFactory> kernels;
-  return kernels;
+using KernelTable = std::map<std::pair<std::string, QueryLevel>, SweeperFactory>;
+
+// The kernels by (kind name, level) that Impl::kKernel (collide's typed
+// kernels) and Impl::kTextbook (textbook_kernels.h) sweep, filled by
+// AddTypedKernels; null for the other impls.
+KernelTable* KernelsOf(Impl impl) {
+  static KernelTable typed, textbook;
+  return impl == Impl::kKernel ? &typed : impl == Impl::kTextbook ? &textbook : nullptr;
 }
 
 template <auto Intersect, auto Distance, auto Contact>
-void AddKernels(const char* kind,
-                std::map<std::pair<std::string, QueryLevel>, SweeperFactory>& into = TypedKernels()) {
+void AddKernels(const char* kind, Impl impl = Impl::kKernel) {
+  KernelTable& into = *KernelsOf(impl);
   into[{kind, QueryLevel::kIntersect}] = &KernelSweeper<Intersect>;
   into[{kind, QueryLevel::kDistance}] = &KernelSweeper<Distance>;
   into[{kind, QueryLevel::kContact}] = &KernelSweeper<Contact>;
@@ -298,19 +306,9 @@ void AddTypedKernels() {
   AddKernels<&IntersectSphereTriangle, &DistanceSphereTriangle, &ContactSphereTriangle>("sphere_triangle");
 #endif
   AddKernels<&TextbookIntersectSphereTriangle, &TextbookDistanceSphereTriangle,
-             &TextbookContactSphereTriangle>("sphere_triangle", TextbookKernels());
+             &TextbookContactSphereTriangle>("sphere_triangle", Impl::kTextbook);
   AddKernels<&TextbookIntersectCapsuleCapsule, &TextbookDistanceCapsuleCapsule,
-             &TextbookContactCapsuleCapsule>("capsule_capsule", TextbookKernels());
-}
-
-enum class Impl { kKernel, kSlot, kQuery, kGjk, kFcl, kBullet, kBulletWorld, kTextbook };
-constexpr Impl kImpls[] = {Impl::kKernel, Impl::kSlot,   Impl::kQuery,       Impl::kGjk,
-                           Impl::kFcl,    Impl::kBullet, Impl::kBulletWorld, Impl::kTextbook};
-constexpr int kImplCount = std::size(kImpls);
-const char* ImplName(Impl impl) {
-  constexpr const char* kNames[] = {"kernel", "slot",   "query",    "gjk",
-                                    "fcl",    "bullet", "bt_world", "textbook"};
-  return kNames[static_cast<int>(impl)];
+             &TextbookContactCapsuleCapsule>("capsule_capsule", Impl::kTextbook);
 }
 
 // The sweep of `impl`, or null when collide has nothing to measure there.
@@ -318,7 +316,7 @@ Sweeper MakeSweeper(Context& c, QueryLevel level, Impl impl) {
   switch (impl) {
     case Impl::kKernel:
     case Impl::kTextbook: {
-      const auto& kernels = impl == Impl::kKernel ? TypedKernels() : TextbookKernels();
+      const KernelTable& kernels = *KernelsOf(impl);
       const auto it = kernels.find({c.set.kind.name, level});
       return it == kernels.end() ? nullptr : it->second(c, level);
     }
@@ -364,8 +362,8 @@ void RegisterAll() {
   for (int k = 0; k < static_cast<int>(kinds.size()); ++k) {
     for (const QueryLevel level : kLevels) {
       for (const Impl impl : kImpls) {
-        if (impl == Impl::kKernel && !TypedKernels().count({kinds[k].name, level})) continue;
-        if (impl == Impl::kTextbook && !TextbookKernels().count({kinds[k].name, level})) continue;
+        const KernelTable* kernels = KernelsOf(impl);
+        if (kernels != nullptr && !kernels->count({kinds[k].name, level})) continue;
         benchmark::RegisterBenchmark(BenchmarkName(kinds[k], level, impl).c_str(), RunBenchmark, k, level,
                                      impl);
       }
