@@ -1,0 +1,42 @@
+// Shape casts (sweeps): a convex shape translated along a vector, against a
+// fixed shape, to the first time of impact.
+#ifndef COLLIDE_SWEEP_H_
+#define COLLIDE_SWEEP_H_
+
+#include "collide/math.h"
+#include "collide/result.h"
+#include "collide/shapes.h"
+
+namespace collide {
+
+// Result of sweeping shape A (moving) by `translation` against shape B (fixed).
+//
+// hit: A, translated by t * translation, touches or overlaps B for some t in
+//   [0, 1]. A pair whose sweep misses stays apart along the whole path.
+// t: the first such t (time of impact as a fraction of the translation):
+//   for every t' < t the shapes do not overlap, and at t they touch within the
+//   documented tolerance. 0 on a miss.
+// point: a contact point at time t, world space (on both surfaces at t).
+// normal: unit, from A towards B at the contact (PairResult's convention:
+//   moving A by -normal separates it from B). Zero on a miss.
+// depth: 0 unless the shapes already overlap at t = 0; then t = 0, depth is
+//   the penetration depth (> 0, or 0 when exactly touching) and normal the
+//   penetration normal of Contact(A, B).
+struct SweepResult {
+  QueryStatus status = QueryStatus::kOk;
+  bool hit = false;
+  double t = 0.0;
+  Vec3 point;
+  Vec3 normal;
+  double depth = 0.0;
+  friend bool operator==(const SweepResult&, const SweepResult&) = default;
+};
+
+// Sweeps convex `a` by `translation` against `b`. `a` must not be a
+// halfspace (it is not bounded); `b` may be any shape. Zero translation
+// answers whether the shapes touch at t = 0.
+SweepResult ShapeCast(const Shape& a, const Vec3& translation, const Shape& b);
+
+}  // namespace collide
+
+#endif  // COLLIDE_SWEEP_H_
