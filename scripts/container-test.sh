@@ -137,7 +137,8 @@ if ! container=$(docker run -d --network host --read-only --cap-drop ALL \
     --security-opt no-new-privileges -e COLLIDE_HOST=127.0.0.1 -e COLLIDE_PORT="$port" "$IMAGE"); then
   echo "FAIL docker run"; echo "container-test: 0 passed, 1 failed"; exit 1
 fi
-for _ in $(seq 50); do "$CLI" health --target="$target" >/dev/null 2>&1 && break; sleep 0.2; done
+# Waits for readiness, not a fixed time: up to 60 s on a loaded machine.
+for _ in $(seq 300); do "$CLI" health --target="$target" >/dev/null 2>&1 && break; sleep 0.2; done
 
 check "health from the host CLI" "$CLI" health --target="$target" --timeout=2s
 check "health from the CLI inside the image" docker exec "$container" collide health --target="$target"
@@ -152,7 +153,7 @@ check "no capabilities, no new privileges" bash -c "docker exec $container grep 
   tee /dev/stderr | awk '/^Cap/ && \$2 != \"0000000000000000\" {bad=1} /^NoNewPrivs/ && \$2 != 1 {bad=1} END {exit bad}'"
 check "image has a HEALTHCHECK running the CLI" bash -c "docker image inspect -f '{{json .Config.Healthcheck}}' $IMAGE |
   tee /dev/stderr | grep -q 'collide health'"
-check "image HEALTHCHECK reports healthy" bash -c "for i in \$(seq 60); do
+check "image HEALTHCHECK reports healthy" bash -c "for i in \$(seq 180); do
     [[ \$(docker inspect -f '{{.State.Health.Status}}' $container) == healthy ]] && exit 0; sleep 0.5; done
   docker inspect -f '{{json .State.Health}}' $container; exit 1"
 
