@@ -22,6 +22,8 @@ int RunInfo();
 int RunQuery(const std::vector<std::string>& args);
 // The load generator.
 int RunBench();
+// `mesh info FILE` and `mesh maps FILE.pk3`: map import, offline.
+int RunMesh(const std::vector<std::string>& args);
 
 }  // namespace collide::cli
 

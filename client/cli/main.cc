@@ -6,6 +6,8 @@
 //   collide bench  [--encoding=packed|readable] [--kind=obb] [--batch=4096]
 //                  [--concurrency=4] [--duration=10s] [--level=contact]
 //                  [--client_path=wire|typed]
+//   collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z]
+//   collide mesh maps FILE.pk3
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -72,6 +74,8 @@ int main(int argc, char** argv) {
       "  info            print the server's version, limits and counters\n"
       "  query FILE.json run the pairs and casts of FILE.json (see README: CLI) (--format)\n"
       "  bench           load generator: pairs/s and latency, against the in-process core\n"
+      "  mesh info FILE  import a map (.bsp .pk3 .gltf .glb .obj): triangles, bounds (--map)\n"
+      "  mesh maps FILE  the maps in a .pk3\n"
       "common flags: --target (default 127.0.0.1:50051), --deadline, --round_robin,\n"
       "  --token / --token_file / $COLLIDE_TOKEN (bearer token), --tls, --tls_ca_file,\n"
       "  --tls_cert_file + --tls_key_file (mutual TLS), --tls_server_name");
@@ -86,6 +90,7 @@ int main(int argc, char** argv) {
   if (command == "info") return collide::cli::RunInfo();
   if (command == "query") return collide::cli::RunQuery(args);
   if (command == "bench") return collide::cli::RunBench();
+  if (command == "mesh") return collide::cli::RunMesh(args);
   std::cerr << "collide: unknown command \"" << command << "\"\n" << absl::ProgramUsageMessage() << "\n";
   return 2;
 }

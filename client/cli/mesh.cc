@@ -1,0 +1,94 @@
+// `collide mesh info FILE [--map NAME]`: what a map file imports to (see
+// import/include/collide/import/map_import.h), without a server.
+#include <chrono>
+#include <iostream>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "collide/import/map_import.h"
+#include "commands.h"
+
+ABSL_FLAG(std::string, map, "", "mesh: the map inside a .pk3 (NAME, as `collide mesh info FILE.pk3` lists)");
+ABSL_FLAG(double, scale, 1.0, "mesh: uniform scale applied to the imported vertices");
+ABSL_FLAG(std::string, up, "as_stored", "mesh: output up axis: as_stored, y or z");
+
+namespace collide::cli {
+namespace {
+
+std::string AxisName(importer::UpAxis axis) {
+  switch (axis) {
+    case importer::UpAxis::kY:
+      return "Y up";
+    case importer::UpAxis::kZ:
+      return "Z up";
+    default:
+      return "as stored";
+  }
+}
+
+std::string Point(const Vec3& p) { return absl::StrFormat("(%.6g, %.6g, %.6g)", p.x, p.y, p.z); }
+
+int Info(const std::string& path) {
+  importer::ImportOptions options;
+  options.map = absl::GetFlag(FLAGS_map);
+  options.scale = absl::GetFlag(FLAGS_scale);
+  const std::string up = absl::GetFlag(FLAGS_up);
+  if (up == "y") {
+    options.up = importer::UpAxis::kY;
+  } else if (up == "z") {
+    options.up = importer::UpAxis::kZ;
+  } else if (up != "as_stored") {
+    std::cerr << "collide mesh: --up must be as_stored, y or z, not \"" << up << "\"\n";
+    return 2;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const absl::StatusOr<importer::ImportedMesh> imported = importer::ImportMap(path, options);
+  const double import_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!imported.ok()) {
+    std::cerr << "collide mesh: " << imported.status().message() << "\n";
+    return 1;
+  }
+  const importer::ImportStats& s = imported->stats;
+  const importer::UpAxis out_up = options.up == importer::UpAxis::kAsStored ? s.stored_up : options.up;
+  std::cout << "file:        " << path << (s.entry.empty() ? "" : " : " + s.entry) << "\n"
+            << "format:      " << s.format << ", " << AxisName(out_up) << ", scale " << options.scale << "\n"
+            << "vertices:    " << imported->mesh.vertices.size() << "\n"
+            << "triangles:   " << imported->mesh.triangles.size() << "\n"
+            << "degenerate:  " << s.degenerate_triangles << "\n"
+            << "bounds:      " << Point(s.min) << " .. " << Point(s.max) << "\n";
+  if (s.format == "bsp") {
+    std::cout << absl::StrFormat(
+        "faces:       %d in the file; imported %d polygon, %d mesh, %d patch (%d patches at %dx%d); skipped "
+        "%d "
+        "non-solid, %d billboard, %d of brush entities\n",
+        s.source_faces, s.polygon_faces, s.mesh_faces, s.patch_faces, s.patches, options.patch_subdivisions,
+        options.patch_subdivisions, s.nonsolid_faces, s.billboard_faces, s.brush_entity_faces);
+  } else {
+    std::cout << "faces:       " << s.source_faces << " in the file; " << s.dropped_primitives
+              << " points/lines dropped\n";
+  }
+  std::cout << absl::StrFormat("import:      %.1f ms\n", import_ms);
+  return 0;
+}
+
+}  // namespace
+
+int RunMesh(const std::vector<std::string>& args) {
+  if (args.size() == 2 && args[0] == "info") return Info(args[1]);
+  if (args.size() == 2 && args[0] == "maps") {
+    const absl::StatusOr<std::vector<std::string>> maps = importer::ListPk3Maps(args[1]);
+    if (!maps.ok()) {
+      std::cerr << "collide mesh: " << maps.status().message() << "\n";
+      return 1;
+    }
+    for (const std::string& m : *maps) std::cout << m << "\n";
+    return 0;
+  }
+  std::cerr << "usage: collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z]\n"
+            << "       collide mesh maps FILE.pk3\n";
+  return 2;
+}
+
+}  // namespace collide::cli

@@ -1,0 +1,46 @@
+#include "mesh_builder.h"
+
+#include <bit>
+
+namespace collide::importer {
+
+MeshBuilder::MeshBuilder(std::uint64_t triangles) {
+  mesh_.triangles.reserve(triangles);
+  index_of_.reserve(triangles / 2);  // closed meshes have about half as many vertices as triangles
+}
+
+std::uint32_t MeshBuilder::Vertex(const Vec3& p) {
+  // + 0.0 turns -0 into +0 so that both weld (IEEE 754: -0 + +0 = +0).
+  const std::array<std::uint64_t, 3> key = {std::bit_cast<std::uint64_t>(p.x + 0.0),
+                                            std::bit_cast<std::uint64_t>(p.y + 0.0),
+                                            std::bit_cast<std::uint64_t>(p.z + 0.0)};
+  const auto [it, added] = index_of_.try_emplace(key, static_cast<std::uint32_t>(mesh_.vertices.size()));
+  if (added) mesh_.vertices.push_back(p);
+  return it->second;
+}
+
+MeshData MeshBuilder::Finish(UpAxis stored, const ImportOptions& options, ImportStats& stats) && {
+  const UpAxis to = options.up == UpAxis::kAsStored ? stored : options.up;
+  for (Vec3& v : mesh_.vertices) {
+    // Z up -> Y up is a rotation of -90 degrees about X: (x, y, z) -> (x, z, -y);
+    // Y up -> Z up its inverse: (x, y, z) -> (x, -z, y).
+    if (stored == UpAxis::kZ && to == UpAxis::kY) v = {v.x, v.z, -v.y};
+    if (stored == UpAxis::kY && to == UpAxis::kZ) v = {v.x, -v.z, v.y};
+    if (options.scale != 1.0) v = v * options.scale;
+  }
+  stats.stored_up = stored;
+  stats.min = stats.max = Vec3{};
+  if (!mesh_.vertices.empty()) stats.min = stats.max = mesh_.vertices[0];
+  for (const Vec3& v : mesh_.vertices) {
+    stats.min = Min(stats.min, v);
+    stats.max = Max(stats.max, v);
+  }
+  stats.degenerate_triangles = 0;
+  for (const TriangleIndices& t : mesh_.triangles) {
+    const Vec3& a = mesh_.vertices[t[0]];
+    if (Cross(mesh_.vertices[t[1]] - a, mesh_.vertices[t[2]] - a) == Vec3{}) ++stats.degenerate_triangles;
+  }
+  return std::move(mesh_);
+}
+
+}  // namespace collide::importer
