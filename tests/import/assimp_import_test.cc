@@ -80,7 +80,14 @@ std::string GltfBuffer() {
   return bin;
 }
 
-void ExpectPlacedTwice(const ImportedMesh& m) {
+// Writes the file, imports it, and checks the two placed triangles.
+void ExpectPlacedTwice(const std::string& file_name, const std::string& bytes, const std::string& format) {
+  const std::string path = WriteTempFile(file_name, bytes);
+  const absl::StatusOr<ImportedMesh> imported = ImportMap(path);
+  std::remove(path.c_str());
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  const ImportedMesh& m = *imported;
+  EXPECT_EQ(m.stats.format, format);
   ASSERT_EQ(m.mesh.triangles.size(), 2u);
   std::vector<std::vector<Vec3>> triangles;
   for (const TriangleIndices& t : m.mesh.triangles) {
@@ -97,13 +104,8 @@ void ExpectPlacedTwice(const ImportedMesh& m) {
 }
 
 TEST(AssimpImport, GltfNodeTransformsAreApplied) {
-  const std::string path = WriteTempFile(
-      "two.gltf", Gltf("data:application/octet-stream;base64," + absl::Base64Escape(GltfBuffer())));
-  const absl::StatusOr<ImportedMesh> m = ImportMap(path);
-  ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_EQ(m->stats.format, "gltf");
-  ExpectPlacedTwice(*m);
-  std::remove(path.c_str());
+  ExpectPlacedTwice("two.gltf",
+                    Gltf("data:application/octet-stream;base64," + absl::Base64Escape(GltfBuffer())), "gltf");
 }
 
 TEST(AssimpImport, GlbNodeTransformsAreApplied) {
@@ -120,12 +122,7 @@ TEST(AssimpImport, GlbNodeTransformsAreApplied) {
   put32(static_cast<std::uint32_t>(bin.size()));
   put32(0x004E4942);  // "BIN\0"
   glb += bin;
-  const std::string path = WriteTempFile("two.glb", glb);
-  const absl::StatusOr<ImportedMesh> m = ImportMap(path);
-  ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_EQ(m->stats.format, "glb");
-  ExpectPlacedTwice(*m);
-  std::remove(path.c_str());
+  ExpectPlacedTwice("two.glb", glb, "glb");
 }
 
 TEST(AssimpImport, BadFilesNameTheFile) {
