@@ -1,0 +1,63 @@
+// The bounding volume hierarchy of a TriangleMesh: 4-wide nodes whose child
+// boxes are stored as float lanes (structure of arrays), so that one SSE2
+// instruction tests an axis of all four children. Boxes are rounded outward
+// from the double triangles, so a float test never misses a triangle.
+#ifndef COLLIDE_CORE_SRC_MESH_BVH_H_
+#define COLLIDE_CORE_SRC_MESH_BVH_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "collide/math.h"
+
+namespace collide::internal {
+
+// Leaves hold at most this many triangles.
+inline constexpr int kBvhMaxLeafSize = 4;
+// Depth bound, in 4-wide levels (root = 1). The build uses binned SAH splits
+// down to kBvhSahDepth levels and object-median splits below: a median split
+// node divides its n triangles into four ranges of at most ceil(n / 4), so
+// 2^31 triangles (kMaxMeshTriangles) need at most 16 more levels. Hence
+// depth <= kBvhSahDepth + 16 = 48 < kBvhMaxDepth, whatever the geometry.
+inline constexpr int kBvhSahDepth = 32;
+inline constexpr int kBvhMaxDepth = 50;
+// A depth-first traversal pops one node and pushes at most 4 children, so
+// its stack never holds more than 3 * depth + 1 entries: 3 * 50 + 1 = 151.
+inline constexpr int kBvhStackSize = 160;
+
+struct alignas(64) BvhNode {
+  // Child boxes, lane i for child i; unused lanes are zero boxes, masked out
+  // by num_children.
+  float min_x[4], min_y[4], min_z[4];
+  float max_x[4], max_y[4], max_z[4];
+  // count[i] == 0: child[i] is a node index. Else child[i] is the first of
+  // count[i] consecutive entries of Bvh::triangles (a leaf).
+  std::uint32_t child[4];
+  std::uint8_t count[4];
+  std::uint8_t num_children;
+};
+static_assert(sizeof(BvhNode) == 128);
+
+// A queryable triangle: vertex indices and its index in MeshData::triangles.
+struct BvhTriangle {
+  std::uint32_t v[3];
+  std::uint32_t id;
+};
+
+struct Bvh {
+  std::vector<BvhNode> nodes;          // nodes[0] is the root; empty mesh: none.
+  std::vector<BvhTriangle> triangles;  // in leaf order.
+  int depth = 0;                       // 4-wide levels.
+};
+
+// Builds the BVH of `triangles` (all valid and non-degenerate) over
+// `vertices`. O(n log n): binned SAH (32 bins, largest centroid axis).
+Bvh BuildBvh(const std::vector<Vec3>& vertices, std::vector<BvhTriangle> triangles);
+
+// The float nearest below / above x (x finite and within float range).
+float RoundDown(double x);
+float RoundUp(double x);
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_CORE_SRC_MESH_BVH_H_

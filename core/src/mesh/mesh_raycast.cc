@@ -1,0 +1,157 @@
+// Ray casts against a mesh: closest, any and all hits, one traversal each
+// (bvh_traverse.h) with the exact watertight triangle test (watertight.h).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "collide/mesh.h"
+#include "mesh/bvh.h"
+#include "mesh/bvh_traverse.h"
+#include "query/raycast/watertight.h"
+
+namespace collide {
+namespace {
+
+using internal::BvhTriangle;
+using internal::RayTriangleT;
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+// What every ray query sets up once.
+struct MeshRay {
+  internal::WatertightRay ray;
+  internal::RayBoxes boxes;
+  double t_max = 0.0;  // in units of the ray direction.
+};
+
+// False for a ray that cannot hit (empty mesh, zero or non-finite direction).
+bool SetUp(const TriangleMesh& mesh, const Ray& ray, MeshRay& out) {
+  if (mesh.bvh().nodes.empty() || !IsFinite(ray.origin) || !IsFinite(ray.direction) ||
+      LengthSquared(ray.direction) == 0.0 || !(ray.max_distance >= 0.0)) {
+    return false;
+  }
+  out.ray = internal::SetUpWatertightRay(ray.origin, ray.direction);
+  const Aabb& b = mesh.bounds();
+  const double t_bound = Length(Max(Abs(ray.origin - b.min), Abs(ray.origin - b.max)));
+  out.boxes = internal::SetUpRayBoxes(ray.origin, out.ray.unit, t_bound);
+  out.t_max = ray.max_distance / out.ray.length;
+  return true;
+}
+
+// World distance t (in direction units) as a float bound at least as large,
+// with slack for |unit| = 1 +- rounding.
+float WorldBound(const MeshRay& r, double t) { return internal::RoundUp(t * r.ray.length * (1.0 + 0x1p-40)); }
+
+MeshRayHit ToMeshHit(const TriangleMesh& mesh, const MeshRay& r, std::uint32_t id, const RayTriangleT& t) {
+  const Triangle tri = mesh.triangle(id);
+  const RayHit h = internal::RayHitOnTriangle(r.ray, tri.a, tri.b, tri.c, t);
+  return {true, h.distance, h.point, h.normal, id};
+}
+
+// Tests the triangles of a leaf, calling on_hit(triangle, t) for each hit
+// within [0, t_max]; stops when on_hit returns true.
+template <typename OnHit>
+bool TestLeaf(const TriangleMesh& mesh, const MeshRay& r, std::uint32_t first, std::uint32_t count,
+              double t_max, OnHit&& on_hit) {
+  const std::vector<Vec3>& v = mesh.vertices();
+  for (std::uint32_t i = first; i < first + count; ++i) {
+    const BvhTriangle& tri = mesh.bvh().triangles[i];
+    const RayTriangleT t = internal::IntersectWatertight(r.ray, v[tri.v[0]], v[tri.v[1]], v[tri.v[2]], t_max);
+    if (t.hit && on_hit(tri.id, t)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+MeshRayHit RayCastClosest(const TriangleMesh& mesh, const Ray& ray) {
+  MeshRay r;
+  if (!SetUp(mesh, ray, r)) return {};
+  struct Visitor {
+    const TriangleMesh& mesh;
+    const MeshRay& r;
+    double best_t;  // in direction units; the order is by world distance.
+    std::uint32_t best_id = kNone;
+    RayTriangleT best;
+    float t_max_world;
+    float TMax() const { return t_max_world; }
+    bool Leaf(std::uint32_t first, std::uint32_t count) {
+      // Two t one ulp apart can give the same world distance, which then
+      // ties on the index: accept t slightly above the best.
+      const double limit = best_id == kNone ? best_t : best_t * (1.0 + 0x1p-50);
+      TestLeaf(mesh, r, first, count, limit, [&](std::uint32_t id, const RayTriangleT& t) {
+        const double d = t.t * r.ray.length, best_d = best_t * r.ray.length;
+        if (best_id == kNone || d < best_d || (d == best_d && id < best_id)) {
+          best_t = t.t, best_id = id, best = t;
+          t_max_world = WorldBound(r, best_t * (1.0 + 0x1p-50));
+        }
+        return false;
+      });
+      return false;
+    }
+  } visitor{mesh, r, r.t_max, kNone, {}, WorldBound(r, r.t_max)};
+  internal::TraverseRay(mesh.bvh(), r.boxes, visitor);
+  if (visitor.best_id == kNone) return {};
+  return ToMeshHit(mesh, r, visitor.best_id, visitor.best);
+}
+
+MeshRayHit RayCastAny(const TriangleMesh& mesh, const Ray& ray) {
+  MeshRay r;
+  if (!SetUp(mesh, ray, r)) return {};
+  struct Visitor {
+    const TriangleMesh& mesh;
+    const MeshRay& r;
+    float t_max_world;
+    std::uint32_t id = kNone;
+    RayTriangleT hit;
+    float TMax() const { return t_max_world; }
+    bool Leaf(std::uint32_t first, std::uint32_t count) {
+      return TestLeaf(mesh, r, first, count, r.t_max, [&](std::uint32_t i, const RayTriangleT& t) {
+        id = i, hit = t;
+        return true;
+      });
+    }
+  } visitor{mesh, r, WorldBound(r, r.t_max)};
+  internal::TraverseRay(mesh.bvh(), r.boxes, visitor);
+  if (visitor.id == kNone) return {};
+  return ToMeshHit(mesh, r, visitor.id, visitor.hit);
+}
+
+std::size_t RayCastAll(const TriangleMesh& mesh, const Ray& ray, std::size_t max_hits,
+                       std::vector<MeshRayHit>& out) {
+  out.clear();
+  MeshRay r;
+  if (!SetUp(mesh, ray, r)) return 0;
+  struct Found {
+    double distance;
+    std::uint32_t id;
+    RayTriangleT hit;
+  };
+  struct Visitor {
+    const TriangleMesh& mesh;
+    const MeshRay& r;
+    float t_max_world;
+    std::vector<Found> found;
+    float TMax() const { return t_max_world; }
+    bool Leaf(std::uint32_t first, std::uint32_t count) {
+      TestLeaf(mesh, r, first, count, r.t_max, [&](std::uint32_t i, const RayTriangleT& t) {
+        found.push_back({t.t * r.ray.length, i, t});
+        return false;
+      });
+      return false;
+    }
+  } visitor{mesh, r, WorldBound(r, r.t_max), {}};
+  internal::TraverseRay(mesh.bvh(), r.boxes, visitor);
+  std::vector<Found>& found = visitor.found;
+  const auto by_distance = [](const Found& a, const Found& b) {
+    return a.distance < b.distance || (a.distance == b.distance && a.id < b.id);
+  };
+  const std::size_t keep = std::min(max_hits, found.size());
+  std::partial_sort(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(keep), found.end(),
+                    by_distance);
+  out.reserve(keep);
+  for (std::size_t i = 0; i < keep; ++i) out.push_back(ToMeshHit(mesh, r, found[i].id, found[i].hit));
+  return found.size();
+}
+
+}  // namespace collide

@@ -1,0 +1,168 @@
+#include "query/raycast/watertight.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "query/raycast/exact_sign.h"
+
+namespace collide::internal {
+namespace {
+
+static_assert(sizeof(Vec3) == 3 * sizeof(double), "Vec3 is read as three consecutive doubles");
+inline double Coord(const Vec3& v, int k) { return (&v.x)[k]; }
+
+constexpr double kEps = 0x1p-53;  // unit round-off of double.
+// |U_computed - U_exact| <= kEdgeBound * m^2, m the largest |coordinate| of
+// the triangle relative to the origin. Each sheared coordinate x' = x -
+// s*z (|s| <= 1 because z is the largest direction axis) is within 6 eps m
+// of exact and at most 2m; each product of the 2D cross product is then
+// within 28 eps m^2, the difference adds 8 eps m^2: 64 eps m^2 in all.
+// Doubled for margin.
+constexpr double kEdgeBound = 128 * kEps;
+
+struct Sheared {
+  double x, y, z;  // z: the unsheared z relative to the origin.
+};
+
+// The exact coplanar case: clip the ray against the three edges' in-plane
+// half-planes, in double.
+RayTriangleT CoplanarEntry(const WatertightRay& r, const Vec3& a, const Vec3& b, const Vec3& c,
+                           double t_max) {
+  const Vec3 v[3] = {a, b, c};
+  const Vec3 n = Cross(b - a, c - a);
+  double t_in = 0.0, t_out = t_max;
+  int entry = -1;
+  for (int e = 0; e < 3; ++e) {
+    const Vec3& p = v[e];
+    const Vec3& q = v[(e + 1) % 3];
+    const Vec3& other = v[(e + 2) % 3];
+    Vec3 m = Cross(q - p, n);
+    if (Dot(m, other - p) > 0.0) m = -m;  // outward.
+    const double num = Dot(m, r.origin - p);
+    const double den = Dot(m, r.direction);
+    if (den == 0.0) {
+      if (num > 0.0) return {};
+    } else if (den < 0.0) {
+      const double t = -num / den;
+      if (t > t_in) t_in = t, entry = e;
+    } else {
+      t_out = std::min(t_out, -num / den);
+    }
+  }
+  if (!(t_in <= t_out)) return {};
+  return {true, true, static_cast<std::int8_t>(entry), t_in};
+}
+
+// Exact decision for the cases the filter could not certify.
+RayTriangleT ExactTest(const WatertightRay& r, const Vec3& a, const Vec3& b, const Vec3& c, double t_max,
+                       double m) {
+  const Vec3 zero{}, o = r.origin, d = r.direction;
+  // E_U = dot(d, C x B) = U * d[kz] with C = c - o, B = b - o; likewise V, W.
+  const int eu = ExactTripleSign(d, zero, c, o, b, o);
+  const int ev = ExactTripleSign(d, zero, a, o, c, o);
+  const int ew = ExactTripleSign(d, zero, b, o, a, o);
+  if ((eu < 0 || ev < 0 || ew < 0) && (eu > 0 || ev > 0 || ew > 0)) return {};
+  if (eu == 0 && ev == 0 && ew == 0) return CoplanarEntry(r, a, b, c, t_max);
+  // dot(n, d) = -(E_U + E_V + E_W) with n = (b - a) x (c - a), and t = dot(n,
+  // a - o) / dot(n, d) with dot(n, a - o) = det[a - o, b - o, c - o].
+  const int ndotd = -(eu + ev + ew > 0 ? 1 : -1);
+  const int sign_t = ExactTripleSign(a, o, b, o, c, o) * ndotd;
+  if (sign_t < 0) return {};
+  if (sign_t == 0) return {true, false, -1, 0.0};
+  // t > 0 exactly; its value in double from the plane equation, kept within
+  // (0, m / |d|_inf], the bound any point of the triangle satisfies.
+  const Vec3 n = Cross(b - a, c - a);
+  const double t_bound = m / std::fabs(Coord(d, r.kz));
+  double t = Dot(n, a - o) / Dot(n, d);
+  if (!(t > 0.0)) t = 0x1p-1074;
+  if (!(t <= t_bound)) t = t_bound;
+  if (t > t_max) return {};
+  return {true, false, -1, t};
+}
+
+}  // namespace
+
+WatertightRay SetUpWatertightRay(const Vec3& origin, const Vec3& direction) {
+  WatertightRay r;
+  r.origin = origin;
+  r.direction = direction;
+  const Vec3 ad = Abs(direction);
+  r.kz = ad.x >= ad.y ? (ad.x >= ad.z ? 0 : 2) : (ad.y >= ad.z ? 1 : 2);
+  r.kx = (r.kz + 1) % 3;
+  r.ky = (r.kz + 2) % 3;
+  r.ox = Coord(origin, r.kx);
+  r.oy = Coord(origin, r.ky);
+  r.oz = Coord(origin, r.kz);
+  const double dz = Coord(direction, r.kz);
+  r.sx = Coord(direction, r.kx) / dz;
+  r.sy = Coord(direction, r.ky) / dz;
+  r.sz = 1.0 / dz;
+  const LengthAndUnit lu = LengthAndUnitOf(direction, LengthSquared(direction));
+  r.length = lu.length;
+  r.unit = lu.unit;
+  return r;
+}
+
+RayTriangleT IntersectWatertight(const WatertightRay& r, const Vec3& a, const Vec3& b, const Vec3& c,
+                                 double t_max) {
+  // Vertices relative to the origin, in the ray frame.
+  const double az = Coord(a, r.kz) - r.oz, bz = Coord(b, r.kz) - r.oz, cz = Coord(c, r.kz) - r.oz;
+  const double ax0 = Coord(a, r.kx) - r.ox, bx0 = Coord(b, r.kx) - r.ox, cx0 = Coord(c, r.kx) - r.ox;
+  const double ay0 = Coord(a, r.ky) - r.oy, by0 = Coord(b, r.ky) - r.oy, cy0 = Coord(c, r.ky) - r.oy;
+  // Shear along the ray: the ray becomes the z axis.
+  const double ax = ax0 - r.sx * az, ay = ay0 - r.sy * az;
+  const double bx = bx0 - r.sx * bz, by = by0 - r.sy * bz;
+  const double cx = cx0 - r.sx * cz, cy = cy0 - r.sy * cz;
+  const double u = cx * by - cy * bx;
+  const double v = ax * cy - ay * cx;
+  const double w = bx * ay - by * ax;
+  const double m = std::max({std::fabs(ax0), std::fabs(ay0), std::fabs(az), std::fabs(bx0), std::fabs(by0),
+                             std::fabs(bz), std::fabs(cx0), std::fabs(cy0), std::fabs(cz)});
+  const double e = kEdgeBound * m * m;
+  const bool pos = u > e || v > e || w > e;
+  const bool neg = u < -e || v < -e || w < -e;
+  if (pos && neg) return {};  // certainly outside an edge.
+  const bool certain = (u > e && v > e && w > e) || (u < -e && v < -e && w < -e);
+  if (!certain) return ExactTest(r, a, b, c, t_max, m);
+  // Woop et al.: t = (U az + V bz + W cz) / (U + V + W) / d[kz]. Its error
+  // from the edge functions' (e each) and the products' and sums' rounding
+  // (a few eps of sum |U z|) is below t_err; a sign it cannot certify
+  // (the origin within rounding of the plane) is decided exactly.
+  const double det = u + v + w;
+  const double t_num = (u * az + v * bz + w * cz) * r.sz;
+  const double abs_sz = std::fabs(r.sz);
+  const double t_err = abs_sz * m * (4 * e + 16 * kEps * (std::fabs(u) + std::fabs(v) + std::fabs(w)));
+  if (!(std::fabs(t_num) > t_err)) return ExactTest(r, a, b, c, t_max, m);
+  if ((t_num < 0.0) != (det < 0.0)) return {};
+  const double t = t_num / det;
+  if (t > t_max) return {};
+  return {true, false, -1, t};
+}
+
+RayHit RayHitOnTriangle(const WatertightRay& r, const Vec3& a, const Vec3& b, const Vec3& c,
+                        const RayTriangleT& t) {
+  RayHit hit;
+  hit.hit = true;
+  if (t.t == 0.0) {
+    // Starts on the (solid, flat) triangle: result.h's rule.
+    hit.point = r.origin;
+    hit.normal = -r.unit;
+    return hit;
+  }
+  hit.distance = t.t * r.length;
+  hit.point = r.origin + r.unit * hit.distance;
+  const Vec3 n = NormalizedOr(Cross(b - a, c - a), Vec3{0, 0, 1});
+  if (t.coplanar) {
+    // The entry edge's in-plane outward normal.
+    const Vec3 v[3] = {a, b, c};
+    const Vec3& p = v[t.edge];
+    Vec3 m = NormalizedOr(Cross(v[(t.edge + 1) % 3] - p, n), -r.unit);
+    if (Dot(m, v[(t.edge + 2) % 3] - p) > 0.0) m = -m;
+    hit.normal = m;
+    return hit;
+  }
+  hit.normal = Dot(n, r.direction) > 0.0 ? -n : n;
+  return hit;
+}
+
+}  // namespace collide::internal
