@@ -9,6 +9,7 @@ PACKAGES=(
   libabsl-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libfcl-dev libccd-dev libeigen3-dev libbullet-dev
+  libgmp-dev  # exact rational references in tests (ray/triangle near-parallel classes)
   # Meshes: map import (assimp for glTF/GLB/OBJ, zlib for .pk3 archives), Embree 3 as the
   # mesh ray benchmark's peer, and real Quake 3 level geometry (OpenArena's pk3 files).
   libassimp-dev zlib1g-dev libembree-dev openarena-088-data
