@@ -1,0 +1,93 @@
+// ValidateMesh, and what a TriangleMesh keeps out of queries and reports.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "collide/mesh.h"
+#include "mesh/bvh.h"  // the depth bound.
+#include "support/synthetic_meshes.h"
+
+namespace collide::testing {
+namespace {
+
+MeshData Square() { return {{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, {{0, 1, 2}, {0, 2, 3}}}; }
+
+TEST(ValidateMesh, AcceptsAValidMesh) {
+  std::vector<Violation> v;
+  EXPECT_TRUE(ValidateMesh(Square(), v));
+  EXPECT_TRUE(v.empty());
+  EXPECT_TRUE(ValidateMesh(MeshData{}, v));
+}
+
+TEST(ValidateMesh, NamesBadVerticesAndIndices) {
+  MeshData m = Square();
+  m.vertices[2].x = std::numeric_limits<double>::quiet_NaN();
+  m.vertices[3].z = std::numeric_limits<double>::infinity();
+  m.vertices[1].y = 2e12;
+  m.triangles.push_back({0, 4, 1});
+  m.triangles.push_back({7, 0, 99});
+  std::vector<Violation> v;
+  EXPECT_FALSE(ValidateMesh(m, v));
+  std::vector<std::string> fields;
+  for (const Violation& x : v) fields.push_back(x.field);
+  EXPECT_EQ(fields, (std::vector<std::string>{"vertices[1].y", "vertices[2].x", "vertices[3].z",
+                                              "triangles[2][1]", "triangles[3][0]", "triangles[3][2]"}));
+  EXPECT_NE(v[1].description.find("NaN"), std::string::npos);
+  EXPECT_NE(v[4].description.find("got 7"), std::string::npos);
+}
+
+TEST(ValidateMesh, ListsAtMostTheCapAndSaysSo) {
+  MeshData m = Square();
+  for (int i = 0; i < 500; ++i) m.triangles.push_back({100, 0, 1});
+  std::vector<Violation> v;
+  EXPECT_FALSE(ValidateMesh(m, v));
+  ASSERT_EQ(v.size(), kMaxMeshViolations + 1);
+  EXPECT_NE(v.back().description.find("left out"), std::string::npos);
+}
+
+TEST(TriangleMesh, CountsDegenerateAndInvalidTrianglesAndKeepsThemOutOfQueries) {
+  MeshData m = Square();
+  m.vertices.push_back({2, 2, 0});                                         // 4: collinear with 0 and 2.
+  m.vertices.push_back({std::numeric_limits<double>::quiet_NaN(), 0, 0});  // 5
+  m.triangles.push_back({0, 2, 4});                                        // zero area.
+  m.triangles.push_back({1, 1, 3});                                        // zero area.
+  m.triangles.push_back({0, 1, 5});                                        // invalid vertex.
+  m.triangles.push_back({0, 1, 9});                                        // index out of range.
+  const TriangleMesh mesh(m);
+  EXPECT_EQ(mesh.triangle_count(), 6u);
+  EXPECT_EQ(mesh.degenerate_count(), 2u);
+  EXPECT_EQ(mesh.invalid_count(), 2u);
+  EXPECT_EQ(mesh.bounds(), (Aabb{{0, 0, 0}, {1, 1, 0}}));
+  // A ray along the zero-area triangle's line, off the square: no hit.
+  EXPECT_FALSE(RayCastAny(mesh, {{3, 3, 0}, {-1, -1, 0}, 1.0}).hit);
+  const MeshRayHit hit = RayCastClosest(mesh, {{0.5, 0.25, 1}, {0, 0, -1}});
+  ASSERT_TRUE(hit.hit);
+  EXPECT_EQ(hit.triangle, 0u);
+  EXPECT_EQ(hit.distance, 1.0);
+  EXPECT_EQ(hit.normal, (Vec3{0, 0, 1}));
+}
+
+TEST(TriangleMesh, MemoryIsWithinBudgetPerTriangle) {
+  const TriangleMesh mesh(MakeTerrain(100, 100.0, 1));  // 20,000 triangles.
+  ASSERT_EQ(mesh.triangle_count(), 20000u);
+  EXPECT_LE(mesh.memory_bytes(), 80u * mesh.triangle_count());
+  EXPECT_GE(mesh.memory_bytes(), 40u * mesh.triangle_count());  // at least indices, vertices, BVH triangles.
+}
+
+TEST(TriangleMesh, IdenticalTrianglesBuildAShallowTree) {
+  // Every centroid equal: the build falls back to median splits.
+  MeshData m;
+  m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  m.triangles.assign(100000, {0, 1, 2});
+  const TriangleMesh mesh(m);
+  EXPECT_LE(mesh.bvh().depth, 50);
+  std::vector<MeshRayHit> hits;
+  EXPECT_EQ(RayCastAll(mesh, {{0.25, 0.25, 1}, {0, 0, -1}}, 10, hits), 100000u);
+  EXPECT_EQ(hits.size(), 10u);
+  EXPECT_EQ(hits[0].triangle, 0u);
+  EXPECT_EQ(hits[9].triangle, 9u);
+}
+
+}  // namespace
+}  // namespace collide::testing
