@@ -1,5 +1,7 @@
 // `collide mesh info FILE [--map NAME]`: what a map file imports to (see
 // import/include/collide/import/map_import.h), without a server.
+#include "collide/mesh.h"
+
 #include <chrono>
 #include <iostream>
 
@@ -43,7 +45,7 @@ int Info(const std::string& path) {
     return 2;
   }
   const auto start = std::chrono::steady_clock::now();
-  const absl::StatusOr<importer::ImportedMesh> imported = importer::ImportMap(path, options);
+  absl::StatusOr<importer::ImportedMesh> imported = importer::ImportMap(path, options);
   const double import_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!imported.ok()) {
@@ -53,11 +55,7 @@ int Info(const std::string& path) {
   const importer::ImportStats& s = imported->stats;
   const importer::UpAxis out_up = options.up == importer::UpAxis::kAsStored ? s.stored_up : options.up;
   std::cout << "file:        " << path << (s.entry.empty() ? "" : " : " + s.entry) << "\n"
-            << "format:      " << s.format << ", " << AxisName(out_up) << ", scale " << options.scale << "\n"
-            << "vertices:    " << imported->mesh.vertices.size() << "\n"
-            << "triangles:   " << imported->mesh.triangles.size() << "\n"
-            << "degenerate:  " << s.degenerate_triangles << "\n"
-            << "bounds:      " << Point(s.min) << " .. " << Point(s.max) << "\n";
+            << "format:      " << s.format << ", " << AxisName(out_up) << ", scale " << options.scale << "\n";
   if (s.format == "bsp") {
     std::cout << absl::StrFormat(
         "faces:       %d in the file; imported %d polygon, %d mesh, %d patch (%d patches at %dx%d); skipped "
@@ -69,7 +67,28 @@ int Info(const std::string& path) {
     std::cout << "faces:       " << s.source_faces << " in the file; " << s.dropped_primitives
               << " points/lines dropped\n";
   }
-  std::cout << absl::StrFormat("import:      %.1f ms\n", import_ms);
+  std::cout << "vertices:    " << imported->mesh.vertices.size() << "\n"
+            << "triangles:   " << imported->mesh.triangles.size() << "\n"
+            << "bounds:      " << Point(s.min) << " .. " << Point(s.max) << "\n"
+            << absl::StrFormat("import:      %.1f ms\n", import_ms);
+
+  std::vector<Violation> violations;
+  if (!ValidateMesh(imported->mesh, violations)) {
+    for (const Violation& v : violations)
+      std::cerr << "collide mesh: " << v.field << ": " << v.description << "\n";
+    return 1;
+  }
+  const std::size_t triangles = imported->mesh.triangles.size();
+  const auto build_start = std::chrono::steady_clock::now();
+  const TriangleMesh mesh(std::move(imported->mesh));
+  const double build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - build_start).count();
+  std::cout << "degenerate:  " << mesh.degenerate_count() << " (zero area, left out of queries)\n"
+            << absl::StrFormat("bvh build:   %.1f ms (%.0f ns per triangle)\n", build_ms,
+                               triangles == 0 ? 0.0 : build_ms * 1e6 / triangles)
+            << absl::StrFormat("memory:      %d bytes (%.1f per triangle; vertices, triangles and BVH)\n",
+                               mesh.memory_bytes(),
+                               triangles == 0 ? 0.0 : static_cast<double>(mesh.memory_bytes()) / triangles);
   return 0;
 }
 

@@ -35,11 +35,9 @@ MeshData MeshBuilder::Finish(UpAxis stored, const ImportOptions& options, Import
     stats.min = Min(stats.min, v);
     stats.max = Max(stats.max, v);
   }
-  stats.degenerate_triangles = 0;
-  for (const TriangleIndices& t : mesh_.triangles) {
-    const Vec3& a = mesh_.vertices[t[0]];
-    if (Cross(mesh_.vertices[t[1]] - a, mesh_.vertices[t[2]] - a) == Vec3{}) ++stats.degenerate_triangles;
-  }
+  // The mesh is kept for the life of a world: no spare capacity.
+  mesh_.vertices.shrink_to_fit();
+  mesh_.triangles.shrink_to_fit();
   return std::move(mesh_);
 }
 

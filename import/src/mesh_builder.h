@@ -1,6 +1,6 @@
 // Collects an importer's triangles: welds vertices at bitwise identical
 // positions (-0 and +0 alike), then applies the output axis and scale and
-// measures bounds and degenerate triangles.
+// measures the bounds.
 #ifndef COLLIDE_IMPORT_MESH_BUILDER_H_
 #define COLLIDE_IMPORT_MESH_BUILDER_H_
 
@@ -20,7 +20,7 @@ class MeshBuilder {
   std::uint32_t Vertex(const Vec3& p);
   void Triangle(std::uint32_t a, std::uint32_t b, std::uint32_t c) { mesh_.triangles.push_back({a, b, c}); }
   // Converts from the format's stored up axis to options.up, scales, and
-  // fills stats' bounds and degenerate count.
+  // fills stats' bounds.
   MeshData Finish(UpAxis stored, const ImportOptions& options, ImportStats& stats) &&;
 
  private:

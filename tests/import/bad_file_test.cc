@@ -13,16 +13,17 @@ namespace collide::importer {
 namespace {
 
 using ::collide::testing::MakeZip;
-using ::collide::testing::ReadOpenArenaMap;
+using ::collide::testing::ReadFuzzSeed;
 using ::collide::testing::WriteTempFile;
 using ::collide::testing::ZipFileSpec;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-// A real, small map to damage.
+// A valid level to damage: the fuzz seed's (a quad, a patch, a water face,
+// a billboard and a brush entity), so that this test needs no game data.
 const std::string& Map() {
-  static const std::string* bytes = new std::string(ReadOpenArenaMap("oa_bases3"));
+  static const std::string* bytes = new std::string(ReadFuzzSeed("seed-bsp"));
   return *bytes;
 }
 
@@ -98,7 +99,7 @@ TEST(BadBsp, OutOfRangeVertexRangeAndShader) {
 }
 
 TEST(BadBsp, AbsurdCounts) {
-  // A lump length of 2^31 - 1 in a 1 MB file.
+  // A lump length of 2^31 - 1 in a 2 kB file.
   std::string bsp = Map();
   Store32(bsp, 12 + 8 * kFacesLump, 0x7fffffff);
   EXPECT_THAT(std::string(ImportBspBytes(bsp, "count.bsp").status().message()),
@@ -112,10 +113,10 @@ TEST(BadBsp, AbsurdCounts) {
   EXPECT_THAT(std::string(ImportBspBytes(bsp, "patch.bsp").status().message()),
               AllOf(StartsWith("patch.bsp: face "), HasSubstr("patch control grid 1001x1001")));
   // More triangles than the caller allows: refused before allocating.
-  const absl::Status s = ImportBspBytes(Map(), "cap.bsp", {.max_triangles = 1000}).status();
+  const absl::Status s = ImportBspBytes(Map(), "cap.bsp", {.max_triangles = 100}).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(s.message()),
-              AllOf(StartsWith("cap.bsp: "), HasSubstr("exceed the limit of 1000")));
+              AllOf(StartsWith("cap.bsp: 130 triangles"), HasSubstr("exceed the limit of 100")));
 }
 
 TEST(BadPk3, TruncatedArchive) {

@@ -13,6 +13,7 @@
 #include "bezier_patch.h"
 #include "bsp_file.h"
 #include "collide/import/map_import.h"
+#include "collide/mesh.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "import_test_util.h"
@@ -113,6 +114,14 @@ TEST(BspImport, SmallMapsImportEveryCollisionFace) {
     }
     EXPECT_EQ(mesh.triangles.size(), expected + patch_triangles);
     EXPECT_EQ(patch_triangles, 2 * 64 * s.patches);
+
+    // What the server does with it: valid, and every triangle queryable or
+    // zero-area.
+    std::vector<Violation> violations;
+    EXPECT_TRUE(ValidateMesh(mesh, violations));
+    const TriangleMesh built(mesh);
+    EXPECT_EQ(built.invalid_count(), 0u);
+    EXPECT_LT(built.degenerate_count(), mesh.triangles.size() / 20);
   }
 }
 

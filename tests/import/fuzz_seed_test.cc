@@ -1,23 +1,16 @@
 // The import_fuzz seeds (tests/fuzz/make_import_seeds.py) reach every branch
 // they were written for: the synthetic BSP imports with its quad and its
 // patch, the water face, billboard and brush entity skipped.
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "collide/import/map_import.h"
 #include "gtest/gtest.h"
+#include "import_test_util.h"
 
 namespace collide::importer {
 namespace {
 
-std::string Seed(const std::string& name) {
-  std::ifstream in(std::string(COLLIDE_SOURCE_DIR) + "/tests/fuzz/corpus/import_fuzz/" + name,
-                   std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using ::collide::testing::ReadFuzzSeed;
 
 void ExpectTheSeedLevel(const absl::StatusOr<ImportedMesh>& m) {
   ASSERT_TRUE(m.ok()) << m.status();
@@ -34,11 +27,11 @@ void ExpectTheSeedLevel(const absl::StatusOr<ImportedMesh>& m) {
 }
 
 TEST(FuzzSeeds, BspAndPk3SeedsImportTheSeedLevel) {
-  ExpectTheSeedLevel(ImportBspBytes(Seed("seed-bsp"), "seed-bsp"));
-  ExpectTheSeedLevel(ImportPk3Bytes(Seed("seed-pk3-deflate"), "seed-pk3-deflate"));
-  ExpectTheSeedLevel(ImportPk3Bytes(Seed("seed-pk3-stored"), "seed-pk3-stored"));
-  ExpectTheSeedLevel(ImportPk3Bytes(Seed("seed-pk3-two-maps"), "seed-pk3-two-maps", {.map = "b"}));
-  EXPECT_EQ(ImportPk3Bytes(Seed("seed-pk3-two-maps"), "two").status().code(),
+  ExpectTheSeedLevel(ImportBspBytes(ReadFuzzSeed("seed-bsp"), "seed-bsp"));
+  ExpectTheSeedLevel(ImportPk3Bytes(ReadFuzzSeed("seed-pk3-deflate"), "seed-pk3-deflate"));
+  ExpectTheSeedLevel(ImportPk3Bytes(ReadFuzzSeed("seed-pk3-stored"), "seed-pk3-stored"));
+  ExpectTheSeedLevel(ImportPk3Bytes(ReadFuzzSeed("seed-pk3-two-maps"), "seed-pk3-two-maps", {.map = "b"}));
+  EXPECT_EQ(ImportPk3Bytes(ReadFuzzSeed("seed-pk3-two-maps"), "two").status().code(),
             absl::StatusCode::kInvalidArgument);
 }
 

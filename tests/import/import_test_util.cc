@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "byte_source.h"
@@ -51,6 +52,13 @@ std::string ReadOpenArenaMap(const std::string& name) {
     }
   }
   throw std::runtime_error("no map " + name + " in " + kOpenArenaPak);
+}
+
+std::string ReadFuzzSeed(const std::string& name) {
+  std::ifstream in(std::string(COLLIDE_SOURCE_DIR) + "/tests/fuzz/corpus/import_fuzz/" + name,
+                   std::ios::binary);
+  if (!in) throw std::runtime_error("no fuzz seed " + name + " (run tests/fuzz/make_import_seeds.py)");
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 std::string MakeZip(const std::vector<ZipFileSpec>& files) {

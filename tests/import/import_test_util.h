@@ -1,5 +1,5 @@
-// Shared by the import tests: the real OpenArena maps and a small zip writer
-// for synthetic archives (good and bad).
+// Shared by the import tests: the real OpenArena maps, the synthetic fuzz
+// seeds, and a small zip writer for synthetic archives (good and bad).
 #ifndef COLLIDE_TESTS_IMPORT_IMPORT_TEST_UTIL_H_
 #define COLLIDE_TESTS_IMPORT_IMPORT_TEST_UTIL_H_
 
@@ -14,6 +14,10 @@ inline constexpr const char* kOpenArenaPak = "/usr/share/games/openarena/baseoa/
 
 // maps/NAME.bsp of kOpenArenaPak, through the importer's own zip reader.
 std::string ReadOpenArenaMap(const std::string& name);
+
+// A seed of import_fuzz (tests/fuzz/corpus/import_fuzz/, written by
+// tests/fuzz/make_import_seeds.py): "seed-bsp" is a small synthetic level.
+std::string ReadFuzzSeed(const std::string& name);
 
 struct ZipFileSpec {
   std::string name;

@@ -67,7 +67,6 @@ struct ImportStats {
   std::uint64_t nonsolid_faces = 0;        // world faces skipped by the collision rule
   std::uint64_t brush_entity_faces = 0;    // faces of models 1..n, skipped
   std::uint64_t dropped_primitives = 0;    // assimp points and lines
-  std::uint64_t degenerate_triangles = 0;  // zero area after welding (kept)
   Vec3 min{}, max{};                       // bounds of the output vertices
 };
 
