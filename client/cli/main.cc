@@ -6,7 +6,7 @@
 //   collide bench  [--encoding=packed|readable] [--kind=obb] [--batch=4096]
 //                  [--concurrency=4] [--duration=10s] [--level=contact]
 //                  [--client_path=wire|typed]
-//   collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z]
+//   collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z] [--clip_brushes]
 //   collide mesh maps FILE.pk3
 #include <cstdlib>
 #include <fstream>

@@ -13,6 +13,8 @@
 
 ABSL_FLAG(std::string, map, "", "mesh: the map inside a .pk3 (NAME, as `collide mesh info FILE.pk3` lists)");
 ABSL_FLAG(double, scale, 1.0, "mesh: uniform scale applied to the imported vertices");
+ABSL_FLAG(bool, clip_brushes, false,
+          "mesh: add a BSP's player-clip brushes (what movement collides with, shots do not)");
 ABSL_FLAG(std::string, up, "as_stored", "mesh: output up axis: as_stored, y or z");
 
 namespace collide::cli {
@@ -35,6 +37,7 @@ int Info(const std::string& path) {
   importer::ImportOptions options;
   options.map = absl::GetFlag(FLAGS_map);
   options.scale = absl::GetFlag(FLAGS_scale);
+  options.clip_brushes = absl::GetFlag(FLAGS_clip_brushes);
   const std::string up = absl::GetFlag(FLAGS_up);
   if (up == "y") {
     options.up = importer::UpAxis::kY;
@@ -60,9 +63,10 @@ int Info(const std::string& path) {
     std::cout << absl::StrFormat(
         "faces:       %d in the file; imported %d polygon, %d mesh, %d patch (%d patches at %dx%d); skipped "
         "%d "
-        "non-solid, %d billboard, %d of brush entities\n",
+        "non-solid, %d billboard, %d of brush entities; %d clip brushes\n",
         s.source_faces, s.polygon_faces, s.mesh_faces, s.patch_faces, s.patches, options.patch_subdivisions,
-        options.patch_subdivisions, s.nonsolid_faces, s.billboard_faces, s.brush_entity_faces);
+        options.patch_subdivisions, s.nonsolid_faces, s.billboard_faces, s.brush_entity_faces,
+        s.clip_brushes);
   } else {
     std::cout << "faces:       " << s.source_faces << " in the file; " << s.dropped_primitives
               << " points/lines dropped\n";
@@ -105,8 +109,9 @@ int RunMesh(const std::vector<std::string>& args) {
     for (const std::string& m : *maps) std::cout << m << "\n";
     return 0;
   }
-  std::cerr << "usage: collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z]\n"
-            << "       collide mesh maps FILE.pk3\n";
+  std::cerr
+      << "usage: collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z] [--clip_brushes]\n"
+      << "       collide mesh maps FILE.pk3\n";
   return 2;
 }
 

@@ -19,7 +19,10 @@ struct Lump {
   std::size_t record_size;
 };
 constexpr Lump kShaders{1, "shaders", 72};
+constexpr Lump kPlanes{2, "planes", 16};
 constexpr Lump kModels{7, "models", 40};
+constexpr Lump kBrushes{8, "brushes", 12};
+constexpr Lump kBrushSides{9, "brushsides", 8};
 constexpr Lump kVertices{10, "vertexes", 44};
 constexpr Lump kMeshverts{11, "meshverts", 4};
 constexpr Lump kFaces{13, "faces", 104};
@@ -161,11 +164,59 @@ absl::StatusOr<BspFile> ParseBsp(std::string_view bytes, std::string_view name) 
   bsp.models.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const char* r = lump->data() + i * kModels.record_size;
-    bsp.models[i] = {LoadI32(r + 24), LoadI32(r + 28)};
+    bsp.models[i] = {LoadI32(r + 24), LoadI32(r + 28), LoadI32(r + 32), LoadI32(r + 36)};
     if (!RangeInside(bsp.models[i].first_face, bsp.models[i].num_faces, bsp.faces.size())) {
       return parser.Bad(absl::StrCat("model ", i, ": faces [", bsp.models[i].first_face, ", +",
                                      bsp.models[i].num_faces, ") are out of range (", bsp.faces.size(),
                                      " faces)"));
+    }
+  }
+
+  if (lump = parser.Records(kPlanes, &n); !lump.ok()) return lump.status();
+  bsp.planes.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const char* r = lump->data() + i * kPlanes.record_size;
+    bsp.planes[i] = {{LoadF32(r), LoadF32(r + 4), LoadF32(r + 8)}, LoadF32(r + 12)};
+    if (!IsFinite(bsp.planes[i].normal) || !std::isfinite(bsp.planes[i].dist)) {
+      return parser.Bad(absl::StrCat("plane ", i, " is not finite"));
+    }
+  }
+
+  if (lump = parser.Records(kBrushSides, &n); !lump.ok()) return lump.status();
+  bsp.brush_side_planes.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int32_t plane = LoadI32(lump->data() + i * kBrushSides.record_size);
+    if (plane < 0 || static_cast<std::size_t>(plane) >= bsp.planes.size()) {
+      return parser.Bad(absl::StrCat("brush side ", i, ": plane ", plane, " is out of range (",
+                                     bsp.planes.size(), " planes)"));
+    }
+    bsp.brush_side_planes[i] = plane;
+  }
+
+  if (lump = parser.Records(kBrushes, &n); !lump.ok()) return lump.status();
+  bsp.brushes.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const char* r = lump->data() + i * kBrushes.record_size;
+    BspBrush& b = bsp.brushes[i];
+    b = {LoadI32(r), LoadI32(r + 4), LoadI32(r + 8)};
+    if (!RangeInside(b.first_side, b.num_sides, bsp.brush_side_planes.size())) {
+      return parser.Bad(absl::StrCat("brush ", i, ": sides [", b.first_side, ", +", b.num_sides,
+                                     ") are out of range (", bsp.brush_side_planes.size(), " brush sides)"));
+    }
+    if (b.num_sides > kMaxBrushSides) {
+      return parser.Bad(
+          absl::StrCat("brush ", i, ": ", b.num_sides, " sides exceed the limit of ", kMaxBrushSides));
+    }
+    if (b.shader < 0 || static_cast<std::size_t>(b.shader) >= bsp.shaders.size()) {
+      return parser.Bad(absl::StrCat("brush ", i, ": shader ", b.shader, " is out of range (",
+                                     bsp.shaders.size(), " shaders)"));
+    }
+  }
+  for (std::size_t i = 0; i < bsp.models.size(); ++i) {
+    if (!RangeInside(bsp.models[i].first_brush, bsp.models[i].num_brushes, bsp.brushes.size())) {
+      return parser.Bad(absl::StrCat("model ", i, ": brushes [", bsp.models[i].first_brush, ", +",
+                                     bsp.models[i].num_brushes, ") are out of range (", bsp.brushes.size(),
+                                     " brushes)"));
     }
   }
   return bsp;

@@ -41,6 +41,22 @@ struct BspFace {
 struct BspModel {
   std::int32_t first_face = 0;
   std::int32_t num_faces = 0;
+  std::int32_t first_brush = 0;
+  std::int32_t num_brushes = 0;
+};
+
+// A plane: points x with Dot(normal, x) == dist. A brush is the convex
+// intersection of its sides' half-spaces Dot(normal, x) <= dist.
+struct BspPlane {
+  Vec3 normal;
+  double dist = 0.0;
+};
+
+// A brush: brush_sides[first_side .. + num_sides); `shader` gives its contents.
+struct BspBrush {
+  std::int32_t first_side = 0;
+  std::int32_t num_sides = 0;
+  std::int32_t shader = 0;
 };
 
 struct BspFile {
@@ -49,11 +65,17 @@ struct BspFile {
   std::vector<std::int32_t> meshverts;
   std::vector<BspFace> faces;
   std::vector<BspModel> models;  // models[0] is the static world
+  std::vector<BspPlane> planes;
+  std::vector<BspBrush> brushes;
+  std::vector<std::int32_t> brush_side_planes;  // the plane of each brush side
 };
 
 // Largest patch control grid side accepted: Quake 3's renderer limit
 // (MAX_GRID_SIZE 65 in tr_local.h; q3map2 writes at most 32 per side).
 inline constexpr std::int32_t kMaxPatchSide = 65;
+// Most sides a brush may have (q3map2's MAX_BUILD_SIDES); OpenArena's
+// largest has 62.
+inline constexpr std::int32_t kMaxBrushSides = 1024;
 
 // `name` stands for the file in error messages ("maps.pk3: maps/x.bsp").
 absl::StatusOr<BspFile> ParseBsp(std::string_view bytes, std::string_view name);

@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "bezier_patch.h"
+#include "brush_hull.h"
 #include "bsp_file.h"
 #include "importers.h"
 #include "mesh_builder.h"
@@ -14,6 +15,16 @@ namespace {
 constexpr std::int32_t kContentsSolid = 0x1;
 constexpr std::int32_t kContentsPlayerClip = 0x10000;
 constexpr std::int32_t kSurfaceNonSolid = 0x4000;
+
+// Clip brushes cost O(sides^3) each (sides^2 clips of polygons of up to
+// `sides` corners); their sum is capped so that no input runs long.
+// OpenArena's maps need under 2^21.
+constexpr std::uint64_t kMaxBrushWork = std::uint64_t{1} << 26;
+
+bool IsClipBrush(const BspFile& bsp, const BspBrush& brush) {
+  const std::int32_t contents = bsp.shaders[brush.shader].flags.contents;
+  return (contents & kContentsPlayerClip) != 0 && (contents & kContentsSolid) == 0;
+}
 
 // The triangles a face contributes (0 for faces that are not imported).
 std::uint64_t TrianglesOf(const BspFace& face, int n) {
@@ -93,6 +104,41 @@ absl::StatusOr<ImportedMesh> ImportBspBytes(std::string_view bytes, std::string_
         t[j] = builder.Vertex(bsp->vertices[face.first_vertex + bsp->meshverts[face.first_meshvert + k + j]]);
       }
       builder.Triangle(t[0], t[1], t[2]);
+    }
+  }
+  if (options.clip_brushes) {
+    std::uint64_t work = 0;
+    for (std::int32_t i = world.first_brush; i < world.first_brush + world.num_brushes; ++i) {
+      const std::uint64_t sides = static_cast<std::uint64_t>(bsp->brushes[i].num_sides);
+      if (IsClipBrush(*bsp, bsp->brushes[i])) work += sides * sides * sides;
+    }
+    if (work > kMaxBrushWork) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat(file, ": clip brushes of ", work, " sides cubed exceed the limit of ", kMaxBrushWork));
+    }
+    std::vector<BspPlane> planes;
+    for (std::int32_t i = world.first_brush; i < world.first_brush + world.num_brushes; ++i) {
+      const BspBrush& brush = bsp->brushes[i];
+      if (!IsClipBrush(*bsp, brush)) continue;
+      ++stats.clip_brushes;
+      planes.clear();
+      for (std::int32_t k = 0; k < brush.num_sides; ++k) {
+        planes.push_back(bsp->planes[bsp->brush_side_planes[brush.first_side + k]]);
+      }
+      for (const std::vector<Vec3>& polygon : BrushHull(planes)) {
+        triangles += polygon.size() - 2;
+        if (triangles > options.max_triangles) {
+          return absl::ResourceExhaustedError(
+              absl::StrCat(file, ": more than ", options.max_triangles, " triangles with the clip brushes"));
+        }
+        const std::uint32_t first = builder.Vertex(polygon[0]);
+        std::uint32_t previous = builder.Vertex(polygon[1]);
+        for (std::size_t k = 2; k < polygon.size(); ++k) {
+          const std::uint32_t next = builder.Vertex(polygon[k]);
+          builder.Triangle(first, previous, next);
+          previous = next;
+        }
+      }
     }
   }
   out.mesh = std::move(builder).Finish(UpAxis::kZ, options, stats);

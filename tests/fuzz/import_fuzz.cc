@@ -17,7 +17,7 @@ namespace {
 
 // Small caps keep each input fast: the readers must hold them whatever the
 // input declares.
-const ImportOptions kOptions = {.max_triangles = 1 << 18, .max_entry_bytes = 8 << 20};
+const ImportOptions kOptions = {.clip_brushes = true, .max_triangles = 1 << 18, .max_entry_bytes = 8 << 20};
 
 void Fail(const char* what, const std::string& detail) {
   std::fprintf(stderr, "invariant violated: %s: %s\n", what, detail.c_str());

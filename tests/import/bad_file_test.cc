@@ -33,7 +33,7 @@ void Store32(std::string& s, std::size_t at, std::int32_t v) {
 }
 // Directory entry i of the BSP header: offset at 8 + 8 i, length at 12 + 8 i.
 std::size_t LumpOffset(const std::string& bsp, int lump) { return LoadU32(&bsp[8 + 8 * lump]); }
-constexpr int kFacesLump = 13, kMeshvertsLump = 11;
+constexpr int kFacesLump = 13, kMeshvertsLump = 11, kBrushesLump = 8, kBrushSidesLump = 9;
 constexpr std::size_t kFaceSize = 104;
 
 // The first polygon face's record offset.
@@ -96,6 +96,17 @@ TEST(BadBsp, OutOfRangeVertexRangeAndShader) {
   Store32(bsp, FirstPolygonFace(bsp), -1);  // shader
   EXPECT_THAT(std::string(ImportBspBytes(bsp, "shader.bsp").status().message()),
               AllOf(StartsWith("shader.bsp: face "), HasSubstr("shader -1 is out of range")));
+}
+
+TEST(BadBsp, OutOfRangeBrushPlaneAndSides) {
+  std::string bsp = Map();
+  Store32(bsp, LumpOffset(bsp, kBrushSidesLump), 999);  // side 0's plane
+  EXPECT_THAT(std::string(ImportBspBytes(bsp, "plane.bsp").status().message()),
+              AllOf(StartsWith("plane.bsp: brush side 0: plane 999 is out of range")));
+  bsp = Map();
+  Store32(bsp, LumpOffset(bsp, kBrushesLump) + 4, 5000);  // brush 0's side count
+  EXPECT_THAT(std::string(ImportBspBytes(bsp, "sides.bsp").status().message()),
+              AllOf(StartsWith("sides.bsp: brush 0: sides [0, +5000) are out of range")));
 }
 
 TEST(BadBsp, AbsurdCounts) {

@@ -8,9 +8,11 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bezier_patch.h"
+#include "brush_hull.h"
 #include "bsp_file.h"
 #include "collide/import/map_import.h"
 #include "collide/mesh.h"
@@ -271,6 +273,54 @@ TEST(BezierPatch, BordersAreIdenticalReversedAndTransposedAtFullPrecision) {
       ASSERT_EQ(a.points[k], m.points[8 - k]) << trial;          // first row, backwards
       ASSERT_EQ(a.points[k], t.points[k * t.columns]) << trial;  // first column
     }
+  }
+}
+
+// Every player-clip brush of four maps becomes a closed convex hull: corners
+// inside every side's half-space and on their own side's plane, every edge
+// shared by exactly two polygons, positive volume; the import adds exactly
+// their triangles.
+TEST(BrushHull, ClipBrushesOfRealMapsAreClosedConvexHulls) {
+  for (const std::string name : {"oa_bases3", "pul1duel-oa", "czest2ctf", "am_underworks2"}) {
+    SCOPED_TRACE(name);
+    const std::string bytes = ReadOpenArenaMap(name);
+    const absl::StatusOr<BspFile> bsp = ParseBsp(bytes, name);
+    ASSERT_TRUE(bsp.ok());
+    const BspModel& world = bsp->models[0];
+    std::uint64_t brushes = 0, hull_triangles = 0;
+    for (std::int32_t b = world.first_brush; b < world.first_brush + world.num_brushes; ++b) {
+      const BspBrush& brush = bsp->brushes[b];
+      const std::int32_t contents = bsp->shaders[brush.shader].flags.contents;
+      if (!(contents & 0x10000) || (contents & 0x1)) continue;
+      ++brushes;
+      std::vector<BspPlane> planes;
+      for (int k = 0; k < brush.num_sides; ++k)
+        planes.push_back(bsp->planes[bsp->brush_side_planes[brush.first_side + k]]);
+      const std::vector<std::vector<Vec3>> hull = BrushHull(planes);
+      ASSERT_GE(hull.size(), 4u) << "brush " << b;
+      std::map<std::pair<std::array<double, 3>, std::array<double, 3>>, int> edges;
+      double volume = 0;
+      for (const std::vector<Vec3>& polygon : hull) {
+        ASSERT_GE(polygon.size(), 3u);
+        hull_triangles += polygon.size() - 2;
+        for (std::size_t k = 0; k < polygon.size(); ++k) {
+          const Vec3 &p = polygon[k], &q = polygon[(k + 1) % polygon.size()];
+          for (const BspPlane& plane : planes)
+            ASSERT_LE(Dot(plane.normal, p) - plane.dist, 1e-3) << "brush " << b;
+          const std::array<double, 3> a = {p.x, p.y, p.z}, c = {q.x, q.y, q.z};
+          ++edges[std::minmax(a, c)];
+          if (k >= 1 && k + 1 < polygon.size()) volume += Dot(polygon[0], Cross(p, q)) / 6;  // fan tetrahedra
+        }
+      }
+      for (const auto& [edge, count] : edges) ASSERT_EQ(count, 2) << "brush " << b << ": open or T-junction";
+      EXPECT_GT(std::fabs(volume), 1.0) << "brush " << b;
+    }
+    EXPECT_GT(brushes, 30u);
+    const absl::StatusOr<ImportedMesh> without = ImportBspBytes(bytes, name);
+    const absl::StatusOr<ImportedMesh> with = ImportBspBytes(bytes, name, {.clip_brushes = true});
+    ASSERT_TRUE(without.ok() && with.ok());
+    EXPECT_EQ(with->stats.clip_brushes, brushes);
+    EXPECT_EQ(with->mesh.triangles.size(), without->mesh.triangles.size() + hull_triangles);
   }
 }
 

@@ -11,7 +11,8 @@
 //   A face is collision geometry when its shader's contents are solid or
 //   player clip and its surface is not `nonsolid` (CollidesWithPlayer).
 //   Bezier patches are evaluated at `patch_subdivisions` steps per 3x3
-//   patch in each direction.
+//   patch in each direction. Player-clip brushes (no drawn faces) are added
+//   as closed hulls when `clip_brushes` is set.
 // - glTF/GLB: metres, Y up (the glTF specification). OBJ: the file's unit,
 //   taken as Y up (what Blender and most exporters write). Node transforms
 //   are applied; points and lines are dropped.
@@ -46,6 +47,12 @@ struct ImportOptions {
   // (powers of two make the patch weights exact, which makes shared patch
   // edges bitwise identical; see bezier_patch.h).
   int patch_subdivisions = 8;
+  // BSP: also the world's player-clip brushes (contents playerclip, not
+  // solid: invisible walls, stair ramps), as closed hulls. Players collide
+  // with them (MASK_PLAYERSOLID) but shots do not (MASK_SHOT), and they
+  // have no drawn faces: turn this on for the mesh that movement is
+  // validated against, off for the one shots are.
+  bool clip_brushes = false;
   // Caps checked before allocating: output triangles, and the decompressed
   // size of one archive entry.
   std::uint64_t max_triangles = std::uint64_t{1} << 25;
@@ -55,19 +62,20 @@ struct ImportOptions {
 // What an import read and what it left out (BSP fields are zero for other
 // formats).
 struct ImportStats {
-  std::string format;                      // "bsp", "gltf", "glb", "obj"
-  std::string entry;                       // the .pk3 entry read, "" for a plain file
-  UpAxis stored_up = UpAxis::kZ;           // kY or kZ: the format's own up axis
-  std::uint64_t source_faces = 0;          // BSP faces in the file, or assimp faces
-  std::uint64_t polygon_faces = 0;         // BSP type 1 imported
-  std::uint64_t mesh_faces = 0;            // BSP type 3 imported
-  std::uint64_t patch_faces = 0;           // BSP type 2 imported
-  std::uint64_t patches = 0;               // 3x3 patches tessellated
-  std::uint64_t billboard_faces = 0;       // BSP type 4, skipped
-  std::uint64_t nonsolid_faces = 0;        // world faces skipped by the collision rule
-  std::uint64_t brush_entity_faces = 0;    // faces of models 1..n, skipped
-  std::uint64_t dropped_primitives = 0;    // assimp points and lines
-  Vec3 min{}, max{};                       // bounds of the output vertices
+  std::string format;                    // "bsp", "gltf", "glb", "obj"
+  std::string entry;                     // the .pk3 entry read, "" for a plain file
+  UpAxis stored_up = UpAxis::kZ;         // kY or kZ: the format's own up axis
+  std::uint64_t source_faces = 0;        // BSP faces in the file, or assimp faces
+  std::uint64_t polygon_faces = 0;       // BSP type 1 imported
+  std::uint64_t mesh_faces = 0;          // BSP type 3 imported
+  std::uint64_t patch_faces = 0;         // BSP type 2 imported
+  std::uint64_t patches = 0;             // 3x3 patches tessellated
+  std::uint64_t billboard_faces = 0;     // BSP type 4, skipped
+  std::uint64_t nonsolid_faces = 0;      // world faces skipped by the collision rule
+  std::uint64_t brush_entity_faces = 0;  // faces of models 1..n, skipped
+  std::uint64_t clip_brushes = 0;        // player-clip brushes imported (ImportOptions::clip_brushes)
+  std::uint64_t dropped_primitives = 0;  // assimp points and lines
+  Vec3 min{}, max{};                     // bounds of the output vertices
 };
 
 struct ImportedMesh {

@@ -1,0 +1,77 @@
+#include "brush_hull.h"
+
+#include <cmath>
+
+namespace collide::importer {
+namespace {
+
+// Half the side of the starting square: past the corners of a +-65536 cube.
+constexpr double kHalfSize = 1 << 18;
+// Points within this distance of a plane are on it (q3map: ON_EPSILON 0.1;
+// finer here because the planes are exact to float precision).
+constexpr double kOnPlane = 1e-4;
+
+// Two unit vectors spanning the plane of unit normal n.
+void Basis(const Vec3& n, Vec3& u, Vec3& v) {
+  const Vec3 axis = std::fabs(n.x) < 0.6 ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
+  u = NormalizedOr(Cross(n, axis), Vec3{0, 0, 1});
+  v = Cross(n, u);
+}
+
+// Keeps the part of `polygon` with Dot(normal, x) <= dist.
+std::vector<Vec3> Clip(const std::vector<Vec3>& polygon, const BspPlane& plane) {
+  std::vector<Vec3> out;
+  const std::size_t n = polygon.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3& a = polygon[i];
+    const Vec3& b = polygon[(i + 1) % n];
+    const double da = Dot(plane.normal, a) - plane.dist, db = Dot(plane.normal, b) - plane.dist;
+    if (da <= kOnPlane) out.push_back(a);
+    if ((da < -kOnPlane && db > kOnPlane) || (da > kOnPlane && db < -kOnPlane)) {
+      out.push_back(a + (b - a) * (da / (da - db)));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<Vec3>> BrushHull(std::span<const BspPlane> sides) {
+  // Unit normals (|normal| taken as Dot(unit, normal), which cannot overflow).
+  std::vector<BspPlane> planes;
+  for (const BspPlane& side : sides) {
+    const Vec3 n = NormalizedOr(side.normal, Vec3{});
+    const double length = Dot(n, side.normal);
+    if (length > 0.0) planes.push_back({n, side.dist / length});  // a zero normal bounds nothing
+  }
+  std::vector<std::vector<Vec3>> polygons;
+  std::vector<Vec3> corners;  // every corner so far, for welding
+  for (std::size_t i = 0; i < planes.size(); ++i) {
+    Vec3 u, v;
+    Basis(planes[i].normal, u, v);
+    const Vec3 c = planes[i].normal * planes[i].dist;
+    std::vector<Vec3> polygon = {c + (u + v) * kHalfSize, c + (v - u) * kHalfSize, c - (u + v) * kHalfSize,
+                                 c + (u - v) * kHalfSize};
+    for (std::size_t j = 0; j < planes.size() && polygon.size() >= 3; ++j) {
+      if (j != i) polygon = Clip(polygon, planes[j]);
+    }
+    std::vector<Vec3> welded;
+    for (Vec3 p : polygon) {
+      bool known = false;
+      for (const Vec3& q : corners) {
+        if (LengthSquared(p - q) <= kBrushWeld * kBrushWeld) {
+          p = q;
+          known = true;
+          break;
+        }
+      }
+      if (!known) corners.push_back(p);
+      if (welded.empty() || !(welded.back() == p)) welded.push_back(p);
+    }
+    while (welded.size() > 1 && welded.front() == welded.back()) welded.pop_back();
+    if (welded.size() >= 3) polygons.push_back(std::move(welded));
+  }
+  return polygons;
+}
+
+}  // namespace collide::importer
