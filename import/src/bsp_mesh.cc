@@ -18,7 +18,7 @@ constexpr std::int32_t kSurfaceNonSolid = 0x4000;
 
 // Clip brushes cost O(sides^3) each (sides^2 clips of polygons of up to
 // `sides` corners); their sum is capped so that no input runs long.
-// OpenArena's maps need under 2^21.
+// OpenArena's maps need under 2^16.
 constexpr std::uint64_t kMaxBrushWork = std::uint64_t{1} << 26;
 
 bool IsClipBrush(const BspFile& bsp, const BspBrush& brush) {
