@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-${FUZZ_SECONDS:-30}}"
 BUILD_DIR="${FUZZ_BUILD_DIR:-build-fuzz}"
-TARGETS=(core_fuzz)
+TARGETS=(core_fuzz mesh_fuzz)
 if [[ -f tests/fuzz/request_fuzz.cc ]]; then TARGETS+=(request_fuzz); fi
 if [[ -f tests/fuzz/import_fuzz.cc ]]; then TARGETS+=(import_fuzz); fi
 
