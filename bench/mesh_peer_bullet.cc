@@ -1,0 +1,99 @@
+// Bullet 3.24 (double build) as a mesh peer: a btBvhTriangleMeshShape
+// (quantized AABB tree, Bullet's static-mesh shape) in a btCollisionWorld;
+// rays through rayTest (ClosestRayResultCallback; line of sight with a
+// callback that stops at the first hit by returning fraction 0), capsules
+// through contactTest of a btCapsuleShapeZ (every contact point counted).
+#include <btBulletCollisionCommon.h>
+
+#include <vector>
+
+#include "mesh_peers.h"
+
+namespace collide::bench {
+namespace {
+
+// Infinite rays end this far away (Bullet's rays are segments).
+constexpr double kFar = 1e6;
+
+class Bullet : public MeshPeer {
+ public:
+  explicit Bullet(const MeshData& m) : dispatcher_(&config_), world_(&dispatcher_, &broadphase_, &config_) {
+    for (const Vec3& v : m.vertices) vertices_.insert(vertices_.end(), {v.x, v.y, v.z});
+    for (const auto& t : m.triangles) {
+      for (int k = 0; k < 3; ++k) indices_.push_back(static_cast<int>(t[k]));
+    }
+    btIndexedMesh part;
+    part.m_numTriangles = static_cast<int>(m.triangles.size());
+    part.m_triangleIndexBase = reinterpret_cast<const unsigned char*>(indices_.data());
+    part.m_triangleIndexStride = 3 * sizeof(int);
+    part.m_numVertices = static_cast<int>(m.vertices.size());
+    part.m_vertexBase = reinterpret_cast<const unsigned char*>(vertices_.data());
+    part.m_vertexStride = 3 * sizeof(btScalar);
+    part.m_indexType = PHY_INTEGER;
+    part.m_vertexType = PHY_DOUBLE;
+    array_.addIndexedMesh(part, PHY_INTEGER);
+    shape_ = std::make_unique<btBvhTriangleMeshShape>(&array_, true);
+    mesh_.setCollisionShape(shape_.get());
+    world_.addCollisionObject(&mesh_);
+    capsule_shape_ = std::make_unique<btCapsuleShapeZ>(15.0, 26.0);
+    capsule_.setCollisionShape(capsule_shape_.get());
+  }
+  ~Bullet() override { world_.removeCollisionObject(&mesh_); }
+
+  double Closest(const Ray& r) override {
+    const btVector3 from(r.origin.x, r.origin.y, r.origin.z);
+    const double len = r.max_distance == kInfinity ? kFar : r.max_distance;
+    const btVector3 to = from + btVector3(r.direction.x, r.direction.y, r.direction.z) * len;
+    btCollisionWorld::ClosestRayResultCallback cb(from, to);
+    world_.rayTest(from, to, cb);
+    return cb.hasHit() ? cb.m_closestHitFraction * len : -1.0;
+  }
+  bool Occluded(const Ray& r) override {
+    struct FirstHit : btCollisionWorld::RayResultCallback {
+      btScalar addSingleResult(btCollisionWorld::LocalRayResult&, bool) override {
+        m_closestHitFraction = 0;
+        m_collisionObject = reinterpret_cast<const btCollisionObject*>(1);  // hasHit()
+        return 0;                                                           // nothing farther is of interest.
+      }
+    } cb;
+    const btVector3 from(r.origin.x, r.origin.y, r.origin.z);
+    const btVector3 to = from + btVector3(r.direction.x, r.direction.y, r.direction.z) * r.max_distance;
+    world_.rayTest(from, to, cb);
+    return cb.hasHit();
+  }
+  int CapsuleOverlap(const Capsule& c) override {
+    // btCapsuleShapeZ(radius, height): segment of length height centred on
+    // the origin along z; the bench's capsules are vertical, of one size.
+    const Vec3 mid = (c.a + c.b) * 0.5;
+    capsule_.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(mid.x, mid.y, mid.z)));
+    struct Count : btCollisionWorld::ContactResultCallback {
+      int n = 0;
+      btScalar addSingleResult(btManifoldPoint& p, const btCollisionObjectWrapper*, int, int,
+                               const btCollisionObjectWrapper*, int, int) override {
+        n += p.getDistance() <= 0;
+        return 0;
+      }
+    } cb;
+    world_.contactTest(&capsule_, cb);
+    return cb.n;
+  }
+
+ private:
+  std::vector<btScalar> vertices_;
+  std::vector<int> indices_;
+  btTriangleIndexVertexArray array_;
+  std::unique_ptr<btBvhTriangleMeshShape> shape_;
+  btDefaultCollisionConfiguration config_;
+  btCollisionDispatcher dispatcher_;
+  btDbvtBroadphase broadphase_;
+  btCollisionWorld world_;
+  btCollisionObject mesh_;
+  std::unique_ptr<btCapsuleShapeZ> capsule_shape_;
+  btCollisionObject capsule_;
+};
+
+}  // namespace
+
+std::unique_ptr<MeshPeer> MakeBullet(const MeshData& mesh) { return std::make_unique<Bullet>(mesh); }
+
+}  // namespace collide::bench
