@@ -33,9 +33,10 @@ namespace internal {
 struct Bvh;
 }
 
-// Most triangles (and vertices) a mesh may have: indices are 32-bit and the
-// BVH marks leaves with the top bit.
-inline constexpr std::size_t kMaxMeshTriangles = std::size_t{1} << 31;
+// Most triangles (and vertices) a mesh may have: 2^29 (536 million, some
+// 30 GB of mesh): the BVH traversal packs a leaf's triangle count into the
+// top 3 bits of a 32-bit index.
+inline constexpr std::size_t kMaxMeshTriangles = std::size_t{1} << 29;
 // At most this many violations are listed; one more entry says how many
 // were left out.
 inline constexpr std::size_t kMaxMeshViolations = 100;

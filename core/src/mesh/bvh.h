@@ -5,7 +5,9 @@
 #ifndef COLLIDE_CORE_SRC_MESH_BVH_H_
 #define COLLIDE_CORE_SRC_MESH_BVH_H_
 
+#include <bit>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "collide/math.h"
@@ -17,8 +19,8 @@ inline constexpr int kBvhMaxLeafSize = 4;
 // Depth bound, in 4-wide levels (root = 1). The build uses binned SAH splits
 // down to kBvhSahDepth levels and object-median splits below: a median split
 // node divides its n triangles into four ranges of at most ceil(n / 4), so
-// 2^31 triangles (kMaxMeshTriangles) need at most 16 more levels. Hence
-// depth <= kBvhSahDepth + 16 = 48 < kBvhMaxDepth, whatever the geometry.
+// 2^29 triangles (kMaxMeshTriangles) need at most 15 more levels. Hence
+// depth <= kBvhSahDepth + 15 = 47 < kBvhMaxDepth, whatever the geometry.
 inline constexpr int kBvhSahDepth = 32;
 inline constexpr int kBvhMaxDepth = 50;
 // A depth-first traversal pops one node and pushes at most 4 children, so
@@ -54,9 +56,19 @@ struct Bvh {
 // `vertices`. O(n log n): binned SAH (32 bins, largest centroid axis).
 Bvh BuildBvh(const std::vector<Vec3>& vertices, std::vector<BvhTriangle> triangles);
 
-// The float nearest below / above x (x finite and within float range).
-float RoundDown(double x);
-float RoundUp(double x);
+// The largest float <= x and the smallest float >= x (x not NaN; beyond the
+// float range they are -/+infinity or -/+FLT_MAX). The one-ulp steps move
+// the bits (no libm call: the ray setup does six of these per ray).
+inline float NextFloatDown(float f) {
+  if (f == 0.0f) return -std::numeric_limits<float>::denorm_min();
+  const std::uint32_t b = std::bit_cast<std::uint32_t>(f);
+  return std::bit_cast<float>(f > 0.0f ? b - 1 : b + 1);
+}
+inline float RoundDown(double x) {
+  const float f = static_cast<float>(x);
+  return static_cast<double>(f) > x ? NextFloatDown(f) : f;
+}
+inline float RoundUp(double x) { return -RoundDown(-x); }
 
 }  // namespace collide::internal
 

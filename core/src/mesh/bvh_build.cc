@@ -12,17 +12,6 @@
 
 namespace collide::internal {
 
-float RoundDown(double x) {
-  float f = static_cast<float>(x);
-  if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
-  return f;
-}
-float RoundUp(double x) {
-  float f = static_cast<float>(x);
-  if (static_cast<double>(f) < x) f = std::nextafter(f, std::numeric_limits<float>::infinity());
-  return f;
-}
-
 namespace {
 
 constexpr int kBins = 32;

@@ -9,27 +9,35 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 #include "collide/shapes.h"
 #include "mesh/bvh.h"
 
 namespace collide::internal {
 
-// A ray set up for conservative float slab tests. The float origin is the
-// double origin rounded; the slab test subtracts o_hi (>= the true origin)
-// from box minima and o_lo (<= it) from maxima, which tests boxes widened by
-// the rounding, and the t interval it gets is widened by a relative 2^-20
-// (three float roundings and the reciprocal's are below 2^-21) plus an
-// absolute 1e-30 (subnormal results). So a box the exact ray meets always
-// passes. A direction component below 1e-30 (after normalization) is
+// A ray set up for conservative float slab tests (Williams et al., "An
+// Efficient and Robust Ray-Box Intersection Algorithm", 2005: entry and exit
+// planes picked once per ray by the direction's signs). The float origin is
+// the double origin rounded down (o_lo) and up (o_hi); the slab test
+// subtracts o_hi from box minima and o_lo from maxima, which tests boxes
+// widened by the rounding, and scales entry and exit times by 1 -+ 2^-20.
+// So a box the exact ray meets always passes. A direction component below 1e-30 (after normalization) is
 // replaced by 1e-30, keeping reciprocals finite (no inf * 0 = NaN); the
 // replaced ray drifts from the true one by at most 1e-30 * t_bound along that
 // axis, added to the origin's widening. t is world distance along the unit
 // direction.
-inline constexpr float kInfinityF = std::numeric_limits<float>::infinity();
-
 struct RayBoxes {
-  __m128 o_lo[3], o_hi[3], inv[3];
+  // Per axis: the offset (in floats, from BvhNode::min_x) of the plane the
+  // ray enters through and of the one it leaves through (min or max by the
+  // direction's sign), the origin to subtract from each (o_hi from a min
+  // plane, o_lo from a max plane: the widened slab), and the reciprocal
+  // scaled by 1 - 2^-20 (entry) and 1 + 2^-20 (exit). A positive product
+  // then errs low at entry and high at exit (three float roundings stay
+  // below 2^-21); a negative one keeps its sign, which is all that matters
+  // below 0.
+  int near_plane[3], far_plane[3];
+  __m128 o_near[3], o_far[3], inv_near[3], inv_far[3];
 };
 
 // t_bound: no queried point is farther than this from the origin.
@@ -43,11 +51,16 @@ inline RayBoxes SetUpRayBoxes(const Vec3& origin, const Vec3& unit, double t_bou
     // can round back to o when drift is below o's ulp).
     const double o = origin[k];
     float lo = RoundDown(o - drift), hi = RoundUp(o + drift);
-    while (o - static_cast<double>(lo) < drift) lo = std::nextafter(lo, -kInfinityF);
-    while (static_cast<double>(hi) - o < drift) hi = std::nextafter(hi, kInfinityF);
-    r.o_lo[k] = _mm_set1_ps(lo);
-    r.o_hi[k] = _mm_set1_ps(hi);
-    r.inv[k] = _mm_set1_ps(static_cast<float>(1.0 / d));
+    while (o - static_cast<double>(lo) < drift) lo = NextFloatDown(lo);
+    while (static_cast<double>(hi) - o < drift) hi = -NextFloatDown(-hi);
+    const float inv = static_cast<float>(1.0 / d);
+    const bool forward = d > 0.0;
+    r.near_plane[k] = forward ? 4 * k : 12 + 4 * k;
+    r.far_plane[k] = forward ? 12 + 4 * k : 4 * k;
+    r.o_near[k] = _mm_set1_ps(forward ? hi : lo);
+    r.o_far[k] = _mm_set1_ps(forward ? lo : hi);
+    r.inv_near[k] = _mm_set1_ps(inv * (1.0f - 0x1p-20f));
+    r.inv_far[k] = _mm_set1_ps(inv * (1.0f + 0x1p-20f));
   }
   return r;
 }
@@ -55,25 +68,18 @@ inline RayBoxes SetUpRayBoxes(const Vec3& origin, const Vec3& unit, double t_bou
 // Lanes of `node` whose box the ray meets within [0, t_max] (bit i for child
 // i), and each lane's entry distance (a lower bound) in `t_near`.
 inline int HitChildren(const BvhNode& node, const RayBoxes& r, __m128 t_max, __m128& t_near) {
-  const __m128 min_x = _mm_load_ps(node.min_x), max_x = _mm_load_ps(node.max_x);
-  const __m128 min_y = _mm_load_ps(node.min_y), max_y = _mm_load_ps(node.max_y);
-  const __m128 min_z = _mm_load_ps(node.min_z), max_z = _mm_load_ps(node.max_z);
-  const __m128 ax = _mm_mul_ps(_mm_sub_ps(min_x, r.o_hi[0]), r.inv[0]);
-  const __m128 bx = _mm_mul_ps(_mm_sub_ps(max_x, r.o_lo[0]), r.inv[0]);
-  const __m128 ay = _mm_mul_ps(_mm_sub_ps(min_y, r.o_hi[1]), r.inv[1]);
-  const __m128 by = _mm_mul_ps(_mm_sub_ps(max_y, r.o_lo[1]), r.inv[1]);
-  const __m128 az = _mm_mul_ps(_mm_sub_ps(min_z, r.o_hi[2]), r.inv[2]);
-  const __m128 bz = _mm_mul_ps(_mm_sub_ps(max_z, r.o_lo[2]), r.inv[2]);
-  __m128 near = _mm_max_ps(_mm_max_ps(_mm_min_ps(ax, bx), _mm_min_ps(ay, by)),
-                           _mm_max_ps(_mm_min_ps(az, bz), _mm_setzero_ps()));
-  __m128 far =
-      _mm_min_ps(_mm_min_ps(_mm_max_ps(ax, bx), _mm_max_ps(ay, by)), _mm_min_ps(_mm_max_ps(az, bz), t_max));
-  // near >= 0 here, so near * (1 - rel) lowers it; far * (1 + rel) raises a
-  // positive far, and a negative far means the box is behind the origin.
-  near = _mm_sub_ps(_mm_mul_ps(near, _mm_set1_ps(1.0f - 0x1p-20f)), _mm_set1_ps(1e-30f));
-  far = _mm_add_ps(_mm_mul_ps(far, _mm_set1_ps(1.0f + 0x1p-20f)), _mm_set1_ps(1e-30f));
+  const float* planes = node.min_x;
+  __m128 near = _mm_setzero_ps(), far = t_max;
+  for (int k = 0; k < 3; ++k) {
+    near = _mm_max_ps(
+        near, _mm_mul_ps(_mm_sub_ps(_mm_load_ps(planes + r.near_plane[k]), r.o_near[k]), r.inv_near[k]));
+    far = _mm_min_ps(far,
+                     _mm_mul_ps(_mm_sub_ps(_mm_load_ps(planes + r.far_plane[k]), r.o_far[k]), r.inv_far[k]));
+  }
   t_near = near;
-  return _mm_movemask_ps(_mm_cmple_ps(near, far)) & ((1 << node.num_children) - 1);
+  // + 1e-30: products that underflowed to 0 (subnormal range) never reject.
+  return _mm_movemask_ps(_mm_cmple_ps(near, _mm_add_ps(far, _mm_set1_ps(1e-30f)))) &
+         ((1 << node.num_children) - 1);
 }
 
 // Lanes of `node` whose box overlaps the box [lo, hi] (closed).
@@ -102,28 +108,57 @@ inline __m128 GapSquared(const BvhNode& node, const __m128 lo[3], const __m128 h
 }
 
 // A stack entry: a node (count == 0) or a leaf, and a lower bound of what it
-// can hold (entry distance, gap).
+// can hold (entry distance, gap). 8 bytes, so that a push and the pop that
+// follows it are one store and one load (no store-forwarding stall).
 struct BvhStackEntry {
   float bound;
-  std::uint32_t ref;
-  std::uint32_t count;
+  std::uint32_t ref;  // node index, or leaf first | count << kLeafShift.
 };
+inline constexpr int kLeafShift = 29;  // kMaxMeshTriangles = 2^29 keeps indices below.
+inline std::uint32_t ChildRef(const BvhNode& node, int i) {
+  return node.child[i] | static_cast<std::uint32_t>(node.count[i]) << kLeafShift;
+}
 
-// Pushes the lanes of `mask` in decreasing `bounds` order (so the nearest is
-// popped first).
-inline void PushSorted(const BvhNode& node, int mask, __m128 bounds, BvhStackEntry* stack, int& top) {
+// Pushes the lanes of `mask` but the nearest in decreasing `bounds` order
+// (so the nearer are popped first) and returns the nearest, which the
+// traversal visits next without a stack round trip. One or two hits, the
+// common cases, take no sorting loop.
+inline BvhStackEntry PushSortedKeepNearest(const BvhNode& node, int mask, __m128 bounds, BvhStackEntry* stack,
+                                           int& top) {
   alignas(16) float b[4];
   _mm_store_ps(b, bounds);
-  BvhStackEntry e[4];
-  int n = 0;
-  for (int m = mask; m != 0; m &= m - 1) {
-    const int i = __builtin_ctz(static_cast<unsigned>(m));
-    BvhStackEntry entry{b[i], node.child[i], node.count[i]};
+  int i = __builtin_ctz(static_cast<unsigned>(mask));
+  BvhStackEntry first{b[i], ChildRef(node, i)};
+  mask &= mask - 1;
+  if (mask == 0) return first;
+  i = __builtin_ctz(static_cast<unsigned>(mask));
+  BvhStackEntry second{b[i], ChildRef(node, i)};
+  mask &= mask - 1;
+  if (second.bound < first.bound) std::swap(first, second);
+  if (mask == 0) {
+    stack[top++] = second;
+    return first;
+  }
+  BvhStackEntry e[4] = {first, second};
+  int n = 2;
+  for (; mask != 0; mask &= mask - 1) {
+    i = __builtin_ctz(static_cast<unsigned>(mask));
+    const BvhStackEntry entry{b[i], ChildRef(node, i)};
     int j = n++;
-    while (j > 0 && e[j - 1].bound < entry.bound) e[j] = e[j - 1], --j;  // descending.
+    while (j > 0 && e[j - 1].bound > entry.bound) e[j] = e[j - 1], --j;  // ascending.
     e[j] = entry;
   }
-  for (int j = 0; j < n; ++j) stack[top++] = e[j];
+  for (int j = n - 1; j > 0; --j) stack[top++] = e[j];
+  return e[0];
+}
+
+// Starts loading the node of a child the traversal visits soon.
+inline void Prefetch(const Bvh& bvh, std::uint32_t ref) {
+  if ((ref >> kLeafShift) == 0) {
+    const char* p = reinterpret_cast<const char*>(&bvh.nodes[ref]);
+    _mm_prefetch(p, _MM_HINT_T0);
+    _mm_prefetch(p + 64, _MM_HINT_T0);
+  }
 }
 
 // Visits, nearest box first, every leaf whose box the ray meets within
@@ -134,20 +169,27 @@ void TraverseRay(const Bvh& bvh, const RayBoxes& r, Visitor& visitor) {
   if (bvh.nodes.empty()) return;
   BvhStackEntry stack[kBvhStackSize];
   int top = 0;
-  stack[top++] = {0.0f, 0, 0};
+  BvhStackEntry cur{0.0f, 0};
   float t_max = visitor.TMax();
-  while (top > 0) {
-    const BvhStackEntry e = stack[--top];
-    if (e.bound > t_max) continue;
-    if (e.count != 0) {
-      if (visitor.Leaf(e.ref, e.count)) return;
+  for (;;) {
+    if ((cur.ref >> kLeafShift) != 0) {
+      if (visitor.Leaf(cur.ref & ((1u << kLeafShift) - 1), cur.ref >> kLeafShift)) return;
       t_max = visitor.TMax();
-      continue;
+    } else {
+      const BvhNode& node = bvh.nodes[cur.ref];
+      __m128 near;
+      const int mask = HitChildren(node, r, _mm_set1_ps(t_max), near);
+      if (mask != 0) {
+        cur = PushSortedKeepNearest(node, mask, near, stack, top);
+        if (top > 0) Prefetch(bvh, stack[top - 1].ref);
+        continue;
+      }
     }
-    const BvhNode& node = bvh.nodes[e.ref];
-    __m128 near;
-    const int mask = HitChildren(node, r, _mm_set1_ps(t_max), near);
-    if (mask != 0) PushSorted(node, mask, near, stack, top);
+    // Next: the nearest pending entry still within reach.
+    do {
+      if (top == 0) return;
+      cur = stack[--top];
+    } while (cur.bound > t_max);
   }
 }
 
@@ -182,21 +224,26 @@ void TraverseNearest(const Bvh& bvh, const __m128 lo[3], const __m128 hi[3], Vis
   if (bvh.nodes.empty()) return;
   BvhStackEntry stack[kBvhStackSize];
   int top = 0;
-  stack[top++] = {0.0f, 0, 0};
+  BvhStackEntry cur{0.0f, 0};
   float bound2 = visitor.Bound2();
-  while (top > 0) {
-    const BvhStackEntry e = stack[--top];
-    if (e.bound > bound2) continue;
-    if (e.count != 0) {
-      visitor.Leaf(e.ref, e.count);
+  for (;;) {
+    if ((cur.ref >> kLeafShift) != 0) {
+      visitor.Leaf(cur.ref & ((1u << kLeafShift) - 1), cur.ref >> kLeafShift);
       bound2 = visitor.Bound2();
-      continue;
+    } else {
+      const BvhNode& node = bvh.nodes[cur.ref];
+      const __m128 gap2 = GapSquared(node, lo, hi);
+      const int mask =
+          _mm_movemask_ps(_mm_cmple_ps(gap2, _mm_set1_ps(bound2))) & ((1 << node.num_children) - 1);
+      if (mask != 0) {
+        cur = PushSortedKeepNearest(node, mask, gap2, stack, top);
+        continue;
+      }
     }
-    const BvhNode& node = bvh.nodes[e.ref];
-    const __m128 gap2 = GapSquared(node, lo, hi);
-    const int mask =
-        _mm_movemask_ps(_mm_cmple_ps(gap2, _mm_set1_ps(bound2))) & ((1 << node.num_children) - 1);
-    if (mask != 0) PushSorted(node, mask, gap2, stack, top);
+    do {
+      if (top == 0) return;
+      cur = stack[--top];
+    } while (cur.bound > bound2);
   }
 }
 

@@ -25,11 +25,11 @@ void Report(std::vector<Violation>& out, std::size_t& reported, std::string fiel
 bool ValidateMesh(const MeshData& mesh, std::vector<Violation>& out) {
   std::size_t reported = 0;
   if (mesh.vertices.size() > kMaxMeshTriangles) {
-    Report(out, reported, "vertices", "at most 2^31 vertices, got " + std::to_string(mesh.vertices.size()));
+    Report(out, reported, "vertices", "at most 2^29 vertices, got " + std::to_string(mesh.vertices.size()));
   }
   if (mesh.triangles.size() > kMaxMeshTriangles) {
     Report(out, reported, "triangles",
-           "at most 2^31 triangles, got " + std::to_string(mesh.triangles.size()));
+           "at most 2^29 triangles, got " + std::to_string(mesh.triangles.size()));
   }
   for (std::size_t i = 0; i < mesh.vertices.size(); ++i) {
     const Vec3& v = mesh.vertices[i];

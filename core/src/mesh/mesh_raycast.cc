@@ -31,8 +31,15 @@ bool SetUp(const TriangleMesh& mesh, const Ray& ray, MeshRay& out) {
     return false;
   }
   out.ray = internal::SetUpWatertightRay(ray.origin, ray.direction);
-  const Aabb& b = mesh.bounds();
-  const double t_bound = Length(Max(Abs(ray.origin - b.min), Abs(ray.origin - b.max)));
+  // The farthest distance to a mesh point bounds the drift of a ray whose
+  // tiny direction components the box test rounds up (bvh_traverse.h); only
+  // such rays need it.
+  const Vec3 u = Abs(out.ray.unit);
+  double t_bound = 0.0;
+  if (u.x < 1e-30 || u.y < 1e-30 || u.z < 1e-30) {
+    const Aabb& b = mesh.bounds();
+    t_bound = Length(Max(Abs(ray.origin - b.min), Abs(ray.origin - b.max)));
+  }
   out.boxes = internal::SetUpRayBoxes(ray.origin, out.ray.unit, t_bound);
   out.t_max = ray.max_distance / out.ray.length;
   return true;

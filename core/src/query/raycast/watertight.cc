@@ -116,8 +116,10 @@ RayTriangleT IntersectWatertight(const WatertightRay& r, const Vec3& a, const Ve
   const double u = cx * by - cy * bx;
   const double v = ax * cy - ay * cx;
   const double w = bx * ay - by * ax;
-  const double m = std::max({std::fabs(ax0), std::fabs(ay0), std::fabs(az), std::fabs(bx0), std::fabs(by0),
-                             std::fabs(bz), std::fabs(cx0), std::fabs(cy0), std::fabs(cz)});
+  const double ma = std::max(std::max(std::fabs(ax0), std::fabs(ay0)), std::fabs(az));
+  const double mb = std::max(std::max(std::fabs(bx0), std::fabs(by0)), std::fabs(bz));
+  const double mc = std::max(std::max(std::fabs(cx0), std::fabs(cy0)), std::fabs(cz));
+  const double m = std::max(std::max(ma, mb), mc);
   const double e = kEdgeBound * m * m;
   const bool pos = u > e || v > e || w > e;
   const bool neg = u < -e || v < -e || w < -e;
