@@ -24,33 +24,73 @@ struct Sheared {
   double x, y, z;  // z: the unsheared z relative to the origin.
 };
 
-// The exact coplanar case: clip the ray against the three edges' in-plane
-// half-planes, in double.
+// The exact coplanar case. In-plane orientations are exact triple products
+// with the axis e_k of the normal's largest component (the projection along
+// e_k keeps the triangle non-degenerate). The ray meets the closed triangle
+// when its origin is inside, or when it meets an edge at t >= 0: the edge's
+// ends are not strictly on one side of the ray's line, and the crossing's
+// parameter (or, for an edge along the line, an end) is not behind the
+// origin. Only the entry distance is computed in double.
 RayTriangleT CoplanarEntry(const WatertightRay& r, const Vec3& a, const Vec3& b, const Vec3& c,
                            double t_max) {
-  const Vec3 v[3] = {a, b, c};
+  const Vec3 v[3] = {a, b, c}, zero{}, o = r.origin, d = r.direction;
   const Vec3 n = Cross(b - a, c - a);
-  double t_in = 0.0, t_out = t_max;
-  int entry = -1;
+  const Vec3 an = Abs(n);
+  int k = an.x >= an.y ? (an.x >= an.z ? 0 : 2) : (an.y >= an.z ? 1 : 2);
+  Vec3 axis;
+  int sigma = 0;
+  for (int tries = 0; tries < 3 && sigma == 0; ++tries, k = (k + 1) % 3) {
+    axis = Vec3{};
+    axis[k] = 1.0;
+    sigma = ExactTripleSign(b, a, c, a, axis, zero);
+  }
+  if (sigma == 0) return {};  // zero area: never reached for the callers' triangles.
+  bool inside = true;
+  for (int e = 0; e < 3 && inside; ++e) {
+    inside = sigma * ExactTripleSign(v[(e + 1) % 3], v[e], o, v[e], axis, zero) >= 0;
+  }
+  if (inside) return {true, true, -1, 0.0};
+  const double dd = Dot(d, d);
+  // The entry is the nearest crossing of an edge the ray enters through
+  // (sigma * det[q - p, d, e_k] >= 0: the inside lies ahead) or runs along;
+  // a leaving edge only when no such edge is met (a graze at a vertex).
+  double t_best = kInfinity, t_leave = kInfinity;
+  int entry = -1, leave = -1;
   for (int e = 0; e < 3; ++e) {
     const Vec3& p = v[e];
     const Vec3& q = v[(e + 1) % 3];
-    const Vec3& other = v[(e + 2) % 3];
-    Vec3 m = Cross(q - p, n);
-    if (Dot(m, other - p) > 0.0) m = -m;  // outward.
-    const double num = Dot(m, r.origin - p);
-    const double den = Dot(m, r.direction);
-    if (den == 0.0) {
-      if (num > 0.0) return {};
-    } else if (den < 0.0) {
-      const double t = -num / den;
-      if (t > t_in) t_in = t, entry = e;
+    // Sides of p and q relative to the ray's line: det[d, x - o, e_k].
+    const int sp = ExactTripleSign(d, zero, p, o, axis, zero);
+    const int sq = ExactTripleSign(d, zero, q, o, axis, zero);
+    if (sp * sq > 0) continue;
+    double t;
+    if (sp == 0 && sq == 0) {
+      // Along the line: the nearer end not behind the origin (the sign of
+      // (x - o) . d is that of (x_j - o_j) d_j on d's largest axis j).
+      const int j = r.kz;
+      auto ahead = [&](const Vec3& x) { return (Coord(x, j) - Coord(o, j)) * Coord(d, j) >= 0.0; };
+      const bool pa = ahead(p), qa = ahead(q);
+      if (!pa && !qa) continue;
+      // (One end behind would put the origin on the edge: inside, above.)
+      t = std::max(std::min(pa ? Dot(p - o, d) / dd : kInfinity, qa ? Dot(q - o, d) / dd : kInfinity), 0.0);
     } else {
-      t_out = std::min(t_out, -num / den);
+      // Crossing at t = det[p - o, q - p, e_k] / det[d, q - p, e_k] >= 0.
+      const int num = ExactTripleSign(p, o, q, p, axis, zero);
+      const int den = ExactTripleSign(d, zero, q, p, axis, zero);
+      if (num * den < 0) continue;
+      const Vec3 pq = q - p, po = p - o;
+      const double nd = Dot(Cross(po, pq), axis), dn = Dot(Cross(d, pq), axis);
+      t = num == 0 ? 0.0 : std::max(nd / dn, 0.0);
+    }
+    if (sigma * ExactTripleSign(q, p, d, zero, axis, zero) >= 0) {
+      if (t < t_best) t_best = t, entry = e;
+    } else if (t < t_leave) {
+      t_leave = t, leave = e;
     }
   }
-  if (!(t_in <= t_out)) return {};
-  return {true, true, static_cast<std::int8_t>(entry), t_in};
+  if (entry < 0) t_best = t_leave, entry = leave;
+  if (entry < 0 || !(t_best <= t_max)) return {};
+  return {true, true, static_cast<std::int8_t>(t_best == 0.0 ? -1 : entry), t_best};
 }
 
 // Exact decision for the cases the filter could not certify.
