@@ -38,7 +38,7 @@ grpc::Status ToGrpcStatus(const RequestError& error) {
   std::size_t listed = 0;
   for (const Violation& v : error.violations->kept()) {
     bytes += v.field.size() + v.description.size();
-    if (bytes > kMaxViolationBytes) break;
+    if (bytes > kMaxViolationBytes || listed == kMaxListedViolations) break;
     google::rpc::BadRequest::FieldViolation* fv = bad_request.add_field_violations();
     fv->set_field(v.field);
     fv->set_description(v.description);

@@ -31,14 +31,18 @@ struct RequestError {
 // and loses every detail.
 // Longest status message, bytes; the details carry the full list.
 inline constexpr std::size_t kMaxStatusMessageBytes = 512;
+// Most violations listed in the BadRequest (ViolationList keeps as many).
+inline constexpr std::size_t kMaxListedViolations = convert::ViolationList::kDefaultMaxKept;
 // Most bytes of listed violations (field + description) in the BadRequest.
+// collide.proto's Errors comment states both bounds to clients
+// (status_mapping_test checks that it names these values).
 inline constexpr std::size_t kMaxViolationBytes = 4096;
 
 // Maps `error` to its status code, a message (truncated to
 // kMaxStatusMessageBytes) and, when it has violations, a google.rpc.Status
-// with one google.rpc.BadRequest as grpc-status-details-bin: the kept
-// violations (ViolationList keeps at most 100) that fit kMaxViolationBytes,
-// then a final "..." entry counting the ones not listed.
+// with one google.rpc.BadRequest as grpc-status-details-bin: the first kept
+// violations, at most kMaxListedViolations and kMaxViolationBytes, then a
+// final "..." entry counting the ones not listed.
 grpc::Status ToGrpcStatus(const RequestError& error);
 
 }  // namespace collide::server

@@ -3,6 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 
@@ -42,6 +47,67 @@ TEST(StatusMappingTest, BadRequestListsKeptViolationsThenACount) {
   EXPECT_EQ(bad_request.field_violations(1).description(), "must be >= 0");
   EXPECT_EQ(bad_request.field_violations(2).field(), "...");
   EXPECT_EQ(bad_request.field_violations(2).description(), "1 more violations not listed");
+}
+
+google::rpc::BadRequest BadRequestOf(const grpc::Status& status) {
+  google::rpc::Status details;
+  google::rpc::BadRequest bad_request;
+  EXPECT_TRUE(details.ParseFromString(status.error_details()));
+  EXPECT_EQ(details.details_size(), 1);
+  if (details.details_size() == 1) EXPECT_TRUE(details.details(0).UnpackTo(&bad_request));
+  return bad_request;
+}
+
+// The rule collide.proto promises: at most kMaxListedViolations and
+// kMaxViolationBytes of field + description, in order, then "..." with the
+// count of the rest. Short violations hit the count bound, long ones the
+// byte bound.
+TEST(StatusMappingTest, ListsAtMostTheCountAndTheBytesThenASummary) {
+  for (const bool long_text : {false, true}) {
+    convert::ViolationList violations(1000);
+    for (int i = 0; i < 1000; ++i) {
+      violations.Add(
+          long_text ? "pairs[" + std::to_string(i) + "].b.capsule.radius" : "a[" + std::to_string(i) + "]",
+          long_text ? "must be finite and >= 0, got -1" : "x");
+    }
+    const google::rpc::BadRequest bad_request =
+        BadRequestOf(ToGrpcStatus({RequestError::Kind::kInvalidRequest, "bad", &violations}));
+    const int listed = bad_request.field_violations_size() - 1;
+    ASSERT_GT(listed, 0);
+    EXPECT_LE(static_cast<std::size_t>(listed), kMaxListedViolations);
+    std::size_t bytes = 0;
+    for (int i = 0; i < listed; ++i) {
+      const auto& v = bad_request.field_violations(i);
+      EXPECT_EQ(v.field(), violations.kept()[i].field);
+      bytes += v.field().size() + v.description().size();
+    }
+    EXPECT_LE(bytes, kMaxViolationBytes);
+    if (long_text) {
+      // The next violation would not have fit.
+      EXPECT_GT(bytes + violations.kept()[listed].field.size() + violations.kept()[listed].description.size(),
+                kMaxViolationBytes);
+    } else {
+      EXPECT_EQ(static_cast<std::size_t>(listed), kMaxListedViolations);
+    }
+    const auto& summary = bad_request.field_violations(listed);
+    EXPECT_EQ(summary.field(), "...");
+    EXPECT_EQ(summary.description(), std::to_string(1000 - listed) + " more violations not listed");
+  }
+}
+
+// Clients read the rule from the proto: its Errors comment must name both
+// bounds the code applies.
+TEST(StatusMappingTest, ProtoCommentStatesTheListBounds) {
+  std::ifstream in(COLLIDE_SOURCE_DIR "/proto/collide/v1/collide.proto");
+  ASSERT_TRUE(in) << "cannot read collide.proto";
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string comment = text.str().substr(0, text.str().find("syntax ="));
+  comment = std::regex_replace(comment, std::regex(R"(\n//\s*)"), " ");
+  EXPECT_NE(comment.find("at most " + std::to_string(kMaxListedViolations) + " of them"), std::string::npos)
+      << comment;
+  EXPECT_NE(comment.find("at most " + std::to_string(kMaxViolationBytes) + " bytes"), std::string::npos)
+      << comment;
 }
 
 TEST(StatusMappingTest, LongMessagesAreTruncated) {

@@ -7,10 +7,14 @@
 //
 // Errors (google.rpc.Status codes):
 //   INVALID_ARGUMENT   any bad item fails the whole request; the status
-//                      carries one google.rpc.BadRequest listing every
-//                      violation (at most 100; a final entry with field "..."
-//                      says how many more were found) with paths such as
-//                      "pairs[3].b.capsule.radius" or "a.data[41]".
+//                      carries one google.rpc.BadRequest listing the
+//                      violations in request order, with paths such as
+//                      "pairs[3].b.capsule.radius" or "a.data[41]": at most
+//                      100 of them and at most 4096 bytes of field plus
+//                      description text, whichever is reached first (so the
+//                      trailer fits gRPC's default 8 KiB metadata limit),
+//                      then, when any were left out, a final entry with
+//                      field "..." saying how many more were found.
 //   RESOURCE_EXHAUSTED a limit is exceeded (items per request, message size);
 //                      the message names the limit and its value.
 //   UNIMPLEMENTED      a pair of shape kinds that the library does not answer
