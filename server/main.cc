@@ -144,8 +144,8 @@ int main(int argc, char** argv) {
       "Security: plaintext is served only on a loopback --host unless --insecure=true says so explicitly; "
       "--tls_cert_file/--tls_key_file serve TLS 1.2+, --tls_client_ca_file adds mutual TLS, and "
       "--auth_token_file or COLLIDE_AUTH_TOKENS require 'authorization: Bearer <token>' on every call "
-      "but grpc.health.v1 (reflection and GetServerInfo included). Compressed requests are not inflated "
-      "(per-message decompression is off). See README: Security.\n\n"
+      "but grpc.health.v1 (reflection and GetServerInfo included). Compressed requests are refused "
+      "UNIMPLEMENTED (only grpc-encoding identity is accepted). See README: Security.\n\n"
       "Usage: collide-server [--flag=value ...]";
   absl::SetProgramUsageMessage(usage);
   sigset_t shutdown_signals;
@@ -229,7 +229,7 @@ int main(int argc, char** argv) {
       "resource_quota_bytes={}, max_threads={}, handshake_timeout={}, max_connection_idle={}, "
       "max_connection_age={}, max_connection_age_grace={}, min_ping_interval={}, max_ping_strikes={}, "
       "max_concurrent_calls={}, max_items_in_flight={}, "
-      "decompression=off, drain_timeout={}, log_level={}, log_format={})",
+      "compression=identity only, drain_timeout={}, log_level={}, log_format={})",
       (*server)->address(), COLLIDE_VERSION, transport,
       o.auth_tokens.empty() ? std::string("none") : absl::StrCat(o.auth_tokens.size(), " bearer token(s)"),
       o.worker_threads, o.max_items_per_request, o.max_receive_message_bytes, o.max_send_message_bytes,

@@ -72,6 +72,13 @@ void ApplyTransportLimits(const Options& o, grpc::ServerBuilder& builder) {
   // that inflates to 1 GiB cost the default configuration 1.1 GB of memory;
   // with decompression off, 16 MB. No client of ours compresses.
   builder.AddChannelArgument(GRPC_ARG_ENABLE_PER_MESSAGE_DECOMPRESSION, 0);
+  // And not advertised: only identity is enabled, so grpc-accept-encoding
+  // says "identity" and gRPC refuses a call with any other grpc-encoding
+  // UNIMPLEMENTED before it reaches a handler (gRPC compression spec). With
+  // every algorithm enabled (gRPC's default) it advertised "identity,
+  // deflate, gzip", then a gzip call got INVALID_ARGUMENT or an empty
+  // UNIMPLEMENTED from the undecodable bytes.
+  builder.AddChannelArgument(GRPC_COMPRESSION_CHANNEL_ENABLED_ALGORITHMS_BITSET, 1 << GRPC_COMPRESS_NONE);
 }
 
 }  // namespace

@@ -87,6 +87,32 @@ describe('against a live server', {skip: !process.env.COLLIDE_SERVER && 'needs C
         (e) => e instanceof CollideError && e.codeName === 'UNIMPLEMENTED');
   });
 
+  test('gzip requests are refused UNIMPLEMENTED naming the encoding, on every RPC', async () => {
+    // The server does not inflate requests (README: Security) and so does not
+    // advertise gzip: a gzip call is refused as the gRPC compression spec says.
+    const gzip = new Client(server.target, {deadlineMs: 30000, channelOptions: {'grpc.default_compression_algorithm': 2}});
+    const sphere = shapes.sphere([0, 0, 0], 1);
+    const calls = {
+      serverInfo: () => gzip.serverInfo(),
+      queryPairs: () => gzip.queryPairs('contact', [[sphere, sphere]]),
+      queryPairsPacked: () => gzip.queryPairsPacked('DISTANCE', 'sphere', [0, 0, 0, 1], [0, 0, 0, 1]),
+      castRays: () => gzip.castRays([[shapes.ray([-5, 0, 0], [1, 0, 0]), sphere]]),
+      castRaysPacked: () => gzip.castRaysPacked('sphere', [-5, 0, 0, 1, 0, 0, 9], [0, 0, 0, 1]),
+    };
+    try {
+      for (const [name, call] of Object.entries(calls)) {
+        await assert.rejects(call(), (e) => {
+          assert.ok(e instanceof CollideError, name);
+          assert.equal(e.codeName, 'UNIMPLEMENTED', name);
+          assert.match(e.message, /'gzip' is disabled/, name);
+          return true;
+        });
+      }
+    } finally {
+      gzip.close();
+    }
+  });
+
   test('an unreachable server rejects with UNAVAILABLE', async () => {
     const dead = new Client('127.0.0.1:1', {deadlineMs: 5000});
     await assert.rejects(dead.health(), (e) => e instanceof CollideError && e.code === status.UNAVAILABLE);

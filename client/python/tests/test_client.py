@@ -126,6 +126,33 @@ class LiveClientTest(unittest.TestCase):
                                                    collide.Halfspace((1, 0, 0), 0))])
         self.assertEqual(ctx.exception.code, grpc.StatusCode.UNIMPLEMENTED)
 
+    def test_gzip_requests_are_refused_naming_the_encoding(self):
+        # The server does not inflate requests (README: Security) and so does
+        # not advertise gzip: every RPC refuses a gzip channel's call with
+        # UNIMPLEMENTED naming the encoding, as the gRPC compression spec says.
+        channel = grpc.insecure_channel(self.server.target, compression=grpc.Compression.Gzip)
+        gzip_client = collide.Client(channel=channel, timeout=30)
+        sphere = collide.Sphere((0, 0, 0), 1)
+        calls = {
+            "QueryPairs": lambda: gzip_client.query_pairs("contact", [(sphere, sphere)]),
+            "QueryPairsPacked": lambda: gzip_client.query_pairs_packed("DISTANCE", "sphere", [0, 0, 0, 1],
+                                                                       [0, 0, 0, 1]),
+            "CastRays": lambda: gzip_client.cast_rays([(collide.Ray((-5, 0, 0), (1, 0, 0)), sphere)]),
+            "CastRaysPacked": lambda: gzip_client.cast_rays_packed("sphere", [-5, 0, 0, 1, 0, 0, 9],
+                                                                   [0, 0, 0, 1]),
+            "GetServerInfo": gzip_client.server_info,
+        }
+        try:
+            for name, call in calls.items():
+                with self.subTest(name), self.assertRaises(collide.CollideError) as ctx:
+                    call()
+                self.assertEqual(ctx.exception.code, grpc.StatusCode.UNIMPLEMENTED)
+                self.assertIn("'gzip' is disabled", str(ctx.exception))
+        finally:
+            gzip_client.close()
+        # Uncompressed calls are served as before.
+        self.assertEqual(self.client.server_info().max_items_per_request > 0, True)
+
     def test_proto_messages_pass_through(self):
         shape = geometry_pb2.Shape(point=geometry_pb2.Point())
         [r] = self.client.query_pairs("intersect", [(shape, shape)])

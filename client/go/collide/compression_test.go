@@ -1,0 +1,69 @@
+package collide
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/encoding/gzip"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	pb "collide/client/go/gen/collide/v1"
+)
+
+// The server does not inflate requests (README: Security), so it advertises
+// only identity in grpc-accept-encoding and refuses a gzip request with
+// UNIMPLEMENTED naming the encoding, on every RPC (gRPC compression spec).
+func TestGzipIsNotAdvertisedAndIsRefused(t *testing.T) {
+	c, err := Dial(startServer(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	var header metadata.MD
+	if _, err := c.Service().GetServerInfo(ctx, &pb.GetServerInfoRequest{}, grpc.Header(&header)); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(header.Get("grpc-accept-encoding"), ","); got != "identity" {
+		t.Errorf("grpc-accept-encoding = %q, want \"identity\"", got)
+	}
+
+	gz := grpc.UseCompressor(gzip.Name)
+	sphere := &pb.Shape{Shape: &pb.Shape_Sphere{Sphere: &pb.Sphere{Radius: 1}}}
+	packed := &pb.PackedShapes{Kind: pb.PackedShapeKind_PACKED_SHAPE_KIND_SPHERE, Data: []float64{0, 0, 0, 1}}
+	calls := map[string]func() error{
+		"QueryPairs": func() error {
+			_, err := c.Service().QueryPairs(ctx, &pb.QueryPairsRequest{Pairs: []*pb.ShapePair{{A: sphere, B: sphere}}}, gz)
+			return err
+		},
+		"QueryPairsPacked": func() error {
+			_, err := c.Service().QueryPairsPacked(ctx, &pb.QueryPairsPackedRequest{A: packed, B: packed}, gz)
+			return err
+		},
+		"CastRays": func() error {
+			_, err := c.Service().CastRays(ctx, &pb.CastRaysRequest{}, gz)
+			return err
+		},
+		"CastRaysPacked": func() error {
+			_, err := c.Service().CastRaysPacked(ctx, &pb.CastRaysPackedRequest{Shapes: packed}, gz)
+			return err
+		},
+		"GetServerInfo": func() error {
+			_, err := c.Service().GetServerInfo(ctx, &pb.GetServerInfoRequest{}, gz)
+			return err
+		},
+	}
+	for name, call := range calls {
+		s := status.Convert(call())
+		if s.Code() != codes.Unimplemented || !strings.Contains(s.Message(), "'gzip' is disabled") {
+			t.Errorf("%s with gzip: %v %q, want Unimplemented naming gzip", name, s.Code(), s.Message())
+		}
+	}
+}
