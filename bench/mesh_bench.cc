@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 
@@ -142,25 +143,63 @@ void RegisterScene(const MeshScene& s) {
 void PrintSanity(const MeshScene& s) {
   Built& b = BuiltFor(s);
   const TriangleMesh& m = *b.mesh;
-  int hits[3] = {}, differ[3] = {}, missed[3] = {}, phantom[3] = {};
+  int hits[3] = {}, differ[3] = {}, missed[3] = {}, phantom[3] = {}, at_zero = 0, differ_at_zero[3] = {};
   MeshPeer* peers[3] = {nullptr, b.embree.get(), b.bullet.get()};
   for (const Ray& r : s.rays) {
     const MeshRayHit c = RayCastClosest(m, r);
     hits[0] += c.hit;
+    // Rays starting on a surface (an eye point 48 units above a floor can lie
+    // on a ledge): collide hits at 0 (result.h), the peers look past it.
+    const bool zero = c.hit && c.distance == 0.0;
+    at_zero += zero;
     for (int k = 1; k < 3; ++k) {
       const double d = peers[k]->Closest(r);
       hits[k] += d >= 0;
-      if ((d >= 0) != c.hit)
+      const bool off = c.hit && d >= 0 && std::fabs(d - c.distance) > 1e-3 * (1 + c.distance);
+      if (zero) {
+        differ_at_zero[k] += (d < 0) || off;
+      } else if ((d >= 0) != c.hit) {
         (c.hit ? missed : phantom)[k]++;
-      else if (c.hit && std::fabs(d - c.distance) > 1e-3 * (1 + c.distance))
+      } else if (off) {
         differ[k]++;
+      }
     }
   }
   std::printf(
-      "%-14s rays: %zu triangles (%zu zero-area); hits collide %d, embree %d (misses %d, extra %d, "
-      "distance off %d), bullet %d (misses %d, extra %d, distance off %d)\n",
-      s.name.c_str(), m.triangle_count(), m.degenerate_count(), hits[0], hits[1], missed[1], phantom[1],
-      differ[1], hits[2], missed[2], phantom[2], differ[2]);
+      "%-14s rays: %zu triangles (%zu zero-area); collide hits %d, %d of them at distance 0 (the origin on a "
+      "surface: embree answers otherwise on %d, bullet on %d); on the other rays embree hits %d (misses %d, "
+      "extra %d, distance off by > 1e-3 (1 + d) %d), bullet %d (misses %d, extra %d, distance off %d)\n",
+      s.name.c_str(), m.triangle_count(), m.degenerate_count(), hits[0], at_zero, differ_at_zero[1],
+      differ_at_zero[2], hits[1], missed[1], phantom[1], differ[1], hits[2], missed[2], phantom[2],
+      differ[2]);
+  // Rays at the mesh's own vertices (brush corners and edges on the maps):
+  // from an eye point through a random vertex, on to twice the distance.
+  {
+    std::mt19937_64 rng(99);
+    int c_hits = 0, peer_missed[3] = {}, peer_short[3] = {};
+    for (std::size_t i = 0; i < s.rays.size(); ++i) {
+      const Vec3 target = s.data.vertices[rng() % s.data.vertices.size()];
+      const Vec3 o = s.rays[i].origin;
+      const double len = Length(target - o);
+      if (len == 0) continue;
+      const Ray r{o, (target - o) / len, 2 * len};
+      const MeshRayHit c = RayCastClosest(m, r);
+      if (!c.hit || c.distance == 0.0) continue;
+      ++c_hits;
+      for (int k = 1; k < 3; ++k) {
+        const double d = peers[k]->Closest(r);
+        if (d < 0) {
+          ++peer_missed[k];
+        } else if (d < c.distance - 1e-3 * (1 + c.distance)) {
+          ++peer_short[k];
+        }
+      }
+    }
+    std::printf(
+        "%-14s rays through vertices: collide hits %d; of those, embree misses %d and stops short of "
+        "collide's hit on %d, bullet misses %d and stops short on %d\n",
+        s.name.c_str(), c_hits, peer_missed[1], peer_short[1], peer_missed[2], peer_short[2]);
+  }
   int blocked[3] = {}, disagree[3] = {};
   for (const Ray& r : s.sight) {
     const bool c = RayCastAny(m, r).hit;

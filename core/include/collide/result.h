@@ -101,6 +101,16 @@ struct PairResult {
 // A ray that starts inside or on a solid shape hits at distance 0 with
 //   point = origin and normal = -unit direction (the shape is solid; the ray
 //   is inside from its start).
+// Triangles (and mesh triangles) are decided exactly on the double inputs
+//   (src/query/raycast/watertight.h): a ray that meets the closed triangle
+//   hits it, one that does not (parallel and off its plane by any amount)
+//   misses; rays through a shared edge or vertex hit both neighbours.
+//   Coplanar rays (exactly in the triangle's plane) hit where they first
+//   meet the closed triangle: at 0 when the origin is in it, else where they
+//   enter through an edge, with that edge's in-plane outward normal (the
+//   solid flat triangle's normal there; perpendicular to the ray when the ray
+//   runs along the edge). Only distances are rounded, and the end of a finite
+//   range is compared in double.
 // On a miss every field but hit is zero.
 struct RayHit {
   QueryStatus status = QueryStatus::kOk;
