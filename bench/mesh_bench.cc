@@ -20,6 +20,7 @@
 #include <string>
 
 #include "collide/mesh.h"
+#include "counter_reporter.h"
 #include "mesh_peers.h"
 #include "mesh_scenes.h"
 
@@ -237,34 +238,7 @@ void PrintSanity(const MeshScene& s) {
       static_cast<double>(b.embree->memory_bytes()) / m.triangle_count());
 }
 
-class SummaryReporter : public benchmark::ConsoleReporter {
- public:
-  explicit SummaryReporter(OutputOptions o) : ConsoleReporter(o) {}
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      if (run.error_occurred) continue;
-      const bool aggregate = run.run_type == Run::RT_Aggregate;
-      if (aggregate && run.aggregate_name != "median") continue;
-      const auto it = run.counters.find("query_time");
-      if (it == run.counters.end()) continue;
-      const std::string name = run.run_name.function_name;
-      if (!aggregate && seconds_.count(name) && medians_.count(name)) continue;
-      if (aggregate) medians_.insert(name);
-      seconds_[name] = it->second.value;
-    }
-  }
-  std::optional<double> Seconds(const std::string& name) const {
-    const auto it = seconds_.find(name);
-    return it == seconds_.end() ? std::nullopt : std::optional<double>(it->second);
-  }
-
- private:
-  std::map<std::string, double> seconds_;
-  std::set<std::string> medians_;
-};
-
-void PrintSummary(const SummaryReporter& r, const std::vector<const MeshScene*>& scenes) {
+void PrintSummary(const CounterReporter& r, const std::vector<const MeshScene*>& scenes) {
   std::printf(
       "\nRates in queries per second (CPU time; the median with repetitions). Ratios: collide's rate / the\n"
       "peer's. Targets: rays and sight >= 0.5x Embree and >= 5x Bullet; capsule overlaps >= 2x Bullet's\n"
@@ -275,7 +249,7 @@ void PrintSummary(const SummaryReporter& r, const std::vector<const MeshScene*>&
     for (const char* q :
          {"rays", "sight", "capsule_overlap", "capsule_collide", "capsule_distance", "build"}) {
       const std::string base = std::string(q) + "/" + s->name + "/";
-      const auto c = r.Seconds(base + "collide");
+      const auto c = r.Value(base + "collide");
       if (!c) continue;
       std::printf("%-14s %-16s", s->name.c_str(), q);
       const bool build = std::strcmp(q, "build") == 0;
@@ -286,7 +260,7 @@ void PrintSummary(const SummaryReporter& r, const std::vector<const MeshScene*>&
       cell(c);
       const char* peers[3] = {"embree", "bullet", "fcl"};
       std::optional<double> p[3];
-      for (int k = 0; k < 3; ++k) cell(p[k] = r.Seconds(base + peers[k]));
+      for (int k = 0; k < 3; ++k) cell(p[k] = r.Value(base + peers[k]));
       for (int k = 0; k < 3; ++k) {
         if (p[k])
           std::printf(" %7.2fx", *p[k] / *c);
@@ -314,8 +288,9 @@ int main(int argc, char** argv) {
   for (const MeshScene& s : MapScenes()) scenes.push_back(&s);
   for (const MeshScene& s : SyntheticScenes()) scenes.push_back(&s);
   for (const MeshScene* s : scenes) RegisterScene(*s);
-  SummaryReporter reporter(color ? benchmark::ConsoleReporter::OO_ColorTabular
-                                 : benchmark::ConsoleReporter::OO_Tabular);
+  CounterReporter reporter(
+      color ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular,
+      "query_time");
   benchmark::RunSpecifiedBenchmarks(&reporter);
   std::printf("\n");
   for (const MeshScene* s : scenes) PrintSanity(*s);

@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "collide/query.h"
+#include "counter_reporter.h"
 #include "pairs.h"
 #include "query/registry.h"
 #include "textbook_kernels.h"
@@ -373,28 +374,13 @@ void RegisterAll() {
 
 // Console output as usual, and the ns per pair of every run kept for the
 // summary (the median when repetitions are aggregated).
-class SummaryReporter : public benchmark::ConsoleReporter {
+class SummaryReporter : public CounterReporter {
  public:
-  explicit SummaryReporter(OutputOptions options) : ConsoleReporter(options) {}
-
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      if (run.error_occurred) continue;
-      const bool aggregate = run.run_type == Run::RT_Aggregate;
-      if (aggregate && run.aggregate_name != "median") continue;
-      const auto it = run.counters.find("pair_time");
-      if (it == run.counters.end()) continue;
-      const std::string name = run.run_name.function_name;
-      if (!aggregate && medians_.count(name)) continue;
-      (aggregate ? medians_ : singles_)[name] = it->second.value * 1e9;
-    }
-  }
+  explicit SummaryReporter(OutputOptions options) : CounterReporter(options, "pair_time") {}
 
   std::optional<double> Ns(const std::string& name) const {
-    if (const auto it = medians_.find(name); it != medians_.end()) return it->second;
-    if (const auto it = singles_.find(name); it != singles_.end()) return it->second;
-    return std::nullopt;
+    const std::optional<double> seconds = Value(name);
+    return seconds ? std::optional<double>(*seconds * 1e9) : std::nullopt;
   }
 
   void PrintSummary() const {
@@ -456,10 +442,6 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     }
     std::fflush(out);
   }
-
- private:
-  std::map<std::string, double> medians_;
-  std::map<std::string, double> singles_;
 };
 
 // --instructions=N mode, run under `valgrind --tool=callgrind

@@ -16,24 +16,8 @@ BUILD_DIR="${BUILD_DIR:-build-bench}"
 MIN_TIME="${MIN_TIME:-0.2}"
 REPETITIONS="${REPETITIONS:-3}"
 JOBS="${JOBS:-2}"
-model="$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
-cores="$(nproc)"
-MACHINE="${MACHINE:-$(echo "${model}" | tr '[:upper:]' '[:lower:]' | tr -cs 'a-z0-9' '-' | sed 's/-$//')-${cores}c}"
-out="bench/results/${MACHINE}"
-mkdir -p "${out}"
-
-cmake -S . -B "${BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCOLLIDE_BUILD_SERVICE=OFF -DCOLLIDE_BUILD_TESTS=OFF -DCOLLIDE_BUILD_BENCH=ON >/dev/null
-nice cmake --build "${BUILD_DIR}" -j "${JOBS}" --target mesh_bench
-
-commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- core bench || echo '+changes')"
-load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
-started="$(date -u '+%Y-%m-%d %H:%M UTC')"
-"${BUILD_DIR}/bench/mesh_bench" --benchmark_min_time="${MIN_TIME}" --benchmark_repetitions="${REPETITIONS}" \
-  --benchmark_report_aggregates_only=true --benchmark_color=false \
-  --benchmark_out="${out}/mesh_bench.json" --benchmark_out_format=json "$@" 2>/dev/null |
-  tee "${out}/mesh_bench.txt"
-load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
+source scripts/bench-common.sh
+run_bench mesh_bench "$@"
 
 cat >"${out}/mesh_bench.md" <<EOF2
 # Mesh benchmark results: ${MACHINE}
