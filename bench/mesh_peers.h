@@ -15,13 +15,13 @@ class MeshPeer {
  public:
   virtual ~MeshPeer() = default;
   // Closest hit distance along the ray (unit direction), or -1 for a miss.
-  virtual double Closest(const Ray& ray) { return -1; }
+  virtual double Closest(const Ray&) { return -1; }
   // True when something blocks the ray within its max_distance.
-  virtual bool Occluded(const Ray& ray) { return false; }
+  virtual bool Occluded(const Ray&) { return false; }
   // The number of contacts (Bullet) or 0/1 (FCL) of a capsule with the mesh.
-  virtual int CapsuleOverlap(const Capsule& capsule) { return 0; }
+  virtual int CapsuleOverlap(const Capsule&) { return 0; }
   // Separation of a capsule from the mesh (0 when touching), FCL only.
-  virtual double CapsuleDistance(const Capsule& capsule) { return -1; }
+  virtual double CapsuleDistance(const Capsule&) { return -1; }
   // Bytes the library reports for its acceleration structure (0: unknown).
   virtual std::size_t memory_bytes() const { return 0; }
 };

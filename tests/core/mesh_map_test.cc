@@ -78,7 +78,9 @@ TEST(MeshMap, RaysAtVerticesAndEdgesMatchBruteForceAndTheExactReference) {
       for (auto [it, end] = around.equal_range(vertex); it != end; ++it) {
         if (!is_queryable[it->second]) continue;
         const ReferenceRayTriangle r = ReferenceRayCast(ray, queryable[it->second]);
-        if (r.certain && r.hit) EXPECT_LE(hit.distance, r.distance * (1 + 1e-12) + 1e-9);
+        if (r.certain && r.hit) {
+          EXPECT_LE(hit.distance, r.distance * (1 + 1e-12) + 1e-9);
+        }
       }
     }
   }

@@ -76,14 +76,18 @@ TEST_P(MeshQueryTest, MatchesBruteForce) {
                     overlapping.begin(), overlapping.begin() + std::min<std::size_t>(3, overlapping.size())));
       const MeshPairResult hit = QueryMesh(QueryLevel::kIntersect, shape, mesh);
       EXPECT_EQ(hit.result.hit, !overlapping.empty());
-      if (hit.result.hit) EXPECT_TRUE(std::count(overlapping.begin(), overlapping.end(), hit.triangle));
+      if (hit.result.hit) {
+        EXPECT_TRUE(std::count(overlapping.begin(), overlapping.end(), hit.triangle));
+      }
       // Distance: the same distance; the same triangle or an equally close one.
       const MeshPairResult dist = QueryMesh(QueryLevel::kDistance, shape, mesh);
       ASSERT_TRUE(dist.found);
       EXPECT_EQ(dist.result.distance, closest.distance);
       EXPECT_EQ(dist.result.hit, closest.hit);
       EXPECT_EQ(Distance(shape, mesh.triangle(dist.triangle)).distance, closest.distance);
-      if (!closest.hit) EXPECT_EQ(dist.triangle, closest_id);
+      if (!closest.hit) {
+        EXPECT_EQ(dist.triangle, closest_id);
+      }
       // Contact: the deepest (smallest signed distance) triangle.
       const MeshPairResult contact = QueryMesh(QueryLevel::kContact, shape, mesh);
       ASSERT_TRUE(contact.found);
@@ -94,7 +98,9 @@ TEST_P(MeshQueryTest, MatchesBruteForce) {
   }
   // Not all-miss, not all-hit (a halfspace hits everything it can reach).
   EXPECT_GT(hits, total / 10);
-  if (kind != ShapeKind::kHalfspace) EXPECT_LT(hits, total);
+  if (kind != ShapeKind::kHalfspace) {
+    EXPECT_LT(hits, total);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, MeshQueryTest, ::testing::ValuesIn(kKinds),
