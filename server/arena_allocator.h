@@ -43,6 +43,9 @@ namespace collide::server {
 template <typename Request, typename Response>
 class ArenaMessageAllocator final : public grpc::MessageAllocator<Request, Response> {
  public:
+  using RequestType = Request;
+  using ResponseType = Response;
+
   // Initial block of a new holder's request arena, bytes: holds a 4096-pair
   // packed OBB request (655 KB of doubles).
   static constexpr std::size_t kInitialBlockBytes = 1 << 20;

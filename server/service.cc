@@ -13,6 +13,8 @@
 #include "convert/requests.h"
 #include "convert/results.h"
 #include "google/protobuf/arena.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "grpcpp/support/proto_buffer_reader.h"
 #include "server/arena_allocator.h"
 #include "server/status_mapping.h"
 #include "server/tsan_annotations.h"
@@ -270,6 +272,14 @@ grpc::Status Handle(const QueryPairsBytes& request, std::string* response, const
 
 }  // namespace
 
+grpc::Status ParseRequest(google::protobuf::io::ZeroCopyInputStream& bytes, std::size_t size,
+                          google::protobuf::MessageLite& request) {
+  if (request.ParseFromZeroCopyStream(&bytes)) return grpc::Status::OK;
+  return ToGrpcStatus({RequestError::Kind::kInvalidRequest, "the request is not a " + request.GetTypeName() +
+                                                                ": its " + std::to_string(size) +
+                                                                " bytes do not parse"});
+}
+
 grpc::Status HandleQueryPairsBytes(std::span<const std::uint8_t> request, std::string& response,
                                    const ServiceConfig& config, BatchRunner& runner,
                                    const CallControl& control, std::size_t& items) {
@@ -292,11 +302,10 @@ grpc::Status HandleQueryPairsBytes(std::span<const std::uint8_t> request, std::s
   // typed handling.
   google::protobuf::Arena arena;
   auto* parsed = google::protobuf::Arena::CreateMessage<v1::QueryPairsRequest>(&arena);
-  if (!parsed->ParseFromArray(request.data(), static_cast<int>(request.size()))) {
+  google::protobuf::io::ArrayInputStream stream(request.data(), static_cast<int>(request.size()));
+  if (grpc::Status status = ParseRequest(stream, request.size(), *parsed); !status.ok()) {
     items = 0;
-    return ToGrpcStatus(
-        {RequestError::Kind::kInvalidRequest, "the request is not a collide.v1.QueryPairsRequest: its " +
-                                                  std::to_string(request.size()) + " bytes do not parse"});
+    return status;
   }
   auto* typed_response = google::protobuf::Arena::CreateMessage<v1::QueryPairsResponse>(&arena);
   grpc::Status status = Handle(*parsed, typed_response, config, runner, control, items);
@@ -324,6 +333,17 @@ grpc::Status HandleRequest(const v1::CastRaysPackedRequest& request, v1::CastRay
                            std::size_t& items) {
   return Handle(request, response, config, runner, control, items);
 }
+
+namespace {
+
+// Answers a call at once with `status`, uncounted (not admitted).
+grpc::ServerUnaryReactor* FinishNow(grpc::CallbackServerContext* context, const grpc::Status& status) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(status);
+  return reactor;
+}
+
+}  // namespace
 
 // The reactor of an admitted query call. The call stops counting as in
 // flight when its status is handed to gRPC, not in OnDone: a client calling
@@ -359,11 +379,7 @@ CollisionService::CollisionService(ServiceConfig config, BatchRunner& runner)
     : config_(std::move(config)),
       runner_(runner),
       allocators_(std::make_unique<Allocators>()),
-      executor_(config_.call_threads) {
-  SetMessageAllocatorFor_QueryPairsPacked(&allocators_->query_pairs_packed);
-  SetMessageAllocatorFor_CastRays(&allocators_->cast_rays);
-  SetMessageAllocatorFor_CastRaysPacked(&allocators_->cast_rays_packed);
-}
+      executor_(config_.call_threads) {}
 
 CollisionService::~CollisionService() = default;
 
@@ -400,9 +416,7 @@ grpc::ServerUnaryReactor* CollisionService::Dispatch(const char* method, grpc::C
       spdlog::debug("{} peer={} items={} status={} shed", method, context->peer(), items,
                     static_cast<int>(status.error_code()));
     }
-    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-    reactor->Finish(status);
-    return reactor;
+    return FinishNow(context, status);
   }
   auto* reactor = new CallReactor(*this, items);
   if (!post) {
@@ -417,17 +431,40 @@ grpc::ServerUnaryReactor* CollisionService::Dispatch(const char* method, grpc::C
   return reactor;
 }
 
-template <typename Request, typename Response>
+template <typename Allocator>
 grpc::ServerUnaryReactor* CollisionService::ServeUnary(const char* method,
                                                        grpc::CallbackServerContext* context,
-                                                       const Request* request, Response* response) {
+                                                       const grpc::ByteBuffer* request_bytes,
+                                                       grpc::ByteBuffer* response_bytes,
+                                                       Allocator& allocator) {
+  // Parsed here, on gRPC's thread, as gRPC's own handler did (the holder's
+  // request arena serves this thread: see ArenaMessageAllocator). The holder
+  // goes back to the pool when the last copy of the call's function is
+  // destroyed: after the call ran, or at once when it is shed.
+  std::shared_ptr<grpc::MessageHolder<typename Allocator::RequestType, typename Allocator::ResponseType>>
+      holder(allocator.AllocateMessages(), [](auto* h) { h->Release(); });
+  grpc::ProtoBufferReader reader(const_cast<grpc::ByteBuffer*>(request_bytes));
+  if (grpc::Status parsed = ParseRequest(reader, request_bytes->Length(), *holder->request()); !parsed.ok()) {
+    if (spdlog::should_log(spdlog::level::debug)) {
+      spdlog::debug("{} peer={} status={} message={}", method, context->peer(),
+                    static_cast<int>(parsed.error_code()), parsed.error_message());
+    }
+    return FinishNow(context, parsed);
+  }
   // A request over --max_items_per_request is refused by Handle without
   // running anything, so its items do not count.
-  const std::size_t items = convert::ItemCount(*request);
+  const std::size_t items = convert::ItemCount(*holder->request());
   const std::size_t counted = items <= static_cast<std::size_t>(config_.max_items_per_request) ? items : 0;
-  return Dispatch(
-      method, context, counted, counted > BatchRunner::kChunkItems,
-      [this, method, context, request, response] { return Serve(method, context, *request, response); });
+  return Dispatch(method, context, counted, counted > BatchRunner::kChunkItems,
+                  [this, method, context, holder, response_bytes] {
+                    grpc::Status status = Serve(method, context, *holder->request(), holder->response());
+                    bool own_buffer = false;
+                    if (status.ok()) {
+                      status = grpc::SerializationTraits<typename Allocator::ResponseType>::Serialize(
+                          *holder->response(), response_bytes, &own_buffer);
+                    }
+                    return status;
+                  });
 }
 
 // Runs one admitted call and records its counters and access log line. The
@@ -500,36 +537,42 @@ grpc::ServerUnaryReactor* CollisionService::QueryPairs(grpc::CallbackServerConte
 }
 
 grpc::ServerUnaryReactor* CollisionService::QueryPairsPacked(grpc::CallbackServerContext* context,
-                                                             const v1::QueryPairsPackedRequest* request,
-                                                             v1::QueryPairsPackedResponse* response) {
-  return ServeUnary("QueryPairsPacked", context, request, response);
+                                                             const grpc::ByteBuffer* request,
+                                                             grpc::ByteBuffer* response) {
+  return ServeUnary("QueryPairsPacked", context, request, response, allocators_->query_pairs_packed);
 }
 
 grpc::ServerUnaryReactor* CollisionService::CastRays(grpc::CallbackServerContext* context,
-                                                     const v1::CastRaysRequest* request,
-                                                     v1::CastRaysResponse* response) {
-  return ServeUnary("CastRays", context, request, response);
+                                                     const grpc::ByteBuffer* request,
+                                                     grpc::ByteBuffer* response) {
+  return ServeUnary("CastRays", context, request, response, allocators_->cast_rays);
 }
 
 grpc::ServerUnaryReactor* CollisionService::CastRaysPacked(grpc::CallbackServerContext* context,
-                                                           const v1::CastRaysPackedRequest* request,
-                                                           v1::CastRaysPackedResponse* response) {
-  return ServeUnary("CastRaysPacked", context, request, response);
+                                                           const grpc::ByteBuffer* request,
+                                                           grpc::ByteBuffer* response) {
+  return ServeUnary("CastRaysPacked", context, request, response, allocators_->cast_rays_packed);
 }
 
 grpc::ServerUnaryReactor* CollisionService::GetServerInfo(grpc::CallbackServerContext* context,
-                                                          const v1::GetServerInfoRequest*,
-                                                          v1::ServerInfo* response) {
-  response->set_version(config_.version);
-  response->set_replica(config_.replica);
-  response->set_max_items_per_request(config_.max_items_per_request);
-  response->set_max_receive_message_bytes(config_.max_receive_message_bytes);
-  response->set_worker_threads(runner_.threads());
-  response->set_requests_served(requests_served_.load(std::memory_order_relaxed));
-  response->set_items_served(items_served_.load(std::memory_order_relaxed));
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  reactor->Finish(grpc::Status::OK);
-  return reactor;
+                                                          const grpc::ByteBuffer* request,
+                                                          grpc::ByteBuffer* response) {
+  v1::GetServerInfoRequest parsed;
+  grpc::ProtoBufferReader reader(const_cast<grpc::ByteBuffer*>(request));
+  if (grpc::Status status = ParseRequest(reader, request->Length(), parsed); !status.ok()) {
+    return FinishNow(context, status);
+  }
+  v1::ServerInfo info;
+  info.set_version(config_.version);
+  info.set_replica(config_.replica);
+  info.set_max_items_per_request(config_.max_items_per_request);
+  info.set_max_receive_message_bytes(config_.max_receive_message_bytes);
+  info.set_worker_threads(runner_.threads());
+  info.set_requests_served(requests_served_.load(std::memory_order_relaxed));
+  info.set_items_served(items_served_.load(std::memory_order_relaxed));
+  bool own_buffer = false;
+  return FinishNow(context,
+                   grpc::SerializationTraits<v1::ServerInfo>::Serialize(info, response, &own_buffer));
 }
 
 }  // namespace collide::server

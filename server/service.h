@@ -16,6 +16,8 @@
 
 #include "absl/functional/function_ref.h"
 #include "collide/v1/collide.grpc.pb.h"
+#include "google/protobuf/io/zero_copy_stream.h"
+#include "google/protobuf/message_lite.h"
 #include "server/batch_runner.h"
 #include "server/call_executor.h"
 
@@ -66,6 +68,12 @@ grpc::Status HandleRequest(const v1::CastRaysPackedRequest& request, v1::CastRay
                            const ServiceConfig& config, BatchRunner& runner, const CallControl& control,
                            std::size_t& items);
 
+// The parse step of every RPC's request bytes (the service's handlers, the
+// request fuzzer): OK, or INVALID_ARGUMENT naming the message type and the
+// byte count. `size` is the bytes' length, for the message.
+grpc::Status ParseRequest(google::protobuf::io::ZeroCopyInputStream& bytes, std::size_t size,
+                          google::protobuf::MessageLite& request);
+
 // The readable QueryPairs on its wire bytes, as the service answers it: a
 // request in the common form (convert/readable_wire.h) is decoded straight
 // from `request` and its response written as bytes into `response`; every
@@ -77,11 +85,18 @@ grpc::Status HandleQueryPairsBytes(std::span<const std::uint8_t> request, std::s
                                    const ServiceConfig& config, BatchRunner& runner,
                                    const CallControl& control, std::size_t& items);
 
-// QueryPairs is served raw (bytes in, bytes out: HandleQueryPairsBytes), so
-// that its common case skips protobuf's message objects; the other methods
-// use the generated message handlers.
-using CollisionServiceBase =
-    v1::CollisionService::WithRawCallbackMethod_QueryPairs<v1::CollisionService::CallbackService>;
+// Every method is served raw (bytes in, bytes out). QueryPairs so that its
+// common case skips protobuf's message objects (HandleQueryPairsBytes); the
+// others parse with ParseRequest into pooled arena messages, so that bytes
+// that do not parse are INVALID_ARGUMENT with a description: gRPC's generated
+// handlers answer a failed parse UNIMPLEMENTED with an empty message, the
+// code the proto reserves for unsupported shape pairs.
+using CollisionServiceBase = v1::CollisionService::WithRawCallbackMethod_QueryPairs<
+    v1::CollisionService::WithRawCallbackMethod_QueryPairsPacked<
+        v1::CollisionService::WithRawCallbackMethod_CastRays<
+            v1::CollisionService::WithRawCallbackMethod_CastRaysPacked<
+                v1::CollisionService::WithRawCallbackMethod_GetServerInfo<
+                    v1::CollisionService::CallbackService>>>>>;
 
 class CollisionService final : public CollisionServiceBase {
  public:
@@ -92,16 +107,16 @@ class CollisionService final : public CollisionServiceBase {
   grpc::ServerUnaryReactor* QueryPairs(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
                                        grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* QueryPairsPacked(grpc::CallbackServerContext* context,
-                                             const v1::QueryPairsPackedRequest* request,
-                                             v1::QueryPairsPackedResponse* response) override;
-  grpc::ServerUnaryReactor* CastRays(grpc::CallbackServerContext* context, const v1::CastRaysRequest* request,
-                                     v1::CastRaysResponse* response) override;
+                                             const grpc::ByteBuffer* request,
+                                             grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* CastRays(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                     grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* CastRaysPacked(grpc::CallbackServerContext* context,
-                                           const v1::CastRaysPackedRequest* request,
-                                           v1::CastRaysPackedResponse* response) override;
+                                           const grpc::ByteBuffer* request,
+                                           grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* GetServerInfo(grpc::CallbackServerContext* context,
-                                          const v1::GetServerInfoRequest* request,
-                                          v1::ServerInfo* response) override;
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
 
  private:
   struct Allocators;
@@ -123,11 +138,13 @@ class CollisionService final : public CollisionServiceBase {
   template <typename ServeFn>
   grpc::ServerUnaryReactor* Dispatch(const char* method, grpc::CallbackServerContext* context,
                                      std::size_t items, bool post, ServeFn serve);
-  // The whole body of each typed query RPC: Dispatch of Serve, posted for a
-  // batch of more than one chunk.
-  template <typename Request, typename Response>
+  // The whole body of each typed query RPC: ParseRequest into a holder of
+  // `allocator`, then Dispatch of Serve (posted for a batch of more than one
+  // chunk) and the response's serialization into `response`.
+  template <typename Allocator>
   grpc::ServerUnaryReactor* ServeUnary(const char* method, grpc::CallbackServerContext* context,
-                                       const Request* request, Response* response);
+                                       const grpc::ByteBuffer* request, grpc::ByteBuffer* response,
+                                       Allocator& allocator);
 
   ServiceConfig config_;
   BatchRunner& runner_;

@@ -1,7 +1,10 @@
 // libFuzzer target over the service's request path, without gRPC: the first
 // byte picks the request type (QueryPairs, QueryPairsPacked, CastRays,
 // CastRaysPacked; low two bits), the rest is parsed as that message's wire
-// bytes (what gRPC hands the handler), and the request goes through
+// bytes (what gRPC hands the handler) by collide::server::ParseRequest, the
+// parse step of every handler, which must agree with protobuf and answer
+// bytes that do not parse INVALID_ARGUMENT naming the message type (never
+// UNIMPLEMENTED, which gRPC's own handlers gave). A parsed request goes through
 // collide::server::HandleRequest, the function the service's handlers call:
 // limits, validation and conversion (convert/), the core, and the response or
 // the error status (ToGrpcStatus). Each input must end in one of:
@@ -25,6 +28,7 @@
 #include <string_view>
 
 #include "collide/v1/collide.pb.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "server/batch_runner.h"
@@ -142,8 +146,19 @@ void CheckOk(const v1::CastRaysPackedResponse& r, std::size_t items, const grpc:
 template <typename Request, typename Response>
 void Run(const std::uint8_t* data, std::size_t size) {
   Request request;
-  // Bytes gRPC could not parse never reach the handler.
-  if (!request.ParseFromArray(data, static_cast<int>(size))) return;
+  google::protobuf::io::ArrayInputStream stream(data, static_cast<int>(size));
+  const grpc::Status parsed = ParseRequest(stream, size, request);
+  if (parsed.ok() != Request().ParseFromArray(data, static_cast<int>(size))) {
+    Fail("ParseRequest disagrees with protobuf", parsed);
+  }
+  if (!parsed.ok()) {
+    if (parsed.error_code() != grpc::StatusCode::INVALID_ARGUMENT ||
+        parsed.error_message() != "the request is not a " + Request().GetTypeName() + ": its " +
+                                      std::to_string(size) + " bytes do not parse") {
+      Fail("unparsable bytes not INVALID_ARGUMENT naming the type", parsed);
+    }
+    return;
+  }
   Response response;
   std::size_t items = 0;
   const auto never = [] { return false; };

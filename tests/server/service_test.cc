@@ -955,22 +955,28 @@ TEST(HandleQueryPairsBytesTest, FastPathStopsOnCancelAndDeadline) {
             grpc::StatusCode::DEADLINE_EXCEEDED);
 }
 
-// Bytes that are no QueryPairsRequest at all: INVALID_ARGUMENT saying so, and
-// the server keeps serving.
-TEST(HandleQueryPairsBytesTest, UnparsableBytesAreInvalidArgumentOverTheWire) {
+// Bytes that are no request message at all: every RPC answers
+// INVALID_ARGUMENT naming the message type (UNIMPLEMENTED is reserved for
+// unsupported shape pairs), and the server keeps serving.
+TEST(HandleQueryPairsBytesTest, UnparsableBytesAreInvalidArgumentOverTheWireOnEveryRpc) {
   TestServer t;
   grpc::GenericStub generic(t.channel);
-  const std::string garbage("\x12\xff\xff\xff\x0f\x01", 6);  // pairs: a 4 GB length, then 1 byte.
-  grpc::Slice slice(garbage);
-  const grpc::ByteBuffer request(&slice, 1);
-  grpc::ByteBuffer response;
-  grpc::ClientContext context;
-  std::promise<grpc::Status> done;
-  generic.UnaryCall(&context, "/collide.v1.CollisionService/QueryPairs", grpc::StubOptions(), &request,
-                    &response, [&done](grpc::Status s) { done.set_value(std::move(s)); });
-  const grpc::Status status = done.get_future().get();
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(status.error_message(), HasSubstr("do not parse"));
+  const std::string garbage("\x12\xff\xff\xff\x0f\x01", 6);  // Field 2: a 4 GB length, then 1 byte.
+  for (const std::string method :
+       {"QueryPairs", "QueryPairsPacked", "CastRays", "CastRaysPacked", "GetServerInfo"}) {
+    grpc::Slice slice(garbage);
+    const grpc::ByteBuffer request(&slice, 1);
+    grpc::ByteBuffer response;
+    grpc::ClientContext context;
+    std::promise<grpc::Status> done;
+    generic.UnaryCall(&context, "/collide.v1.CollisionService/" + method, grpc::StubOptions(), &request,
+                      &response, [&done](grpc::Status s) { done.set_value(std::move(s)); });
+    const grpc::Status status = done.get_future().get();
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << method;
+    const std::string type = method == "GetServerInfo" ? "GetServerInfoRequest" : method + "Request";
+    EXPECT_EQ(status.error_message(),
+              "the request is not a collide.v1." + type + ": its 6 bytes do not parse");
+  }
   std::vector<PairResult> expected;
   const v1::QueryPairsRequest good = RandomPairs(QueryLevel::kDistance, 1, 4, expected);
   v1::QueryPairsResponse served;
