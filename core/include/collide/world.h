@@ -1,0 +1,357 @@
+// Worlds: static level geometry, dynamic bodies with a tick history, scene
+// queries at a past time, and shot and move verdicts (the design is
+// docs/worlds.md). Pure and deterministic: no threads, no I/O, no clock; the
+// same world and the same batch give bit-identical answers however a batch is
+// split. A World is not thread-safe to mutate; const queries may run
+// concurrently.
+//
+// Decisions this header makes where the design leaves a choice:
+// - Time. `at = (tick, fraction)` is the tick-time T = tick + fraction. The
+//   poses used are interpolated between the latest kept frame at or before T
+//   and the next kept frame (gaps are bridged: a tick with no frame lies
+//   between its neighbours), with alpha = (T - t0) / (t1 - t0). Position:
+//   linear. Rotation: normalized lerp along the shortest arc (the second
+//   quaternion's sign flipped when the dot product is negative), in that
+//   order of operations, so it is bit-for-bit deterministic; nlerp differs
+//   from slerp by under 0.1 degree for the <= 30 degree turns of one tick.
+//   Part-local poses are interpolated likewise when both frames hold the same
+//   part set (same ids in the same order); otherwise the earlier frame's part
+//   set and part poses are used (a crouch is rewound with the hitboxes of
+//   the frame at or before T).
+// - Existence. A body exists at T when it is in the frame at or before T. A
+//   body removed in the next frame stays at its last pose until that frame; a
+//   body added in the next frame does not exist before it. A body marked
+//   teleported in the next frame stays at its old pose until that frame (no
+//   interpolation across the jump).
+// - Clamping. T before the oldest kept frame is clamped to it, T after the
+//   latest frame to the latest frame; `clamped` says so and `used` gives the
+//   time used. Unset time = the latest frame. A world with no frame has no
+//   bodies; its time used is (0, 0).
+// - Parts are sphere, capsule, segment, point, triangle, aabb or obb shapes in
+//   the part's frame, placed in the body frame by the part's local pose (an
+//   aabb becomes an obb once rotated). Convex hulls and halfspaces are not
+//   accepted as parts (a hull would need its vertices re-posed per query; a
+//   halfspace is unbounded); they are accepted as static elements.
+// - Moves are translations of the body position; the movement shape keeps the
+//   orientation of the body's latest pose. A body without a movement shape
+//   moves all its parts. Moves are checked against static elements only.
+// - Shot tolerance inflates the claimed target body's parts only (radius or
+//   half extents + tolerance), favouring the shooter without making other
+//   players bigger. A shot without a claimed target reports CONFIRMED for the
+//   first body part it meets.
+// - Broadphase: each kept frame holds a bounding-volume tree over its bodies'
+//   bounds across the interval to the next frame (the body's sphere around
+//   its origin swept between the two positions), so a query at any kept time
+//   visits only bodies near it and interpolates only those. Static primitive
+//   elements are scanned (they are few; level geometry is a mesh with a BVH).
+#ifndef COLLIDE_WORLD_H_
+#define COLLIDE_WORLD_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "collide/math.h"
+#include "collide/mesh.h"
+#include "collide/result.h"
+#include "collide/shapes.h"
+#include "collide/validate.h"
+
+namespace collide {
+
+namespace internal {
+struct Snapshot;
+struct StaticSet;
+struct SceneAccess;
+}  // namespace internal
+
+// The world's policy. Lengths are in the world's length unit (the defaults
+// assume metres), speeds in length units per second.
+struct WorldSettings {
+  int history_ticks = 64;           // frames kept, >= 1.
+  int max_rewind_ticks = 32;        // how far before the latest frame a shot may be rewound.
+  double max_origin_offset = 2.0;   // claimed shot origin vs the shooter's position at that time.
+  double default_max_speed = 10.0;  // for moves that give none.
+  double skin_width = 0.01;         // gap kept before a contact; start depth allowed.
+  int slide_iterations = 3;         // contact planes a blocked move slides along.
+};
+// Appends a Violation per bad setting ("history_ticks", ...).
+bool ValidateSettings(const WorldSettings& settings, std::vector<Violation>& out);
+
+using CategoryMask = std::uint64_t;
+inline constexpr CategoryMask kAllCategories = ~CategoryMask{0};
+
+// A rigid transform: world = rotation * local + position. rotation unit.
+struct Pose {
+  Vec3 position;
+  Quat rotation;
+  friend bool operator==(const Pose&, const Pose&) = default;
+};
+Vec3 Apply(const Pose& pose, const Vec3& local);
+Pose Compose(const Pose& outer, const Pose& inner);  // outer * inner
+// The part-frame shape placed by `pose` (world or body frame). For the part
+// kinds (see above); other kinds are returned unchanged.
+Shape PlaceShape(const Shape& local, const Pose& pose);
+// The interpolation rule above, alpha in [0, 1].
+Pose Interpolate(const Pose& a, const Pose& b, double alpha);
+
+// A static element: either a primitive shape (world frame) or a mesh.
+struct StaticElement {
+  std::int64_t id = 0;
+  CategoryMask category = kAllCategories;
+  std::variant<Shape, std::shared_ptr<const TriangleMesh>> geometry;
+};
+
+struct BodyPart {
+  std::int32_t id = 0;
+  Shape shape;  // in the part frame.
+  Pose local;   // part frame -> body frame.
+};
+struct PartPose {
+  std::int32_t part = 0;
+  Pose local;
+};
+
+// One body's entry in a frame.
+struct BodyUpdate {
+  std::int64_t id = 0;
+  std::optional<Pose> pose;              // required for a new body.
+  std::vector<BodyPart> parts;           // required for a new body; replaces the part set.
+  std::vector<PartPose> part_poses;      // new local poses for listed parts.
+  std::optional<Shape> movement_shape;   // body frame; set or replace.
+  std::optional<CategoryMask> category;  // set or replace; new bodies default to all.
+  bool teleport = false;                 // never interpolate into this pose.
+};
+
+struct Frame {
+  std::int64_t tick = 0;
+  std::vector<BodyUpdate> bodies;
+  std::vector<std::int64_t> removals;
+};
+
+// The time of a query or verdict.
+struct Time {
+  std::int64_t tick = 0;
+  double fraction = 0.0;  // in [0, 1).
+  friend bool operator==(const Time&, const Time&) = default;
+};
+struct TimeUsed {
+  Time used;
+  bool clamped = false;
+  friend bool operator==(const TimeUsed&, const TimeUsed&) = default;
+};
+
+// What a query hit: a static element (and triangle for a mesh) or a body part.
+struct HitTarget {
+  enum class Kind : std::uint8_t { kStatic, kBody };
+  Kind kind = Kind::kStatic;
+  std::int64_t id = 0;         // static element id or body id.
+  std::uint32_t triangle = 0;  // mesh triangle index (0 for a primitive).
+  std::int32_t part = 0;       // body part id.
+  friend bool operator==(const HitTarget&, const HitTarget&) = default;
+};
+// Hits tie on distance in this order: statics before bodies, then by id,
+// triangle, part.
+bool TargetLess(const HitTarget& a, const HitTarget& b);
+
+struct QueryFilter {
+  CategoryMask mask = kAllCategories;        // targets with (category & mask) != 0.
+  std::vector<std::int64_t> ignored_bodies;  // e.g. the shooter.
+};
+
+enum class RayMode : std::uint8_t { kClosest, kAny, kAll };
+struct RayQuery {
+  Ray ray;
+  std::optional<Time> at;
+  QueryFilter filter;
+  RayMode mode = RayMode::kClosest;
+  std::size_t max_hits = 64;  // kAll cap (the nearest are kept).
+};
+struct WorldRayHit {
+  double distance = 0.0;
+  Vec3 point;
+  Vec3 normal;  // facing the ray origin for surfaces.
+  HitTarget target;
+  friend bool operator==(const WorldRayHit&, const WorldRayHit&) = default;
+};
+struct RayQueryResult {
+  bool valid = true;  // false: `problems` says why; nothing else set.
+  std::vector<Violation> problems;
+  TimeUsed time;
+  std::vector<WorldRayHit> hits;  // closest/any: at most one; all: sorted, capped.
+  std::size_t total_hits = 0;     // kAll: hits before the cap.
+};
+
+struct OverlapQuery {
+  Shape shape;  // world frame.
+  std::optional<Time> at;
+  QueryFilter filter;
+  QueryLevel level = QueryLevel::kIntersect;
+  std::size_t max_results = 256;
+};
+struct OverlapHit {
+  HitTarget target;
+  PairResult result;  // Query(level, shape, target).
+};
+struct OverlapQueryResult {
+  bool valid = true;
+  std::vector<Violation> problems;
+  TimeUsed time;
+  std::vector<OverlapHit> hits;  // ordered by TargetLess, capped.
+  std::size_t total_hits = 0;
+};
+
+struct ShapeCastQuery {
+  Shape shape;  // convex, not a halfspace; world frame at t = 0.
+  Vec3 translation;
+  std::optional<Time> at;
+  QueryFilter filter;
+};
+struct ShapeCastResult {
+  bool valid = true;
+  std::vector<Violation> problems;
+  TimeUsed time;
+  bool hit = false;
+  double t = 0.0;  // first time of impact in [0, 1].
+  Vec3 point;
+  Vec3 normal;         // from the cast shape towards the target.
+  double depth = 0.0;  // > 0 when already overlapping at t = 0.
+  HitTarget target;
+};
+
+// Shot validation.
+enum class ShotCode : std::uint8_t {
+  kConfirmed,
+  kHitOtherPart,
+  kHitOtherBody,
+  kBlocked,
+  kMissed,
+  kRewindTooOld,
+  kInTheFuture,
+  kOriginImplausible,
+  kUnknownShooter,
+  kUnknownTarget,
+  kInvalidRequest,  // a non-finite or zero direction, bad fraction, ...: `problems`.
+};
+std::string_view ShotCodeName(ShotCode code);  // "CONFIRMED", ...
+
+struct ShotClaim {
+  std::int64_t body = 0;
+  std::int32_t part = 0;
+};
+struct ShotRequest {
+  std::int64_t shooter = 0;
+  Vec3 origin;
+  Vec3 direction;
+  double max_range = kInfinity;
+  std::optional<Time> at;
+  std::optional<ShotClaim> claim;
+  double tolerance = 0.0;  // hitbox inflation of the claimed body, length units.
+};
+struct ShotVerdict {
+  ShotCode code = ShotCode::kMissed;
+  std::vector<Violation> problems;  // kInvalidRequest only.
+  TimeUsed time;
+  std::optional<WorldRayHit> first_hit;
+  // Claimed target not confirmed: distance from the shot segment (origin to
+  // max range) to the claimed part at the time used; -1 when not applicable.
+  double claim_miss_distance = -1.0;
+  double origin_offset = 0.0;  // |origin - shooter position|, when known.
+};
+
+// Move validation.
+enum class MoveCode : std::uint8_t {
+  kOk,
+  kTooFast,
+  kBlocked,
+  kStartPenetrating,
+  kUnknownBody,
+  kInvalidRequest,
+};
+std::string_view MoveCodeName(MoveCode code);  // "OK", ...
+
+struct MoveRequest {
+  std::int64_t body = 0;
+  std::optional<Vec3> from;  // default: the body's position in the previous frame.
+  Vec3 to;
+  double elapsed = 0.0;             // seconds, > 0.
+  std::optional<double> max_speed;  // default: WorldSettings::default_max_speed.
+  bool slide = false;
+  CategoryMask mask = kAllCategories;  // static elements considered.
+};
+struct MoveVerdict {
+  MoveCode code = MoveCode::kOk;
+  std::vector<Violation> problems;  // kInvalidRequest only.
+  double speed = 0.0;               // |to - from| / elapsed.
+  // kBlocked: the first contact; kStartPenetrating: depth and normal.
+  double t = 0.0;  // time of impact as a fraction of the move.
+  Vec3 normal;     // from the moving shape towards the obstacle.
+  double depth = 0.0;
+  HitTarget target;
+  Vec3 allowed_position;  // kBlocked: skin_width before contact; else `to` (kOk) or `from`.
+  Vec3 slid_position;     // kBlocked with slide: after sliding; else allowed_position.
+};
+
+// Why a frame was rejected.
+struct FrameError {
+  enum class Kind : std::uint8_t { kOk, kTickNotIncreasing, kInvalid };
+  Kind kind = Kind::kOk;
+  std::string message;              // kTickNotIncreasing: the ticks.
+  std::vector<Violation> problems;  // kInvalid: "bodies[3].pose.rotation", ...
+  bool ok() const { return kind == Kind::kOk; }
+};
+
+class World {
+ public:
+  // Statics must pass ValidateStatics (an invalid element is kept out of
+  // queries). Settings are taken as given after ValidateSettings.
+  World(WorldSettings settings, std::vector<StaticElement> statics);
+  World(World&&) noexcept;
+  World& operator=(World&&) noexcept;
+  ~World();
+
+  static bool ValidateStatics(std::span<const StaticElement> statics, std::vector<Violation>& out);
+
+  // Applies `frame` whole, or rejects it whole and leaves the world as it was.
+  FrameError PushFrame(const Frame& frame);
+
+  const WorldSettings& settings() const { return settings_; }
+  std::size_t frame_count() const;
+  std::optional<std::int64_t> oldest_tick() const;
+  std::optional<std::int64_t> latest_tick() const;
+  std::size_t body_count() const;  // in the latest frame.
+  // Heap bytes of the history (snapshots, part sets, trees), not the statics.
+  std::size_t history_bytes() const;
+
+  // The time a query at `at` uses.
+  TimeUsed Resolve(std::optional<Time> at) const;
+  // A body's pose at `at` (after clamping), or nothing if it does not exist then.
+  std::optional<Pose> BodyPoseAt(std::int64_t body, std::optional<Time> at) const;
+  // Each part of a body at `at`, placed in the world frame (ids, shapes).
+  std::vector<std::pair<std::int32_t, Shape>> BodyPartsAt(std::int64_t body, std::optional<Time> at) const;
+
+  std::vector<RayQueryResult> RayCasts(std::span<const RayQuery> queries) const;
+  std::vector<OverlapQueryResult> Overlaps(std::span<const OverlapQuery> queries) const;
+  std::vector<ShapeCastResult> ShapeCasts(std::span<const ShapeCastQuery> queries) const;
+  std::vector<ShotVerdict> ValidateShots(std::span<const ShotRequest> shots) const;
+  std::vector<MoveVerdict> ValidateMoves(std::span<const MoveRequest> moves) const;
+
+  // The static elements as given (convex hull vertices owned by the world).
+  std::span<const StaticElement> statics() const;
+
+ private:
+  WorldSettings settings_;
+  std::unique_ptr<internal::StaticSet> statics_;
+  std::deque<std::unique_ptr<internal::Snapshot>> history_;
+  friend struct internal::SceneAccess;
+};
+
+}  // namespace collide
+
+#endif  // COLLIDE_WORLD_H_

@@ -1,0 +1,94 @@
+// Shape casts at a time: the first contact of a translated convex shape
+// with the statics and the bodies (conservative advancement, cast.h) over the
+// candidates whose bounds meet the swept box.
+#include "mesh/shape_bounds.h"
+#include "world/body_tree.h"
+#include "world/scene_query.h"
+
+namespace collide::internal {
+
+namespace {
+
+// Keeps the earliest contact; ties by TargetLess.
+void Offer(const SweepResult& s, const HitTarget& target, SceneCast& best) {
+  if (!s.hit) return;
+  if (!best.sweep.hit || s.t < best.sweep.t || (s.t == best.sweep.t && TargetLess(target, best.target))) {
+    best = {s, target};
+  }
+}
+
+}  // namespace
+
+SceneCast CastShape(const Scene& scene, const Shape& shape, const Vec3& translation,
+                    const QueryFilter& filter, bool with_bodies, const CastOptions& options) {
+  SceneCast best;
+  const Aabb start = BoundsOf(shape);
+  const Aabb box{Min(start.min, start.min + translation), Max(start.max, start.max + translation)};
+  const StaticSet& statics = *scene.statics;
+  std::vector<std::uint32_t> triangles;
+  for (std::size_t i = 0; i < statics.elements.size(); ++i) {
+    const StaticElement& e = statics.elements[i];
+    if (!Passes(filter, e.category) || !Overlaps(statics.bounds[i], box)) continue;
+    if (const TriangleMesh* mesh = statics.MeshOf(i)) {
+      OverlapTriangles(*mesh, box, mesh->triangle_count(), triangles);
+      for (std::uint32_t t : triangles) {
+        Offer(ConservativeCast(shape, translation, mesh->triangle(t), options),
+              {HitTarget::Kind::kStatic, e.id, t, 0}, best);
+      }
+    } else {
+      Offer(ConservativeCast(shape, translation, *statics.ShapeOf(i), options),
+            {HitTarget::Kind::kStatic, e.id, 0, 0}, best);
+    }
+  }
+  if (with_bodies && scene.s0 != nullptr) {
+    std::vector<PlacedPart> parts;
+    scene.s0->tree.Overlap(box, [&](std::uint32_t i) {
+      const BodyState& b = scene.body(i);
+      if (!Passes(filter, b.category) || Ignored(filter, b.id)) return;
+      scene.PlaceParts(i, 0.0, parts);
+      for (const PlacedPart& p : parts) {
+        Offer(ConservativeCast(shape, translation, p.shape, options), {HitTarget::Kind::kBody, b.id, 0, p.id},
+              best);
+      }
+    });
+  }
+  return best;
+}
+
+}  // namespace collide::internal
+
+namespace collide {
+
+std::vector<ShapeCastResult> World::ShapeCasts(std::span<const ShapeCastQuery> queries) const {
+  std::vector<ShapeCastResult> out(queries.size());
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    const ShapeCastQuery& query = queries[q];
+    ShapeCastResult& r = out[q];
+    Validate(query.shape, r.problems);
+    const ShapeKind kind = KindOf(query.shape);
+    if (kind == ShapeKind::kHalfspace || kind == ShapeKind::kConvexHull) {
+      r.problems.push_back({"shape", "a cast shape must be a bounded primitive (not a hull or halfspace)"});
+    }
+    if (!IsValidNumber(query.translation)) r.problems.push_back({"translation", "not a valid number"});
+    internal::ValidateTime(query.at, r.problems);
+    if (!r.problems.empty()) {
+      r.valid = false;
+      continue;
+    }
+    const internal::Scene scene = internal::SceneAccess::At(*this, query.at);
+    r.time = scene.time;
+    const internal::SceneCast c =
+        internal::CastShape(scene, query.shape, query.translation, query.filter, true, {});
+    r.hit = c.sweep.hit;
+    if (r.hit) {
+      r.t = c.sweep.t;
+      r.point = c.sweep.point;
+      r.normal = c.sweep.normal;
+      r.depth = c.sweep.depth;
+      r.target = c.target;
+    }
+  }
+  return out;
+}
+
+}  // namespace collide

@@ -1,0 +1,211 @@
+// Pushing a frame: validate it whole against the latest frame, then build
+// the next snapshot and the broadphase trees.
+#include <algorithm>
+#include <string>
+
+#include "mesh/shape_bounds.h"
+#include "world/snapshot.h"
+#include "world/statics.h"
+
+namespace collide {
+namespace {
+
+using internal::BodyState;
+using internal::PartSet;
+using internal::Snapshot;
+
+std::string Index(std::string_view name, std::size_t i) {
+  return std::string(name) + "[" + std::to_string(i) + "]";
+}
+
+void ValidatePose(const Pose& pose, const std::string& at, std::vector<Violation>& out) {
+  if (!IsValidNumber(pose.position))
+    out.push_back({at + ".position", "not a valid number (finite, |v| <= 1e12)"});
+  ValidateRotation(pose.rotation, at + ".rotation", out);
+}
+
+bool IsPartKind(ShapeKind k) { return k != ShapeKind::kConvexHull && k != ShapeKind::kHalfspace; }
+
+void ValidatePartShape(const Shape& shape, const std::string& at, std::vector<Violation>& out) {
+  if (!IsPartKind(KindOf(shape))) {
+    out.push_back({at, std::string(ShapeKindName(KindOf(shape))) + " is not a part kind (world.h)"});
+    return;
+  }
+  std::vector<Violation> inner;
+  Validate(shape, inner);
+  for (auto& v : inner) out.push_back({at + "." + v.field, v.description});
+}
+
+// Every problem of `frame` given the latest snapshot (null when none).
+std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest) {
+  std::vector<Violation> out;
+  std::vector<std::int64_t> seen;
+  for (std::size_t i = 0; i < frame.bodies.size(); ++i) {
+    const BodyUpdate& u = frame.bodies[i];
+    const std::string at = Index("bodies", i);
+    if (std::find(seen.begin(), seen.end(), u.id) != seen.end()) {
+      out.push_back({at + ".id", "duplicate body id " + std::to_string(u.id)});
+    }
+    seen.push_back(u.id);
+    if (std::find(frame.removals.begin(), frame.removals.end(), u.id) != frame.removals.end()) {
+      out.push_back({at + ".id", "body " + std::to_string(u.id) + " is also removed in this frame"});
+    }
+    const BodyState* old = latest != nullptr ? latest->Find(u.id) : nullptr;
+    if (old == nullptr && !u.pose) out.push_back({at + ".pose", "required for a new body"});
+    if (old == nullptr && u.parts.empty()) out.push_back({at + ".parts", "required for a new body"});
+    if (u.pose) ValidatePose(*u.pose, at + ".pose", out);
+    std::vector<std::int32_t> ids;
+    for (std::size_t k = 0; k < u.parts.size(); ++k) {
+      const std::string pat = at + "." + Index("parts", k);
+      if (std::find(ids.begin(), ids.end(), u.parts[k].id) != ids.end()) {
+        out.push_back({pat + ".id", "duplicate part id " + std::to_string(u.parts[k].id)});
+      }
+      ids.push_back(u.parts[k].id);
+      ValidatePartShape(u.parts[k].shape, pat + ".shape", out);
+      ValidatePose(u.parts[k].local, pat + ".local", out);
+    }
+    if (u.parts.empty() && old != nullptr) ids = old->parts->ids;
+    std::vector<std::int32_t> posed;
+    for (std::size_t k = 0; k < u.part_poses.size(); ++k) {
+      const std::string pat = at + "." + Index("part_poses", k);
+      const std::int32_t part = u.part_poses[k].part;
+      if (std::find(ids.begin(), ids.end(), part) == ids.end()) {
+        out.push_back({pat + ".part", "unknown part " + std::to_string(part)});
+      } else if (std::find(posed.begin(), posed.end(), part) != posed.end()) {
+        out.push_back({pat + ".part", "duplicate part " + std::to_string(part)});
+      }
+      posed.push_back(part);
+      ValidatePose(u.part_poses[k].local, pat + ".local", out);
+    }
+    if (u.movement_shape) ValidatePartShape(*u.movement_shape, at + ".movement_shape", out);
+  }
+  for (std::size_t j = 0; j < frame.removals.size(); ++j) {
+    const std::int64_t id = frame.removals[j];
+    if (std::find(frame.removals.begin(), frame.removals.begin() + j, id) != frame.removals.begin() + j) {
+      out.push_back({Index("removals", j), "duplicate removal of body " + std::to_string(id)});
+    } else if (latest == nullptr || latest->Find(id) == nullptr) {
+      out.push_back({Index("removals", j), "unknown body " + std::to_string(id)});
+    }
+  }
+  return out;
+}
+
+// Radius around the body origin containing every part at these local poses.
+double PartRadius(const PartSet& parts, const std::vector<Pose>& poses) {
+  double r = 0.0;
+  for (std::size_t k = 0; k < parts.shapes.size(); ++k) {
+    const Aabb b = internal::BoundsOf(PlaceShape(parts.shapes[k], poses[k]));
+    const Vec3 far = Max(Abs(b.min), Abs(b.max));
+    r = std::max(r, Length(far));
+  }
+  // Widened so that rounding in poses and the slab test never loses a body.
+  return r * (1.0 + 1e-9) + 1e-9;
+}
+
+// The body's bounds from snapshot `s` to the next one (null for the latest):
+// its radius sphere swept along the straight path of its origin, or at its
+// pose alone when it leaves, teleports, or there is no next frame.
+Aabb IntervalBox(const BodyState& b, const Snapshot* next) {
+  Vec3 lo = b.pose.position, hi = lo;
+  double r = b.radius;
+  if (const BodyState* n = next != nullptr ? next->Find(b.id) : nullptr; n != nullptr && !n->teleported) {
+    lo = Min(lo, n->pose.position);
+    hi = Max(hi, n->pose.position);
+    r = std::max(r, n->radius);
+  }
+  const Vec3 pad = Vec3{r, r, r} + (Abs(lo) + Abs(hi)) * 1e-12;
+  return {lo - pad, hi + pad};
+}
+
+void BuildTree(Snapshot& s, const Snapshot* next) {
+  std::vector<Aabb> boxes(s.bodies.size());
+  for (std::size_t i = 0; i < s.bodies.size(); ++i) boxes[i] = IntervalBox(s.bodies[i], next);
+  s.tree.Build(std::move(boxes));
+}
+
+BodyState NewOrUpdated(const BodyUpdate& u, const BodyState* old) {
+  BodyState b;
+  if (old != nullptr) b = *old;
+  b.id = u.id;
+  b.teleported = u.teleport && old != nullptr;
+  if (u.pose) b.pose = *u.pose;
+  if (u.category) b.category = *u.category;
+  if (u.movement_shape) b.movement = std::make_shared<const Shape>(*u.movement_shape);
+  bool reposed = false;
+  if (!u.parts.empty()) {
+    auto set = std::make_shared<PartSet>();
+    auto poses = std::make_shared<std::vector<Pose>>();
+    for (const BodyPart& p : u.parts) {
+      set->ids.push_back(p.id);
+      set->shapes.push_back(p.shape);
+      poses->push_back(p.local);
+    }
+    b.parts = std::move(set);
+    b.part_poses = std::move(poses);
+    reposed = true;
+  }
+  if (!u.part_poses.empty()) {
+    auto poses = std::make_shared<std::vector<Pose>>(*b.part_poses);
+    for (const PartPose& pp : u.part_poses) {
+      const auto it = std::find(b.parts->ids.begin(), b.parts->ids.end(), pp.part);
+      (*poses)[it - b.parts->ids.begin()] = pp.local;
+    }
+    b.part_poses = std::move(poses);
+    reposed = true;
+  }
+  if (reposed) b.radius = PartRadius(*b.parts, *b.part_poses);
+  return b;
+}
+
+}  // namespace
+
+FrameError World::PushFrame(const Frame& frame) {
+  const Snapshot* latest = history_.empty() ? nullptr : history_.back().get();
+  if (latest != nullptr && frame.tick <= latest->tick) {
+    return {FrameError::Kind::kTickNotIncreasing,
+            "frame tick " + std::to_string(frame.tick) + " is not after the latest frame's tick " +
+                std::to_string(latest->tick),
+            {}};
+  }
+  std::vector<Violation> problems = FrameProblems(frame, latest);
+  if (!problems.empty()) {
+    return {FrameError::Kind::kInvalid,
+            "frame " + std::to_string(frame.tick) + " rejected: " + std::to_string(problems.size()) +
+                " problem(s)",
+            std::move(problems)};
+  }
+  auto next = std::make_unique<Snapshot>();
+  next->tick = frame.tick;
+  if (latest != nullptr) {
+    next->bodies.reserve(latest->bodies.size() + frame.bodies.size());
+    for (const BodyState& b : latest->bodies) {
+      if (std::find(frame.removals.begin(), frame.removals.end(), b.id) != frame.removals.end()) continue;
+      next->bodies.push_back(b);
+      next->bodies.back().teleported = false;
+    }
+  }
+  // Updates of known bodies in place; new bodies appended, then one sort.
+  const std::size_t known = next->bodies.size();
+  for (const BodyUpdate& u : frame.bodies) {
+    const auto end = next->bodies.begin() + static_cast<std::ptrdiff_t>(known);
+    const auto it = std::lower_bound(next->bodies.begin(), end, u.id,
+                                     [](const BodyState& b, std::int64_t id) { return b.id < id; });
+    if (it != end && it->id == u.id) {
+      *it = NewOrUpdated(u, &*it);
+    } else {
+      next->bodies.push_back(NewOrUpdated(u, nullptr));
+    }
+  }
+  if (next->bodies.size() > known) {
+    std::sort(next->bodies.begin(), next->bodies.end(),
+              [](const BodyState& a, const BodyState& b) { return a.id < b.id; });
+  }
+  BuildTree(*next, nullptr);
+  if (!history_.empty()) BuildTree(*history_.back(), next.get());
+  history_.push_back(std::move(next));
+  while (history_.size() > static_cast<std::size_t>(std::max(1, settings_.history_ticks)))
+    history_.pop_front();
+  return {};
+}
+
+}  // namespace collide

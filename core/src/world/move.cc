@@ -1,0 +1,158 @@
+// Move validation (docs/worlds.md, "Verdicts"): speed, then the start pose
+// against the statics, then a sweep of the movement shape with up to
+// slide_iterations slides along the contact planes (the character
+// controller loop of Quake's PM_SlideMove and Jolt's CharacterVirtual, on
+// planes only: no step-up, no ground snapping).
+#include <algorithm>
+
+#include "collide/query.h"
+#include "mesh/shape_bounds.h"
+#include "world/body_tree.h"
+#include "world/scene_query.h"
+
+namespace collide {
+namespace {
+
+// The deepest overlap of `shapes` with the statics in `mask`, deeper than
+// `allowed` (a start inside geometry); found is false when none.
+struct Penetration {
+  bool found = false;
+  double depth = 0.0;
+  Vec3 normal;
+  HitTarget target;
+};
+Penetration DeepestStart(const internal::StaticSet& statics, const std::vector<Shape>& shapes,
+                         CategoryMask mask, double allowed) {
+  Penetration deepest;
+  std::vector<std::uint32_t> triangles;
+  const auto offer = [&](const Shape& s, const Shape& other, const HitTarget& target) {
+    const PairResult c = Contact(s, other);
+    if (!c.hit || -c.distance <= allowed) return;
+    if (!deepest.found || -c.distance > deepest.depth) deepest = {true, -c.distance, c.normal, target};
+  };
+  for (const Shape& s : shapes) {
+    const Aabb box = internal::BoundsOf(s);
+    for (std::size_t i = 0; i < statics.elements.size(); ++i) {
+      const StaticElement& e = statics.elements[i];
+      if ((e.category & mask) == 0 || !internal::Overlaps(statics.bounds[i], box)) continue;
+      if (const TriangleMesh* mesh = statics.MeshOf(i)) {
+        OverlapTriangles(*mesh, s, mesh->triangle_count(), triangles);
+        for (std::uint32_t t : triangles) offer(s, mesh->triangle(t), {HitTarget::Kind::kStatic, e.id, t, 0});
+      } else {
+        offer(s, *statics.ShapeOf(i), {HitTarget::Kind::kStatic, e.id, 0, 0});
+      }
+    }
+  }
+  return deepest;
+}
+
+// The earliest contact of any of `shapes` moved by `translation`.
+internal::SceneCast FirstContact(const internal::Scene& scene, const std::vector<Shape>& shapes,
+                                 const Vec3& translation, const QueryFilter& filter) {
+  internal::CastOptions options;
+  options.grazing = 1e-3;
+  options.start_contacts_block = false;
+  internal::SceneCast best;
+  for (const Shape& s : shapes) {
+    const internal::SceneCast c = internal::CastShape(scene, s, translation, filter, false, options);
+    if (c.sweep.hit && (!best.sweep.hit || c.sweep.t < best.sweep.t)) best = c;
+  }
+  return best;
+}
+
+MoveVerdict Judge(const World& world, const MoveRequest& move) {
+  MoveVerdict v;
+  if (move.from && !IsValidNumber(*move.from)) v.problems.push_back({"from", "not a valid number"});
+  if (!IsValidNumber(move.to)) v.problems.push_back({"to", "not a valid number"});
+  if (!(move.elapsed > 0.0) || !IsValidNumber(move.elapsed))
+    v.problems.push_back({"elapsed", "must be > 0 seconds"});
+  if (move.max_speed && (!(*move.max_speed >= 0.0) || !IsValidNumber(*move.max_speed))) {
+    v.problems.push_back({"max_speed", "must be a valid number >= 0"});
+  }
+  if (!v.problems.empty()) {
+    v.code = MoveCode::kInvalidRequest;
+    return v;
+  }
+  const internal::Snapshot* latest = internal::SceneAccess::Latest(world);
+  const internal::BodyState* body = latest != nullptr ? latest->Find(move.body) : nullptr;
+  if (body == nullptr) {
+    v.code = MoveCode::kUnknownBody;
+    return v;
+  }
+  const WorldSettings& settings = world.settings();
+  const Vec3 from = move.from.value_or(body->pose.position);
+  const Vec3 delta = move.to - from;
+  v.allowed_position = v.slid_position = from;
+  v.speed = Length(delta) / move.elapsed;
+  const double max_speed = move.max_speed.value_or(settings.default_max_speed);
+  if (v.speed > max_speed * (1.0 + 1e-12)) {
+    v.code = MoveCode::kTooFast;
+    return v;
+  }
+  // The moving shapes at `from`, with the body's latest orientation.
+  std::vector<Shape> shapes;
+  const Pose start{from, body->pose.rotation};
+  if (body->movement) {
+    shapes.push_back(PlaceShape(*body->movement, start));
+  } else {
+    for (std::size_t k = 0; k < body->parts->shapes.size(); ++k) {
+      shapes.push_back(PlaceShape(body->parts->shapes[k], Compose(start, (*body->part_poses)[k])));
+    }
+  }
+  const internal::StaticSet& statics = internal::SceneAccess::Statics(world);
+  if (const Penetration p = DeepestStart(statics, shapes, move.mask, settings.skin_width); p.found) {
+    v.code = MoveCode::kStartPenetrating;
+    v.depth = p.depth;
+    v.normal = p.normal;
+    v.target = p.target;
+    return v;
+  }
+  const internal::Scene scene = internal::SceneAccess::At(world, std::nullopt);
+  QueryFilter filter;
+  filter.mask = move.mask;
+  Vec3 position = from;
+  Vec3 remaining = delta;
+  const int sweeps = move.slide ? settings.slide_iterations + 1 : 1;
+  for (int k = 0; k < sweeps && LengthSquared(remaining) > 0.0; ++k) {
+    std::vector<Shape> moved;
+    for (const Shape& s : shapes) moved.push_back(internal::Translate(s, position - from));
+    const internal::SceneCast c = FirstContact(scene, moved, remaining, filter);
+    if (!c.sweep.hit) {
+      position += remaining;
+      remaining = {};
+      break;
+    }
+    // Stop skin_width before the contact along the motion.
+    const double length = Length(remaining);
+    const double t = std::max(0.0, c.sweep.t - settings.skin_width / length);
+    if (v.code != MoveCode::kBlocked) {
+      v.code = MoveCode::kBlocked;
+      v.t = c.sweep.t * length / Length(delta);
+      v.normal = c.sweep.normal;
+      v.target = c.target;
+      v.allowed_position = position + remaining * t;
+    }
+    position += remaining * t;
+    remaining = remaining * (1.0 - t);
+    // Slide: drop the part of the rest of the move that goes into the plane.
+    const double into = Dot(remaining, c.sweep.normal);
+    if (into > 0.0) remaining -= c.sweep.normal * into;
+  }
+  if (v.code == MoveCode::kBlocked) {
+    v.slid_position = move.slide ? position : v.allowed_position;
+  } else {
+    v.allowed_position = v.slid_position = move.to;
+  }
+  return v;
+}
+
+}  // namespace
+
+std::vector<MoveVerdict> World::ValidateMoves(std::span<const MoveRequest> moves) const {
+  std::vector<MoveVerdict> out;
+  out.reserve(moves.size());
+  for (const MoveRequest& move : moves) out.push_back(Judge(*this, move));
+  return out;
+}
+
+}  // namespace collide

@@ -1,0 +1,60 @@
+// Overlap queries at a time: every static element or triangle and every body
+// part the shape touches, in TargetLess order.
+#include <algorithm>
+
+#include "collide/query.h"
+#include "mesh/shape_bounds.h"
+#include "world/body_tree.h"
+#include "world/scene_query.h"
+
+namespace collide {
+
+std::vector<OverlapQueryResult> World::Overlaps(std::span<const OverlapQuery> queries) const {
+  std::vector<OverlapQueryResult> out(queries.size());
+  std::vector<std::uint32_t> triangles;
+  std::vector<internal::PlacedPart> parts;
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    const OverlapQuery& query = queries[q];
+    OverlapQueryResult& r = out[q];
+    Validate(query.shape, r.problems);
+    internal::ValidateTime(query.at, r.problems);
+    if (!r.problems.empty()) {
+      r.valid = false;
+      continue;
+    }
+    const internal::Scene scene = internal::SceneAccess::At(*this, query.at);
+    r.time = scene.time;
+    const Aabb box = internal::BoundsOf(query.shape);
+    const auto add = [&](const HitTarget& target, const Shape& other) {
+      const PairResult pr = Query(query.level, query.shape, other);
+      if (pr.hit) r.hits.push_back({target, pr});
+    };
+    const internal::StaticSet& statics = *statics_;
+    for (std::size_t i = 0; i < statics.elements.size(); ++i) {
+      const StaticElement& e = statics.elements[i];
+      if (!internal::Passes(query.filter, e.category) || !internal::Overlaps(statics.bounds[i], box))
+        continue;
+      if (const TriangleMesh* mesh = statics.MeshOf(i)) {
+        OverlapTriangles(*mesh, query.shape, mesh->triangle_count(), triangles);
+        for (std::uint32_t t : triangles) add({HitTarget::Kind::kStatic, e.id, t, 0}, mesh->triangle(t));
+      } else {
+        add({HitTarget::Kind::kStatic, e.id, 0, 0}, *statics.ShapeOf(i));
+      }
+    }
+    if (scene.s0 != nullptr) {
+      scene.s0->tree.Overlap(box, [&](std::uint32_t i) {
+        const internal::BodyState& b = scene.body(i);
+        if (!internal::Passes(query.filter, b.category) || internal::Ignored(query.filter, b.id)) return;
+        scene.PlaceParts(i, 0.0, parts);
+        for (const auto& p : parts) add({HitTarget::Kind::kBody, b.id, 0, p.id}, p.shape);
+      });
+    }
+    std::sort(r.hits.begin(), r.hits.end(),
+              [](const OverlapHit& a, const OverlapHit& b) { return TargetLess(a.target, b.target); });
+    r.total_hits = r.hits.size();
+    if (r.hits.size() > query.max_results) r.hits.resize(query.max_results);
+  }
+  return out;
+}
+
+}  // namespace collide

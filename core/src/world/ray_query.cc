@@ -1,0 +1,130 @@
+// Ray casts against the world at a time: statics (meshes through their BVH,
+// primitives directly), then the bodies the broadphase tree finds along the
+// ray, pruned by the best hit so far in closest mode.
+#include <algorithm>
+
+#include "collide/query.h"
+#include "world/scene_query.h"
+
+namespace collide::internal {
+
+bool Passes(const QueryFilter& filter, CategoryMask category) { return (filter.mask & category) != 0; }
+bool Ignored(const QueryFilter& filter, std::int64_t body) {
+  return std::find(filter.ignored_bodies.begin(), filter.ignored_bodies.end(), body) !=
+         filter.ignored_bodies.end();
+}
+bool HitBefore(const WorldRayHit& a, const WorldRayHit& b) {
+  return a.distance < b.distance || (a.distance == b.distance && TargetLess(a.target, b.target));
+}
+
+namespace {
+
+WorldRayHit FromMesh(const MeshRayHit& h, std::int64_t id) {
+  return {h.distance, h.point, h.normal, {HitTarget::Kind::kStatic, id, h.triangle, 0}};
+}
+WorldRayHit FromShape(const RayHit& h, HitTarget target) { return {h.distance, h.point, h.normal, target}; }
+
+// Closest or any: keeps the best hit in `best` (distance = range when none).
+struct Nearest {
+  bool found = false;
+  WorldRayHit hit;
+  void Offer(const WorldRayHit& h) {
+    if (!found || HitBefore(h, hit)) hit = h;
+    found = true;
+  }
+};
+
+}  // namespace
+
+std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filter, RayMode mode,
+                    std::size_t max_hits, const Inflation& inflation, std::vector<WorldRayHit>& hits) {
+  hits.clear();
+  const Vec3 unit = NormalizedOr(ray.direction, Vec3{1, 0, 0});
+  const StaticSet& statics = *scene.statics;
+  Nearest nearest;
+  std::size_t total = 0;
+  std::vector<MeshRayHit> mesh_hits;
+  const auto range = [&] {
+    return mode == RayMode::kClosest && nearest.found ? nearest.hit.distance : ray.max_distance;
+  };
+  const auto done = [&] { return mode == RayMode::kAny && nearest.found; };
+
+  for (std::size_t i = 0; i < statics.elements.size() && !done(); ++i) {
+    const StaticElement& e = statics.elements[i];
+    if (!Passes(filter, e.category)) continue;
+    const Ray r{ray.origin, ray.direction, range()};
+    if (const TriangleMesh* mesh = statics.MeshOf(i)) {
+      if (mode == RayMode::kAll) {
+        total += RayCastAll(*mesh, r, max_hits, mesh_hits);
+        for (const MeshRayHit& h : mesh_hits) hits.push_back(FromMesh(h, e.id));
+      } else {
+        const MeshRayHit h = mode == RayMode::kAny ? RayCastAny(*mesh, r) : RayCastClosest(*mesh, r);
+        if (h.hit) nearest.Offer(FromMesh(h, e.id));
+      }
+    } else {
+      const RayHit h = RayCast(r, *statics.ShapeOf(i));
+      if (!h.hit) continue;
+      const WorldRayHit w = FromShape(h, {HitTarget::Kind::kStatic, e.id, 0, 0});
+      if (mode == RayMode::kAll) {
+        ++total;
+        hits.push_back(w);
+      } else {
+        nearest.Offer(w);
+      }
+    }
+  }
+
+  if (scene.s0 != nullptr && !done()) {
+    std::vector<PlacedPart> parts;
+    scene.s0->tree.Ray(ray.origin, unit, range(), [&](std::uint32_t i) -> double {
+      const BodyState& b = scene.body(i);
+      if (!Passes(filter, b.category) || Ignored(filter, b.id)) return range();
+      scene.PlaceParts(i, b.id == inflation.body ? inflation.amount : 0.0, parts);
+      for (const PlacedPart& p : parts) {
+        const RayHit h = RayCast(Ray{ray.origin, ray.direction, range()}, p.shape);
+        if (!h.hit) continue;
+        const WorldRayHit w = FromShape(h, {HitTarget::Kind::kBody, b.id, 0, p.id});
+        if (mode == RayMode::kAll) {
+          ++total;
+          hits.push_back(w);
+        } else {
+          nearest.Offer(w);
+          if (mode == RayMode::kAny) return -1.0;  // ends the traversal.
+        }
+      }
+      return range();
+    });
+  }
+
+  if (mode == RayMode::kAll) {
+    std::sort(hits.begin(), hits.end(), HitBefore);
+    if (hits.size() > max_hits) hits.resize(max_hits);
+    return total;
+  }
+  if (nearest.found) hits.push_back(nearest.hit);
+  return hits.size();
+}
+
+}  // namespace collide::internal
+
+namespace collide {
+
+std::vector<RayQueryResult> World::RayCasts(std::span<const RayQuery> queries) const {
+  std::vector<RayQueryResult> out(queries.size());
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    const RayQuery& query = queries[q];
+    RayQueryResult& r = out[q];
+    Validate(query.ray, r.problems);
+    internal::ValidateTime(query.at, r.problems);
+    if (!r.problems.empty()) {
+      r.valid = false;
+      continue;
+    }
+    const internal::Scene scene = internal::SceneAccess::At(*this, query.at);
+    r.time = scene.time;
+    r.total_hits = internal::CastRay(scene, query.ray, query.filter, query.mode, query.max_hits, {}, r.hits);
+  }
+  return out;
+}
+
+}  // namespace collide

@@ -1,0 +1,56 @@
+// The world at one resolved time: the two snapshots around it and the
+// interpolation weight, and the bodies placed at that time on demand (only
+// the broadphase's candidates are ever interpolated).
+#ifndef COLLIDE_CORE_SRC_WORLD_SCENE_H_
+#define COLLIDE_CORE_SRC_WORLD_SCENE_H_
+
+#include <utility>
+#include <vector>
+
+#include "collide/world.h"
+#include "world/snapshot.h"
+#include "world/statics.h"
+
+namespace collide::internal {
+
+struct PlacedPart {
+  std::int32_t id = 0;
+  Shape shape;  // world frame.
+};
+
+struct Scene {
+  const StaticSet* statics = nullptr;
+  const Snapshot* s0 = nullptr;  // frame at or before the time; null: no frames.
+  const Snapshot* s1 = nullptr;  // the next frame, null at the latest.
+  double alpha = 0.0;
+  TimeUsed time;
+
+  std::size_t body_count() const { return s0 != nullptr ? s0->bodies.size() : 0; }
+  const BodyState& body(std::size_t i) const { return s0->bodies[i]; }
+  // The pose of body i of s0 at the time (world.h's rule).
+  Pose BodyPose(std::size_t i) const;
+  // Body i's parts in the world frame at the time, each grown by `inflate`.
+  void PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& out) const;
+};
+
+// A Time is usable when its fraction is in [0, 1).
+bool ValidateTime(const std::optional<Time>& at, std::vector<Violation>& out);
+
+// The grant of access to a World's internals for the query files.
+struct SceneAccess {
+  static Scene At(const World& world, std::optional<Time> at);
+  static const StaticSet& Statics(const World& world) { return *world.statics_; }
+  static const Snapshot* Latest(const World& world) {
+    return world.history_.empty() ? nullptr : world.history_.back().get();
+  }
+};
+
+// `shape` grown by `d` >= 0: radii and half extents (a point becomes a
+// sphere, a segment a capsule; a triangle is unchanged).
+Shape Inflate(const Shape& shape, double d);
+// `shape` moved by `offset`.
+Shape Translate(const Shape& shape, const Vec3& offset);
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_CORE_SRC_WORLD_SCENE_H_

@@ -1,0 +1,112 @@
+// Shot validation (docs/worlds.md, "Verdicts"): policy checks in a fixed
+// order (request, time, shooter, origin, claimed target), then one closest
+// ray cast at the time used, ignoring the shooter, with the claimed body's
+// parts grown by the tolerance.
+#include <algorithm>
+
+#include "collide/query.h"
+#include "mesh/shape_bounds.h"
+#include "world/scene_query.h"
+
+namespace collide {
+namespace {
+
+// Ticks from `at` back to the latest frame (negative: in the future).
+double TicksBeforeLatest(std::int64_t latest, const Time& at) {
+  return static_cast<double>(latest - at.tick) - at.fraction;
+}
+
+// Distance from the shot's segment to the claimed part: the segment runs from
+// the origin far enough to pass the part (or to max_range).
+double ClaimMissDistance(const ShotRequest& shot, const Shape& part) {
+  const Aabb b = internal::BoundsOf(part);
+  const Vec3 unit = NormalizedOr(shot.direction, Vec3{1, 0, 0});
+  const double reach = Length((b.min + b.max) * 0.5 - shot.origin) + Length(b.max - b.min) + 1.0;
+  const double length = std::min(shot.max_range, reach);
+  return Distance(Segment{shot.origin, shot.origin + unit * length}, part).distance;
+}
+
+ShotVerdict Judge(const World& world, const ShotRequest& shot) {
+  ShotVerdict v;
+  Validate(Ray{shot.origin, shot.direction, shot.max_range}, v.problems);
+  if (!(shot.tolerance >= 0.0) || !IsValidNumber(shot.tolerance)) {
+    v.problems.push_back({"tolerance", "must be a valid number >= 0"});
+  }
+  internal::ValidateTime(shot.at, v.problems);
+  if (!v.problems.empty()) {
+    v.code = ShotCode::kInvalidRequest;
+    return v;
+  }
+  const std::optional<std::int64_t> latest = world.latest_tick();
+  if (latest && shot.at) {
+    const double back = TicksBeforeLatest(*latest, *shot.at);
+    v.time = world.Resolve(shot.at);
+    if (back < 0.0) {
+      v.code = ShotCode::kInTheFuture;
+      return v;
+    }
+    if (back > static_cast<double>(world.settings().max_rewind_ticks)) {
+      v.code = ShotCode::kRewindTooOld;
+      return v;
+    }
+  }
+  const internal::Scene scene = internal::SceneAccess::At(world, shot.at);
+  v.time = scene.time;
+  const std::size_t shooter = scene.s0 != nullptr ? scene.s0->IndexOf(shot.shooter) : 0;
+  if (shooter == scene.body_count()) {
+    v.code = ShotCode::kUnknownShooter;
+    return v;
+  }
+  v.origin_offset = Length(shot.origin - scene.BodyPose(shooter).position);
+  if (v.origin_offset > world.settings().max_origin_offset) {
+    v.code = ShotCode::kOriginImplausible;
+    return v;
+  }
+  std::optional<Shape> claimed;
+  if (shot.claim) {
+    const std::size_t target = scene.s0->IndexOf(shot.claim->body);
+    if (target < scene.body_count()) {
+      std::vector<internal::PlacedPart> parts;
+      scene.PlaceParts(target, 0.0, parts);
+      for (const auto& p : parts) {
+        if (p.id == shot.claim->part) claimed = p.shape;
+      }
+    }
+    if (!claimed) {
+      v.code = ShotCode::kUnknownTarget;
+      return v;
+    }
+  }
+  QueryFilter filter;
+  filter.ignored_bodies.push_back(shot.shooter);
+  const internal::Inflation grow{shot.claim ? shot.claim->body : 0, shot.claim ? shot.tolerance : 0.0};
+  std::vector<WorldRayHit> hits;
+  internal::CastRay(scene, Ray{shot.origin, shot.direction, shot.max_range}, filter, RayMode::kClosest, 1,
+                    grow, hits);
+  if (hits.empty()) {
+    v.code = ShotCode::kMissed;
+  } else {
+    v.first_hit = hits.front();
+    const HitTarget& t = hits.front().target;
+    if (t.kind == HitTarget::Kind::kStatic) {
+      v.code = ShotCode::kBlocked;
+    } else if (!shot.claim || (t.id == shot.claim->body && t.part == shot.claim->part)) {
+      v.code = ShotCode::kConfirmed;
+    } else {
+      v.code = t.id == shot.claim->body ? ShotCode::kHitOtherPart : ShotCode::kHitOtherBody;
+    }
+  }
+  if (claimed && v.code != ShotCode::kConfirmed) v.claim_miss_distance = ClaimMissDistance(shot, *claimed);
+  return v;
+}
+
+}  // namespace
+
+std::vector<ShotVerdict> World::ValidateShots(std::span<const ShotRequest> shots) const {
+  std::vector<ShotVerdict> out;
+  out.reserve(shots.size());
+  for (const ShotRequest& shot : shots) out.push_back(Judge(*this, shot));
+  return out;
+}
+
+}  // namespace collide

@@ -1,0 +1,47 @@
+// What the history keeps per frame: every body's state at that tick, and the
+// broadphase tree over the interval from that frame to the next.
+#ifndef COLLIDE_CORE_SRC_WORLD_SNAPSHOT_H_
+#define COLLIDE_CORE_SRC_WORLD_SNAPSHOT_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "collide/world.h"
+#include "world/body_tree.h"
+
+namespace collide::internal {
+
+// A body's part set: shared by every frame until the set changes.
+struct PartSet {
+  std::vector<std::int32_t> ids;
+  std::vector<Shape> shapes;  // part frame.
+};
+
+struct BodyState {
+  std::int64_t id = 0;
+  CategoryMask category = kAllCategories;
+  Pose pose;
+  bool teleported = false;  // this frame's pose is a jump: not interpolated into.
+  std::shared_ptr<const PartSet> parts;
+  std::shared_ptr<const std::vector<Pose>> part_poses;  // one per part, body frame.
+  std::shared_ptr<const Shape> movement;                // body frame, may be null.
+  // Every part lies within this distance of the body origin (any rotation).
+  double radius = 0.0;
+};
+
+struct Snapshot {
+  std::int64_t tick = 0;
+  std::vector<BodyState> bodies;  // sorted by id.
+  // Bounds of each body from this frame to the next one (or at this frame
+  // alone for the latest), indices into `bodies`.
+  BodyTree tree;
+
+  const BodyState* Find(std::int64_t id) const;
+  std::size_t IndexOf(std::int64_t id) const;  // bodies.size() when absent.
+};
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_CORE_SRC_WORLD_SNAPSHOT_H_

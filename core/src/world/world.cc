@@ -1,0 +1,214 @@
+// World construction, time resolution and the placing of bodies at a time.
+#include <algorithm>
+#include <string>
+#include <unordered_set>
+
+#include "world/scene.h"
+
+namespace collide {
+
+using internal::BodyState;
+using internal::Scene;
+using internal::SceneAccess;
+using internal::Snapshot;
+
+bool ValidateSettings(const WorldSettings& s, std::vector<Violation>& out) {
+  const std::size_t before = out.size();
+  if (s.history_ticks < 1) out.push_back({"history_ticks", "must be >= 1"});
+  if (s.max_rewind_ticks < 0) out.push_back({"max_rewind_ticks", "must be >= 0"});
+  if (!(s.max_origin_offset >= 0.0) || !IsValidNumber(s.max_origin_offset)) {
+    out.push_back({"max_origin_offset", "must be a valid number >= 0"});
+  }
+  if (!(s.default_max_speed >= 0.0) || !IsValidNumber(s.default_max_speed)) {
+    out.push_back({"default_max_speed", "must be a valid number >= 0"});
+  }
+  if (!(s.skin_width >= 0.0) || !IsValidNumber(s.skin_width))
+    out.push_back({"skin_width", "must be a valid number >= 0"});
+  if (s.slide_iterations < 0 || s.slide_iterations > 16)
+    out.push_back({"slide_iterations", "must be in [0, 16]"});
+  return out.size() == before;
+}
+
+World::World(WorldSettings settings, std::vector<StaticElement> statics)
+    : settings_(settings), statics_(internal::MakeStaticSet(std::move(statics))) {}
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+World::~World() = default;
+
+std::span<const StaticElement> World::statics() const { return statics_->elements; }
+std::size_t World::frame_count() const { return history_.size(); }
+std::optional<std::int64_t> World::oldest_tick() const {
+  return history_.empty() ? std::nullopt : std::optional(history_.front()->tick);
+}
+std::optional<std::int64_t> World::latest_tick() const {
+  return history_.empty() ? std::nullopt : std::optional(history_.back()->tick);
+}
+std::size_t World::body_count() const { return history_.empty() ? 0 : history_.back()->bodies.size(); }
+
+std::size_t World::history_bytes() const {
+  std::size_t bytes = 0;
+  std::unordered_set<const void*> shared;
+  for (const auto& s : history_) {
+    bytes += sizeof(Snapshot) + s->bodies.capacity() * sizeof(BodyState) + s->tree.memory_bytes();
+    for (const BodyState& b : s->bodies) {
+      if (shared.insert(b.parts.get()).second) {
+        bytes += b.parts->ids.capacity() * sizeof(std::int32_t) + b.parts->shapes.capacity() * sizeof(Shape);
+      }
+      if (shared.insert(b.part_poses.get()).second) bytes += b.part_poses->capacity() * sizeof(Pose);
+    }
+  }
+  return bytes;
+}
+
+TimeUsed World::Resolve(std::optional<Time> at) const {
+  if (history_.empty()) return {Time{}, at.has_value()};
+  const std::int64_t oldest = history_.front()->tick, latest = history_.back()->tick;
+  if (!at) return {Time{latest, 0.0}, false};
+  if (at->tick < oldest) return {Time{oldest, 0.0}, true};
+  if (at->tick > latest || (at->tick == latest && at->fraction > 0.0)) return {Time{latest, 0.0}, true};
+  return {*at, false};
+}
+
+std::optional<Pose> World::BodyPoseAt(std::int64_t body, std::optional<Time> at) const {
+  const Scene scene = SceneAccess::At(*this, at);
+  if (scene.s0 == nullptr) return std::nullopt;
+  const std::size_t i = scene.s0->IndexOf(body);
+  if (i == scene.body_count()) return std::nullopt;
+  return scene.BodyPose(i);
+}
+
+std::vector<std::pair<std::int32_t, Shape>> World::BodyPartsAt(std::int64_t body,
+                                                               std::optional<Time> at) const {
+  std::vector<std::pair<std::int32_t, Shape>> out;
+  const Scene scene = SceneAccess::At(*this, at);
+  if (scene.s0 == nullptr) return out;
+  const std::size_t i = scene.s0->IndexOf(body);
+  if (i == scene.body_count()) return out;
+  std::vector<internal::PlacedPart> parts;
+  scene.PlaceParts(i, 0.0, parts);
+  for (auto& p : parts) out.emplace_back(p.id, std::move(p.shape));
+  return out;
+}
+
+namespace internal {
+
+std::size_t Snapshot::IndexOf(std::int64_t id) const {
+  const auto it = std::lower_bound(bodies.begin(), bodies.end(), id,
+                                   [](const BodyState& b, std::int64_t v) { return b.id < v; });
+  return it != bodies.end() && it->id == id ? static_cast<std::size_t>(it - bodies.begin()) : bodies.size();
+}
+
+const BodyState* Snapshot::Find(std::int64_t id) const {
+  const std::size_t i = IndexOf(id);
+  return i < bodies.size() ? &bodies[i] : nullptr;
+}
+
+bool ValidateTime(const std::optional<Time>& at, std::vector<Violation>& out) {
+  if (at && !(at->fraction >= 0.0 && at->fraction < 1.0)) {
+    out.push_back({"at.fraction", "must be in [0, 1)"});
+    return false;
+  }
+  return true;
+}
+
+Scene SceneAccess::At(const World& world, std::optional<Time> at) {
+  Scene scene;
+  scene.statics = world.statics_.get();
+  scene.time = world.Resolve(at);
+  const auto& h = world.history_;
+  if (h.empty()) return scene;
+  const Time t = scene.time.used;
+  // The last frame at or before t.
+  const auto it = std::upper_bound(h.begin(), h.end(), t.tick,
+                                   [](std::int64_t tick, const auto& s) { return tick < s->tick; });
+  const auto i0 = it - h.begin() - 1;
+  scene.s0 = h[i0].get();
+  if (it != h.end()) {
+    scene.s1 = it->get();
+    const double span = static_cast<double>(scene.s1->tick - scene.s0->tick);
+    scene.alpha = (static_cast<double>(t.tick - scene.s0->tick) + t.fraction) / span;
+  }
+  return scene;
+}
+
+Pose Scene::BodyPose(std::size_t i) const {
+  const BodyState& b = s0->bodies[i];
+  if (s1 == nullptr || alpha == 0.0) return b.pose;
+  const BodyState* n = s1->Find(b.id);
+  if (n == nullptr || n->teleported) return b.pose;
+  return Interpolate(b.pose, n->pose, alpha);
+}
+
+void Scene::PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& out) const {
+  const BodyState& b = s0->bodies[i];
+  out.clear();
+  const BodyState* n = nullptr;
+  if (s1 != nullptr && alpha != 0.0) {
+    n = s1->Find(b.id);
+    if (n != nullptr && n->teleported) n = nullptr;
+  }
+  const Pose pose = n != nullptr ? Interpolate(b.pose, n->pose, alpha) : b.pose;
+  // Part poses are interpolated only between identical part sets.
+  const bool blend = n != nullptr && (n->parts == b.parts || n->parts->ids == b.parts->ids);
+  const PartSet& parts = *b.parts;
+  for (std::size_t k = 0; k < parts.ids.size(); ++k) {
+    const Pose local =
+        blend ? Interpolate((*b.part_poses)[k], (*n->part_poses)[k], alpha) : (*b.part_poses)[k];
+    Shape placed = PlaceShape(parts.shapes[k], Compose(pose, local));
+    out.push_back({parts.ids[k], inflate > 0.0 ? Inflate(placed, inflate) : std::move(placed)});
+  }
+}
+
+Shape Inflate(const Shape& shape, double d) {
+  const Vec3 dv{d, d, d};
+  return std::visit(
+      [&](const auto& s) -> Shape {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, Point>) {
+          return Sphere{s.position, d};
+        } else if constexpr (std::is_same_v<T, Segment>) {
+          return Capsule{s.a, s.b, d};
+        } else if constexpr (std::is_same_v<T, Sphere>) {
+          return Sphere{s.center, s.radius + d};
+        } else if constexpr (std::is_same_v<T, Capsule>) {
+          return Capsule{s.a, s.b, s.radius + d};
+        } else if constexpr (std::is_same_v<T, Aabb>) {
+          return Aabb{s.min - dv, s.max + dv};
+        } else if constexpr (std::is_same_v<T, Obb>) {
+          return Obb{s.center, s.rotation, s.half_extents + dv};
+        } else {
+          return s;
+        }
+      },
+      shape);
+}
+
+Shape Translate(const Shape& shape, const Vec3& o) {
+  return std::visit(
+      [&](const auto& s) -> Shape {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, Point>) {
+          return Point{s.position + o};
+        } else if constexpr (std::is_same_v<T, Segment>) {
+          return Segment{s.a + o, s.b + o};
+        } else if constexpr (std::is_same_v<T, Sphere>) {
+          return Sphere{s.center + o, s.radius};
+        } else if constexpr (std::is_same_v<T, Capsule>) {
+          return Capsule{s.a + o, s.b + o, s.radius};
+        } else if constexpr (std::is_same_v<T, Aabb>) {
+          return Aabb{s.min + o, s.max + o};
+        } else if constexpr (std::is_same_v<T, Obb>) {
+          return Obb{s.center + o, s.rotation, s.half_extents};
+        } else if constexpr (std::is_same_v<T, Triangle>) {
+          return Triangle{s.a + o, s.b + o, s.c + o};
+        } else if constexpr (std::is_same_v<T, Halfspace>) {
+          return Halfspace{s.normal, s.offset + Dot(s.normal, o)};
+        } else {
+          return s;  // hulls are not cast (their vertices are not owned here).
+        }
+      },
+      shape);
+}
+
+}  // namespace internal
+}  // namespace collide
