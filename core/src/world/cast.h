@@ -17,14 +17,14 @@
 namespace collide::internal {
 
 struct CastOptions {
-  // A pair whose closing speed |dot(v, n)| is at most grazing * |v| is taken
-  // as not approaching: by convexity it can come at most grazing * |v|
-  // closer over the whole move. 0 for the exact rule (scene shape casts);
-  // moves use 1e-3 so a shape sliding along a floor's internal edges is not
-  // stopped by them.
-  double grazing = 0.0;
-  // Moves: a pair already touching or overlapping at t = 0 blocks only when
-  // approaching (a body standing on the floor may walk along it).
+  // The contact is where the signed distance reaches -margin (the signed
+  // distance to a convex set is convex too, so the same step is safe). 0 for
+  // scene shape casts (touching is a hit, as in sweep.h); moves use
+  // skin_width / 2, so that a body touching a floor walks across the floor
+  // triangles' shared edges, which it touches but never enters.
+  double margin = 0.0;
+  // Moves: a pair already in contact at t = 0 blocks only when approaching
+  // (a body standing on the floor may walk along it).
   bool start_contacts_block = true;
 };
 

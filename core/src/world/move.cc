@@ -48,9 +48,9 @@ Penetration DeepestStart(const internal::StaticSet& statics, const std::vector<S
 
 // The earliest contact of any of `shapes` moved by `translation`.
 internal::SceneCast FirstContact(const internal::Scene& scene, const std::vector<Shape>& shapes,
-                                 const Vec3& translation, const QueryFilter& filter) {
+                                 const Vec3& translation, const QueryFilter& filter, double skin) {
   internal::CastOptions options;
-  options.grazing = 1e-3;
+  options.margin = skin * 0.5;
   options.start_contacts_block = false;
   internal::SceneCast best;
   for (const Shape& s : shapes) {
@@ -116,15 +116,18 @@ MoveVerdict Judge(const World& world, const MoveRequest& move) {
   for (int k = 0; k < sweeps && LengthSquared(remaining) > 0.0; ++k) {
     std::vector<Shape> moved;
     for (const Shape& s : shapes) moved.push_back(internal::Translate(s, position - from));
-    const internal::SceneCast c = FirstContact(scene, moved, remaining, filter);
+    const internal::SceneCast c = FirstContact(scene, moved, remaining, filter, settings.skin_width);
     if (!c.sweep.hit) {
       position += remaining;
       remaining = {};
       break;
     }
-    // Stop skin_width before the contact along the motion.
+    // The contact registers at depth skin/2; back off along the motion until
+    // the gap along the contact normal is skin/2 (skin / cos of the angle of
+    // incidence, at most back to the start of this sweep).
     const double length = Length(remaining);
-    const double t = std::max(0.0, c.sweep.t - settings.skin_width / length);
+    const double closing = Dot(remaining, c.sweep.normal);
+    const double t = closing > 0.0 ? std::max(0.0, c.sweep.t - settings.skin_width / closing) : c.sweep.t;
     if (v.code != MoveCode::kBlocked) {
       v.code = MoveCode::kBlocked;
       v.t = c.sweep.t * length / Length(delta);

@@ -76,10 +76,14 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
 
   if (scene.s0 != nullptr && !done()) {
     std::vector<PlacedPart> parts;
-    scene.s0->tree.Ray(ray.origin, unit, range(), [&](std::uint32_t i) -> double {
+    // The inflated body reaches past its tree bounds: it is visited first,
+    // directly, and skipped in the tree.
+    const bool inflated = inflation.amount > 0.0;
+    const std::size_t grown = inflated ? scene.s0->IndexOf(inflation.body) : scene.body_count();
+    const auto visit = [&](std::uint32_t i) -> double {
       const BodyState& b = scene.body(i);
       if (!Passes(filter, b.category) || Ignored(filter, b.id)) return range();
-      scene.PlaceParts(i, b.id == inflation.body ? inflation.amount : 0.0, parts);
+      scene.PlaceParts(i, i == grown ? inflation.amount : 0.0, parts);
       for (const PlacedPart& p : parts) {
         const RayHit h = RayCast(Ray{ray.origin, ray.direction, range()}, p.shape);
         if (!h.hit) continue;
@@ -93,7 +97,12 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
         }
       }
       return range();
-    });
+    };
+    if (grown < scene.body_count()) visit(static_cast<std::uint32_t>(grown));
+    if (!done()) {
+      scene.s0->tree.Ray(ray.origin, unit, range(),
+                         [&](std::uint32_t i) { return i == grown ? range() : visit(i); });
+    }
   }
 
   if (mode == RayMode::kAll) {
