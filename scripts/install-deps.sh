@@ -14,6 +14,7 @@ PACKAGES=(
   # mesh ray benchmark's peer, and real Quake 3 level geometry (OpenArena's pk3 files).
   libassimp-dev zlib1g-dev libembree-dev openarena-088-data
   python3-grpcio python3-protobuf python3-yaml
+  haproxy  # the shared pool's proxy (deploy/haproxy), run by tests/scale/proxy_*_test and the manifests test
   openssl  # tests/security make a throwaway CA and certificates at test time
   ccache
   # Go client (client/go), built offline from Debian's Go sources.
