@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/stubs/logging.h"
+#include "grpc/support/log.h"
 #include "spdlog/pattern_formatter.h"
 #include "spdlog/sinks/stdout_sinks.h"
 #include "spdlog/spdlog.h"
@@ -45,13 +46,38 @@ class JsonEscapedMessage final : public spdlog::custom_flag_formatter {
   }
 };
 
+// Writes one line of a library's own log (`source`: "protobuf", "grpc")
+// through `limiter`, after a warning counting the lines it dropped since the
+// last one written, if any.
+void LogLimited(LogRateLimiter& limiter, std::string_view source, spdlog::level::level_enum level,
+                const char* file, int line, std::string_view message) {
+  std::int64_t suppressed = 0;
+  if (!limiter.Admit(absl::Now(), &suppressed)) return;
+  if (suppressed > 0) spdlog::warn("{}: suppressed {} {} log messages", source, suppressed, source);
+  spdlog::log(level, "{} {}:{}: {}", source, file, line, message);
+}
+
 LogRateLimiter* g_protobuf_limiter = nullptr;
+LogRateLimiter* g_grpc_limiter = nullptr;
+
+void OnGrpcLog(gpr_log_func_args* args) {
+  spdlog::level::level_enum level = spdlog::level::err;
+  switch (args->severity) {
+    case GPR_LOG_SEVERITY_DEBUG:
+      level = spdlog::level::debug;
+      break;
+    case GPR_LOG_SEVERITY_INFO:
+      level = spdlog::level::info;
+      break;
+    case GPR_LOG_SEVERITY_ERROR:
+      level = spdlog::level::err;
+      break;
+  }
+  LogLimited(*g_grpc_limiter, "grpc", level, args->file, args->line, args->message);
+}
 
 void OnProtobufLog(google::protobuf::LogLevel level, const char* filename, int line,
                    const std::string& message) {
-  std::int64_t suppressed = 0;
-  if (!g_protobuf_limiter->Admit(absl::Now(), &suppressed)) return;
-  if (suppressed > 0) spdlog::warn("protobuf: suppressed {} protobuf log messages", suppressed);
   spdlog::level::level_enum spd = spdlog::level::err;
   switch (level) {
     case google::protobuf::LOGLEVEL_INFO:
@@ -67,7 +93,7 @@ void OnProtobufLog(google::protobuf::LogLevel level, const char* filename, int l
       spd = spdlog::level::critical;
       break;
   }
-  spdlog::log(spd, "protobuf {}:{}: {}", filename, line, message);
+  LogLimited(*g_protobuf_limiter, "protobuf", spd, filename, line, message);
 }
 
 }  // namespace
@@ -96,6 +122,13 @@ void RouteProtobufLogs(double lines_per_second) {
   static LogRateLimiter* limiter = new LogRateLimiter(lines_per_second);
   g_protobuf_limiter = limiter;
   google::protobuf::SetLogHandler(OnProtobufLog);
+}
+
+void RouteGrpcLogs(double lines_per_second) {
+  // Leaked: gRPC may log until the process exits.
+  static LogRateLimiter* limiter = new LogRateLimiter(lines_per_second);
+  g_grpc_limiter = limiter;
+  gpr_set_log_function(OnGrpcLog);
 }
 
 absl::Status ConfigureLogging(std::string_view level, std::string_view format) {

@@ -110,8 +110,9 @@ constexpr std::string_view kFlagNames[] = {"host",
                                            "max_concurrent_calls",
                                            "max_items_in_flight"};
 
-// At most this many protobuf log lines per second reach the log.
-constexpr double kProtobufLogLinesPerSecond = 10;
+// At most this many protobuf, and as many gRPC, log lines per second reach
+// the log.
+constexpr double kLibraryLogLinesPerSecond = 10;
 
 // SIGTERM and SIGINT are blocked before any thread starts, so every thread
 // (gRPC's inherit the mask) leaves them pending for the process, and the main
@@ -210,7 +211,8 @@ int main(int argc, char** argv) {
   options.max_connection_age_grace = absl::GetFlag(FLAGS_max_connection_age_grace);
   options.min_ping_interval = absl::GetFlag(FLAGS_min_ping_interval);
   options.max_ping_strikes = absl::GetFlag(FLAGS_max_ping_strikes);
-  collide::server::RouteProtobufLogs(kProtobufLogLinesPerSecond);
+  collide::server::RouteProtobufLogs(kLibraryLogLinesPerSecond);
+  collide::server::RouteGrpcLogs(kLibraryLogLinesPerSecond);
 
   absl::StatusOr<std::unique_ptr<collide::server::Server>> server = collide::server::Server::Start(options);
   if (!server.ok()) {
