@@ -30,7 +30,7 @@ namespace {
 // Everything built for one scene, on first use (not timed).
 struct Built {
   std::unique_ptr<TriangleMesh> mesh;
-  std::unique_ptr<MeshPeer> embree, bullet, fcl;
+  std::unique_ptr<MeshPeer> embree, embree_sse2, bullet, fcl;
 };
 Built& BuiltFor(const MeshScene& s) {
   static std::map<std::string, Built> built;
@@ -38,6 +38,7 @@ Built& BuiltFor(const MeshScene& s) {
   if (!b.mesh) {
     b.mesh = std::make_unique<TriangleMesh>(s.data);
     b.embree = MakeEmbree(s.data);
+    b.embree_sse2 = MakeEmbreeSse2(s.data);
     b.bullet = MakeBullet(s.data);
     b.fcl = MakeFcl(s.data);
   }
@@ -73,6 +74,10 @@ void RegisterScene(const MeshScene& s) {
     MeshPeer& p = *BuiltFor(s).embree;
     Loop(st, s.rays.size(), [&](std::size_t i) { return p.Closest(s.rays[i]); });
   });
+  reg("rays/" + n + "/embree_sse2", [&s](benchmark::State& st) {
+    MeshPeer& p = *BuiltFor(s).embree_sse2;
+    Loop(st, s.rays.size(), [&](std::size_t i) { return p.Closest(s.rays[i]); });
+  });
   reg("rays/" + n + "/bullet", [&s](benchmark::State& st) {
     MeshPeer& p = *BuiltFor(s).bullet;
     Loop(st, s.rays.size(), [&](std::size_t i) { return p.Closest(s.rays[i]); });
@@ -84,6 +89,10 @@ void RegisterScene(const MeshScene& s) {
   });
   reg("sight/" + n + "/embree", [&s](benchmark::State& st) {
     MeshPeer& p = *BuiltFor(s).embree;
+    Loop(st, s.sight.size(), [&](std::size_t i) { return p.Occluded(s.sight[i]); });
+  });
+  reg("sight/" + n + "/embree_sse2", [&s](benchmark::State& st) {
+    MeshPeer& p = *BuiltFor(s).embree_sse2;
     Loop(st, s.sight.size(), [&](std::size_t i) { return p.Occluded(s.sight[i]); });
   });
   reg("sight/" + n + "/bullet", [&s](benchmark::State& st) {
@@ -242,9 +251,10 @@ void PrintSummary(const CounterReporter& r, const std::vector<const MeshScene*>&
   std::printf(
       "\nRates in queries per second (CPU time; the median with repetitions). Ratios: collide's rate / the\n"
       "peer's. Targets: rays and sight >= 0.5x Embree and >= 5x Bullet; capsule overlaps >= 2x Bullet's\n"
-      "contactTest; build of 1M triangles <= 0.5 s.\n\n");
-  std::printf("%-14s %-16s %10s %10s %10s %10s %8s %8s %8s\n", "scene", "query", "collide", "embree",
-              "bullet", "fcl", "/embree", "/bullet", "/fcl");
+      "contactTest; build of 1M triangles <= 0.5 s. embree: the ISA Embree picks (AVX-512 here);\n"
+      "sse2: Embree pinned to SSE2, collide's instruction set.\n\n");
+  std::printf("%-14s %-16s %10s %10s %10s %10s %10s %8s %8s %8s %8s\n", "scene", "query", "collide", "embree",
+              "sse2", "bullet", "fcl", "/embree", "/sse2", "/bullet", "/fcl");
   for (const MeshScene* s : scenes) {
     for (const char* q :
          {"rays", "sight", "capsule_overlap", "capsule_collide", "capsule_distance", "build"}) {
@@ -258,10 +268,10 @@ void PrintSummary(const CounterReporter& r, const std::vector<const MeshScene*>&
         return build ? std::printf(" %8.1fms", *sec * 1e3) : std::printf(" %10.0f", 1.0 / *sec);
       };
       cell(c);
-      const char* peers[3] = {"embree", "bullet", "fcl"};
-      std::optional<double> p[3];
-      for (int k = 0; k < 3; ++k) cell(p[k] = r.Value(base + peers[k]));
-      for (int k = 0; k < 3; ++k) {
+      const char* peers[4] = {"embree", "embree_sse2", "bullet", "fcl"};
+      std::optional<double> p[4];
+      for (int k = 0; k < 4; ++k) cell(p[k] = r.Value(base + peers[k]));
+      for (int k = 0; k < 4; ++k) {
         if (p[k])
           std::printf(" %7.2fx", *p[k] / *c);
         else

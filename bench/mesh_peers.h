@@ -28,6 +28,9 @@ class MeshPeer {
 
 // Embree 3 (float, single thread, default robust-off scene): rays only.
 std::unique_ptr<MeshPeer> MakeEmbree(const MeshData& mesh);
+// The same pinned to SSE2 (rtcNewDevice "isa=sse2"): 4-wide nodes and tests,
+// the instruction set collide is built for.
+std::unique_ptr<MeshPeer> MakeEmbreeSse2(const MeshData& mesh);
 // Bullet (double build): btBvhTriangleMeshShape in a btCollisionWorld:
 // rayTest, and contactTest of a btCapsuleShapeZ.
 std::unique_ptr<MeshPeer> MakeBullet(const MeshData& mesh);
