@@ -29,7 +29,7 @@ Produced by \`scripts/mesh-bench.sh\` (bench/mesh_bench.cc) on ${started}, at co
 | CPU | ${model}, ${cores} cores |
 | Compiler | $(c++ --version | head -1) |
 | Flags | Release: \`$(sed -n 's/^CMAKE_CXX_FLAGS_RELEASE:STRING=//p' "${BUILD_DIR}/CMakeCache.txt")\`, C++20, no -march (SSE2) |
-| Peers | Embree $(dpkg-query -W -f='${Version}' libembree-dev) (float, one thread), Bullet $(dpkg-query -W -f='${Version}' libbullet-dev) double precision, FCL $(dpkg-query -W -f='${Version}' libfcl-dev) |
+| Peers | Embree $(dpkg-query -W -f='${Version}' libembree-dev) (float, one thread; the ISA it picks and pinned to SSE2), Bullet $(dpkg-query -W -f='${Version}' libbullet-dev) double precision, FCL $(dpkg-query -W -f='${Version}' libfcl-dev) |
 | Load average (1/5/15 min) | ${load_before} before, ${load_after} after |
 | Settings | ${REPETITIONS} repetitions of >= ${MIN_TIME} s, median reported; 4,096 queries per scene and kind, cycled |
 
