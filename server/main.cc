@@ -2,6 +2,7 @@
 #include <malloc.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +21,9 @@
 #include "absl/time/time.h"
 #include "absl/types/optional.h"
 #include "server/flags_env.h"
+#include "server/listener_watchdog.h"
 #include "server/logging.h"
+#include "server/open_files_limit.h"
 #include "server/server.h"
 #include "server/token_auth.h"
 #include "server/transport_security.h"
@@ -43,6 +46,10 @@ ABSL_FLAG(int64_t, max_items_in_flight, int64_t{1} << 20,
           "RESOURCE_EXHAUSTED at once (0: no limit; else at least --max_items_per_request).");
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(10),
           "On SIGTERM/SIGINT, how long in-flight calls may run before they are cancelled (e.g. 10s, 500ms).");
+ABSL_FLAG(
+    absl::Duration, listener_check_timeout, absl::Seconds(10),
+    "Self-check of the listening port: when connections (the check's own included) have waited unaccepted "
+    "this long, log why and exit with status 3 so that a supervisor restarts the server (0: no check).");
 ABSL_FLAG(std::string, log_level, "info",
           "trace, debug (adds one access line per request), info, warn or error.");
 ABSL_FLAG(std::string, log_format, "text", "text or json (one object per line).");
@@ -108,7 +115,8 @@ constexpr std::string_view kFlagNames[] = {"host",
                                            "min_ping_interval",
                                            "max_ping_strikes",
                                            "max_concurrent_calls",
-                                           "max_items_in_flight"};
+                                           "max_items_in_flight",
+                                           "listener_check_timeout"};
 
 // At most this many protobuf, and as many gRPC, log lines per second reach
 // the log.
@@ -181,6 +189,14 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  // First, before gRPC opens anything: every connection costs a descriptor.
+  const collide::server::OpenFilesLimit open_files = collide::server::RaiseOpenFilesLimit();
+  const absl::Duration listener_check_timeout = absl::GetFlag(FLAGS_listener_check_timeout);
+  if (listener_check_timeout < absl::ZeroDuration()) {
+    std::fprintf(stderr, "collide-server: listener_check_timeout must be >= 0\n");
+    return 2;
+  }
+
   collide::server::Options options;
   options.host = absl::GetFlag(FLAGS_host);
   options.port = absl::GetFlag(FLAGS_port);
@@ -230,7 +246,7 @@ int main(int argc, char** argv) {
       "max_receive_message_bytes={}, max_send_message_bytes={}, max_concurrent_streams={}, "
       "resource_quota_bytes={}, max_threads={}, handshake_timeout={}, max_connection_idle={}, "
       "max_connection_age={}, max_connection_age_grace={}, min_ping_interval={}, max_ping_strikes={}, "
-      "max_concurrent_calls={}, max_items_in_flight={}, "
+      "max_concurrent_calls={}, max_items_in_flight={}, open_files={}, listener_check_timeout={}, "
       "compression=identity only, drain_timeout={}, log_level={}, log_format={})",
       (*server)->address(), COLLIDE_VERSION, transport,
       o.auth_tokens.empty() ? std::string("none") : absl::StrCat(o.auth_tokens.size(), " bearer token(s)"),
@@ -239,10 +255,35 @@ int main(int argc, char** argv) {
       absl::FormatDuration(o.handshake_timeout), absl::FormatDuration(o.max_connection_idle),
       absl::FormatDuration(o.max_connection_age), absl::FormatDuration(o.max_connection_age_grace),
       absl::FormatDuration(o.min_ping_interval), o.max_ping_strikes, o.max_concurrent_calls,
-      o.max_items_in_flight, absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level),
-      absl::GetFlag(FLAGS_log_format));
+      o.max_items_in_flight, open_files.Describe(), absl::FormatDuration(listener_check_timeout),
+      absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
+
+  // A listener that stopped accepting (gRPC 1.51 gives up after an accept
+  // fails with EMFILE) must not leave a live process nobody can reach.
+  std::unique_ptr<collide::server::ListenerWatchdog> watchdog;
+  if (listener_check_timeout > absl::ZeroDuration()) {
+    const absl::Duration interval =
+        std::clamp(listener_check_timeout / 4, absl::Milliseconds(50), absl::Seconds(1));
+    absl::StatusOr<std::unique_ptr<collide::server::ListenerWatchdog>> started =
+        collide::server::ListenerWatchdog::Start(
+            o.host, (*server)->port(), listener_check_timeout, interval,
+            [address = (*server)->address(), open_files](const std::string& reason) {
+              spdlog::critical(
+                  "the listener on {} no longer accepts connections: {} (open files limit {}); exiting with "
+                  "status 3 so that a supervisor restarts the server",
+                  address, reason, open_files.Describe());
+              spdlog::default_logger()->flush();
+              std::_Exit(3);
+            });
+    if (started.ok()) {
+      watchdog = std::move(*started);
+    } else {
+      spdlog::warn("listener self-check off: {}", started.status().ToString());
+    }
+  }
 
   const int signal = WaitForSignal(shutdown_signals);
+  watchdog.reset();
   spdlog::info("received signal {}: NOT_SERVING, draining in-flight calls for up to {}", signal,
                absl::FormatDuration(o.drain_timeout));
   (*server)->Shutdown();

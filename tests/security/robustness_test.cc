@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <optional>
 #include <regex>
 #include <string>
 #include <thread>
@@ -83,6 +85,83 @@ TEST(GrpcLogTest, TransportLogLinesAreRateLimitedWithASuppressedCount) {
       << "burst of " << burst_seconds << " s";
   EXPECT_GT(suppressed, 0);
   EXPECT_EQ(written + suppressed, kCalls + 1) << log.substr(0, 3000);
+}
+
+// Raises this process's soft open-files limit to its hard limit: the flood
+// needs more descriptors than the server under test may have.
+void RaiseOwnOpenFilesLimit() {
+  rlimit limit{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &limit), 0);
+  limit.rlim_cur = limit.rlim_max;
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &limit), 0);
+}
+
+// n idle TCP connections to 127.0.0.1:port (nothing sent), held open for
+// `hold` (the server accepts what it can), then closed.
+void Flood(int port, int n, std::chrono::milliseconds hold) {
+  std::vector<int> fds;
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  for (int i = 0; i < n; ++i) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0) << "the test's own descriptors ran out at " << i;
+    fds.push_back(fd);
+    ASSERT_EQ(connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)), 0) << i;
+  }
+  std::this_thread::sleep_for(hold);
+  for (int fd : fds) close(fd);
+}
+
+constexpr int kFloodConnections = 300;
+
+// With the soft limit below the hard one, the server raises it at startup
+// (and says so) and a flood past the old limit leaves it serving. Before, a
+// flood of 1,100 connections against a soft limit of 1,024 made gRPC's accept
+// fail with EMFILE and its listener never accepted again.
+TEST(ListenerTest, OpenFilesLimitIsRaisedAndAFloodPastTheOldOneIsSurvived) {
+  RaiseOwnOpenFilesLimit();
+  ServerProcess server(COLLIDE_SERVER_BIN, {}, rlimit{128, 2048});
+  ASSERT_NE(server.port(), 0) << server.log();
+  EXPECT_THAT(server.log(), ::testing::HasSubstr("open_files=2048 (raised from 128)"));
+  Flood(server.port(), kFloodConnections, std::chrono::milliseconds(500));
+  EXPECT_EQ(InfoCode(server.target(), GRPC_COMPRESS_NONE, std::chrono::seconds(2)), grpc::StatusCode::OK)
+      << server.log();
+  EXPECT_FALSE(server.Wait(std::chrono::milliseconds(0)).has_value()) << "the server exited\n"
+                                                                      << server.log();
+}
+
+// With no room to raise the limit (soft = hard = 128), the same flood leaves
+// gRPC's listener deaf. The server must then not stay alive unreachable:
+// within --listener_check_timeout (2 s here) plus a check interval it either
+// serves again or logs why and exits 3, for a supervisor to restart it.
+TEST(ListenerTest, ADeafListenerEndsTheProcessWithinTheCheckTimeout) {
+  RaiseOwnOpenFilesLimit();
+  ServerProcess server(COLLIDE_SERVER_BIN, {"--listener_check_timeout=2s"}, rlimit{128, 128});
+  ASSERT_NE(server.port(), 0) << server.log();
+  EXPECT_THAT(server.log(), ::testing::HasSubstr("open_files=128,"));
+  ASSERT_EQ(InfoCode(server.target(), GRPC_COMPRESS_NONE, std::chrono::seconds(2)), grpc::StatusCode::OK);
+  Flood(server.port(), kFloodConnections, std::chrono::milliseconds(500));
+  const auto closed = Clock::now();
+  const auto end = closed + std::chrono::seconds(2) + std::chrono::seconds(3);
+  while (Clock::now() < end) {
+    if (std::optional<int> code = server.Wait(std::chrono::milliseconds(0))) {
+      EXPECT_EQ(*code, 3);
+      EXPECT_THAT(server.log(), ::testing::HasSubstr("no longer accepts connections"));
+      std::printf("exited %d after %.1f s: %s\n", *code,
+                  std::chrono::duration<double>(Clock::now() - closed).count(),
+                  server.log().substr(server.log().rfind("the listener")).c_str());
+      return;
+    }
+    if (InfoCode(server.target(), GRPC_COMPRESS_NONE, std::chrono::milliseconds(300)) ==
+        grpc::StatusCode::OK) {
+      std::printf("serving again after %.1f s\n",
+                  std::chrono::duration<double>(Clock::now() - closed).count());
+      return;
+    }
+  }
+  ADD_FAILURE() << "alive and deaf 5 s after the flood ended\n" << server.log();
 }
 
 }  // namespace

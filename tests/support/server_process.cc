@@ -31,10 +31,12 @@ std::string TempPath(const std::string& stem) {
   return path;
 }
 
-pid_t Spawn(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path) {
+pid_t Spawn(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path,
+            std::optional<rlimit> open_files) {
   const pid_t pid = fork();
   if (pid != 0) return pid;
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (open_files && setrlimit(RLIMIT_NOFILE, &*open_files) != 0) _exit(126);
   const int out = open(out_path.c_str(), O_WRONLY | O_TRUNC | O_CREAT, 0644);
   const int err = open(err_path.c_str(), O_WRONLY | O_TRUNC | O_CREAT, 0644);
   dup2(out, 1);
@@ -57,11 +59,12 @@ std::optional<int> WaitExit(pid_t pid, std::chrono::milliseconds timeout) {
   }
 }
 
-ServerProcess::ServerProcess(const std::string& binary, std::vector<std::string> extra_flags)
+ServerProcess::ServerProcess(const std::string& binary, std::vector<std::string> extra_flags,
+                             std::optional<rlimit> open_files)
     : log_(TempPath("server-log")) {
   std::vector<std::string> argv = {binary, "--host=127.0.0.1", "--port=0"};
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
-  pid_ = Spawn(argv, log_, log_ + ".err");
+  pid_ = Spawn(argv, log_, log_ + ".err", open_files);
   const std::regex listening(R"(listening on 127\.0\.0\.1:(\d+))");
   const Clock::time_point end = Clock::now() + std::chrono::seconds(30);
   while (Clock::now() < end && port_ == 0) {

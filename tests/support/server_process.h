@@ -5,6 +5,7 @@
 #ifndef COLLIDE_TESTS_SUPPORT_SERVER_PROCESS_H_
 #define COLLIDE_TESTS_SUPPORT_SERVER_PROCESS_H_
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -18,8 +19,10 @@ std::string ReadFile(const std::string& path);
 // A new empty file under $TMPDIR (or /tmp) named after `stem`.
 std::string TempPath(const std::string& stem);
 
-// fork + exec with stdout and stderr sent to files.
-pid_t Spawn(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path);
+// fork + exec with stdout and stderr sent to files, and the child's
+// RLIMIT_NOFILE set to `open_files` when given.
+pid_t Spawn(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path,
+            std::optional<rlimit> open_files = std::nullopt);
 // waitpid with a deadline: the exit code (128 + signal when killed), or
 // nullopt when the child still runs after `timeout`.
 std::optional<int> WaitExit(pid_t pid, std::chrono::milliseconds timeout);
@@ -28,7 +31,8 @@ std::optional<int> WaitExit(pid_t pid, std::chrono::milliseconds timeout);
 // picks (port() is 0 when it failed to start: see log()).
 class ServerProcess {
  public:
-  explicit ServerProcess(const std::string& binary, std::vector<std::string> extra_flags = {});
+  explicit ServerProcess(const std::string& binary, std::vector<std::string> extra_flags = {},
+                         std::optional<rlimit> open_files = std::nullopt);
   ~ServerProcess();
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;

@@ -1,0 +1,67 @@
+// A self-check that the server's listening port still accepts connections,
+// so that a deaf listener ends the process (a supervisor restarts it)
+// instead of leaving it alive and unreachable.
+#ifndef COLLIDE_SERVER_LISTENER_WATCHDOG_H_
+#define COLLIDE_SERVER_LISTENER_WATCHDOG_H_
+
+#include <sys/types.h>
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace collide::server {
+
+// The summed accept-queue length of the listening sockets with these inodes
+// in the text of /proc/net/tcp or /proc/net/tcp6 (a LISTEN socket's rx_queue
+// column is its accept queue: connections the kernel completed that the
+// process has not accepted); nullopt when none of them is listed.
+std::optional<long> AcceptQueueOf(std::string_view proc_net_tcp, const std::vector<ino_t>& inodes);
+
+// Once per `interval`, reads the accept queue of this process's listening
+// sockets on `port` and opens a connection of its own to the port (closed at
+// the next check), so that a listener that stopped accepting always has a
+// connection waiting. gRPC accepts within milliseconds; when connections
+// have been waiting at every check for `timeout`, or the listening socket is
+// gone, on_deaf(reason) runs on the watchdog's thread (main: log, exit 3).
+// The /proc files stay open, so a check needs no new descriptor even when
+// the open-files limit is exhausted.
+class ListenerWatchdog {
+ public:
+  static absl::StatusOr<std::unique_ptr<ListenerWatchdog>> Start(const std::string& host, int port,
+                                                                 absl::Duration timeout,
+                                                                 absl::Duration interval,
+                                                                 std::function<void(std::string)> on_deaf);
+  ~ListenerWatchdog();  // Stops the thread.
+
+ private:
+  ListenerWatchdog() = default;
+  void Loop();
+  // Closes the previous self-connection and opens a new one.
+  void Reconnect();
+
+  std::vector<ino_t> inodes_;
+  std::vector<int> proc_fds_;  // /proc/self/net/tcp and tcp6.
+  std::vector<char> address_;  // sockaddr of the self-connection (empty: none).
+  int self_fd_ = -1;
+  absl::Duration timeout_;
+  absl::Duration interval_;
+  std::function<void(std::string)> on_deaf_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool stop_ = false;  // Guarded by mu_.
+  std::thread thread_;
+};
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_LISTENER_WATCHDOG_H_
