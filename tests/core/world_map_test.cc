@@ -11,33 +11,12 @@
 #include "collide/query.h"
 #include "collide/world.h"
 #include "support/case_count.h"
+#include "support/player_hitboxes.h"
 
 namespace collide {
 namespace {
 
 using testing::CaseCount;
-
-// 16 hitboxes of a 56-unit player: head, neck, chest, belly, pelvis, and
-// upper/lower arms and legs, hands and feet, as spheres, capsules and boxes.
-std::vector<BodyPart> Hitboxes() {
-  std::vector<BodyPart> parts;
-  std::int32_t id = 0;
-  const auto add = [&](const Shape& s) { parts.push_back({id++, s, Pose{}}); };
-  add(Sphere{{0, 0, 50}, 5});
-  add(Capsule{{0, 0, 43}, {0, 0, 46}, 3});
-  add(Aabb{{-6, -9, 32}, {6, 9, 42}});
-  add(Aabb{{-5, -8, 25}, {5, 8, 32}});
-  add(Aabb{{-5, -8, 20}, {5, 8, 25}});
-  for (double side : {-1.0, 1.0}) {
-    add(Capsule{{0, side * 11, 40}, {0, side * 12, 31}, 2.5});
-    add(Capsule{{0, side * 12, 31}, {3, side * 12, 23}, 2});
-    add(Capsule{{0, side * 4, 20}, {0, side * 4, 11}, 3.5});
-    add(Capsule{{0, side * 4, 11}, {0, side * 4, 3}, 3});
-    add(Obb::FromQuat({3, side * 4, 1.5}, Quat{}, {4, 2, 1.5}));
-  }
-  add(Sphere{{4, 12, 21}, 2});  // 16 with the hand.
-  return parts;
-}
 
 TEST(WorldMapTest, AggressorWith64BodiesOver128TicksMatchesBruteForce) {
   importer::ImportOptions options;
@@ -69,7 +48,7 @@ TEST(WorldMapTest, AggressorWith64BodiesOver128TicksMatchesBruteForce) {
       BodyUpdate u;
       u.id = b + 1;
       u.pose = Pose{position[b], Quat{std::cos(yaw[b] / 2), 0, 0, std::sin(yaw[b] / 2)}};
-      if (tick == 1) u.parts = Hitboxes();
+      if (tick == 1) u.parts = testing::PlayerHitboxes();
       f.bodies.push_back(std::move(u));
     }
     ASSERT_TRUE(world.PushFrame(f).ok());

@@ -90,16 +90,20 @@ std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest)
   return out;
 }
 
-// Radius around the body origin containing every part at these local poses.
-double PartRadius(const PartSet& parts, const std::vector<Pose>& poses) {
+// The bounding spheres of BodyState (around the origin, and around the
+// centre of the parts' box), widened so that rounding in poses and in the
+// slab test never loses a body.
+void SetBounds(BodyState& b) {
+  Aabb box{{kInfinity, kInfinity, kInfinity}, {-kInfinity, -kInfinity, -kInfinity}};
   double r = 0.0;
-  for (std::size_t k = 0; k < parts.shapes.size(); ++k) {
-    const Aabb b = internal::BoundsOf(PlaceShape(parts.shapes[k], poses[k]));
-    const Vec3 far = Max(Abs(b.min), Abs(b.max));
-    r = std::max(r, Length(far));
+  for (std::size_t k = 0; k < b.parts->shapes.size(); ++k) {
+    const Aabb part = internal::BoundsOf(PlaceShape(b.parts->shapes[k], (*b.part_poses)[k]));
+    box = {Min(box.min, part.min), Max(box.max, part.max)};
+    r = std::max(r, Length(Max(Abs(part.min), Abs(part.max))));
   }
-  // Widened so that rounding in poses and the slab test never loses a body.
-  return r * (1.0 + 1e-9) + 1e-9;
+  b.radius = r * (1.0 + 1e-9) + 1e-9;
+  b.centre = (box.min + box.max) * 0.5;
+  b.tight_radius = Length(box.max - box.min) * 0.5 * (1.0 + 1e-9) + 1e-9;
 }
 
 // The body's bounds from snapshot `s` to the next one (null for the latest):
@@ -153,7 +157,7 @@ BodyState NewOrUpdated(const BodyUpdate& u, const BodyState* old) {
     b.part_poses = std::move(poses);
     reposed = true;
   }
-  if (reposed) b.radius = PartRadius(*b.parts, *b.part_poses);
+  if (reposed) SetBounds(b);
   return b;
 }
 

@@ -2,6 +2,7 @@
 #include <type_traits>
 
 #include "collide/world.h"
+#include "world/scene.h"
 
 namespace collide {
 namespace {
@@ -39,8 +40,13 @@ Pose Interpolate(const Pose& a, const Pose& b, double alpha) {
 }
 
 Shape PlaceShape(const Shape& local, const Pose& pose) {
-  const Mat3 r = RotationFromQuat(pose.rotation);
-  const auto at = [&](const Vec3& v) { return r * v + pose.position; };
+  return internal::PlaceShape(local, RotationFromQuat(pose.rotation), pose.position);
+}
+
+namespace internal {
+
+Shape PlaceShape(const Shape& local, const Mat3& r, const Vec3& position) {
+  const auto at = [&](const Vec3& v) { return r * v + position; };
   return std::visit(
       [&](const auto& s) -> Shape {
         using T = std::decay_t<decltype(s)>;
@@ -64,6 +70,8 @@ Shape PlaceShape(const Shape& local, const Pose& pose) {
       },
       local);
 }
+
+}  // namespace internal
 
 bool TargetLess(const HitTarget& a, const HitTarget& b) {
   if (a.kind != b.kind) return a.kind < b.kind;

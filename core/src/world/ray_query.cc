@@ -1,6 +1,6 @@
-// Ray casts against the world at a time: statics (meshes through their BVH,
-// primitives directly), then the bodies the broadphase tree finds along the
-// ray, pruned by the best hit so far in closest mode.
+// Ray casts against the world at a time: the bodies the broadphase tree finds
+// along the ray, then the statics (meshes through their BVH, primitives
+// directly), each pruned by the best hit so far in closest mode.
 #include <algorithm>
 
 #include "collide/query.h"
@@ -49,6 +49,39 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
   };
   const auto done = [&] { return mode == RayMode::kAny && nearest.found; };
 
+  // Bodies first: in closest mode their hits shorten the mesh rays.
+  if (scene.s0 != nullptr && !done()) {
+    std::vector<PlacedPart> parts;
+    // The inflated body reaches past its tree bounds: it is visited first,
+    // directly, and skipped in the tree.
+    const bool inflated = inflation.amount > 0.0;
+    const std::size_t grown = inflated ? scene.s0->IndexOf(inflation.body) : scene.body_count();
+    const auto visit = [&](std::uint32_t i) -> double {
+      const BodyState& b = scene.body(i);
+      if (!Passes(filter, b.category) || Ignored(filter, b.id)) return range();
+      const Ray reach{ray.origin, ray.direction, range()};
+      if (!scene.PlaceParts(i, i == grown ? inflation.amount : 0.0, parts, &reach)) return range();
+      for (const PlacedPart& p : parts) {
+        const RayHit h = RayCast(Ray{ray.origin, ray.direction, range()}, p.shape);
+        if (!h.hit) continue;
+        const WorldRayHit w = FromShape(h, {HitTarget::Kind::kBody, b.id, 0, p.id});
+        if (mode == RayMode::kAll) {
+          ++total;
+          hits.push_back(w);
+        } else {
+          nearest.Offer(w);
+          if (mode == RayMode::kAny) return -1.0;  // ends the traversal.
+        }
+      }
+      return range();
+    };
+    if (grown < scene.body_count()) visit(static_cast<std::uint32_t>(grown));
+    if (!done()) {
+      scene.s0->tree.Ray(ray.origin, unit, range(),
+                         [&](std::uint32_t i) { return i == grown ? range() : visit(i); });
+    }
+  }
+
   for (std::size_t i = 0; i < statics.elements.size() && !done(); ++i) {
     const StaticElement& e = statics.elements[i];
     if (!Passes(filter, e.category)) continue;
@@ -71,37 +104,6 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
       } else {
         nearest.Offer(w);
       }
-    }
-  }
-
-  if (scene.s0 != nullptr && !done()) {
-    std::vector<PlacedPart> parts;
-    // The inflated body reaches past its tree bounds: it is visited first,
-    // directly, and skipped in the tree.
-    const bool inflated = inflation.amount > 0.0;
-    const std::size_t grown = inflated ? scene.s0->IndexOf(inflation.body) : scene.body_count();
-    const auto visit = [&](std::uint32_t i) -> double {
-      const BodyState& b = scene.body(i);
-      if (!Passes(filter, b.category) || Ignored(filter, b.id)) return range();
-      scene.PlaceParts(i, i == grown ? inflation.amount : 0.0, parts);
-      for (const PlacedPart& p : parts) {
-        const RayHit h = RayCast(Ray{ray.origin, ray.direction, range()}, p.shape);
-        if (!h.hit) continue;
-        const WorldRayHit w = FromShape(h, {HitTarget::Kind::kBody, b.id, 0, p.id});
-        if (mode == RayMode::kAll) {
-          ++total;
-          hits.push_back(w);
-        } else {
-          nearest.Offer(w);
-          if (mode == RayMode::kAny) return -1.0;  // ends the traversal.
-        }
-      }
-      return range();
-    };
-    if (grown < scene.body_count()) visit(static_cast<std::uint32_t>(grown));
-    if (!done()) {
-      scene.s0->tree.Ray(ray.origin, unit, range(),
-                         [&](std::uint32_t i) { return i == grown ? range() : visit(i); });
     }
   }
 

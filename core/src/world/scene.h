@@ -30,7 +30,11 @@ struct Scene {
   // The pose of body i of s0 at the time (world.h's rule).
   Pose BodyPose(std::size_t i) const;
   // Body i's parts in the world frame at the time, each grown by `inflate`.
-  void PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& out) const;
+  // With `ray`, nothing is placed (and false returned) when the ray misses
+  // the sphere of the body's radius (+ inflate) around its interpolated
+  // origin: a cheap exact cull of the broadphase's candidates.
+  bool PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& out,
+                  const Ray* ray = nullptr) const;
 };
 
 // A Time is usable when its fraction is in [0, 1).
@@ -44,6 +48,9 @@ struct SceneAccess {
     return world.history_.empty() ? nullptr : world.history_.back().get();
   }
 };
+
+// PlaceShape (world.h) with the pose's rotation matrix given.
+Shape PlaceShape(const Shape& local, const Mat3& rotation, const Vec3& position);
 
 // `shape` grown by `d` >= 0: radii and half extents (a point becomes a
 // sphere, a segment a capsule; a triangle is unchanged).

@@ -27,8 +27,12 @@ struct BodyState {
   std::shared_ptr<const PartSet> parts;
   std::shared_ptr<const std::vector<Pose>> part_poses;  // one per part, body frame.
   std::shared_ptr<const Shape> movement;                // body frame, may be null.
-  // Every part lies within this distance of the body origin (any rotation).
+  // Every part lies within `radius` of the body origin (any rotation), and
+  // within `tight_radius` of `centre` (body frame): the broadphase bounds
+  // use the first, the exact per-candidate cull the second.
   double radius = 0.0;
+  Vec3 centre;
+  double tight_radius = 0.0;
 };
 
 struct Snapshot {

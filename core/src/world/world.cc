@@ -139,7 +139,21 @@ Pose Scene::BodyPose(std::size_t i) const {
   return Interpolate(b.pose, n->pose, alpha);
 }
 
-void Scene::PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& out) const {
+namespace {
+
+// True when the ray passes within `radius` of `centre` (closest approach on
+// the ray's range), with a relative margin for rounding.
+bool RayNearSphere(const Ray& ray, const Vec3& centre, double radius) {
+  const Vec3 unit = NormalizedOr(ray.direction, Vec3{1, 0, 0});
+  const Vec3 to = centre - ray.origin;
+  const double along = std::clamp(Dot(to, unit), 0.0, ray.max_distance);
+  const double r = radius * (1 + 1e-9) + 1e-9 * (Length(to) + 1.0);
+  return LengthSquared(to - unit * along) <= r * r;
+}
+
+}  // namespace
+
+bool Scene::PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& out, const Ray* ray) const {
   const BodyState& b = s0->bodies[i];
   out.clear();
   const BodyState* n = nullptr;
@@ -148,15 +162,28 @@ void Scene::PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& o
     if (n != nullptr && n->teleported) n = nullptr;
   }
   const Pose pose = n != nullptr ? Interpolate(b.pose, n->pose, alpha) : b.pose;
-  // Part poses are interpolated only between identical part sets.
-  const bool blend = n != nullptr && (n->parts == b.parts || n->parts->ids == b.parts->ids);
+  // Part poses are interpolated only between identical part sets, whose
+  // radii then bound the blend; otherwise the earlier frame's are used.
+  const bool blend =
+      n != nullptr && n->part_poses != b.part_poses && (n->parts == b.parts || n->parts->ids == b.parts->ids);
+  const Mat3 r = RotationFromQuat(pose.rotation);
+  if (ray != nullptr) {
+    // Unchanged part poses: the tight sphere; blended ones: the origin's.
+    const bool tight = !blend;
+    const Vec3 centre = tight ? r * b.centre + pose.position : pose.position;
+    const double radius = tight ? b.tight_radius : std::max(b.radius, n->radius);
+    if (!RayNearSphere(*ray, centre, radius + inflate)) return false;
+  }
   const PartSet& parts = *b.parts;
   for (std::size_t k = 0; k < parts.ids.size(); ++k) {
-    const Pose local =
+    const Pose& local =
         blend ? Interpolate((*b.part_poses)[k], (*n->part_poses)[k], alpha) : (*b.part_poses)[k];
-    Shape placed = PlaceShape(parts.shapes[k], Compose(pose, local));
+    Shape placed = local == Pose{} ? PlaceShape(parts.shapes[k], r, pose.position)
+                                   : PlaceShape(parts.shapes[k], r * RotationFromQuat(local.rotation),
+                                                r * local.position + pose.position);
     out.push_back({parts.ids[k], inflate > 0.0 ? Inflate(placed, inflate) : std::move(placed)});
   }
+  return true;
 }
 
 Shape Inflate(const Shape& shape, double d) {
