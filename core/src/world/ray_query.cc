@@ -19,6 +19,23 @@ bool HitBefore(const WorldRayHit& a, const WorldRayHit& b) {
 
 namespace {
 
+// True when the ray passes within `radius` of `centre` (closest approach on
+// the ray's range), with a relative margin for rounding.
+bool RayNearSphere(const Ray& ray, const Vec3& centre, double radius) {
+  const Vec3 unit = NormalizedOr(ray.direction, Vec3{1, 0, 0});
+  const Vec3 to = centre - ray.origin;
+  const double along = std::clamp(Dot(to, unit), 0.0, ray.max_distance);
+  const double r = radius * (1 + 1e-9) + 1e-9 * (Length(to) + 1.0);
+  return LengthSquared(to - unit * along) <= r * r;
+}
+
+// The ray in the frame whose rotation and origin in the outer frame are
+// given (outer = rotation * inner + origin).
+Ray ToFrame(const Ray& ray, const Mat3& rotation, const Vec3& origin) {
+  return {TransposeMul(rotation, ray.origin - origin), TransposeMul(rotation, ray.direction),
+          ray.max_distance};
+}
+
 WorldRayHit FromMesh(const MeshRayHit& h, std::int64_t id) {
   return {h.distance, h.point, h.normal, {HitTarget::Kind::kStatic, id, h.triangle, 0}};
 }
@@ -56,15 +73,33 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
     // directly, and skipped in the tree.
     const bool inflated = inflation.amount > 0.0;
     const std::size_t grown = inflated ? scene.s0->IndexOf(inflation.body) : scene.body_count();
+    PosedBody posed;
     const auto visit = [&](std::uint32_t i) -> double {
       const BodyState& b = scene.body(i);
       if (!Passes(filter, b.category) || Ignored(filter, b.id)) return range();
+      const double inflate = i == grown ? inflation.amount : 0.0;
+      scene.Posed(i, posed);
       const Ray reach{ray.origin, ray.direction, range()};
-      if (!scene.PlaceParts(i, i == grown ? inflation.amount : 0.0, parts, &reach)) return range();
-      for (const PlacedPart& p : parts) {
-        const RayHit h = RayCast(Ray{ray.origin, ray.direction, range()}, p.shape);
+      if (!RayNearSphere(reach, posed.centre, posed.radius + inflate)) return range();
+      // The ray goes into the body frame (and into a part's frame when it
+      // has a local pose) instead of every part into the world.
+      const Ray local_ray = ToFrame(reach, posed.rotation, posed.pose.position);
+      const PartSet& set = *b.parts;
+      for (std::size_t k = 0; k < set.ids.size(); ++k) {
+        const Pose& local = (*posed.locals)[k];
+        const bool identity = local == Pose{};
+        const Mat3 part_rotation = identity ? Mat3{} : RotationFromQuat(local.rotation);
+        const Ray part_ray = identity ? Ray{local_ray.origin, local_ray.direction, range()}
+                                      : ToFrame(Ray{local_ray.origin, local_ray.direction, range()},
+                                                part_rotation, local.position);
+        const RayHit h = inflate > 0.0 ? RayCast(part_ray, Inflate(set.shapes[k], inflate))
+                                       : RayCast(part_ray, set.shapes[k]);
         if (!h.hit) continue;
-        const WorldRayHit w = FromShape(h, {HitTarget::Kind::kBody, b.id, 0, p.id});
+        // Back to the world: the distance is unchanged by rigid motions.
+        const Mat3 r = identity ? posed.rotation : posed.rotation * part_rotation;
+        const Vec3 p = identity ? posed.pose.position : posed.rotation * local.position + posed.pose.position;
+        const WorldRayHit w{
+            h.distance, r * h.point + p, r * h.normal, {HitTarget::Kind::kBody, b.id, 0, set.ids[k]}};
         if (mode == RayMode::kAll) {
           ++total;
           hits.push_back(w);

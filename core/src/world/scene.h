@@ -18,6 +18,18 @@ struct PlacedPart {
   Shape shape;  // world frame.
 };
 
+// A body at a time: its pose, its parts' local poses, and a sphere
+// (world frame) holding every part.
+struct PosedBody {
+  const BodyState* state = nullptr;
+  Pose pose;
+  Mat3 rotation;
+  const std::vector<Pose>* locals = nullptr;  // per part: the body's, or `blended`.
+  std::vector<Pose> blended;
+  Vec3 centre;
+  double radius = 0.0;
+};
+
 struct Scene {
   const StaticSet* statics = nullptr;
   const Snapshot* s0 = nullptr;  // frame at or before the time; null: no frames.
@@ -29,12 +41,10 @@ struct Scene {
   const BodyState& body(std::size_t i) const { return s0->bodies[i]; }
   // The pose of body i of s0 at the time (world.h's rule).
   Pose BodyPose(std::size_t i) const;
+  // Body i's pose and part poses at the time.
+  void Posed(std::size_t i, PosedBody& out) const;
   // Body i's parts in the world frame at the time, each grown by `inflate`.
-  // With `ray`, nothing is placed (and false returned) when the ray misses
-  // the sphere of the body's radius (+ inflate) around its interpolated
-  // origin: a cheap exact cull of the broadphase's candidates.
-  bool PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& out,
-                  const Ray* ray = nullptr) const;
+  bool PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& out) const;
 };
 
 // A Time is usable when its fraction is in [0, 1).

@@ -62,17 +62,15 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
     v.code = ShotCode::kOriginImplausible;
     return v;
   }
-  std::optional<Shape> claimed;
+  // The claimed body and the index of the claimed part in its part set.
+  std::size_t target = scene.body_count(), part = 0;
   if (shot.claim) {
-    const std::size_t target = scene.s0->IndexOf(shot.claim->body);
+    target = scene.s0->IndexOf(shot.claim->body);
     if (target < scene.body_count()) {
-      std::vector<internal::PlacedPart> parts;
-      scene.PlaceParts(target, 0.0, parts);
-      for (const auto& p : parts) {
-        if (p.id == shot.claim->part) claimed = p.shape;
-      }
+      const auto& ids = scene.body(target).parts->ids;
+      part = static_cast<std::size_t>(std::find(ids.begin(), ids.end(), shot.claim->part) - ids.begin());
     }
-    if (!claimed) {
+    if (target == scene.body_count() || part == scene.body(target).parts->ids.size()) {
       v.code = ShotCode::kUnknownTarget;
       return v;
     }
@@ -96,7 +94,13 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
       v.code = t.id == shot.claim->body ? ShotCode::kHitOtherPart : ShotCode::kHitOtherBody;
     }
   }
-  if (claimed && v.code != ShotCode::kConfirmed) v.claim_miss_distance = ClaimMissDistance(shot, *claimed);
+  if (shot.claim && v.code != ShotCode::kConfirmed) {
+    internal::PosedBody posed;
+    scene.Posed(target, posed);
+    const Pose local = Compose(posed.pose, (*posed.locals)[part]);
+    v.claim_miss_distance =
+        ClaimMissDistance(shot, PlaceShape(scene.body(target).parts->shapes[part], local));
+  }
   return v;
 }
 

@@ -139,48 +139,44 @@ Pose Scene::BodyPose(std::size_t i) const {
   return Interpolate(b.pose, n->pose, alpha);
 }
 
-namespace {
-
-// True when the ray passes within `radius` of `centre` (closest approach on
-// the ray's range), with a relative margin for rounding.
-bool RayNearSphere(const Ray& ray, const Vec3& centre, double radius) {
-  const Vec3 unit = NormalizedOr(ray.direction, Vec3{1, 0, 0});
-  const Vec3 to = centre - ray.origin;
-  const double along = std::clamp(Dot(to, unit), 0.0, ray.max_distance);
-  const double r = radius * (1 + 1e-9) + 1e-9 * (Length(to) + 1.0);
-  return LengthSquared(to - unit * along) <= r * r;
-}
-
-}  // namespace
-
-bool Scene::PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& out, const Ray* ray) const {
+void Scene::Posed(std::size_t i, PosedBody& out) const {
   const BodyState& b = s0->bodies[i];
-  out.clear();
   const BodyState* n = nullptr;
   if (s1 != nullptr && alpha != 0.0) {
     n = s1->Find(b.id);
     if (n != nullptr && n->teleported) n = nullptr;
   }
-  const Pose pose = n != nullptr ? Interpolate(b.pose, n->pose, alpha) : b.pose;
+  out.state = &b;
+  out.pose = n != nullptr ? Interpolate(b.pose, n->pose, alpha) : b.pose;
+  out.rotation = RotationFromQuat(out.pose.rotation);
   // Part poses are interpolated only between identical part sets, whose
   // radii then bound the blend; otherwise the earlier frame's are used.
   const bool blend =
       n != nullptr && n->part_poses != b.part_poses && (n->parts == b.parts || n->parts->ids == b.parts->ids);
-  const Mat3 r = RotationFromQuat(pose.rotation);
-  if (ray != nullptr) {
-    // Unchanged part poses: the tight sphere; blended ones: the origin's.
-    const bool tight = !blend;
-    const Vec3 centre = tight ? r * b.centre + pose.position : pose.position;
-    const double radius = tight ? b.tight_radius : std::max(b.radius, n->radius);
-    if (!RayNearSphere(*ray, centre, radius + inflate)) return false;
+  out.locals = b.part_poses.get();
+  if (blend) {
+    out.blended.resize(b.part_poses->size());
+    for (std::size_t k = 0; k < out.blended.size(); ++k) {
+      out.blended[k] = Interpolate((*b.part_poses)[k], (*n->part_poses)[k], alpha);
+    }
+    out.locals = &out.blended;
   }
-  const PartSet& parts = *b.parts;
+  // Unchanged part poses: the tight sphere; blended ones: the origin's.
+  out.centre = blend ? out.pose.position : out.rotation * b.centre + out.pose.position;
+  out.radius = blend ? std::max(b.radius, n->radius) : b.tight_radius;
+}
+
+bool Scene::PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& out) const {
+  PosedBody posed;
+  Posed(i, posed);
+  out.clear();
+  const PartSet& parts = *posed.state->parts;
+  const Mat3& r = posed.rotation;
   for (std::size_t k = 0; k < parts.ids.size(); ++k) {
-    const Pose& local =
-        blend ? Interpolate((*b.part_poses)[k], (*n->part_poses)[k], alpha) : (*b.part_poses)[k];
-    Shape placed = local == Pose{} ? PlaceShape(parts.shapes[k], r, pose.position)
+    const Pose& local = (*posed.locals)[k];
+    Shape placed = local == Pose{} ? PlaceShape(parts.shapes[k], r, posed.pose.position)
                                    : PlaceShape(parts.shapes[k], r * RotationFromQuat(local.rotation),
-                                                r * local.position + pose.position);
+                                                r * local.position + posed.pose.position);
     out.push_back({parts.ids[k], inflate > 0.0 ? Inflate(placed, inflate) : std::move(placed)});
   }
   return true;
