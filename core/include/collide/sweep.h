@@ -9,6 +9,16 @@
 
 namespace collide {
 
+// The touch tolerance of ShapeCast, relative to the problem's length scale L
+// = the largest of |translation| and the magnitudes of the shapes'
+// coordinates, radii and half extents: at a hit's t, Distance(A moved by t *
+// translation, B) <= kSweepRelativeTolerance * L (and the shapes do not
+// overlap by more than Contact's rounding). Closed forms (a point or sphere
+// against a point, segment, sphere, capsule, box, triangle or halfspace, in
+// either order) are exact to rounding; the generic conservative advancement
+// stops within this distance of the contact.
+inline constexpr double kSweepRelativeTolerance = 1e-9;
+
 // Result of sweeping shape A (moving) by `translation` against shape B (fixed).
 //
 // hit: A, translated by t * translation, touches or overlaps B for some t in
@@ -33,8 +43,11 @@ struct SweepResult {
 };
 
 // Sweeps convex `a` by `translation` against `b`. `a` must not be a
-// halfspace (it is not bounded); `b` may be any shape. Zero translation
-// answers whether the shapes touch at t = 0.
+// halfspace (it is not bounded): a moving halfspace returns status
+// kUnsupported, no hit. `b` may be any shape. Zero translation answers
+// whether the shapes touch at t = 0. Status kNotConverged: the generic
+// sweep hit its step cap (a long grazing path); t is then a time before any
+// contact and no hit is claimed.
 SweepResult ShapeCast(const Shape& a, const Vec3& translation, const Shape& b);
 
 }  // namespace collide

@@ -1,5 +1,5 @@
 // Shape casts at a time: the first contact of a translated convex shape
-// with the statics and the bodies (conservative advancement, cast.h) over the
+// with the statics and the bodies (ShapeCast, query/sweep/) over the
 // candidates whose bounds meet the swept box.
 #include "mesh/shape_bounds.h"
 #include "world/body_tree.h"
@@ -20,7 +20,7 @@ void Offer(const SweepResult& s, const HitTarget& target, SceneCast& best) {
 }  // namespace
 
 SceneCast CastShape(const Scene& scene, const Shape& shape, const Vec3& translation,
-                    const QueryFilter& filter, bool with_bodies, const CastOptions& options) {
+                    const QueryFilter& filter, bool with_bodies, const SweepOptions& options) {
   SceneCast best;
   const Aabb start = BoundsOf(shape);
   const Aabb box{Min(start.min, start.min + translation), Max(start.max, start.max + translation)};
@@ -32,11 +32,11 @@ SceneCast CastShape(const Scene& scene, const Shape& shape, const Vec3& translat
     if (const TriangleMesh* mesh = statics.MeshOf(i)) {
       OverlapTriangles(*mesh, box, mesh->triangle_count(), triangles);
       for (std::uint32_t t : triangles) {
-        Offer(ConservativeCast(shape, translation, mesh->triangle(t), options),
+        Offer(ShapeCast(shape, translation, mesh->triangle(t), options),
               {HitTarget::Kind::kStatic, e.id, t, 0}, best);
       }
     } else {
-      Offer(ConservativeCast(shape, translation, *statics.ShapeOf(i), options),
+      Offer(ShapeCast(shape, translation, *statics.ShapeOf(i), options),
             {HitTarget::Kind::kStatic, e.id, 0, 0}, best);
     }
   }
@@ -47,8 +47,7 @@ SceneCast CastShape(const Scene& scene, const Shape& shape, const Vec3& translat
       if (!Passes(filter, b.category) || Ignored(filter, b.id)) return;
       scene.PlaceParts(i, 0.0, parts);
       for (const PlacedPart& p : parts) {
-        Offer(ConservativeCast(shape, translation, p.shape, options), {HitTarget::Kind::kBody, b.id, 0, p.id},
-              best);
+        Offer(ShapeCast(shape, translation, p.shape, options), {HitTarget::Kind::kBody, b.id, 0, p.id}, best);
       }
     });
   }

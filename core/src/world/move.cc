@@ -49,7 +49,7 @@ Penetration DeepestStart(const internal::StaticSet& statics, const std::vector<S
 // The earliest contact of any of `shapes` moved by `translation`.
 internal::SceneCast FirstContact(const internal::Scene& scene, const std::vector<Shape>& shapes,
                                  const Vec3& translation, const QueryFilter& filter, double skin) {
-  internal::CastOptions options;
+  internal::SweepOptions options;
   options.margin = skin * 0.5;
   options.start_contacts_block = false;
   internal::SceneCast best;
@@ -115,7 +115,7 @@ MoveVerdict Judge(const World& world, const MoveRequest& move) {
   const int sweeps = move.slide ? settings.slide_iterations + 1 : 1;
   for (int k = 0; k < sweeps && LengthSquared(remaining) > 0.0; ++k) {
     std::vector<Shape> moved;
-    for (const Shape& s : shapes) moved.push_back(internal::Translate(s, position - from));
+    for (const Shape& s : shapes) moved.push_back(internal::TranslateShape(s, position - from, nullptr));
     const internal::SceneCast c = FirstContact(scene, moved, remaining, filter, settings.skin_width);
     if (!c.sweep.hit) {
       position += remaining;

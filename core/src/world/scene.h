@@ -65,8 +65,6 @@ Shape PlaceShape(const Shape& local, const Mat3& rotation, const Vec3& position)
 // `shape` grown by `d` >= 0: radii and half extents (a point becomes a
 // sphere, a segment a capsule; a triangle is unchanged).
 Shape Inflate(const Shape& shape, double d);
-// `shape` moved by `offset`.
-Shape Translate(const Shape& shape, const Vec3& offset);
 
 }  // namespace collide::internal
 

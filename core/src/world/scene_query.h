@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "world/cast.h"
+#include "query/sweep/sweep_internal.h"
 #include "world/scene.h"
 
 namespace collide::internal {
@@ -29,7 +29,7 @@ struct SceneCast {
   HitTarget target;
 };
 SceneCast CastShape(const Scene& scene, const Shape& shape, const Vec3& translation,
-                    const QueryFilter& filter, bool with_bodies, const CastOptions& options);
+                    const QueryFilter& filter, bool with_bodies, const SweepOptions& options);
 
 bool Passes(const QueryFilter& filter, CategoryMask category);
 bool Ignored(const QueryFilter& filter, std::int64_t body);
