@@ -23,9 +23,14 @@ __attribute__((init_priority(101))) const SweepTable kSweepTable = BuildSweepTab
 SweepResult ShapeCast(const Shape& a, const Vec3& v, const Shape& b, const SweepOptions& options) {
   if (KindOf(a) == ShapeKind::kHalfspace) return {.status = QueryStatus::kUnsupported};
   const SweepFn fn = options.margin == 0.0 ? kSweepTable.Kernel(KindOf(a), KindOf(b)) : nullptr;
-  // Overlapping or touching at t = 0, a zero translation and every pair
-  // without a kernel: the generic sweep, whose first step is Contact at t = 0.
-  if (fn == nullptr || v == Vec3{} || Intersect(a, b).hit) return ConservativeSweep(a, v, b, options);
+  // Overlapping or touching (within the tolerance) at t = 0, a zero
+  // translation and every pair without a kernel: the generic sweep, whose
+  // first step is Contact at t = 0. (A ray starting on a surface is an edge
+  // case the ray kernels need not resolve: one on a capsule's surface,
+  // heading in, can miss.)
+  if (fn == nullptr || v == Vec3{} || Contact(a, b).distance <= SweepTolerance(a, v, b)) {
+    return ConservativeSweep(a, v, b, options);
+  }
   return fn(a, v, b);
 }
 
