@@ -15,6 +15,7 @@ PACKAGES=(
   libassimp-dev zlib1g-dev libembree-dev openarena-088-data
   python3-grpcio python3-protobuf python3-yaml
   haproxy  # the shared pool's proxy (deploy/haproxy), run by tests/scale/proxy_*_test and the manifests test
+  python3-prometheus-client  # parses collide-server's /metrics in tests/server/metrics_test.py
   openssl  # tests/security make a throwaway CA and certificates at test time
   ccache
   # Go client (client/go), built offline from Debian's Go sources.

@@ -71,6 +71,10 @@ ABSL_FLAG(
     "are the tokens accepted in 'authorization: Bearer <token>'. Any token configured: every call but "
     "grpc.health.v1 needs one, else UNAUTHENTICATED.");
 
+ABSL_FLAG(int, metrics_port, -1,
+          "Port of the Prometheus endpoint (plain HTTP GET /metrics) on --host; -1: none, 0: a free one (the "
+          "startup log names it). An operator's port: expose it to the scraper only.");
+
 // Transport limits.
 ABSL_FLAG(int, max_send_message_bytes, 64 << 20, "Largest response message in bytes.");
 ABSL_FLAG(int, max_concurrent_streams, 100, "Most concurrent calls (HTTP/2 streams) per connection.");
@@ -227,6 +231,7 @@ int main(int argc, char** argv) {
   options.max_connection_age_grace = absl::GetFlag(FLAGS_max_connection_age_grace);
   options.min_ping_interval = absl::GetFlag(FLAGS_min_ping_interval);
   options.max_ping_strikes = absl::GetFlag(FLAGS_max_ping_strikes);
+  options.metrics_port = absl::GetFlag(FLAGS_metrics_port);
   collide::server::RouteProtobufLogs(kLibraryLogLinesPerSecond);
   collide::server::RouteGrpcLogs(kLibraryLogLinesPerSecond);
 
@@ -280,6 +285,10 @@ int main(int argc, char** argv) {
     } else {
       spdlog::warn("listener self-check off: {}", started.status().ToString());
     }
+  }
+
+  if ((*server)->metrics_port() > 0) {
+    spdlog::info("metrics on http://{}:{}/metrics", o.host, (*server)->metrics_port());
   }
 
   const int signal = WaitForSignal(shutdown_signals);

@@ -100,6 +100,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
     return absl::InvalidArgumentError("max_items_in_flight must be 0 (no limit) or >= max_items_per_request");
   }
   if (options.worker_threads < 0) return absl::InvalidArgumentError("worker_threads must be >= 0");
+  if (options.metrics_port < -1 || options.metrics_port > 65535)
+    return absl::InvalidArgumentError("metrics_port must be -1 (none) or in [0, 65535]");
   if (options.drain_timeout < absl::ZeroDuration())
     return absl::InvalidArgumentError("drain_timeout must be >= 0");
   if (absl::Status limits = CheckTransportLimits(options); !limits.ok()) return limits;
@@ -113,6 +115,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   if (o.worker_threads == 0)
     o.worker_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   server->runner_ = std::make_unique<BatchRunner>(o.worker_threads);
+  if (o.metrics_port >= 0) server->metrics_ = std::make_unique<Metrics>();
   server->service_ = std::make_unique<CollisionService>(
       ServiceConfig{.max_items_per_request = o.max_items_per_request,
                     .max_receive_message_bytes = o.max_receive_message_bytes,
@@ -121,7 +124,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
                     .call_threads = o.worker_threads,
                     .before_posted_call = o.before_posted_call,
                     .version = COLLIDE_VERSION,
-                    .replica = Replica()},
+                    .replica = Replica(),
+                    .metrics = server->metrics_.get()},
       *server->runner_);
 
   // Process-wide switches, read when a server is built.
@@ -141,6 +145,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", host, ":", o.port));
+  }
+  if (server->metrics_ != nullptr) {
+    CollisionService* service = server->service_.get();
+    server->metrics_->SetInFlightSource([service] { return service->calls_in_flight(); });
+    absl::StatusOr<std::unique_ptr<MetricsEndpoint>> endpoint = MetricsEndpoint::Start(
+        o.host, o.metrics_port, [metrics = server->metrics_.get()] { return metrics->Render(); });
+    if (!endpoint.ok()) return endpoint.status();
+    server->metrics_endpoint_ = std::move(*endpoint);
   }
   grpc::HealthCheckServiceInterface* health = server->server_->GetHealthCheckService();
   health->SetServingStatus("", true);

@@ -15,6 +15,8 @@
 #include "absl/types/optional.h"
 #include "grpcpp/server.h"
 #include "server/batch_runner.h"
+#include "server/metrics.h"
+#include "server/metrics_endpoint.h"
 #include "server/service.h"
 #include "server/token_auth.h"
 #include "server/transport_security.h"
@@ -74,6 +76,10 @@ struct Options {
   absl::Duration min_ping_interval = absl::Seconds(10);
   int max_ping_strikes = 2;
 
+  // Port of the Prometheus endpoint (plain HTTP GET /metrics, MetricsEndpoint)
+  // on `host`: -1 none, 0 a free one (Server::metrics_port() tells which).
+  int metrics_port = -1;
+
   // Test hook (ServiceConfig::before_posted_call): runs on the call thread
   // before each multi-chunk call's batch.
   std::function<void()> before_posted_call;
@@ -94,6 +100,8 @@ class Server {
   // "host:port" actually bound.
   std::string address() const;
   const Options& options() const { return options_; }
+  // The metrics endpoint's port; 0 when there is none.
+  int metrics_port() const { return metrics_endpoint_ ? metrics_endpoint_->port() : 0; }
 
   // Reports NOT_SERVING for every service but keeps answering calls, so
   // health-checking load balancers move traffic away first.
@@ -112,8 +120,10 @@ class Server {
   int port_ = 0;
   TokenSet tokens_;  // Read by the transport's auth processor.
   std::unique_ptr<BatchRunner> runner_;
+  std::unique_ptr<Metrics> metrics_;  // Before service_, which records into it.
   std::unique_ptr<CollisionService> service_;
   std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<MetricsEndpoint> metrics_endpoint_;  // Destroyed first: it reads service_.
   std::mutex mu_;
   bool shut_down_ = false;  // Guarded by mu_.
 };

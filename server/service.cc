@@ -416,6 +416,7 @@ grpc::ServerUnaryReactor* CollisionService::Dispatch(const char* method, grpc::C
       spdlog::debug("{} peer={} items={} status={} shed", method, context->peer(), items,
                     static_cast<int>(status.error_code()));
     }
+    Count(method, status, std::chrono::steady_clock::now());
     return FinishNow(context, status);
   }
   auto* reactor = new CallReactor(*this, items);
@@ -443,8 +444,10 @@ grpc::ServerUnaryReactor* CollisionService::ServeUnary(const char* method,
   // destroyed: after the call ran, or at once when it is shed.
   std::shared_ptr<grpc::MessageHolder<typename Allocator::RequestType, typename Allocator::ResponseType>>
       holder(allocator.AllocateMessages(), [](auto* h) { h->Release(); });
+  const auto start = std::chrono::steady_clock::now();
   grpc::ProtoBufferReader reader(const_cast<grpc::ByteBuffer*>(request_bytes));
   if (grpc::Status parsed = ParseRequest(reader, request_bytes->Length(), *holder->request()); !parsed.ok()) {
+    Count(method, parsed, start);
     if (spdlog::should_log(spdlog::level::debug)) {
       spdlog::debug("{} peer={} status={} message={}", method, context->peer(),
                     static_cast<int>(parsed.error_code()), parsed.error_message());
@@ -456,8 +459,9 @@ grpc::ServerUnaryReactor* CollisionService::ServeUnary(const char* method,
   const std::size_t items = convert::ItemCount(*holder->request());
   const std::size_t counted = items <= static_cast<std::size_t>(config_.max_items_per_request) ? items : 0;
   return Dispatch(method, context, counted, counted > BatchRunner::kChunkItems,
-                  [this, method, context, holder, response_bytes] {
-                    grpc::Status status = Serve(method, context, *holder->request(), holder->response());
+                  [this, method, context, holder, response_bytes, start] {
+                    grpc::Status status =
+                        Serve(method, context, *holder->request(), holder->response(), start);
                     bool own_buffer = false;
                     if (status.ok()) {
                       status = grpc::SerializationTraits<typename Allocator::ResponseType>::Serialize(
@@ -471,8 +475,8 @@ grpc::ServerUnaryReactor* CollisionService::ServeUnary(const char* method,
 // context is not used after this returns (the reactor finishes the call).
 template <typename Request, typename Response>
 grpc::Status CollisionService::Serve(const char* method, grpc::CallbackServerContext* context,
-                                     const Request& request, Response* response) {
-  const auto start = std::chrono::steady_clock::now();
+                                     const Request& request, Response* response,
+                                     std::chrono::steady_clock::time_point start) {
   std::size_t items = 0;
   const auto is_cancelled = [context] { return context->IsCancelled(); };
   const CallControl control{is_cancelled, context->deadline()};
@@ -480,6 +484,9 @@ grpc::Status CollisionService::Serve(const char* method, grpc::CallbackServerCon
   if (status.ok()) {
     requests_served_.fetch_add(1, std::memory_order_relaxed);
     items_served_.fetch_add(static_cast<std::int64_t>(items), std::memory_order_relaxed);
+  }
+  if (config_.metrics != nullptr) {
+    config_.metrics->Record(method, status.error_code(), items, std::chrono::steady_clock::now() - start);
   }
   if (spdlog::should_log(spdlog::level::debug)) {
     const auto micros =
@@ -505,8 +512,10 @@ grpc::ServerUnaryReactor* CollisionService::QueryPairs(grpc::CallbackServerConte
   constexpr std::size_t kPostBytes = 16 << 10;
   const std::size_t charged = std::min(request->Length() / kBytesPerChargedItem,
                                        static_cast<std::size_t>(config_.max_items_per_request));
+  const auto start = std::chrono::steady_clock::now();
   return Dispatch(
-      "QueryPairs", context, charged, request->Length() > kPostBytes, [this, context, request, response] {
+      "QueryPairs", context, charged, request->Length() > kPostBytes,
+      [this, context, request, response, start] {
         // The request's bytes in one piece: gRPC hands them over as the slices
         // they arrived in (16 KiB or so each), joined here into a buffer this
         // thread reuses.
@@ -524,7 +533,7 @@ grpc::ServerUnaryReactor* CollisionService::QueryPairs(grpc::CallbackServerConte
         // The response's bytes become the reply's one slice without a copy: the
         // slice owns the string and deletes it once gRPC has sent it.
         auto* out = new std::string;
-        const grpc::Status status = Serve("QueryPairs", context, QueryPairsBytes{bytes}, out);
+        const grpc::Status status = Serve("QueryPairs", context, QueryPairsBytes{bytes}, out, start);
         if (status.ok()) {
           grpc::Slice slice(
               out->data(), out->size(), [](void* s) { delete static_cast<std::string*>(s); }, out);
@@ -557,9 +566,11 @@ grpc::ServerUnaryReactor* CollisionService::CastRaysPacked(grpc::CallbackServerC
 grpc::ServerUnaryReactor* CollisionService::GetServerInfo(grpc::CallbackServerContext* context,
                                                           const grpc::ByteBuffer* request,
                                                           grpc::ByteBuffer* response) {
+  const auto start = std::chrono::steady_clock::now();
   v1::GetServerInfoRequest parsed;
   grpc::ProtoBufferReader reader(const_cast<grpc::ByteBuffer*>(request));
   if (grpc::Status status = ParseRequest(reader, request->Length(), parsed); !status.ok()) {
+    Count("GetServerInfo", status, start);
     return FinishNow(context, status);
   }
   v1::ServerInfo info;
@@ -571,8 +582,17 @@ grpc::ServerUnaryReactor* CollisionService::GetServerInfo(grpc::CallbackServerCo
   info.set_requests_served(requests_served_.load(std::memory_order_relaxed));
   info.set_items_served(items_served_.load(std::memory_order_relaxed));
   bool own_buffer = false;
-  return FinishNow(context,
-                   grpc::SerializationTraits<v1::ServerInfo>::Serialize(info, response, &own_buffer));
+  const grpc::Status status =
+      grpc::SerializationTraits<v1::ServerInfo>::Serialize(info, response, &own_buffer);
+  Count("GetServerInfo", status, start);
+  return FinishNow(context, status);
+}
+
+void CollisionService::Count(const char* method, const grpc::Status& status,
+                             std::chrono::steady_clock::time_point start) {
+  if (config_.metrics != nullptr) {
+    config_.metrics->Record(method, status.error_code(), 0, std::chrono::steady_clock::now() - start);
+  }
 }
 
 }  // namespace collide::server

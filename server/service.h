@@ -20,6 +20,7 @@
 #include "google/protobuf/message_lite.h"
 #include "server/batch_runner.h"
 #include "server/call_executor.h"
+#include "server/metrics.h"
 
 namespace collide::server {
 
@@ -41,6 +42,8 @@ struct ServiceConfig {
   std::function<void()> before_posted_call;
   std::string version;
   std::string replica;  // "<hostname>:<pid>".
+  // Where every answered call is counted (--metrics_port); none: not counted.
+  Metrics* metrics = nullptr;
 };
 
 // How a call in progress may end early: is_cancelled() is polled between
@@ -118,6 +121,9 @@ class CollisionService final : public CollisionServiceBase {
                                           const grpc::ByteBuffer* request,
                                           grpc::ByteBuffer* response) override;
 
+  // Admitted query calls not answered yet (the metrics' in-flight gauge).
+  int calls_in_flight() const { return calls_in_flight_.load(std::memory_order_relaxed); }
+
  private:
   struct Allocators;
   class CallReactor;
@@ -128,10 +134,13 @@ class CollisionService final : public CollisionServiceBase {
   void Release(std::size_t items);
 
   // Runs a decoded request of `items` items (all the steps after decoding
-  // are the same for every method) and records counters and the access log.
+  // are the same for every method) and records counters, metrics and the
+  // access log; `start` is when the call's handler began.
   template <typename Request, typename Response>
   grpc::Status Serve(const char* method, grpc::CallbackServerContext* context, const Request& request,
-                     Response* response);
+                     Response* response, std::chrono::steady_clock::time_point start);
+  // Counts a call answered without running (shed, unparseable) or GetServerInfo.
+  void Count(const char* method, const grpc::Status& status, std::chrono::steady_clock::time_point start);
   // Admission of a call of `items` items, then serve() (which returns the
   // call's status) on this gRPC thread, or on the CallExecutor when `post`
   // (more than a chunk of work).

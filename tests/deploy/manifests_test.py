@@ -117,8 +117,8 @@ class KubernetesTest(unittest.TestCase):
         self.assertTrue((DEPLOY / generator["files"][0]).is_file())
 
     def test_port_matches_image(self):
-        (port,) = self.container["ports"]
-        self.assertEqual(port["containerPort"], self.docker.port)
+        ports = {p["name"]: p["containerPort"] for p in self.container["ports"]}
+        self.assertEqual(ports["grpc"], self.docker.port)
         env = {e["name"]: e["value"] for e in self.container["env"]}
         flags = server_flags()
         for name in env:
@@ -127,6 +127,16 @@ class KubernetesTest(unittest.TestCase):
         self.assertEqual(env["COLLIDE_HOST"], "0.0.0.0", "pods must listen beyond loopback")
         self.assertEqual(env.get("COLLIDE_INSECURE"), "true",
                          "plaintext beyond loopback must be explicit (or set the TLS flags)")
+
+    def test_metrics_are_scraped_where_the_server_serves_them(self):
+        env = {e["name"]: e["value"] for e in self.container["env"]}
+        ports = {p["name"]: p["containerPort"] for p in self.container["ports"]}
+        annotations = self.statefulset["spec"]["template"]["metadata"]["annotations"]
+        self.assertEqual(annotations["prometheus.io/scrape"], "true")
+        self.assertEqual(int(annotations["prometheus.io/port"]), int(env["COLLIDE_METRICS_PORT"]))
+        self.assertEqual(ports["metrics"], int(env["COLLIDE_METRICS_PORT"]))
+        self.assertEqual(annotations["prometheus.io/path"], "/metrics")
+        self.assertIn("metrics_port", server_flags())
 
     def test_native_grpc_probes(self):
         for probe in ("readinessProbe", "livenessProbe"):

@@ -1,0 +1,104 @@
+"""collide-server's Prometheus endpoint (--metrics_port, plain HTTP GET
+/metrics): a real server is called a known number of times, its endpoint
+scraped and the text parsed by Debian's python3-prometheus-client parser, and
+every count compared with the calls made. Run by ctest with /usr/bin/python3,
+the Python client on PYTHONPATH and COLLIDE_SERVER set.
+"""
+import re
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+import grpc
+from prometheus_client.parser import text_string_to_metric_families
+
+from collide import Client, CollideError, Sphere
+from live_server import LiveServer
+
+RPCS = ("QueryPairs", "QueryPairsPacked", "CastRays", "CastRaysPacked", "GetServerInfo")
+
+
+class MetricsTest(unittest.TestCase):
+    def setUp(self):
+        self.server = LiveServer(["--metrics_port=0", "--worker_threads=1"])
+        self.addCleanup(self.server.stop)
+        deadline = time.monotonic() + 10
+        while not (m := re.search(r"metrics on http://127\.0\.0\.1:(\d+)/metrics", self.server.log())):
+            self.assertLess(time.monotonic(), deadline, self.server.log())
+            time.sleep(0.02)
+        self.url = f"http://127.0.0.1:{m.group(1)}"
+
+    def scrape(self):
+        """{(sample name, frozenset of labels): value} of one scrape."""
+        with urllib.request.urlopen(self.url + "/metrics", timeout=5) as response:
+            self.assertEqual(response.status, 200)
+            self.assertIn("version=0.0.4", response.headers["Content-Type"])
+            text = response.read().decode()
+        samples = {}
+        for family in text_string_to_metric_families(text):
+            for s in family.samples:
+                samples[(s.name, frozenset(s.labels.items()))] = s.value
+        return samples
+
+    @staticmethod
+    def value(samples, name, **labels):
+        return samples.get((name, frozenset(labels.items())), 0)
+
+    def test_counts_match_the_calls_made(self):
+        with Client(self.server.target, timeout=10) as client:
+            for _ in range(7):  # 3 sphere pairs each
+                client.query_pairs_packed("contact", "sphere", [0, 0, 0, 1] * 3, [1.5, 0, 0, 1] * 3)
+            for _ in range(5):  # 2 pairs each
+                client.query_pairs("intersect", [(Sphere((0, 0, 0), 1), Sphere((3, 0, 0), 1))] * 2)
+            for _ in range(2):
+                with self.assertRaises(CollideError) as bad:
+                    client.query_pairs("intersect", [(Sphere((0, 0, 0), -1), Sphere((3, 0, 0), 1))])
+                self.assertEqual(bad.exception.code, grpc.StatusCode.INVALID_ARGUMENT)
+            for _ in range(4):
+                client.server_info()
+        samples = self.scrape()
+        requests = "collide_requests_total"
+        items = "collide_items_total"
+        self.assertEqual(self.value(samples, requests, rpc="QueryPairsPacked", code="OK"), 7)
+        self.assertEqual(self.value(samples, items, rpc="QueryPairsPacked", code="OK"), 21)
+        self.assertEqual(self.value(samples, requests, rpc="QueryPairs", code="OK"), 5)
+        self.assertEqual(self.value(samples, items, rpc="QueryPairs", code="OK"), 10)
+        self.assertEqual(self.value(samples, requests, rpc="QueryPairs", code="INVALID_ARGUMENT"), 2)
+        self.assertEqual(self.value(samples, requests, rpc="GetServerInfo", code="OK"), 4)
+        for rpc in ("CastRays", "CastRaysPacked"):
+            self.assertEqual(sum(v for (n, l), v in samples.items() if n == requests and ("rpc", rpc) in l), 0)
+        self.assertEqual(self.value(samples, "collide_calls_in_flight"), 0)
+
+        # One latency observation per call, in cumulative buckets.
+        latency = "collide_request_duration_seconds"
+        for rpc in RPCS:
+            calls = sum(v for (n, l), v in samples.items() if n == requests and ("rpc", rpc) in l)
+            buckets = sorted((float(dict(l)["le"]), v) for (n, l), v in samples.items()
+                             if n == latency + "_bucket" and dict(l)["rpc"] == rpc)
+            self.assertGreater(len(buckets), 5, rpc)
+            counts = [v for _, v in buckets]
+            self.assertEqual(counts, sorted(counts), f"{rpc}: buckets must be cumulative")
+            self.assertEqual(buckets[-1], (float("inf"), calls), rpc)
+            self.assertEqual(self.value(samples, latency + "_count", rpc=rpc), calls, rpc)
+            total = self.value(samples, latency + "_sum", rpc=rpc)
+            if calls:
+                self.assertGreater(total, 0, rpc)
+                self.assertLess(total, 10 * calls, f"{rpc}: seconds, not another unit")
+            else:
+                self.assertEqual(total, 0, rpc)
+
+        # Counters only grow: the same calls again double them.
+        with Client(self.server.target, timeout=10) as client:
+            for _ in range(7):
+                client.query_pairs_packed("contact", "sphere", [0, 0, 0, 1] * 3, [1.5, 0, 0, 1] * 3)
+        self.assertEqual(self.value(self.scrape(), items, rpc="QueryPairsPacked", code="OK"), 42)
+
+    def test_only_metrics_is_served(self):
+        with self.assertRaises(urllib.error.HTTPError) as other:
+            urllib.request.urlopen(self.url + "/", timeout=5)
+        self.assertEqual(other.exception.code, 404)
+
+
+if __name__ == "__main__":
+    unittest.main()
