@@ -36,18 +36,34 @@ void ValidatePartShape(const Shape& shape, const std::string& at, std::vector<Vi
   for (auto& v : inner) out.push_back({at + "." + v.field, v.description});
 }
 
+std::vector<std::int64_t> Sorted(std::vector<std::int64_t> ids) {
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+// For each item, whether an earlier item has the same key.
+template <typename T, typename Key>
+std::vector<bool> Repeats(const std::vector<T>& items, Key key) {
+  std::vector<std::pair<std::int64_t, std::size_t>> order(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) order[i] = {key(items[i]), i};
+  std::sort(order.begin(), order.end());
+  std::vector<bool> repeated(items.size());
+  for (std::size_t i = 1; i < order.size(); ++i)
+    repeated[order[i].second] = order[i].first == order[i - 1].first;
+  return repeated;
+}
+
 // Every problem of `frame` given the latest snapshot (null when none).
 std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest) {
   std::vector<Violation> out;
-  std::vector<std::int64_t> seen;
+  // Sorted copies keep the checks O(n log n) for frames of thousands of bodies.
+  const std::vector<bool> repeated = Repeats(frame.bodies, [](const BodyUpdate& u) { return u.id; });
+  const std::vector<std::int64_t> removed = Sorted(frame.removals);
   for (std::size_t i = 0; i < frame.bodies.size(); ++i) {
     const BodyUpdate& u = frame.bodies[i];
     const std::string at = Index("bodies", i);
-    if (std::find(seen.begin(), seen.end(), u.id) != seen.end()) {
-      out.push_back({at + ".id", "duplicate body id " + std::to_string(u.id)});
-    }
-    seen.push_back(u.id);
-    if (std::find(frame.removals.begin(), frame.removals.end(), u.id) != frame.removals.end()) {
+    if (repeated[i]) out.push_back({at + ".id", "duplicate body id " + std::to_string(u.id)});
+    if (std::binary_search(removed.begin(), removed.end(), u.id)) {
       out.push_back({at + ".id", "body " + std::to_string(u.id) + " is also removed in this frame"});
     }
     const BodyState* old = latest != nullptr ? latest->Find(u.id) : nullptr;
@@ -79,9 +95,10 @@ std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest)
     }
     if (u.movement_shape) ValidatePartShape(*u.movement_shape, at + ".movement_shape", out);
   }
+  const std::vector<bool> removed_twice = Repeats(frame.removals, [](std::int64_t id) { return id; });
   for (std::size_t j = 0; j < frame.removals.size(); ++j) {
     const std::int64_t id = frame.removals[j];
-    if (std::find(frame.removals.begin(), frame.removals.begin() + j, id) != frame.removals.begin() + j) {
+    if (removed_twice[j]) {
       out.push_back({Index("removals", j), "duplicate removal of body " + std::to_string(id)});
     } else if (latest == nullptr || latest->Find(id) == nullptr) {
       out.push_back({Index("removals", j), "unknown body " + std::to_string(id)});
@@ -181,12 +198,18 @@ FrameError World::PushFrame(const Frame& frame) {
   auto next = std::make_unique<Snapshot>();
   next->tick = frame.tick;
   if (latest != nullptr) {
-    next->bodies.reserve(latest->bodies.size() + frame.bodies.size());
+    // Exactly the bodies of the new frame: the history keeps this vector.
+    std::size_t added = 0;
+    for (const BodyUpdate& u : frame.bodies) added += latest->Find(u.id) == nullptr;
+    next->bodies.reserve(latest->bodies.size() - frame.removals.size() + added);
+    const std::vector<std::int64_t> removed = Sorted(frame.removals);
     for (const BodyState& b : latest->bodies) {
-      if (std::find(frame.removals.begin(), frame.removals.end(), b.id) != frame.removals.end()) continue;
+      if (std::binary_search(removed.begin(), removed.end(), b.id)) continue;
       next->bodies.push_back(b);
       next->bodies.back().teleported = false;
     }
+  } else {
+    next->bodies.reserve(frame.bodies.size());
   }
   // Updates of known bodies in place; new bodies appended, then one sort.
   const std::size_t known = next->bodies.size();
