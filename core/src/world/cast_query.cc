@@ -69,13 +69,9 @@ std::vector<ShapeCastResult> World::ShapeCasts(std::span<const ShapeCastQuery> q
       r.problems.push_back({"shape", "a cast shape must be a bounded primitive (not a hull or halfspace)"});
     }
     if (!IsValidNumber(query.translation)) r.problems.push_back({"translation", "not a valid number"});
-    internal::ValidateTime(query.at, r.problems);
-    if (!r.problems.empty()) {
-      r.valid = false;
-      continue;
-    }
-    const internal::Scene scene = internal::SceneAccess::At(*this, query.at);
-    r.time = scene.time;
+    const std::optional<internal::Scene> at = internal::Begin(*this, query.at, r);
+    if (!at) continue;
+    const internal::Scene& scene = *at;
     const internal::SceneCast c =
         internal::CastShape(scene, query.shape, query.translation, query.filter, true, {});
     r.hit = c.sweep.hit;

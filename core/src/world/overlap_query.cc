@@ -17,13 +17,9 @@ std::vector<OverlapQueryResult> World::Overlaps(std::span<const OverlapQuery> qu
     const OverlapQuery& query = queries[q];
     OverlapQueryResult& r = out[q];
     Validate(query.shape, r.problems);
-    internal::ValidateTime(query.at, r.problems);
-    if (!r.problems.empty()) {
-      r.valid = false;
-      continue;
-    }
-    const internal::Scene scene = internal::SceneAccess::At(*this, query.at);
-    r.time = scene.time;
+    const std::optional<internal::Scene> at = internal::Begin(*this, query.at, r);
+    if (!at) continue;
+    const internal::Scene& scene = *at;
     const Aabb box = internal::BoundsOf(query.shape);
     const auto add = [&](const HitTarget& target, const Shape& other) {
       const PairResult pr = Query(query.level, query.shape, other);

@@ -161,13 +161,9 @@ std::vector<RayQueryResult> World::RayCasts(std::span<const RayQuery> queries) c
     const RayQuery& query = queries[q];
     RayQueryResult& r = out[q];
     Validate(query.ray, r.problems);
-    internal::ValidateTime(query.at, r.problems);
-    if (!r.problems.empty()) {
-      r.valid = false;
-      continue;
-    }
-    const internal::Scene scene = internal::SceneAccess::At(*this, query.at);
-    r.time = scene.time;
+    const std::optional<internal::Scene> at = internal::Begin(*this, query.at, r);
+    if (!at) continue;
+    const internal::Scene& scene = *at;
     r.total_hits = internal::CastRay(scene, query.ray, query.filter, query.mode, query.max_hits, {}, r.hits);
   }
   return out;

@@ -62,6 +62,21 @@ struct SceneAccess {
 // PlaceShape (world.h) with the pose's rotation matrix given.
 Shape PlaceShape(const Shape& local, const Mat3& rotation, const Vec3& position);
 
+// The common start of a batched query: with the query's own problems
+// already in r.problems, adds the time's, and returns the scene at the time
+// (r.time set), or nothing when the query is invalid (r.valid false).
+template <typename Result>
+std::optional<Scene> Begin(const World& world, const std::optional<Time>& at, Result& r) {
+  ValidateTime(at, r.problems);
+  if (!r.problems.empty()) {
+    r.valid = false;
+    return std::nullopt;
+  }
+  std::optional<Scene> scene = SceneAccess::At(world, at);
+  r.time = scene->time;
+  return scene;
+}
+
 // `shape` grown by `d` >= 0: radii and half extents (a point becomes a
 // sphere, a segment a capsule; a triangle is unchanged).
 Shape Inflate(const Shape& shape, double d);
