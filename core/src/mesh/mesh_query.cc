@@ -14,14 +14,37 @@
 namespace collide {
 namespace {
 
+// The shape's box, in double for the per-triangle filter and as float lanes
+// (rounded outward) for the node tests.
 struct ShapeBox {
+  Aabb box;
   __m128 lo[3], hi[3];
 };
 ShapeBox LanesOf(const Shape& shape) {
-  const Aabb b = internal::BoundsOf(shape);
-  ShapeBox s;
-  internal::BoxLanes(b.min, b.max, s.lo, s.hi);
+  ShapeBox s{internal::BoundsOf(shape), {}, {}};
+  internal::BoxLanes(s.box.min, s.box.max, s.lo, s.hi);
   return s;
+}
+
+// A leaf triangle as a shape, and the squared gap between its box and the
+// shape's box: a lower bound of their squared distance (0 when the boxes
+// overlap), which skips the pair kernel for triangles that cannot touch the
+// shape or cannot beat the best distance so far. Exact: both boxes contain
+// their shapes, and the gap of two boxes never exceeds the distance of any
+// two points in them (computed in double; a rounded gap errs low by at most
+// a few ulp, covered by the 1 - 2^-40 factor).
+struct Candidate {
+  std::uint32_t id;
+  Triangle triangle;
+  double gap2;
+};
+Candidate CandidateAt(const TriangleMesh& mesh, std::uint32_t i, const Aabb& box) {
+  const internal::BvhTriangle& t = mesh.bvh().triangles[i];
+  const std::vector<Vec3>& v = mesh.vertices();
+  const Triangle tri{v[t.v[0]], v[t.v[1]], v[t.v[2]]};
+  const Vec3 lo = Min(tri.a, Min(tri.b, tri.c)), hi = Max(tri.a, Max(tri.b, tri.c));
+  const Vec3 gap = Max(Max(lo - box.max, box.min - hi), Vec3{});
+  return {t.id, tri, LengthSquared(gap) * (1.0 - 0x1p-40)};
 }
 
 }  // namespace
@@ -33,15 +56,16 @@ std::size_t OverlapTriangles(const TriangleMesh& mesh, const Shape& shape, std::
   struct Visitor {
     const TriangleMesh& mesh;
     const Shape& shape;
+    const Aabb& box;
     std::vector<std::uint32_t>& out;
     bool Leaf(std::uint32_t first, std::uint32_t count) {
       for (std::uint32_t i = first; i < first + count; ++i) {
-        const std::uint32_t id = mesh.bvh().triangles[i].id;
-        if (Intersect(shape, mesh.triangle(id)).hit) out.push_back(id);
+        const Candidate c = CandidateAt(mesh, i, box);
+        if (c.gap2 == 0.0 && Intersect(shape, c.triangle).hit) out.push_back(c.id);
       }
       return false;
     }
-  } visitor{mesh, shape, out};
+  } visitor{mesh, shape, box.box, out};
   internal::TraverseBox(mesh.bvh(), box.lo, box.hi, visitor);
   const std::size_t total = out.size();
   const std::size_t keep = std::min(max_results, total);
@@ -57,19 +81,21 @@ MeshPairResult QueryMesh(QueryLevel level, const Shape& shape, const TriangleMes
     struct Visitor {
       const TriangleMesh& mesh;
       const Shape& shape;
+      const Aabb& box;
       MeshPairResult& best;
       bool Leaf(std::uint32_t first, std::uint32_t count) {
         for (std::uint32_t i = first; i < first + count; ++i) {
-          const std::uint32_t id = mesh.bvh().triangles[i].id;
-          const PairResult r = Intersect(shape, mesh.triangle(id));
+          const Candidate c = CandidateAt(mesh, i, box);
+          if (c.gap2 != 0.0) continue;
+          const PairResult r = Intersect(shape, c.triangle);
           if (r.hit) {
-            best = {r, id, true};
+            best = {r, c.id, true};
             return true;
           }
         }
         return false;
       }
-    } visitor{mesh, shape, best};
+    } visitor{mesh, shape, box.box, best};
     internal::TraverseBox(mesh.bvh(), box.lo, box.hi, visitor);
     if (!best.found && !mesh.bvh().nodes.empty()) best.found = true;  // a miss over a non-empty mesh.
     if (!best.result.hit) best.triangle = 0;
@@ -82,6 +108,7 @@ MeshPairResult QueryMesh(QueryLevel level, const Shape& shape, const TriangleMes
   struct Visitor {
     const TriangleMesh& mesh;
     const Shape& shape;
+    const Aabb& box;
     QueryLevel level;
     MeshPairResult& best;
     float Bound2() const {
@@ -91,15 +118,21 @@ MeshPairResult QueryMesh(QueryLevel level, const Shape& shape, const TriangleMes
     }
     bool Leaf(std::uint32_t first, std::uint32_t count) {
       for (std::uint32_t i = first; i < first + count; ++i) {
-        const std::uint32_t id = mesh.bvh().triangles[i].id;
-        const PairResult r = Query(level, shape, mesh.triangle(id));
+        const Candidate c = CandidateAt(mesh, i, box);
+        if (best.found) {
+          // Farther than the best for certain (the gap bounds the distance
+          // from below): cannot win, nor tie.
+          const double d = std::max(best.result.distance, 0.0);
+          if (c.gap2 > d * d) continue;
+        }
+        const PairResult r = Query(level, shape, c.triangle);
         const bool better = !best.found || r.distance < best.result.distance ||
-                            (r.distance == best.result.distance && id < best.triangle);
-        if (better) best = {r, id, true};
+                            (r.distance == best.result.distance && c.id < best.triangle);
+        if (better) best = {r, c.id, true};
       }
       return false;
     }
-  } visitor{mesh, shape, level, best};
+  } visitor{mesh, shape, box.box, level, best};
   internal::TraverseNearest(mesh.bvh(), box.lo, box.hi, visitor);
   return best;
 }
