@@ -50,26 +50,6 @@ void BodyTree::BuildNode(std::uint32_t node, std::uint32_t begin, std::uint32_t 
   BuildNode(left + 1, mid, end, centres);
 }
 
-// Slab test (Kay and Kajiya 1986), per axis so that a zero direction
-// component tests containment instead of computing 0 * inf.
-bool BodyTree::SlabHit(const Aabb& b, const Vec3& origin, const Vec3& inv, double t_max, double& t_enter) {
-  double lo = 0.0, hi = t_max;
-  for (int k = 0; k < 3; ++k) {
-    if (std::isinf(inv[k])) {
-      if (origin[k] < b.min[k] || origin[k] > b.max[k]) return false;
-      continue;
-    }
-    double t0 = (b.min[k] - origin[k]) * inv[k];
-    double t1 = (b.max[k] - origin[k]) * inv[k];
-    if (t0 > t1) std::swap(t0, t1);
-    lo = t0 > lo ? t0 : lo;
-    hi = t1 < hi ? t1 : hi;
-    if (lo > hi) return false;
-  }
-  t_enter = lo;
-  return true;
-}
-
 std::size_t BodyTree::memory_bytes() const {
   return nodes_.capacity() * sizeof(Node) + order_.capacity() * sizeof(std::uint32_t) +
          boxes_.capacity() * sizeof(Aabb);

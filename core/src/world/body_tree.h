@@ -6,6 +6,7 @@
 #define COLLIDE_CORE_SRC_WORLD_BODY_TREE_H_
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "collide/shapes.h"
@@ -47,6 +48,24 @@ class BodyTree {
 inline bool Overlaps(const Aabb& a, const Aabb& b) {
   return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
          a.min.z <= b.max.z && b.min.z <= a.max.z;
+}
+
+// Slab test (Kay and Kajiya 1986). A zero direction component gives an
+// infinite reciprocal: the slab then passes all or nothing, except when the
+// origin is exactly on its boundary, where 0 * inf is NaN and the comparisons
+// below ignore the axis (a visit too many, never one too few).
+inline bool BodyTree::SlabHit(const Aabb& b, const Vec3& origin, const Vec3& inv, double t_max,
+                              double& t_enter) {
+  double lo = 0.0, hi = t_max;
+  for (int k = 0; k < 3; ++k) {
+    double t0 = (b.min[k] - origin[k]) * inv[k];
+    double t1 = (b.max[k] - origin[k]) * inv[k];
+    if (t0 > t1) std::swap(t0, t1);
+    lo = t0 > lo ? t0 : lo;
+    hi = t1 < hi ? t1 : hi;
+  }
+  t_enter = lo;
+  return lo <= hi;
 }
 
 template <typename Visit>

@@ -159,6 +159,9 @@ BodyState NewOrUpdated(const BodyUpdate& u, const BodyState* old) {
     for (const BodyPart& p : u.parts) {
       set->ids.push_back(p.id);
       set->shapes.push_back(p.shape);
+      const Aabb box = internal::BoundsOf(p.shape);
+      set->spheres.push_back(
+          {(box.min + box.max) * 0.5, Length(box.max - box.min) * 0.5 * (1.0 + 1e-9) + 1e-9});
       poses->push_back(p.local);
     }
     b.parts = std::move(set);

@@ -92,6 +92,7 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
         const Ray part_ray = identity ? Ray{local_ray.origin, local_ray.direction, range()}
                                       : ToFrame(Ray{local_ray.origin, local_ray.direction, range()},
                                                 part_rotation, local.position);
+        if (!RayNearSphere(part_ray, set.spheres[k].center, set.spheres[k].radius + inflate)) continue;
         const RayHit h = inflate > 0.0 ? RayCast(part_ray, Inflate(set.shapes[k], inflate))
                                        : RayCast(part_ray, set.shapes[k]);
         if (!h.hit) continue;

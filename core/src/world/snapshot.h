@@ -16,7 +16,8 @@ namespace collide::internal {
 // A body's part set: shared by every frame until the set changes.
 struct PartSet {
   std::vector<std::int32_t> ids;
-  std::vector<Shape> shapes;  // part frame.
+  std::vector<Shape> shapes;    // part frame.
+  std::vector<Sphere> spheres;  // a sphere holding each shape (part frame): a cheap ray cull.
 };
 
 struct BodyState {
