@@ -1,0 +1,65 @@
+// collide.v1 world requests (world.proto) -> core world types (world.h).
+//
+// Decoding here is structural: shapes and rays through convert/shapes.h,
+// meshes, poses (unset position: origin; unset rotation: identity), masks (0:
+// all 64 bits), optional fields. Violations get paths from the request root
+// ("statics[2].mesh.indices", "frame.bodies[1].parts[0].shape.sphere.radius").
+// The semantic checks (unit rotations, duplicate ids, a new body without
+// parts, times) are the core's (World::PushFrame, World::ValidateStatics,
+// ValidateSettings and each item's `problems`): the proto's field names are
+// the core's, so its paths join under the request's (AddUnder).
+#ifndef COLLIDE_CONVERT_WORLD_REQUESTS_H_
+#define COLLIDE_CONVERT_WORLD_REQUESTS_H_
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "collide/v1/world.pb.h"
+#include "collide/world.h"
+#include "convert/shapes.h"
+#include "convert/violations.h"
+
+namespace collide::convert {
+
+// Triangles the request's meshes hold (indices / 3), before any decoding:
+// for limit checks ahead of allocation.
+std::size_t TriangleCount(const v1::CreateWorldRequest& request);
+
+// The world's settings: history_ticks (0: `default_history_ticks`) and the
+// policy, unset fields keeping WorldSettings' defaults. Violations:
+// "history_ticks", "policy.<field>".
+bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
+                    ViolationList& violations);
+
+// The static elements, meshes built (BVH) once every element decoded and
+// validated. Hull vertices live in `arena` (the World copies them).
+bool DecodeStatics(const v1::CreateWorldRequest& request, std::vector<StaticElement>& out, DecodeArena& arena,
+                   ViolationList& violations);
+
+// `in` under `prefix` ("frame").
+bool DecodeFrame(const v1::Frame& in, std::string_view prefix, Frame& out, DecodeArena& arena,
+                 ViolationList& violations);
+
+struct WorldQueries {
+  std::vector<RayQuery> rays;
+  std::vector<ShapeCastQuery> shape_casts;
+  std::vector<OverlapQuery> overlaps;
+};
+bool DecodeQueries(const v1::QueryWorldRequest& in, WorldQueries& out, DecodeArena& arena,
+                   ViolationList& violations);
+
+bool DecodeShots(const v1::ValidateShotsRequest& in, std::vector<ShotRequest>& out,
+                 ViolationList& violations);
+bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& out,
+                 ViolationList& violations);
+
+// The core's per-item `problems` (paths relative to the item, core names)
+// under "<list>[i]", with the few core names the proto spells differently
+// renamed (a shot's ray "max_distance" is "max_range").
+void AddItemProblems(std::string_view list, std::size_t i, std::vector<Violation>& problems,
+                     ViolationList& violations);
+
+}  // namespace collide::convert
+
+#endif  // COLLIDE_CONVERT_WORLD_REQUESTS_H_

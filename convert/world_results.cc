@@ -1,0 +1,97 @@
+#include "convert/world_results.h"
+
+#include "convert/results.h"
+#include "convert/shapes.h"
+
+namespace collide::convert {
+
+void ToProto(const HitTarget& in, v1::Target* out) {
+  if (in.kind == HitTarget::Kind::kStatic) {
+    v1::StaticTarget* s = out->mutable_static_element();
+    s->set_element_id(in.id);
+    s->set_triangle(in.triangle);
+  } else {
+    v1::BodyTarget* b = out->mutable_body();
+    b->set_body_id(in.id);
+    b->set_part_id(in.part);
+  }
+}
+
+void ToProto(const TimeUsed& in, v1::TimeUsed* out) {
+  out->mutable_at()->set_tick(in.used.tick);
+  out->mutable_at()->set_fraction(in.used.fraction);
+  out->set_clamped(in.clamped);
+}
+
+void ToProto(const WorldRayHit& in, v1::WorldRayHit* out) {
+  out->set_distance(in.distance);
+  ToProto(in.point, out->mutable_point());
+  ToProto(in.normal, out->mutable_normal());
+  ToProto(in.target, out->mutable_target());
+}
+
+void ToProto(const RayQueryResult& in, v1::WorldRayResult* out) {
+  for (const WorldRayHit& h : in.hits) ToProto(h, out->add_hits());
+  out->set_total_hits(static_cast<std::int64_t>(in.total_hits));
+  ToProto(in.time, out->mutable_time());
+}
+
+void ToProto(const ShapeCastResult& in, v1::WorldShapeCastResult* out) {
+  out->set_hit(in.hit);
+  ToProto(in.time, out->mutable_time());
+  if (!in.hit) return;
+  out->set_t(in.t);
+  ToProto(in.point, out->mutable_point());
+  ToProto(in.normal, out->mutable_normal());
+  out->set_depth(in.depth);
+  ToProto(in.target, out->mutable_target());
+}
+
+void ToProto(const OverlapQueryResult& in, v1::WorldOverlapResult* out) {
+  for (const OverlapHit& h : in.hits) {
+    v1::WorldOverlapResult::Overlap* o = out->add_overlaps();
+    ToProto(h.target, o->mutable_target());
+    ToProto(h.result, o->mutable_contact());
+  }
+  out->set_total(static_cast<std::int64_t>(in.total_hits));
+  ToProto(in.time, out->mutable_time());
+}
+
+namespace {
+// The wire codes are the core's in the same order, shifted past UNSPECIFIED.
+v1::ShotCode ToProto(ShotCode code) { return static_cast<v1::ShotCode>(static_cast<int>(code) + 1); }
+v1::MoveCode ToProto(MoveCode code) { return static_cast<v1::MoveCode>(static_cast<int>(code) + 1); }
+static_assert(static_cast<int>(ShotCode::kUnknownTarget) + 1 == v1::SHOT_CODE_UNKNOWN_TARGET);
+static_assert(static_cast<int>(MoveCode::kUnknownBody) + 1 == v1::MOVE_CODE_UNKNOWN_BODY);
+}  // namespace
+
+void ToProto(const ShotVerdict& in, v1::ShotVerdict* out) {
+  out->set_code(ToProto(in.code));
+  if (in.first_hit) ToProto(*in.first_hit, out->mutable_first_hit());
+  ToProto(in.time, out->mutable_time());
+  out->set_claimed_miss_distance(in.claim_miss_distance);
+  out->set_origin_offset(in.origin_offset);
+}
+
+void ToProto(const MoveVerdict& in, v1::MoveVerdict* out) {
+  out->set_code(ToProto(in.code));
+  ToProto(in.allowed_position, out->mutable_allowed_position());
+  out->set_t(in.t);
+  ToProto(in.normal, out->mutable_normal());
+  if (in.code == MoveCode::kBlocked || in.code == MoveCode::kStartPenetrating) {
+    ToProto(in.target, out->mutable_target());
+  }
+  out->set_depth(in.depth);
+  out->set_speed(in.speed);
+  ToProto(in.slid_position, out->mutable_slid_position());
+}
+
+void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {
+  out->set_max_rewind_ticks(in.max_rewind_ticks);
+  out->set_max_origin_offset(in.max_origin_offset);
+  out->set_default_max_speed(in.default_max_speed);
+  out->set_skin_width(in.skin_width);
+  out->set_slide_iterations(in.slide_iterations);
+}
+
+}  // namespace collide::convert
