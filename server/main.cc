@@ -92,10 +92,27 @@ ABSL_FLAG(absl::Duration, max_connection_age_grace, absl::Seconds(30),
 ABSL_FLAG(absl::Duration, min_ping_interval, absl::Seconds(10),
           "Keepalive enforcement: client pings closer together than this duration without data are strikes.");
 ABSL_FLAG(int, max_ping_strikes, 2, "Ping strikes (count) after which the connection is closed.");
+ABSL_FLAG(int64_t, max_triangles_per_world, 4'000'000,
+          "Most triangles in one world's meshes (CreateWorld beyond: RESOURCE_EXHAUSTED).");
+ABSL_FLAG(int, max_bodies_per_world, 1024, "Most bodies in one world's frame.");
+ABSL_FLAG(int, max_parts_per_body, 32, "Most parts (hitboxes) of one body.");
+ABSL_FLAG(int, max_history_ticks, 256, "Most frames one world may keep (CreateWorld.history_ticks).");
+ABSL_FLAG(int, max_worlds, 64, "Most worlds on this replica.");
+ABSL_FLAG(int64_t, world_memory_budget_bytes, int64_t{2} << 30,
+          "Heap bytes all worlds together may hold (geometry, BVHs, history), checked before allocating.");
+ABSL_FLAG(absl::Duration, world_idle_ttl, absl::Minutes(30),
+          "A world without a call for this long is evicted (logged); 0 = never.");
 
 namespace {
 
-constexpr std::string_view kFlagNames[] = {"host",
+constexpr std::string_view kFlagNames[] = {"max_triangles_per_world",
+                                           "max_bodies_per_world",
+                                           "max_parts_per_body",
+                                           "max_history_ticks",
+                                           "max_worlds",
+                                           "world_memory_budget_bytes",
+                                           "world_idle_ttl",
+                                           "host",
                                            "port",
                                            "worker_threads",
                                            "max_items_per_request",
@@ -232,6 +249,13 @@ int main(int argc, char** argv) {
   options.min_ping_interval = absl::GetFlag(FLAGS_min_ping_interval);
   options.max_ping_strikes = absl::GetFlag(FLAGS_max_ping_strikes);
   options.metrics_port = absl::GetFlag(FLAGS_metrics_port);
+  options.world_limits = {.max_triangles_per_world = absl::GetFlag(FLAGS_max_triangles_per_world),
+                          .max_bodies_per_world = absl::GetFlag(FLAGS_max_bodies_per_world),
+                          .max_parts_per_body = absl::GetFlag(FLAGS_max_parts_per_body),
+                          .max_history_ticks = absl::GetFlag(FLAGS_max_history_ticks),
+                          .max_worlds = absl::GetFlag(FLAGS_max_worlds),
+                          .memory_budget_bytes = absl::GetFlag(FLAGS_world_memory_budget_bytes),
+                          .idle_ttl = absl::GetFlag(FLAGS_world_idle_ttl)};
   collide::server::RouteProtobufLogs(kLibraryLogLinesPerSecond);
   collide::server::RouteGrpcLogs(kLibraryLogLinesPerSecond);
 
@@ -252,6 +276,7 @@ int main(int argc, char** argv) {
       "resource_quota_bytes={}, max_threads={}, handshake_timeout={}, max_connection_idle={}, "
       "max_connection_age={}, max_connection_age_grace={}, min_ping_interval={}, max_ping_strikes={}, "
       "max_concurrent_calls={}, max_items_in_flight={}, open_files={}, listener_check_timeout={}, "
+      "max_worlds={}, world_memory_budget_bytes={}, world_idle_ttl={}, "
       "compression=identity only, drain_timeout={}, log_level={}, log_format={})",
       (*server)->address(), COLLIDE_VERSION, transport,
       o.auth_tokens.empty() ? std::string("none") : absl::StrCat(o.auth_tokens.size(), " bearer token(s)"),
@@ -261,6 +286,7 @@ int main(int argc, char** argv) {
       absl::FormatDuration(o.max_connection_age), absl::FormatDuration(o.max_connection_age_grace),
       absl::FormatDuration(o.min_ping_interval), o.max_ping_strikes, o.max_concurrent_calls,
       o.max_items_in_flight, open_files.Describe(), absl::FormatDuration(listener_check_timeout),
+      o.world_limits.max_worlds, o.world_limits.memory_budget_bytes, absl::FormatDuration(o.world_limits.idle_ttl),
       absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
 
   // A listener that stopped accepting (gRPC 1.51 gives up after an accept

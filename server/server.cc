@@ -105,6 +105,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   if (options.drain_timeout < absl::ZeroDuration())
     return absl::InvalidArgumentError("drain_timeout must be >= 0");
   if (absl::Status limits = CheckTransportLimits(options); !limits.ok()) return limits;
+  if (std::string bad = CheckWorldLimits(options.world_limits); !bad.empty()) {
+    return absl::InvalidArgumentError(bad);
+  }
   if (absl::Status plaintext = CheckPlaintextAllowed(options.host, options.tls, options.insecure);
       !plaintext.ok()) {
     return plaintext;
@@ -127,6 +130,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
                     .replica = Replica(),
                     .metrics = server->metrics_.get()},
       *server->runner_);
+  server->world_service_ = std::make_unique<WorldService>(WorldServiceConfig{
+      .limits = o.world_limits, .max_items_per_request = o.max_items_per_request, .replica = Replica()});
 
   // Process-wide switches, read when a server is built.
   grpc::EnableDefaultHealthCheckService(true);
@@ -142,6 +147,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   builder.AddListeningPort(absl::StrCat(host, ":", o.port), *credentials, &server->port_);
   ApplyTransportLimits(o, builder);
   builder.RegisterService(server->service_.get());
+  builder.RegisterService(server->world_service_.get());
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", host, ":", o.port));
@@ -157,6 +163,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   grpc::HealthCheckServiceInterface* health = server->server_->GetHealthCheckService();
   health->SetServingStatus("", true);
   health->SetServingStatus(kServiceName, true);
+  health->SetServingStatus(kWorldServiceName, true);
   return server;
 }
 

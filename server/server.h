@@ -20,6 +20,7 @@
 #include "server/service.h"
 #include "server/token_auth.h"
 #include "server/transport_security.h"
+#include "server/world_service.h"
 
 namespace collide::server {
 
@@ -80,6 +81,9 @@ struct Options {
   // on `host`: -1 none, 0 a free one (Server::metrics_port() tells which).
   int metrics_port = -1;
 
+  // Worlds (collide.v1.WorldService): limits per world and per replica.
+  WorldLimits world_limits;
+
   // Test hook (ServiceConfig::before_posted_call): runs on the call thread
   // before each multi-chunk call's batch.
   std::function<void()> before_posted_call;
@@ -87,11 +91,12 @@ struct Options {
 
 // Name of the service in health checks and reflection.
 inline constexpr char kServiceName[] = "collide.v1.CollisionService";
+inline constexpr char kWorldServiceName[] = "collide.v1.WorldService";
 
 class Server {
  public:
-  // Builds and starts the server; it reports SERVING for "" and kServiceName
-  // as soon as this returns.
+  // Builds and starts the server; it reports SERVING for "", kServiceName
+  // and kWorldServiceName as soon as this returns.
   static absl::StatusOr<std::unique_ptr<Server>> Start(const Options& options);
   ~Server();  // Shutdown() and Wait().
 
@@ -122,6 +127,7 @@ class Server {
   std::unique_ptr<BatchRunner> runner_;
   std::unique_ptr<Metrics> metrics_;  // Before service_, which records into it.
   std::unique_ptr<CollisionService> service_;
+  std::unique_ptr<WorldService> world_service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<MetricsEndpoint> metrics_endpoint_;  // Destroyed first: it reads service_.
   std::mutex mu_;

@@ -1,0 +1,165 @@
+#include "server/world_registry.h"
+
+#include "collide/mesh_data.h"
+#include "spdlog/spdlog.h"
+
+namespace collide::server {
+
+std::string CheckWorldLimits(const WorldLimits& l) {
+  if (l.max_triangles_per_world < 0) return "max_triangles_per_world must be >= 0";
+  if (l.max_bodies_per_world < 1) return "max_bodies_per_world must be >= 1";
+  if (l.max_parts_per_body < 1) return "max_parts_per_body must be >= 1";
+  if (l.max_history_ticks < 1) return "max_history_ticks must be >= 1";
+  if (l.max_worlds < 0) return "max_worlds must be >= 0";
+  if (l.memory_budget_bytes < 0) return "world_memory_budget_bytes must be >= 0";
+  if (l.idle_ttl < absl::ZeroDuration()) return "world_idle_ttl must be >= 0";
+  return "";
+}
+
+// Per triangle: its indices, and a generous bound on the BVH's copy of it
+// and its share of nodes (a binary tree has under two nodes per leaf).
+std::int64_t EstimateStaticBytes(std::int64_t vertices, std::int64_t triangles) {
+  return vertices * static_cast<std::int64_t>(sizeof(Vec3)) +
+         triangles * (static_cast<std::int64_t>(sizeof(TriangleIndices)) + 128 + 2 * 64) + 4096;
+}
+
+// Per body its state and tree node, per part its shape and pose, in the
+// snapshot the frame adds (measured afterwards).
+std::int64_t EstimateFrameBytes(std::int64_t bodies, std::int64_t parts) {
+  return bodies * 256 + parts * static_cast<std::int64_t>(sizeof(Shape) + sizeof(Pose)) + 1024;
+}
+
+std::int64_t WorldRegistry::NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+}
+
+bool WorldRegistry::Expired(const WorldEntry& e, std::int64_t now_ns) const {
+  if (limits_.idle_ttl == absl::ZeroDuration()) return false;
+  return now_ns - e.last_used_ns.load(std::memory_order_relaxed) > absl::ToInt64Nanoseconds(limits_.idle_ttl);
+}
+
+std::vector<std::shared_ptr<WorldEntry>> WorldRegistry::TakeIdleLocked(std::int64_t now_ns) {
+  std::vector<std::shared_ptr<WorldEntry>> idle;
+  for (auto it = worlds_.begin(); it != worlds_.end();) {
+    if (!Expired(*it->second, now_ns)) {
+      ++it;
+      continue;
+    }
+    spdlog::info("world {} evicted after {} idle (latest_tick={})", it->second->id,
+                 absl::FormatDuration(limits_.idle_ttl), it->second->world.latest_tick().value_or(-1));
+    idle.push_back(std::move(it->second));
+    it = worlds_.erase(it);
+  }
+  return idle;
+}
+
+// Waits for the calls inside the world (its lock), then uncharges it for
+// good: a frame that was running when the world left the map charged its
+// bytes before this, and a later one sees `retired` and charges nothing.
+void WorldRegistry::Retire(const std::shared_ptr<WorldEntry>& entry) {
+  std::unique_lock lock(entry->mu);
+  entry->retired = true;
+  used_bytes_ -= entry->charged_bytes.load();
+}
+
+void WorldRegistry::EvictIdle() {
+  std::vector<std::shared_ptr<WorldEntry>> idle;
+  {
+    std::unique_lock lock(mu_);
+    idle = TakeIdleLocked(NowNs());
+  }
+  for (const auto& e : idle) Retire(e);
+}
+
+std::string WorldRegistry::Reserve(std::int64_t bytes) {
+  EvictIdle();
+  std::unique_lock lock(mu_);
+  const int worlds = static_cast<int>(worlds_.size()) + reserved_worlds_;
+  if (worlds >= limits_.max_worlds) {
+    return "this replica holds " + std::to_string(worlds) + " worlds; --max_worlds is " +
+           std::to_string(limits_.max_worlds);
+  }
+  const std::int64_t used = used_bytes_.load();
+  if (used + bytes > limits_.memory_budget_bytes) {
+    return "the world needs an estimated " + std::to_string(bytes) + " bytes and worlds hold " +
+           std::to_string(used) + "; --world_memory_budget_bytes is " +
+           std::to_string(limits_.memory_budget_bytes);
+  }
+  used_bytes_ += bytes;
+  ++reserved_worlds_;
+  return "";
+}
+
+void WorldRegistry::Release(std::int64_t bytes) {
+  std::unique_lock lock(mu_);
+  used_bytes_ -= bytes;
+  --reserved_worlds_;
+}
+
+bool WorldRegistry::Insert(std::shared_ptr<WorldEntry> entry, std::int64_t reserved) {
+  std::unique_lock lock(mu_);
+  --reserved_worlds_;
+  Key key{entry->owner, entry->id};
+  if (worlds_.contains(key)) {
+    used_bytes_ -= reserved;
+    return false;
+  }
+  used_bytes_ += entry->charged_bytes.load() - reserved;
+  entry->last_used_ns = NowNs();
+  worlds_.emplace(std::move(key), std::move(entry));
+  return true;
+}
+
+std::shared_ptr<WorldEntry> WorldRegistry::Find(const std::string& owner, const std::string& id) {
+  std::shared_lock lock(mu_);
+  auto it = worlds_.find(Key{owner, id});
+  if (it == worlds_.end()) return nullptr;
+  const std::int64_t now = NowNs();
+  if (Expired(*it->second, now)) return nullptr;  // Erased by the next sweep.
+  it->second->last_used_ns.store(now, std::memory_order_relaxed);
+  return it->second;
+}
+
+bool WorldRegistry::Erase(const std::string& owner, const std::string& id) {
+  EvictIdle();
+  std::shared_ptr<WorldEntry> entry;
+  {
+    std::unique_lock lock(mu_);
+    auto it = worlds_.find(Key{owner, id});
+    if (it == worlds_.end()) return false;
+    entry = std::move(it->second);
+    worlds_.erase(it);
+  }
+  Retire(entry);
+  return true;
+}
+
+std::vector<std::shared_ptr<WorldEntry>> WorldRegistry::List(const std::string& owner) {
+  EvictIdle();
+  std::shared_lock lock(mu_);
+  std::vector<std::shared_ptr<WorldEntry>> out;
+  for (auto it = worlds_.lower_bound(Key{owner, ""}); it != worlds_.end() && it->first.first == owner; ++it) {
+    out.push_back(it->second);
+  }
+  return out;
+}
+
+std::string WorldRegistry::Charge(WorldEntry& entry, std::int64_t delta, bool may_exceed) {
+  if (entry.retired) return "";  // Its bytes go with it.
+  if (delta > 0 && !may_exceed) {
+    std::int64_t used = used_bytes_.load();
+    do {
+      if (used + delta > limits_.memory_budget_bytes) {
+        return "world " + entry.id + " needs an estimated " + std::to_string(delta) +
+               " more bytes and worlds hold " + std::to_string(used) + "; --world_memory_budget_bytes is " +
+               std::to_string(limits_.memory_budget_bytes);
+      }
+    } while (!used_bytes_.compare_exchange_weak(used, used + delta));
+  } else {
+    used_bytes_ += delta;
+  }
+  entry.charged_bytes += delta;
+  return "";
+}
+
+}  // namespace collide::server

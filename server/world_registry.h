@@ -1,0 +1,113 @@
+// The worlds a replica holds, by (tenant principal, world id), and the limits
+// on them (README "Worlds: limits"). Thread-safe.
+//
+// Locking: the map is behind a shared_mutex held only to find, insert or
+// erase an entry (lookups do not block each other); each world has its own
+// shared_mutex: frames take it exclusively, queries and verdicts shared, so
+// readers of a world run together, a query sees a frame wholly or not at all,
+// and different worlds never wait on each other. Entries are shared_ptrs: a
+// call holding one finishes safely while the world is deleted or evicted.
+#ifndef COLLIDE_SERVER_WORLD_REGISTRY_H_
+#define COLLIDE_SERVER_WORLD_REGISTRY_H_
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "collide/world.h"
+
+namespace collide::server {
+
+struct WorldLimits {
+  std::int64_t max_triangles_per_world = 4'000'000;
+  int max_bodies_per_world = 1024;
+  int max_parts_per_body = 32;
+  int max_history_ticks = 256;
+  int max_worlds = 64;
+  // Heap bytes of every world's geometry, BVHs and history together.
+  std::int64_t memory_budget_bytes = std::int64_t{2} << 30;
+  // A world without a call for this long is evicted (logged); 0: never.
+  absl::Duration idle_ttl = absl::Minutes(30);
+};
+// "" when valid, else the first bad limit and why.
+std::string CheckWorldLimits(const WorldLimits& limits);
+
+// Bytes a world of these sizes is charged before it is built: vertices,
+// triangle indices and a BVH bound (two nodes per triangle). An estimate
+// that errs high, replaced by the measured size once built.
+std::int64_t EstimateStaticBytes(std::int64_t vertices, std::int64_t triangles);
+// Bytes charged ahead of a frame's history snapshot.
+std::int64_t EstimateFrameBytes(std::int64_t bodies, std::int64_t parts);
+
+struct WorldEntry {
+  WorldEntry(std::string owner, std::string id, World world)
+      : owner(std::move(owner)), id(std::move(id)), world(std::move(world)) {}
+
+  const std::string owner;
+  const std::string id;
+  std::shared_mutex mu;  // Guards world.
+  World world;
+  // Set once at creation.
+  int static_elements = 0;
+  std::int64_t triangles = 0;
+  std::int64_t degenerate_triangles = 0;
+  std::int64_t static_bytes = 0;
+  // Charged to the registry: static_bytes + the world's history bytes.
+  std::atomic<std::int64_t> charged_bytes{0};
+  std::atomic<std::int64_t> last_used_ns{0};  // steady_clock.
+  bool retired = false;                       // Out of the registry; guarded by mu.
+};
+
+class WorldRegistry {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit WorldRegistry(WorldLimits limits) : limits_(limits) {}
+
+  const WorldLimits& limits() const { return limits_; }
+
+  // Room for one more world of `bytes`: "" or the RESOURCE_EXHAUSTED message
+  // naming the limit (worlds per replica, memory budget). Evicts idle worlds
+  // first. Charges `bytes` on success (Release them, or Insert the world).
+  std::string Reserve(std::int64_t bytes);
+  void Release(std::int64_t bytes);
+  // Adds a built world whose reservation was `reserved` bytes (re-charged to
+  // its measured size). False when (owner, id) exists (nothing charged then).
+  bool Insert(std::shared_ptr<WorldEntry> entry, std::int64_t reserved);
+  // The live world, touched; null when absent or idle past the TTL.
+  std::shared_ptr<WorldEntry> Find(const std::string& owner, const std::string& id);
+  bool Erase(const std::string& owner, const std::string& id);
+  std::vector<std::shared_ptr<WorldEntry>> List(const std::string& owner);
+
+  // Charges `delta` more bytes to `entry` (negative: frees); "" or the
+  // message when the budget would be exceeded (then nothing is charged).
+  // The caller holds entry.mu exclusively. `may_exceed`: charge regardless
+  // (a correction of an estimate already charged).
+  std::string Charge(WorldEntry& entry, std::int64_t delta, bool may_exceed = false);
+  std::int64_t used_bytes() const { return used_bytes_.load(); }
+
+ private:
+  using Key = std::pair<std::string, std::string>;
+  bool Expired(const WorldEntry& e, std::int64_t now_ns) const;
+  // Removes the idle worlds from the map (mu_ held exclusively).
+  std::vector<std::shared_ptr<WorldEntry>> TakeIdleLocked(std::int64_t now_ns);
+  void Retire(const std::shared_ptr<WorldEntry>& entry);
+  void EvictIdle();
+  static std::int64_t NowNs();
+
+  const WorldLimits limits_;
+  std::shared_mutex mu_;
+  std::map<Key, std::shared_ptr<WorldEntry>> worlds_;  // Guarded by mu_.
+  int reserved_worlds_ = 0;                            // Guarded by mu_.
+  std::atomic<std::int64_t> used_bytes_{0};
+};
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_WORLD_REGISTRY_H_

@@ -1,0 +1,388 @@
+#include "server/world_service.h"
+
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "convert/world_requests.h"
+#include "convert/world_results.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
+#include "server/status_mapping.h"
+#include "spdlog/spdlog.h"
+
+namespace collide::server {
+namespace {
+
+constexpr std::size_t kMaxWorldIdLength = 128;
+
+grpc::ServerUnaryReactor* Done(grpc::CallbackServerContext* context, const grpc::Status& status) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(status);
+  return reactor;
+}
+
+grpc::Status Invalid(const convert::ViolationList& violations) {
+  const Violation& first = violations.kept().front();
+  return ToGrpcStatus(
+      {RequestError::Kind::kInvalidRequest,
+       absl::StrCat(violations.total(), " invalid field(s); first: ", first.field, ": ", first.description),
+       &violations});
+}
+grpc::Status Invalid(std::string field, std::string description) {
+  convert::ViolationList violations;
+  violations.Add(std::move(field), std::move(description));
+  return Invalid(violations);
+}
+grpc::Status Exhausted(std::string message) {
+  return ToGrpcStatus({RequestError::Kind::kLimitExceeded, std::move(message)});
+}
+
+// NOT_FOUND with ErrorInfo WORLD_NOT_FOUND: the same for a world that never
+// existed, was deleted or evicted, or belongs to another tenant.
+grpc::Status WorldNotFound(const std::string& id) {
+  const std::string message = absl::StrCat("world \"", id, "\" not found on this replica");
+  google::rpc::ErrorInfo info;
+  info.set_reason("WORLD_NOT_FOUND");
+  info.set_domain("collide.v1");
+  (*info.mutable_metadata())["world_id"] = id;
+  google::rpc::Status details;
+  details.set_code(grpc::StatusCode::NOT_FOUND);
+  details.set_message(message);
+  details.add_details()->PackFrom(info);
+  return grpc::Status(grpc::StatusCode::NOT_FOUND, message, details.SerializeAsString());
+}
+
+bool IsIdChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+         c == ':' || c == '-';
+}
+
+// The world id's form, and the header that must repeat it (so that a proxy
+// routing on the header never sends a call to the wrong owner silently).
+grpc::Status CheckWorldId(const grpc::CallbackServerContext& context, const std::string& id) {
+  if (id.empty() || id.size() > kMaxWorldIdLength || !std::all_of(id.begin(), id.end(), IsIdChar)) {
+    return Invalid("world_id", "must be 1 to 128 characters of [A-Za-z0-9._:-]");
+  }
+  const auto& metadata = context.client_metadata();
+  const auto it = metadata.find(kWorldHeader);
+  if (it == metadata.end()) {
+    return Invalid(kWorldHeader,
+                   absl::StrCat("the metadata header is required and must equal world_id \"", id, "\""));
+  }
+  if (std::string_view(it->second.data(), it->second.size()) != id) {
+    return Invalid(kWorldHeader,
+                   absl::StrCat("the metadata header \"", std::string(it->second.data(), it->second.size()),
+                                "\" differs from world_id \"", id, "\""));
+  }
+  return grpc::Status::OK;
+}
+
+std::string Principal(const grpc::CallbackServerContext& context) {
+  const std::shared_ptr<const grpc::AuthContext> auth = context.auth_context();
+  if (auth == nullptr) return "";
+  const std::vector<grpc::string_ref> values = auth->FindPropertyValues(kPrincipalProperty);
+  return values.empty() ? "" : std::string(values.front().data(), values.front().size());
+}
+
+// Checks the id and header, then finds the caller's world.
+template <typename Request>
+std::shared_ptr<WorldEntry> Lookup(WorldRegistry& registry, const grpc::CallbackServerContext& context,
+                                   const Request& request, grpc::Status& status) {
+  status = CheckWorldId(context, request.world_id());
+  if (!status.ok()) return nullptr;
+  std::shared_ptr<WorldEntry> entry = registry.Find(Principal(context), request.world_id());
+  if (entry == nullptr) status = WorldNotFound(request.world_id());
+  return entry;
+}
+
+grpc::Status CheckItems(std::size_t items, int max) {
+  if (items > static_cast<std::size_t>(max)) {
+    return Exhausted(absl::StrCat("the request holds ", items, " items; --max_items_per_request is ", max));
+  }
+  return grpc::Status::OK;
+}
+
+// The core's per-query problems under the request's paths: times sit in the
+// filter, a ray's fields in `ray`.
+void AddQueryProblems(std::string_view list, std::size_t i, std::string_view rest_under,
+                      std::vector<Violation>& problems, convert::ViolationList& violations) {
+  for (Violation& v : problems) {
+    if (v.field.starts_with("at")) {
+      v.field = "filter." + v.field;
+    } else if (!rest_under.empty()) {
+      v.field = convert::JoinPath(rest_under, v.field);
+    }
+  }
+  convert::AddItemProblems(list, i, problems, violations);
+}
+
+}  // namespace
+
+WorldService::WorldService(WorldServiceConfig config)
+    : config_(std::move(config)), registry_(config_.limits) {}
+
+void WorldService::FillInfo(WorldEntry& entry, v1::WorldInfo* out) {
+  std::shared_lock lock(entry.mu);
+  const World& w = entry.world;
+  out->set_world_id(entry.id);
+  out->set_static_elements(entry.static_elements);
+  out->set_triangles(entry.triangles);
+  out->set_degenerate_triangles(entry.degenerate_triangles);
+  out->set_bodies(static_cast<int>(w.body_count()));
+  out->set_memory_bytes(entry.static_bytes + static_cast<std::int64_t>(w.history_bytes()));
+  out->set_latest_tick(w.latest_tick().value_or(0));
+  out->set_oldest_tick(w.oldest_tick().value_or(0));
+  out->set_frames_kept(static_cast<int>(w.frame_count()));
+  out->set_history_ticks(w.settings().history_ticks);
+  convert::ToProto(w.settings(), out->mutable_policy());
+  out->set_replica(config_.replica);
+}
+
+grpc::Status WorldService::Create(const std::string& owner, const v1::CreateWorldRequest& request,
+                                  v1::WorldInfo* response) {
+  const WorldLimits& limits = config_.limits;
+  if (request.history_ticks() > limits.max_history_ticks) {
+    return Exhausted(absl::StrCat("history_ticks ", request.history_ticks(), " is over --max_history_ticks ",
+                                  limits.max_history_ticks));
+  }
+  const std::size_t triangles = convert::TriangleCount(request);
+  if (triangles > static_cast<std::size_t>(limits.max_triangles_per_world)) {
+    return Exhausted(absl::StrCat("the world's meshes hold ", triangles,
+                                  " triangles; --max_triangles_per_world is ",
+                                  limits.max_triangles_per_world));
+  }
+  convert::ViolationList violations;
+  WorldSettings settings;
+  convert::DecodeSettings(request, std::min(WorldSettings{}.history_ticks, limits.max_history_ticks),
+                          settings, violations);
+  if (!violations.empty()) return Invalid(violations);
+  if (registry_.Find(owner, request.world_id()) != nullptr) {
+    return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
+                        absl::StrCat("world \"", request.world_id(), "\" already exists"));
+  }
+  std::int64_t vertices = 0;
+  for (const v1::StaticElement& e : request.statics()) vertices += e.mesh().vertices_size() / 3;
+  const std::int64_t reserved = EstimateStaticBytes(vertices, static_cast<std::int64_t>(triangles));
+  if (std::string full = registry_.Reserve(reserved); !full.empty()) return Exhausted(std::move(full));
+
+  convert::DecodeArena arena;
+  std::vector<StaticElement> statics;
+  if (!convert::DecodeStatics(request, statics, arena, violations)) {
+    registry_.Release(reserved);
+    return Invalid(violations);
+  }
+  auto entry = std::make_shared<WorldEntry>(owner, request.world_id(), World(settings, statics));
+  entry->static_elements = request.statics_size();
+  for (const StaticElement& e : statics) {
+    if (const auto* mesh = std::get_if<std::shared_ptr<const TriangleMesh>>(&e.geometry)) {
+      entry->triangles += static_cast<std::int64_t>((*mesh)->triangle_count());
+      entry->degenerate_triangles += static_cast<std::int64_t>((*mesh)->degenerate_count());
+      entry->static_bytes += static_cast<std::int64_t>((*mesh)->memory_bytes());
+    } else if (const auto* hull = std::get_if<ConvexHull>(&std::get<Shape>(e.geometry))) {
+      entry->static_bytes +=
+          static_cast<std::int64_t>(hull->vertices.size() * sizeof(Vec3));  // The world's copy.
+    }
+    entry->static_bytes += static_cast<std::int64_t>(sizeof(StaticElement));
+  }
+  entry->charged_bytes = entry->static_bytes + static_cast<std::int64_t>(entry->world.history_bytes());
+  FillInfo(*entry, response);
+  if (!registry_.Insert(entry, reserved)) {
+    response->Clear();
+    return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
+                        absl::StrCat("world \"", request.world_id(), "\" already exists"));
+  }
+  spdlog::info("world {} created (statics={}, triangles={}, bytes={}, history_ticks={})", entry->id,
+               entry->static_elements, entry->triangles, entry->static_bytes, settings.history_ticks);
+  return grpc::Status::OK;
+}
+
+grpc::Status WorldService::Push(WorldEntry& entry, const v1::PushFrameRequest& request,
+                                v1::PushFrameResponse* response) {
+  const WorldLimits& limits = config_.limits;
+  const v1::Frame& in = request.frame();
+  std::int64_t parts = 0;
+  for (int i = 0; i < in.bodies_size(); ++i) {
+    if (in.bodies(i).parts_size() > limits.max_parts_per_body) {
+      return Exhausted(absl::StrCat("frame.bodies[", i, "].parts holds ", in.bodies(i).parts_size(),
+                                    " parts; --max_parts_per_body is ", limits.max_parts_per_body));
+    }
+    parts += in.bodies(i).parts_size();
+  }
+  convert::ViolationList violations;
+  convert::DecodeArena arena;
+  Frame frame;
+  if (!convert::DecodeFrame(in, "frame", frame, arena, violations)) return Invalid(violations);
+
+  std::unique_lock lock(entry.mu);
+  World& world = entry.world;
+  // Bodies after the frame (an invalid frame is rejected below anyway).
+  std::int64_t bodies = static_cast<std::int64_t>(world.body_count());
+  for (const BodyUpdate& u : frame.bodies) bodies += world.BodyPoseAt(u.id, std::nullopt) ? 0 : 1;
+  for (std::int64_t id : frame.removals) bodies -= world.BodyPoseAt(id, std::nullopt) ? 1 : 0;
+  if (bodies > limits.max_bodies_per_world) {
+    return Exhausted(absl::StrCat("the frame would make ", bodies, " bodies; --max_bodies_per_world is ",
+                                  limits.max_bodies_per_world));
+  }
+  const std::int64_t estimate = EstimateFrameBytes(bodies, parts);
+  if (std::string full = registry_.Charge(entry, estimate); !full.empty()) return Exhausted(std::move(full));
+  const std::int64_t before = static_cast<std::int64_t>(world.history_bytes());
+  FrameError error = world.PushFrame(frame);
+  const std::int64_t after = static_cast<std::int64_t>(world.history_bytes());
+  registry_.Charge(entry, after - before - estimate, /*may_exceed=*/true);
+  switch (error.kind) {
+    case FrameError::Kind::kOk:
+      break;
+    case FrameError::Kind::kTickNotIncreasing:
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, error.message);
+    case FrameError::Kind::kInvalid:
+      violations.AddUnder("frame", error.problems);
+      return Invalid(violations);
+  }
+  response->set_oldest_tick(world.oldest_tick().value_or(frame.tick));
+  return grpc::Status::OK;
+}
+
+grpc::ServerUnaryReactor* WorldService::CreateWorld(grpc::CallbackServerContext* context,
+                                                    const v1::CreateWorldRequest* request,
+                                                    v1::WorldInfo* response) {
+  grpc::Status status = CheckWorldId(*context, request->world_id());
+  if (status.ok()) status = Create(Principal(*context), *request, response);
+  return Done(context, status);
+}
+
+grpc::ServerUnaryReactor* WorldService::DeleteWorld(grpc::CallbackServerContext* context,
+                                                    const v1::DeleteWorldRequest* request,
+                                                    v1::DeleteWorldResponse*) {
+  grpc::Status status = CheckWorldId(*context, request->world_id());
+  if (status.ok() && !registry_.Erase(Principal(*context), request->world_id())) {
+    status = WorldNotFound(request->world_id());
+  }
+  if (status.ok()) spdlog::info("world {} deleted", request->world_id());
+  return Done(context, status);
+}
+
+grpc::ServerUnaryReactor* WorldService::GetWorld(grpc::CallbackServerContext* context,
+                                                 const v1::GetWorldRequest* request,
+                                                 v1::WorldInfo* response) {
+  grpc::Status status;
+  if (std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status))
+    FillInfo(*entry, response);
+  return Done(context, status);
+}
+
+grpc::ServerUnaryReactor* WorldService::ListWorlds(grpc::CallbackServerContext* context,
+                                                   const v1::ListWorldsRequest*,
+                                                   v1::ListWorldsResponse* response) {
+  for (const std::shared_ptr<WorldEntry>& entry : registry_.List(Principal(*context))) {
+    FillInfo(*entry, response->add_worlds());
+  }
+  return Done(context, grpc::Status::OK);
+}
+
+grpc::ServerUnaryReactor* WorldService::PushFrame(grpc::CallbackServerContext* context,
+                                                  const v1::PushFrameRequest* request,
+                                                  v1::PushFrameResponse* response) {
+  grpc::Status status;
+  if (std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status)) {
+    status = Push(*entry, *request, response);
+  }
+  return Done(context, status);
+}
+
+grpc::ServerUnaryReactor* WorldService::QueryWorld(grpc::CallbackServerContext* context,
+                                                   const v1::QueryWorldRequest* request,
+                                                   v1::QueryWorldResponse* response) {
+  grpc::Status status;
+  std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
+  if (entry == nullptr) return Done(context, status);
+  const std::size_t items = static_cast<std::size_t>(request->ray_casts_size()) +
+                            static_cast<std::size_t>(request->shape_casts_size()) +
+                            static_cast<std::size_t>(request->overlaps_size());
+  if (status = CheckItems(items, config_.max_items_per_request); !status.ok()) return Done(context, status);
+  convert::ViolationList violations;
+  convert::DecodeArena arena;
+  convert::WorldQueries queries;
+  if (!convert::DecodeQueries(*request, queries, arena, violations))
+    return Done(context, Invalid(violations));
+  std::vector<RayQueryResult> rays;
+  std::vector<ShapeCastResult> casts;
+  std::vector<OverlapQueryResult> overlaps;
+  {
+    std::shared_lock lock(entry->mu);
+    rays = entry->world.RayCasts(queries.rays);
+    casts = entry->world.ShapeCasts(queries.shape_casts);
+    overlaps = entry->world.Overlaps(queries.overlaps);
+  }
+  for (std::size_t i = 0; i < rays.size(); ++i)
+    AddQueryProblems("ray_casts", i, "ray", rays[i].problems, violations);
+  for (std::size_t i = 0; i < casts.size(); ++i)
+    AddQueryProblems("shape_casts", i, "", casts[i].problems, violations);
+  for (std::size_t i = 0; i < overlaps.size(); ++i) {
+    AddQueryProblems("overlaps", i, "", overlaps[i].problems, violations);
+  }
+  if (!violations.empty()) return Done(context, Invalid(violations));
+  for (const RayQueryResult& r : rays) convert::ToProto(r, response->add_ray_casts());
+  for (const ShapeCastResult& r : casts) convert::ToProto(r, response->add_shape_casts());
+  for (const OverlapQueryResult& r : overlaps) convert::ToProto(r, response->add_overlaps());
+  return Done(context, grpc::Status::OK);
+}
+
+grpc::ServerUnaryReactor* WorldService::ValidateShots(grpc::CallbackServerContext* context,
+                                                      const v1::ValidateShotsRequest* request,
+                                                      v1::ValidateShotsResponse* response) {
+  grpc::Status status;
+  std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
+  if (entry == nullptr) return Done(context, status);
+  if (status = CheckItems(request->shots_size(), config_.max_items_per_request); !status.ok()) {
+    return Done(context, status);
+  }
+  convert::ViolationList violations;
+  std::vector<ShotRequest> shots;
+  convert::DecodeShots(*request, shots, violations);
+  std::vector<ShotVerdict> verdicts;
+  {
+    std::shared_lock lock(entry->mu);
+    verdicts = entry->world.ValidateShots(shots);
+  }
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    if (verdicts[i].code == ShotCode::kInvalidRequest) {
+      convert::AddItemProblems("shots", i, verdicts[i].problems, violations);
+    }
+  }
+  if (!violations.empty()) return Done(context, Invalid(violations));
+  for (const ShotVerdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
+  return Done(context, grpc::Status::OK);
+}
+
+grpc::ServerUnaryReactor* WorldService::ValidateMoves(grpc::CallbackServerContext* context,
+                                                      const v1::ValidateMovesRequest* request,
+                                                      v1::ValidateMovesResponse* response) {
+  grpc::Status status;
+  std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
+  if (entry == nullptr) return Done(context, status);
+  if (status = CheckItems(request->moves_size(), config_.max_items_per_request); !status.ok()) {
+    return Done(context, status);
+  }
+  convert::ViolationList violations;
+  std::vector<MoveRequest> moves;
+  convert::DecodeMoves(*request, moves, violations);
+  std::vector<MoveVerdict> verdicts;
+  {
+    std::shared_lock lock(entry->mu);
+    verdicts = entry->world.ValidateMoves(moves);
+  }
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    if (verdicts[i].code == MoveCode::kInvalidRequest) {
+      convert::AddItemProblems("moves", i, verdicts[i].problems, violations);
+    }
+  }
+  if (!violations.empty()) return Done(context, Invalid(violations));
+  for (const MoveVerdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
+  return Done(context, grpc::Status::OK);
+}
+
+}  // namespace collide::server

@@ -1,0 +1,74 @@
+// The collide.v1.WorldService unary handlers (gRPC callback API): checks of
+// the world id and the `collide-world` header, the registry's limits,
+// conversion (convert/world_*), then the core World under the world's lock.
+// Errors as world.proto's header lists them.
+//
+// The handlers run on gRPC's callback threads: world calls are short (a
+// frame, a batch of queries), and a mesh's BVH is built once at creation.
+#ifndef COLLIDE_SERVER_WORLD_SERVICE_H_
+#define COLLIDE_SERVER_WORLD_SERVICE_H_
+
+#include <string>
+
+#include "collide/v1/world.grpc.pb.h"
+#include "server/world_registry.h"
+
+namespace collide::server {
+
+// Name of the metadata header that must carry the request's world id.
+inline constexpr char kWorldHeader[] = "collide-world";
+// The auth context property naming the caller's tenant (transport_security);
+// calls without it share the tenant "".
+inline constexpr char kPrincipalProperty[] = "collide_principal";
+
+struct WorldServiceConfig {
+  WorldLimits limits;
+  // Most queries, shots or moves in one call (the service's
+  // --max_items_per_request).
+  int max_items_per_request = 65536;
+  std::string replica;  // "<hostname>:<pid>", reported in WorldInfo.
+};
+
+class WorldService final : public v1::WorldService::CallbackService {
+ public:
+  explicit WorldService(WorldServiceConfig config);
+
+  grpc::ServerUnaryReactor* CreateWorld(grpc::CallbackServerContext* context,
+                                        const v1::CreateWorldRequest* request,
+                                        v1::WorldInfo* response) override;
+  grpc::ServerUnaryReactor* DeleteWorld(grpc::CallbackServerContext* context,
+                                        const v1::DeleteWorldRequest* request,
+                                        v1::DeleteWorldResponse* response) override;
+  grpc::ServerUnaryReactor* GetWorld(grpc::CallbackServerContext* context, const v1::GetWorldRequest* request,
+                                     v1::WorldInfo* response) override;
+  grpc::ServerUnaryReactor* ListWorlds(grpc::CallbackServerContext* context,
+                                       const v1::ListWorldsRequest* request,
+                                       v1::ListWorldsResponse* response) override;
+  grpc::ServerUnaryReactor* PushFrame(grpc::CallbackServerContext* context,
+                                      const v1::PushFrameRequest* request,
+                                      v1::PushFrameResponse* response) override;
+  grpc::ServerUnaryReactor* QueryWorld(grpc::CallbackServerContext* context,
+                                       const v1::QueryWorldRequest* request,
+                                       v1::QueryWorldResponse* response) override;
+  grpc::ServerUnaryReactor* ValidateShots(grpc::CallbackServerContext* context,
+                                          const v1::ValidateShotsRequest* request,
+                                          v1::ValidateShotsResponse* response) override;
+  grpc::ServerUnaryReactor* ValidateMoves(grpc::CallbackServerContext* context,
+                                          const v1::ValidateMovesRequest* request,
+                                          v1::ValidateMovesResponse* response) override;
+
+  WorldRegistry& registry() { return registry_; }
+
+ private:
+  grpc::Status Create(const std::string& owner, const v1::CreateWorldRequest& request,
+                      v1::WorldInfo* response);
+  grpc::Status Push(WorldEntry& entry, const v1::PushFrameRequest& request, v1::PushFrameResponse* response);
+  void FillInfo(WorldEntry& entry, v1::WorldInfo* out);
+
+  const WorldServiceConfig config_;
+  WorldRegistry registry_;
+};
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_WORLD_SERVICE_H_
