@@ -1,0 +1,527 @@
+// WorldService through a real in-process channel: every unary RPC, answers
+// equal bit for bit to a core World built from the same core values (the
+// requests are encoded here from those values), and one test per class of
+// bad input asserting the code and the field path or limit named.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+#include "collide/v1/world.grpc.pb.h"
+#include "collide/world.h"
+#include "convert/shapes.h"
+#include "convert/world_results.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "tests/server/test_server.h"
+
+namespace collide::server::testing {
+namespace {
+
+using google::protobuf::util::MessageDifferencer;
+
+constexpr char kWorld[] = "match-1";
+enum : std::int64_t { kWall = 10, kBall = 11, kShooter = 1, kTarget = 2 };
+enum : std::int32_t { kHead = 0, kChest = 1 };
+
+// A wall at x = 10 over |y| <= 5, 0 <= z <= 4: two triangles.
+MeshData Wall() { return {{{10, -5, 0}, {10, 5, 0}, {10, 5, 4}, {10, -5, 4}}, {{0, 1, 2}, {0, 2, 3}}}; }
+StaticElement Ball() { return {kBall, kAllCategories, Shape{Sphere{{5, 4, 1}, 1.0}}}; }
+
+std::vector<BodyPart> Hitboxes() {
+  return {{kHead, Sphere{{0, 0, 0}, 0.3}, {{0, 0, 1.7}, {}}},
+          {kChest, Capsule{{0, 0, 0.5}, {0, 0, 1.3}, 0.4}, {}}};
+}
+Pose At(double x, double y) { return {{x, y, 0}, {}}; }
+// Tick 1: the shooter at the origin, the target at x = 5; tick 2: the target
+// has moved to y = 2 and turned 90 degrees about z.
+Frame Frame1() {
+  Frame f{1, {}, {}};
+  f.bodies.push_back(
+      {kShooter, At(0, 0), Hitboxes(), {}, Shape{Capsule{{0, 0, 0.4}, {0, 0, 1.4}, 0.4}}, 1, false});
+  f.bodies.push_back({kTarget, At(5, 0), Hitboxes(), {}, std::nullopt, 2, false});
+  return f;
+}
+Frame Frame2() {
+  Frame f{2, {}, {}};
+  const double h = std::sqrt(0.5);
+  f.bodies.push_back(
+      {kTarget, Pose{{5, 2, 0}, {h, 0, 0, h}}, {}, {{kHead, {{0.1, 0, 1.7}, {}}}}, {}, {}, false});
+  return f;
+}
+
+// Core -> request encoding, the test's own (the service decodes with convert).
+void Put(const Vec3& v, v1::Vec3* out) { convert::ToProto(v, out); }
+void Put(const Pose& p, v1::Pose* out) {
+  Put(p.position, out->mutable_position());
+  v1::Quaternion* q = out->mutable_rotation();
+  q->set_w(p.rotation.w), q->set_x(p.rotation.x), q->set_y(p.rotation.y), q->set_z(p.rotation.z);
+}
+void Put(const Frame& f, v1::Frame* out) {
+  out->set_tick(f.tick);
+  for (const BodyUpdate& u : f.bodies) {
+    v1::BodyUpdate* b = out->add_bodies();
+    b->set_id(u.id);
+    if (u.pose) Put(*u.pose, b->mutable_pose());
+    for (const BodyPart& p : u.parts) {
+      v1::BodyPart* part = b->add_parts();
+      part->set_id(p.id);
+      convert::ToProto(p.shape, part->mutable_shape());
+      Put(p.local, part->mutable_local());
+    }
+    for (const PartPose& p : u.part_poses) {
+      v1::PartPose* pp = b->add_part_poses();
+      pp->set_part(p.part);
+      Put(p.local, pp->mutable_local());
+    }
+    if (u.movement_shape) convert::ToProto(*u.movement_shape, b->mutable_movement_shape());
+    if (u.category) b->set_category(*u.category);
+    b->set_teleport(u.teleport);
+  }
+  for (std::int64_t id : f.removals) out->add_removals(id);
+}
+v1::CreateWorldRequest CreateRequest(const std::string& id = kWorld) {
+  v1::CreateWorldRequest r;
+  r.set_world_id(id);
+  v1::StaticElement* wall = r.add_statics();
+  wall->set_id(kWall);
+  for (const Vec3& v : Wall().vertices) {
+    for (double c : {v.x, v.y, v.z}) wall->mutable_mesh()->add_vertices(c);
+  }
+  for (const TriangleIndices& t : Wall().triangles) {
+    for (std::uint32_t i : t) wall->mutable_mesh()->add_indices(i);
+  }
+  v1::StaticElement* ball = r.add_statics();
+  ball->set_id(kBall);
+  convert::ToProto(std::get<Shape>(Ball().geometry), ball->mutable_shape());
+  r.set_history_ticks(16);
+  return r;
+}
+World CoreWorld() {
+  WorldSettings settings;
+  settings.history_ticks = 16;
+  World w(settings, {{kWall, kAllCategories, std::make_shared<const TriangleMesh>(Wall())}, Ball()});
+  EXPECT_TRUE(w.PushFrame(Frame1()).ok());
+  EXPECT_TRUE(w.PushFrame(Frame2()).ok());
+  return w;
+}
+
+std::unique_ptr<grpc::ClientContext> Ctx(const std::string& header = kWorld) {
+  auto c = std::make_unique<grpc::ClientContext>();
+  if (!header.empty()) c->AddMetadata("collide-world", header);
+  return c;
+}
+
+// The ErrorInfo reason in `status`'s details ("" when none).
+std::string ErrorReason(const grpc::Status& status) {
+  google::rpc::Status details;
+  if (!details.ParseFromString(status.error_details())) return "";
+  for (const auto& any : details.details()) {
+    google::rpc::ErrorInfo info;
+    if (any.UnpackTo(&info)) return info.reason();
+  }
+  return "";
+}
+
+class WorldServiceTest : public ::testing::Test {
+ protected:
+  explicit WorldServiceTest(Options options = {}) : server_(std::move(options)) {
+    stub_ = v1::WorldService::NewStub(server_.channel);
+  }
+  grpc::Status Create(const v1::CreateWorldRequest& r, v1::WorldInfo* info = nullptr) {
+    v1::WorldInfo ignored;
+    return stub_->CreateWorld(Ctx(r.world_id()).get(), r, info ? info : &ignored);
+  }
+  grpc::Status Push(const Frame& f, const std::string& id = kWorld) {
+    v1::PushFrameRequest r;
+    r.set_world_id(id);
+    Put(f, r.mutable_frame());
+    return Push(r);
+  }
+  grpc::Status Push(const v1::PushFrameRequest& r) {
+    v1::PushFrameResponse response;
+    return stub_->PushFrame(Ctx(r.world_id()).get(), r, &response);
+  }
+  void CreateAndFill() {
+    ASSERT_TRUE(Create(CreateRequest()).ok());
+    ASSERT_TRUE(Push(Frame1()).ok());
+    ASSERT_TRUE(Push(Frame2()).ok());
+  }
+
+  TestServer server_;
+  std::unique_ptr<v1::WorldService::Stub> stub_;
+};
+
+TEST_F(WorldServiceTest, CreateGetListDelete) {
+  v1::WorldInfo created;
+  ASSERT_TRUE(Create(CreateRequest(), &created).ok());
+  EXPECT_EQ(created.static_elements(), 2);
+  EXPECT_EQ(created.triangles(), 2);
+  EXPECT_EQ(created.frames_kept(), 0);
+  EXPECT_EQ(created.history_ticks(), 16);
+  EXPECT_EQ(created.policy().max_rewind_ticks(), WorldSettings{}.max_rewind_ticks);
+  EXPECT_GT(created.memory_bytes(), 0);
+
+  const grpc::Status again = Create(CreateRequest());
+  EXPECT_EQ(again.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+
+  ASSERT_TRUE(Push(Frame1()).ok());
+  ASSERT_TRUE(Push(Frame2()).ok());
+  v1::GetWorldRequest get;
+  get.set_world_id(kWorld);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub_->GetWorld(Ctx().get(), get, &info).ok());
+  EXPECT_EQ(info.bodies(), 2);
+  EXPECT_EQ(info.latest_tick(), 2);
+  EXPECT_EQ(info.oldest_tick(), 1);
+  EXPECT_EQ(info.frames_kept(), 2);
+  EXPECT_GT(info.memory_bytes(), created.memory_bytes());
+
+  ASSERT_TRUE(Create(CreateRequest("match-2")).ok());
+  v1::ListWorldsResponse list;
+  grpc::ClientContext list_context;  // No header needed.
+  ASSERT_TRUE(stub_->ListWorlds(&list_context, {}, &list).ok());
+  ASSERT_EQ(list.worlds_size(), 2);
+  EXPECT_EQ(list.worlds(0).world_id(), kWorld);
+  EXPECT_EQ(list.worlds(1).world_id(), "match-2");
+
+  v1::DeleteWorldRequest del;
+  del.set_world_id(kWorld);
+  v1::DeleteWorldResponse deleted;
+  ASSERT_TRUE(stub_->DeleteWorld(Ctx().get(), del, &deleted).ok());
+  const grpc::Status gone = stub_->GetWorld(Ctx().get(), get, &info);
+  EXPECT_EQ(gone.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(ErrorReason(gone), "WORLD_NOT_FOUND");
+  EXPECT_EQ(stub_->DeleteWorld(Ctx().get(), del, &deleted).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(WorldServiceTest, QueriesEqualTheCore) {
+  CreateAndFill();
+  const World core = CoreWorld();
+  v1::QueryWorldRequest request;
+  request.set_world_id(kWorld);
+  std::vector<RayQuery> rays;
+  // Closest along +x at the latest frame and halfway back; all hits through
+  // the ball and the wall; any, masking the shooter.
+  for (const auto& [y, at, mode] : {std::tuple{2.0, std::optional<Time>{}, RayMode::kClosest},
+                                    {1.0, std::optional<Time>{Time{1, 0.5}}, RayMode::kClosest},
+                                    {4.0, std::optional<Time>{}, RayMode::kAll},
+                                    {2.0, std::optional<Time>{Time{0, 0.0}}, RayMode::kAny}}) {
+    RayQuery q{Ray{{-1, y, 1.6}, {1, 0, 0}, 100}, at, {kAllCategories, {kShooter}}, mode, 8};
+    rays.push_back(q);
+    v1::WorldRayCast* c = request.add_ray_casts();
+    convert::ToProto(q.ray, c->mutable_ray());
+    if (at)
+      c->mutable_filter()->mutable_at()->set_tick(at->tick),
+          c->mutable_filter()->mutable_at()->set_fraction(at->fraction);
+    c->mutable_filter()->add_ignore_bodies(kShooter);
+    c->set_mode(mode == RayMode::kClosest ? v1::RAY_MODE_CLOSEST
+                : mode == RayMode::kAll   ? v1::RAY_MODE_ALL
+                                          : v1::RAY_MODE_ANY);
+    c->set_max_hits(8);
+  }
+  const ShapeCastQuery cast{Shape{Sphere{{0, 4, 1}, 0.5}}, {20, 0, 0}, std::nullopt, {}};
+  v1::WorldShapeCast* c = request.add_shape_casts();
+  convert::ToProto(cast.shape, c->mutable_shape());
+  Put(cast.translation, c->mutable_translation());
+  const OverlapQuery overlap{
+      Shape{Aabb{{3, -1, 0}, {7, 7, 2}}}, Time{1, 0.25}, {}, QueryLevel::kContact, 256};
+  v1::WorldOverlap* o = request.add_overlaps();
+  convert::ToProto(overlap.shape, o->mutable_shape());
+  o->mutable_filter()->mutable_at()->set_tick(1);
+  o->mutable_filter()->mutable_at()->set_fraction(0.25);
+  o->set_level(v1::QUERY_LEVEL_CONTACT);
+
+  v1::QueryWorldResponse response;
+  const grpc::Status status = stub_->QueryWorld(Ctx().get(), request, &response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+
+  v1::QueryWorldResponse expected;
+  for (const RayQueryResult& r : core.RayCasts(rays)) convert::ToProto(r, expected.add_ray_casts());
+  for (const ShapeCastResult& r : core.ShapeCasts(std::span(&cast, 1)))
+    convert::ToProto(r, expected.add_shape_casts());
+  for (const OverlapQueryResult& r : core.Overlaps(std::span(&overlap, 1)))
+    convert::ToProto(r, expected.add_overlaps());
+  EXPECT_TRUE(MessageDifferencer::Equals(response, expected))
+      << response.DebugString() << expected.DebugString();
+  // Not vacuous: the rays hit the target, the ball and the wall.
+  ASSERT_EQ(response.ray_casts_size(), 4);
+  EXPECT_EQ(response.ray_casts(0).hits(0).target().body().body_id(), kTarget);
+  EXPECT_EQ(response.ray_casts(2).hits_size(), 2);
+  EXPECT_TRUE(response.shape_casts(0).hit());
+  EXPECT_GE(response.overlaps(0).overlaps_size(), 2);
+}
+
+TEST_F(WorldServiceTest, VerdictsEqualTheCore) {
+  CreateAndFill();
+  const World core = CoreWorld();
+  // Head at tick 1 (claimed then, confirmed), the same claim at the latest
+  // frame (the target moved), through the wall, and an implausible origin.
+  std::vector<ShotRequest> shots = {
+      {kShooter, {0, 0, 1.6}, {1, 0, 0.02}, kInfinity, Time{1, 0}, ShotClaim{kTarget, kHead}, 0.0},
+      {kShooter, {0, 0, 1.6}, {1, 0, 0.02}, 50.0, std::nullopt, ShotClaim{kTarget, kHead}, 0.1},
+      {kShooter, {0, -1.5, 1}, {1, 0, 0}, kInfinity, std::nullopt, std::nullopt, 0.0},
+      {kShooter, {0, 30, 1.6}, {1, 0, 0}, kInfinity, std::nullopt, ShotClaim{kTarget, kChest}, 0.0}};
+  v1::ValidateShotsRequest shot_request;
+  shot_request.set_world_id(kWorld);
+  for (const ShotRequest& s : shots) {
+    v1::Shot* p = shot_request.add_shots();
+    p->set_shooter_id(s.shooter);
+    Put(s.origin, p->mutable_origin());
+    Put(s.direction, p->mutable_direction());
+    if (std::isfinite(s.max_range)) p->set_max_range(s.max_range);
+    if (s.at) p->mutable_at()->set_tick(s.at->tick), p->mutable_at()->set_fraction(s.at->fraction);
+    if (s.claim)
+      p->mutable_claimed()->set_body_id(s.claim->body), p->mutable_claimed()->set_part_id(s.claim->part);
+    p->set_tolerance(s.tolerance);
+  }
+  v1::ValidateShotsResponse shot_response, shot_expected;
+  ASSERT_TRUE(stub_->ValidateShots(Ctx().get(), shot_request, &shot_response).ok());
+  for (const ShotVerdict& v : core.ValidateShots(shots)) convert::ToProto(v, shot_expected.add_verdicts());
+  EXPECT_TRUE(MessageDifferencer::Equals(shot_response, shot_expected)) << shot_response.DebugString();
+  ASSERT_EQ(shot_response.verdicts_size(), 4);
+  EXPECT_EQ(shot_response.verdicts(0).code(), v1::SHOT_CODE_CONFIRMED);
+  EXPECT_EQ(shot_response.verdicts(2).code(), v1::SHOT_CODE_BLOCKED);
+  EXPECT_EQ(shot_response.verdicts(3).code(), v1::SHOT_CODE_ORIGIN_IMPLAUSIBLE);
+
+  // Into the wall (blocked, with and without slide), a short step, too fast,
+  // and an unknown body.
+  std::vector<MoveRequest> moves = {
+      {kShooter, Vec3{8, 0, 0}, {12, 1, 0}, 0.5, std::nullopt, false, kAllCategories},
+      {kShooter, Vec3{8, 0, 0}, {12, 1, 0}, 0.5, std::nullopt, true, kAllCategories},
+      {kShooter, std::nullopt, {0.1, 0, 0}, 0.05, std::nullopt, false, kAllCategories},
+      {kShooter, std::nullopt, {9, 0, 0}, 0.05, 5.0, false, kAllCategories},
+      {99, std::nullopt, {1, 0, 0}, 0.05, std::nullopt, false, kAllCategories}};
+  v1::ValidateMovesRequest move_request;
+  move_request.set_world_id(kWorld);
+  for (const MoveRequest& m : moves) {
+    v1::Move* p = move_request.add_moves();
+    p->set_body_id(m.body);
+    if (m.from) Put(*m.from, p->mutable_from());
+    Put(m.to, p->mutable_to());
+    p->set_elapsed(m.elapsed);
+    if (m.max_speed) p->set_max_speed(*m.max_speed);
+    p->set_slide(m.slide);
+  }
+  v1::ValidateMovesResponse move_response, move_expected;
+  ASSERT_TRUE(stub_->ValidateMoves(Ctx().get(), move_request, &move_response).ok());
+  for (const MoveVerdict& v : core.ValidateMoves(moves)) convert::ToProto(v, move_expected.add_verdicts());
+  EXPECT_TRUE(MessageDifferencer::Equals(move_response, move_expected)) << move_response.DebugString();
+  ASSERT_EQ(move_response.verdicts_size(), 5);
+  EXPECT_EQ(move_response.verdicts(0).code(), v1::MOVE_CODE_BLOCKED);
+  EXPECT_EQ(move_response.verdicts(0).target().static_element().element_id(), kWall);
+  EXPECT_NE(move_response.verdicts(1).slid_position().y(), move_response.verdicts(1).allowed_position().y());
+  EXPECT_EQ(move_response.verdicts(2).code(), v1::MOVE_CODE_OK);
+  EXPECT_EQ(move_response.verdicts(3).code(), v1::MOVE_CODE_TOO_FAST);
+  EXPECT_EQ(move_response.verdicts(4).code(), v1::MOVE_CODE_UNKNOWN_BODY);
+}
+
+TEST_F(WorldServiceTest, BadFramesNameTheField) {
+  ASSERT_TRUE(Create(CreateRequest()).ok());
+  ASSERT_TRUE(Push(Frame1()).ok());
+  const auto push = [&](const std::function<void(v1::Frame&)>& edit) {
+    v1::PushFrameRequest r;
+    r.set_world_id(kWorld);
+    Put(Frame2(), r.mutable_frame());
+    edit(*r.mutable_frame());
+    return Push(r);
+  };
+  const struct {
+    const char* name;
+    std::function<void(v1::Frame&)> edit;
+    const char* field;
+  } cases[] = {
+      {"NaN",
+       [](v1::Frame& f) { f.mutable_bodies(0)->mutable_pose()->mutable_position()->set_x(std::nan("")); },
+       "frame.bodies[0].pose.position"},
+      {"non-unit quaternion",
+       [](v1::Frame& f) { f.mutable_bodies(0)->mutable_pose()->mutable_rotation()->set_w(2); },
+       "frame.bodies[0].pose.rotation"},
+      {"duplicate body id", [](v1::Frame& f) { *f.add_bodies() = f.bodies(0); }, "frame.bodies[1].id"},
+      {"unknown body without parts",
+       [](v1::Frame& f) {
+         f.mutable_bodies(0)->set_id(77);
+         f.mutable_bodies(0)->clear_part_poses();
+       },
+       "frame.bodies[0].parts"},
+      {"bad part shape",
+       [](v1::Frame& f) {
+         v1::BodyPart* p = f.mutable_bodies(0)->add_parts();
+         p->mutable_shape()->mutable_sphere()->set_radius(-1);
+       },
+       "frame.bodies[0].parts[0].shape.sphere.radius"},
+      {"unknown removal", [](v1::Frame& f) { f.add_removals(55); }, "frame.removals[0]"},
+  };
+  for (const auto& c : cases) {
+    const grpc::Status s = push(c.edit);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << c.name;
+    const std::vector<std::string> fields = BadRequestFields(s);
+    EXPECT_NE(std::find(fields.begin(), fields.end(), c.field), fields.end())
+        << c.name << ": " << s.error_message();
+  }
+  // Nothing of them was applied: tick 2 is still free.
+  ASSERT_TRUE(Push(Frame2()).ok());
+  const grpc::Status stale = Push(Frame2());
+  EXPECT_EQ(stale.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(stale.error_message().find('2'), std::string::npos) << stale.error_message();
+  Frame older = Frame2();
+  older.tick = 1;
+  const grpc::Status back = Push(older);
+  EXPECT_EQ(back.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(back.error_message().find('1'), std::string::npos);
+  EXPECT_NE(back.error_message().find('2'), std::string::npos) << back.error_message();
+}
+
+TEST_F(WorldServiceTest, BadItemsNameTheField) {
+  CreateAndFill();
+  v1::ValidateShotsRequest shots;
+  shots.set_world_id(kWorld);
+  v1::Shot* s = shots.add_shots();
+  s->set_shooter_id(kShooter);
+  s->mutable_direction()->set_x(std::nan(""));
+  shots.add_shots()->mutable_direction()->set_x(1);
+  shots.mutable_shots(1)->set_max_range(-1);
+  v1::ValidateShotsResponse shot_response;
+  grpc::Status status = stub_->ValidateShots(Ctx().get(), shots, &shot_response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  std::vector<std::string> fields = BadRequestFields(status);
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "shots[0].direction.x"), fields.end())
+      << status.error_message();
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "shots[1].max_range"), fields.end())
+      << status.error_message();
+
+  v1::ValidateMovesRequest moves;
+  moves.set_world_id(kWorld);
+  moves.add_moves()->set_body_id(kShooter);  // elapsed 0.
+  v1::ValidateMovesResponse move_response;
+  status = stub_->ValidateMoves(Ctx().get(), moves, &move_response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  fields = BadRequestFields(status);
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "moves[0].elapsed"), fields.end())
+      << status.error_message();
+
+  v1::QueryWorldRequest query;
+  query.set_world_id(kWorld);
+  query.add_ray_casts()->mutable_ray()->mutable_direction()->set_x(1);
+  query.mutable_ray_casts(0)->mutable_filter()->mutable_at()->set_fraction(1.5);
+  query.add_overlaps();  // No shape.
+  v1::QueryWorldResponse query_response;
+  status = stub_->QueryWorld(Ctx().get(), query, &query_response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  fields = BadRequestFields(status);
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "overlaps[0].shape"), fields.end())
+      << status.error_message();
+
+  query.clear_overlaps();
+  status = stub_->QueryWorld(Ctx().get(), query, &query_response);
+  fields = BadRequestFields(status);
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "ray_casts[0].filter.at.fraction"), fields.end())
+      << status.error_message();
+
+  v1::CreateWorldRequest bad = CreateRequest("bad-mesh");
+  bad.mutable_statics(0)->mutable_mesh()->set_indices(2, 9);
+  status = Create(bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  fields = BadRequestFields(status);
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "statics[0].mesh.triangles[0][2]"), fields.end())
+      << status.error_message();
+  bad = CreateRequest("dup-static");
+  bad.mutable_statics(1)->set_id(kWall);
+  fields = BadRequestFields(Create(bad));
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "statics[1].id"), fields.end());
+}
+
+TEST_F(WorldServiceTest, HeaderAndIdAreChecked) {
+  ASSERT_TRUE(Create(CreateRequest()).ok());
+  v1::GetWorldRequest get;
+  get.set_world_id(kWorld);
+  v1::WorldInfo info;
+  for (const std::string& header : {std::string(), std::string("match-2")}) {
+    const grpc::Status s = stub_->GetWorld(Ctx(header).get(), get, &info);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << header;
+    EXPECT_EQ(BadRequestFields(s), std::vector<std::string>{"collide-world"}) << header;
+  }
+  v1::PushFrameRequest push;
+  push.set_world_id(kWorld);
+  Put(Frame1(), push.mutable_frame());
+  v1::PushFrameResponse pushed;
+  EXPECT_EQ(stub_->PushFrame(Ctx("other").get(), push, &pushed).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+
+  get.set_world_id("no such world");  // A space: not an id.
+  const grpc::Status bad_id = stub_->GetWorld(Ctx("no such world").get(), get, &info);
+  EXPECT_EQ(BadRequestFields(bad_id), std::vector<std::string>{"world_id"});
+
+  get.set_world_id("unknown");
+  const grpc::Status unknown = stub_->GetWorld(Ctx("unknown").get(), get, &info);
+  EXPECT_EQ(unknown.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(ErrorReason(unknown), "WORLD_NOT_FOUND");
+  EXPECT_EQ(Push(Frame1(), "unknown").error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+Options SmallLimits() {
+  Options o;
+  o.world_limits.max_worlds = 2;
+  o.world_limits.max_triangles_per_world = 2;
+  o.world_limits.max_bodies_per_world = 2;
+  o.world_limits.max_parts_per_body = 2;
+  o.world_limits.max_history_ticks = 16;
+  o.world_limits.idle_ttl = absl::Milliseconds(300);
+  return o;
+}
+class WorldLimitsTest : public WorldServiceTest {
+ protected:
+  WorldLimitsTest() : WorldServiceTest(SmallLimits()) {}
+};
+
+void ExpectExhausted(const grpc::Status& s, const std::string& flag) {
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << flag << ": " << s.error_message();
+  EXPECT_NE(s.error_message().find(flag), std::string::npos) << s.error_message();
+}
+
+TEST_F(WorldLimitsTest, EveryLimitIsNamed) {
+  v1::CreateWorldRequest big = CreateRequest("big");
+  big.mutable_statics(0)->mutable_mesh()->add_indices(0),
+      big.mutable_statics(0)->mutable_mesh()->add_indices(1),
+      big.mutable_statics(0)->mutable_mesh()->add_indices(3);
+  ExpectExhausted(Create(big), "--max_triangles_per_world is 2");
+  v1::CreateWorldRequest long_history = CreateRequest("long");
+  long_history.set_history_ticks(17);
+  ExpectExhausted(Create(long_history), "--max_history_ticks 16");
+
+  ASSERT_TRUE(Create(CreateRequest()).ok());
+  ASSERT_TRUE(Push(Frame1()).ok());
+  Frame third{2, {{3, At(1, 1), Hitboxes(), {}, {}, {}, false}}, {}};
+  ExpectExhausted(Push(third), "--max_bodies_per_world is 2");
+  Frame many_parts{2, {{kTarget, {}, Hitboxes(), {}, {}, {}, false}}, {}};
+  many_parts.bodies[0].parts.push_back({5, Sphere{{}, 0.1}, {}});
+  ExpectExhausted(Push(many_parts), "--max_parts_per_body is 2");
+
+  ASSERT_TRUE(Create(CreateRequest("second")).ok());
+  ExpectExhausted(Create(CreateRequest("third")), "--max_worlds is 2");
+}
+
+TEST_F(WorldLimitsTest, IdleWorldsAreEvicted) {
+  ASSERT_TRUE(Create(CreateRequest()).ok());
+  ASSERT_TRUE(Create(CreateRequest("second")).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  // Both idle past the TTL: gone, and their slots free again.
+  EXPECT_EQ(Push(Frame1()).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_TRUE(Create(CreateRequest("third")).ok());
+  EXPECT_TRUE(Create(CreateRequest("fourth")).ok());
+}
+
+TEST(WorldMemoryBudgetTest, CreationBeyondTheBudgetIsRefusedBeforeBuilding) {
+  Options o;
+  o.world_limits.memory_budget_bytes = 5000;  // One small world, not two.
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  const grpc::Status s = stub->CreateWorld(Ctx("b").get(), CreateRequest("b"), &info);
+  ExpectExhausted(s, "--world_memory_budget_bytes is 5000");
+}
+
+}  // namespace
+}  // namespace collide::server::testing
