@@ -25,6 +25,7 @@
 #include "collide/mesh_data.h"
 #include "collide/result.h"
 #include "collide/shapes.h"
+#include "collide/sweep.h"
 #include "collide/validate.h"
 
 namespace collide {
@@ -123,6 +124,19 @@ struct MeshPairResult {
   bool found = false;  // false for a mesh with no queryable triangle.
 };
 MeshPairResult QueryMesh(QueryLevel level, const Shape& shape, const TriangleMesh& mesh);
+
+// A shape cast against a mesh: ShapeCast(shape, translation, triangle) for
+// the triangle met first (smallest t; ties, e.g. several triangles touching
+// at t = 0, go to the smallest index), found by a front-to-back traversal of
+// the BVH with the shape's swept bounding box, pruned by the best t so far.
+// status kNotConverged when a triangle's generic sweep hit its step cap
+// before the reported t (or with no hit); kUnsupported for a halfspace.
+struct MeshSweepResult {
+  SweepResult sweep;
+  std::uint32_t triangle = 0;  // meaningful only when sweep.hit.
+  friend bool operator==(const MeshSweepResult&, const MeshSweepResult&) = default;
+};
+MeshSweepResult ShapeCast(const Shape& shape, const Vec3& translation, const TriangleMesh& mesh);
 
 }  // namespace collide
 

@@ -40,13 +40,16 @@ struct RayBoxes {
   __m128 o_near[3], o_far[3], inv_near[3], inv_far[3];
 };
 
-// t_bound: no queried point is farther than this from the origin.
-inline RayBoxes SetUpRayBoxes(const Vec3& origin, const Vec3& unit, double t_bound) {
+// t_bound: no queried point is farther than this from the origin. `widen`
+// (>= 0 per axis) grows every box by that much: the boxes a box of those
+// half extents about the origin meets when swept along the ray (a shape
+// cast's broadphase).
+inline RayBoxes SetUpRayBoxes(const Vec3& origin, const Vec3& unit, double t_bound, const Vec3& widen = {}) {
   RayBoxes r;
   for (int k = 0; k < 3; ++k) {
     double d = unit[k];
-    double drift = 0.0;
-    if (std::fabs(d) < 1e-30) d = 1e-30, drift = 1e-30 * t_bound * 1.01;
+    double drift = widen[k];
+    if (std::fabs(d) < 1e-30) d = 1e-30, drift += 1e-30 * t_bound * 1.01;
     // o +- drift as floats at least drift away from o (o + drift in double
     // can round back to o when drift is below o's ulp).
     const double o = origin[k];
