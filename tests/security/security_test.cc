@@ -38,6 +38,7 @@
 #include "server/server.h"
 #include "server/token_auth.h"
 #include "server/transport_security.h"
+#include "support/h2_frames.h"
 
 namespace collide::server {
 namespace {
@@ -408,12 +409,8 @@ bool PeerCloses(int fd, std::chrono::seconds within) {
 }
 
 int ConnectLoopback(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  const int fd = testing::h2::ConnectLoopback(port);
+  EXPECT_GE(fd, 0) << "cannot connect to 127.0.0.1:" << port;
   return fd;
 }
 
