@@ -382,6 +382,34 @@ void BM_PushFrame64(benchmark::State& state) {
 }
 BENCHMARK(BM_PushFrame64);
 
+// A frame moving the 64 players of a world of 10,000 bodies (32 ticks kept):
+// the copy of every body's state and the two tree builds dominate.
+void BM_PushFrame10k(benchmark::State& state) {
+  const Scene& s = TheScene();
+  WorldSettings settings = Settings();
+  settings.history_ticks = 32;
+  World world(settings, {{1, kAllCategories, s.mesh}});
+  Frame first{1, {}, {}};
+  for (int k = 0; k < 10000; ++k) {
+    BodyUpdate u;
+    u.id = k + 1;
+    u.pose = Pose{{100.0 * (k % 100), 100.0 * (k / 100), 0}, Quat{}};
+    u.parts = testing::PlayerHitboxes();
+    first.bodies.push_back(std::move(u));
+  }
+  world.PushFrame(first);
+  std::int64_t tick = 1;
+  for (auto _ : state) {
+    Frame f{++tick, {}, {}};
+    for (int i = 0; i < kPlayers; ++i)
+      f.bodies.push_back({i + 1, s.poses[tick % kTicks][i], {}, {}, {}, {}, false});
+    benchmark::DoNotOptimize(world.PushFrame(f));
+  }
+  state.counters["history_bytes"] = static_cast<double>(world.history_bytes());
+  Report(state, 1);
+}
+BENCHMARK(BM_PushFrame10k);
+
 }  // namespace
 }  // namespace collide::bench
 

@@ -248,16 +248,21 @@ TEST(WorldQueryTest, OverlapsMatchBruteForce) {
     q.at = w.RandomTime(rng);
     q.filter = w.RandomFilter(rng);
     q.max_results = 100000;
+    q.level = static_cast<QueryLevel>(rng.Int(0, 2));
     const Time used = w.world.Resolve(q.at).used;
-    std::vector<HitTarget> brute;
+    std::vector<std::pair<HitTarget, PairResult>> brute;
     for (const auto& [target, shape] : w.Targets(used, q.filter)) {
-      if (Intersect(q.shape, shape).hit) brute.push_back(target);
+      const PairResult pr = Query(q.level, q.shape, shape);
+      if (pr.hit) brute.push_back({target, pr});
     }
-    std::sort(brute.begin(), brute.end(), TargetLess);
+    std::sort(brute.begin(), brute.end(),
+              [](const auto& a, const auto& b) { return TargetLess(a.first, b.first); });
     const auto r = w.world.Overlaps({&q, 1})[0];
-    std::vector<HitTarget> got;
-    for (const auto& h : r.hits) got.push_back(h.target);
-    EXPECT_EQ(got, brute) << "case " << c;
+    ASSERT_EQ(r.hits.size(), brute.size()) << "case " << c;
+    for (std::size_t i = 0; i < brute.size(); ++i) {
+      EXPECT_EQ(r.hits[i].target, brute[i].first) << "case " << c;
+      EXPECT_EQ(r.hits[i].result, brute[i].second) << "case " << c;  // the same kernel on the same shapes.
+    }
     // The cap keeps the first results in TargetLess order.
     q.max_results = 2;
     const auto capped = w.world.Overlaps({&q, 1})[0];
