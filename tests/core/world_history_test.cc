@@ -173,3 +173,58 @@ TEST(WorldHistoryTest, RejectsFramesWholeAndLeavesTheWorldUnchanged) {
 
 }  // namespace
 }  // namespace collide
+
+namespace collide {
+namespace {
+
+TEST(WorldInputTest, InvalidQueriesAreReportedPerQueryNotForTheBatch) {
+  World world({}, {{1, kAllCategories, Shape{Sphere{{0, 0, 0}, 1}}}});
+  ASSERT_TRUE(world.PushFrame({1, {NewBody(1, {5, 0, 0})}, {}}).ok());
+  std::vector<RayQuery> rays(3);
+  rays[0].ray = {{-5, 0, 0}, {1, 0, 0}};
+  rays[1].ray = {{-5, 0, 0}, {0, 0, 0}};  // zero direction
+  rays[2].ray = {{-5, 0, 0}, {1, 0, 0}};
+  rays[2].at = Time{1, -0.5};
+  const auto r = world.RayCasts(rays);
+  EXPECT_TRUE(r[0].valid);
+  ASSERT_EQ(r[0].hits.size(), 1u);
+  EXPECT_EQ(r[0].hits[0].target, (HitTarget{HitTarget::Kind::kStatic, 1, 0, 0}));
+  EXPECT_FALSE(r[1].valid);
+  EXPECT_EQ(r[1].problems.at(0).field, "direction");
+  EXPECT_FALSE(r[2].valid);
+  EXPECT_EQ(r[2].problems.at(0).field, "at.fraction");
+
+  OverlapQuery overlap{Sphere{{0, 0, std::nan("")}, 1}};
+  EXPECT_FALSE(world.Overlaps({&overlap, 1})[0].valid);
+  ShapeCastQuery cast{Halfspace{{0, 0, 1}, 0}, {1, 0, 0}};
+  const ShapeCastResult c = world.ShapeCasts({&cast, 1})[0];
+  EXPECT_FALSE(c.valid);
+  EXPECT_EQ(c.problems.at(0).field, "shape");
+  // A valid cast: a unit sphere from x = -5 along +x meets the static sphere
+  // at x = -2 (t = 3 / 10).
+  ShapeCastQuery ok{Sphere{{-5, 0, 0}, 1}, {10, 0, 0}};
+  const ShapeCastResult hit = world.ShapeCasts({&ok, 1})[0];
+  ASSERT_TRUE(hit.hit);
+  EXPECT_NEAR(hit.t, 0.3, 1e-9);
+  EXPECT_EQ(hit.target.id, 1);
+
+  std::vector<Violation> problems;
+  WorldSettings bad;
+  bad.history_ticks = 0;
+  bad.skin_width = -1;
+  EXPECT_FALSE(ValidateSettings(bad, problems));
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_EQ(problems[0].field, "history_ticks");
+  EXPECT_EQ(problems[1].field, "skin_width");
+  problems.clear();
+  const std::vector<StaticElement> statics{{1, kAllCategories, Shape{Sphere{{0, 0, 0}, -1}}},
+                                           {1, kAllCategories, std::shared_ptr<const TriangleMesh>()}};
+  EXPECT_FALSE(World::ValidateStatics(statics, problems));
+  ASSERT_EQ(problems.size(), 3u);
+  EXPECT_EQ(problems[0].field, "statics[0].shape.radius");
+  EXPECT_EQ(problems[1].field, "statics[1].id");
+  EXPECT_EQ(problems[2].field, "statics[1].mesh");
+}
+
+}  // namespace
+}  // namespace collide
