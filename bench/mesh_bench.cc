@@ -1,7 +1,8 @@
 // Mesh queries: collide against Embree 3 (rays), Bullet (rays, capsule
-// contacts) and FCL (capsule collide and distance), in the same run on the
-// same inputs (mesh_scenes.h): incoherent closest-hit rays, line-of-sight
-// rays at eye height, player capsules standing on floors, and BVH builds.
+// contacts and sweeps) and FCL (capsule collide and distance), in the same
+// run on the same inputs (mesh_scenes.h): incoherent closest-hit rays,
+// line-of-sight rays at eye height, player capsules standing on floors (and
+// swept from 20 units above them), and BVH builds.
 // After the runs: sanity lines (how often each library agrees with collide)
 // and a summary table of rates and ratios against the targets.
 #include <benchmark/benchmark.h>
@@ -60,6 +61,15 @@ void Loop(benchmark::State& state, std::size_t n, F&& f) {
   SetRate(state);
 }
 
+// Capsule sweeps: capsule i raised 20 units off its floor, then moved by a
+// seeded translation: down and sideways (a fall or a jump's landing), or
+// level (a walk into walls), 64 units long in x, y.
+Capsule SweepStart(const Capsule& c) { return {c.a + Vec3{0, 0, 20}, c.b + Vec3{0, 0, 20}, c.radius}; }
+Vec3 SweepTranslation(std::size_t i) {
+  const double angle = 2.399963 * static_cast<double>(i);  // golden angle: directions spread evenly.
+  return {64 * std::cos(angle), 64 * std::sin(angle), i % 2 == 0 ? -60.0 : 0.0};
+}
+
 void RegisterScene(const MeshScene& s) {
   const std::string n = s.name;
   auto reg = [](const std::string& name, std::function<void(benchmark::State&)> f) {
@@ -108,6 +118,16 @@ void RegisterScene(const MeshScene& s) {
   reg("capsule_overlap/" + n + "/bullet", [&s](benchmark::State& st) {
     MeshPeer& p = *BuiltFor(s).bullet;
     Loop(st, s.capsules.size(), [&](std::size_t i) { return p.CapsuleOverlap(s.capsules[i]); });
+  });
+  reg("capsule_sweep/" + n + "/collide", [&s](benchmark::State& st) {
+    const TriangleMesh& m = *BuiltFor(s).mesh;
+    Loop(st, s.capsules.size(),
+         [&](std::size_t i) { return ShapeCast(SweepStart(s.capsules[i]), SweepTranslation(i), m).sweep.t; });
+  });
+  reg("capsule_sweep/" + n + "/bullet", [&s](benchmark::State& st) {
+    MeshPeer& p = *BuiltFor(s).bullet;
+    Loop(st, s.capsules.size(),
+         [&](std::size_t i) { return p.CapsuleSweep(SweepStart(s.capsules[i]), SweepTranslation(i)); });
   });
   // Capsule collide (boolean) and distance against FCL.
   reg("capsule_collide/" + n + "/collide", [&s](benchmark::State& st) {
@@ -240,6 +260,34 @@ void PrintSanity(const MeshScene& s) {
       "max |collide - fcl| %.3g\n",
       s.name.c_str(), blocked[0], blocked[1], disagree[1], blocked[2], disagree[2], overlap_c, overlap_b,
       overlap_disagree_b, overlap_f, overlap_disagree_f, worst_distance);
+  int sweep_c = 0, sweep_b = 0, sweep_disagree = 0, sweep_later = 0, sweep_at_zero = 0,
+      sweep_disagree_zero = 0;
+  double sweep_worst = 0;
+  for (std::size_t i = 0; i < s.capsules.size(); ++i) {
+    const Capsule cap = SweepStart(s.capsules[i]);
+    const Vec3 v = SweepTranslation(i);
+    const SweepResult c = ShapeCast(cap, v, m).sweep;
+    const double bt = b.bullet->CapsuleSweep(cap, v);
+    sweep_c += c.hit, sweep_b += bt >= 0;
+    // A capsule already touching something at t = 0: collide hits at 0
+    // (sweep.h), Bullet's sweep ignores what it starts in.
+    if (c.hit && c.t == 0.0) {
+      ++sweep_at_zero;
+      sweep_disagree_zero += bt != 0.0;
+      continue;
+    }
+    sweep_disagree += c.hit != (bt >= 0);
+    if (c.hit && bt >= 0) {
+      sweep_worst = std::max(sweep_worst, std::fabs(c.t - bt) * Length(v));
+      sweep_later += bt > c.t + 1e-6;  // Bullet's contact past collide's first one.
+    }
+  }
+  std::printf(
+      "%-14s capsule sweeps: collide hits %d, %d of them at t = 0 (bullet answers otherwise on %d); on the "
+      "others bullet hits %d (disagree %d), both hitting: max |t - t_bullet| * |v| %.3g units, bullet later "
+      "than collide on %d\n",
+      s.name.c_str(), sweep_c, sweep_at_zero, sweep_disagree_zero, sweep_b, sweep_disagree, sweep_worst,
+      sweep_later);
   std::printf(
       "%-14s memory: collide %.1f bytes/triangle (mesh + BVH), embree %.1f (BVH, its vertex and index "
       "copies)\n",
@@ -251,13 +299,14 @@ void PrintSummary(const CounterReporter& r, const std::vector<const MeshScene*>&
   std::printf(
       "\nRates in queries per second (CPU time; the median with repetitions). Ratios: collide's rate / the\n"
       "peer's. Targets: rays and sight >= 0.5x Embree and >= 5x Bullet; capsule overlaps >= 2x Bullet's\n"
-      "contactTest; build of 1M triangles <= 0.5 s. embree: the ISA Embree picks (AVX-512 here);\n"
+      "contactTest; capsule sweeps >= 3x Bullet's convexSweepTest; build of 1M triangles <= 0.5 s. embree: "
+      "the ISA Embree picks (AVX-512 here);\n"
       "sse2: Embree pinned to SSE2, collide's instruction set.\n\n");
   std::printf("%-14s %-16s %10s %10s %10s %10s %10s %8s %8s %8s %8s\n", "scene", "query", "collide", "embree",
               "sse2", "bullet", "fcl", "/embree", "/sse2", "/bullet", "/fcl");
   for (const MeshScene* s : scenes) {
-    for (const char* q :
-         {"rays", "sight", "capsule_overlap", "capsule_collide", "capsule_distance", "build"}) {
+    for (const char* q : {"rays", "sight", "capsule_overlap", "capsule_sweep", "capsule_collide",
+                          "capsule_distance", "build"}) {
       const std::string base = std::string(q) + "/" + s->name + "/";
       const auto c = r.Value(base + "collide");
       if (!c) continue;

@@ -2,7 +2,8 @@
 // (quantized AABB tree, Bullet's static-mesh shape) in a btCollisionWorld;
 // rays through rayTest (ClosestRayResultCallback; line of sight with a
 // callback that stops at the first hit by returning fraction 0), capsules
-// through contactTest of a btCapsuleShapeZ (every contact point counted).
+// through contactTest of a btCapsuleShapeZ (every contact point counted) and
+// convexSweepTest (ClosestConvexResultCallback, no allowed penetration).
 #include <btBulletCollisionCommon.h>
 
 #include <vector>
@@ -76,6 +77,14 @@ class Bullet : public MeshPeer {
     } cb;
     world_.contactTest(&capsule_, cb);
     return cb.n;
+  }
+  double CapsuleSweep(const Capsule& c, const Vec3& v) override {
+    const Vec3 mid = (c.a + c.b) * 0.5;
+    const btVector3 from(mid.x, mid.y, mid.z), to = from + btVector3(v.x, v.y, v.z);
+    btCollisionWorld::ClosestConvexResultCallback cb(from, to);
+    world_.convexSweepTest(capsule_shape_.get(), btTransform(btQuaternion::getIdentity(), from),
+                           btTransform(btQuaternion::getIdentity(), to), cb);
+    return cb.hasHit() ? cb.m_closestHitFraction : -1.0;
   }
 
  private:

@@ -20,6 +20,9 @@ class MeshPeer {
   virtual bool Occluded(const Ray&) { return false; }
   // The number of contacts (Bullet) or 0/1 (FCL) of a capsule with the mesh.
   virtual int CapsuleOverlap(const Capsule&) { return 0; }
+  // The fraction of `translation` at which the capsule first meets the mesh,
+  // or -1 for a miss (Bullet's convexSweepTest only).
+  virtual double CapsuleSweep(const Capsule&, const Vec3& /*translation*/) { return -1; }
   // Separation of a capsule from the mesh (0 when touching), FCL only.
   virtual double CapsuleDistance(const Capsule&) { return -1; }
   // Bytes the library reports for its acceleration structure (0: unknown).
@@ -32,7 +35,7 @@ std::unique_ptr<MeshPeer> MakeEmbree(const MeshData& mesh);
 // the instruction set collide is built for.
 std::unique_ptr<MeshPeer> MakeEmbreeSse2(const MeshData& mesh);
 // Bullet (double build): btBvhTriangleMeshShape in a btCollisionWorld:
-// rayTest, and contactTest of a btCapsuleShapeZ.
+// rayTest, and contactTest and convexSweepTest of a btCapsuleShapeZ.
 std::unique_ptr<MeshPeer> MakeBullet(const MeshData& mesh);
 // FCL 0.7: BVHModel<OBBRSS> against a Capsule: collide and distance.
 std::unique_ptr<MeshPeer> MakeFcl(const MeshData& mesh);
