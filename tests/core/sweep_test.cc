@@ -282,14 +282,9 @@ void CheckCase(const Shape& a0, const Shape& b, ShapeFactory& f, PairSet set, bo
       if (gap(tk) < -band) fails.Add("no overlap before t", what + " t'=" + DescribeNumber(tk));
     }
     if (std::fabs(Length(r.normal) - 1.0) > 1e-9) fails.Add("unit normal", what);
-    // Closed forms (a ball moving): the normal of the first contact never
-    // opposes the motion. The generic path reports Contact's normal at t,
-    // which for shapes touching within the tolerance (edge on edge, crossed
-    // segments) may be any of their valid contact normals: not checked.
-    const bool ball = KindOf(a) == ShapeKind::kPoint || KindOf(a) == ShapeKind::kSphere;
-    const bool closed_form = ball && KindOf(b) != ShapeKind::kConvexHull;
-    if (closed_form && r.t > 0.0 && Dot(r.normal, v) < -1e-9 * Length(v))
-      fails.Add("normal along the motion", what);
+    // The normal of a first contact never opposes the motion (moving A on
+    // by v cannot separate it from B), for every pair.
+    if (r.t > 0.0 && Dot(r.normal, v) < -1e-9 * Length(v)) fails.Add("normal along the motion", what);
     const Shape at_t = Moved(a, v * r.t, storage);
     // (A start overlap's point is the midpoint of Contact's witnesses.)
     if (r.depth <= band &&

@@ -65,6 +65,7 @@ SweepResult ConservativeSweep(const Shape& a, const Vec3& v, const Shape& b, con
   const double tol = SweepTolerance(a, v, b);
   std::vector<Vec3> hull;  // a moved hull's vertices.
   double t = 0.0;
+  Vec3 last_normal;  // the normal of the last advance (closing > 0).
   for (int step = 0; step < kMaxAdvanceSteps; ++step) {
     const PairResult c = Contact(t == 0.0 ? a : TranslateShape(a, v * t, &hull), b);
     if (c.status == QueryStatus::kUnsupported) return {.status = QueryStatus::kUnsupported};
@@ -76,12 +77,18 @@ SweepResult ConservativeSweep(const Shape& a, const Vec3& v, const Shape& b, con
       r.status = c.status;
       r.hit = true;
       r.t = t;
-      r.normal = c.normal;
+      // A first contact's normal never opposes the motion (moving A on
+      // cannot separate it). Contact's normal for shapes touching within
+      // the tolerance can (a degenerate pair's tie-break, a zero-extent box
+      // entered edge-on): then the last advance's normal, which separated
+      // the shapes an instant before, is the contact's.
+      r.normal = t > 0.0 && Dot(c.normal, v) < -1e-9 * Length(v) ? last_normal : c.normal;
       r.point = (c.point_a + c.point_b) * 0.5;
       r.depth = t == 0.0 ? std::max(0.0, -c.distance) : 0.0;
       return r;
     }
     if (closing <= 0.0) return {};
+    last_normal = c.normal;
     t += gap / closing;
     if (!(t <= 1.0)) return {};
   }
