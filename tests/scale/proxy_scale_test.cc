@@ -110,11 +110,13 @@ TEST(ProxyScaleTest, KeysStickToTheirReplicaFailOverAndMoveLittleWhenTheRingGrow
   std::vector<int> ports;
   std::vector<std::unique_ptr<ServerProcess>> started;
   for (int i = 0; i < 3; ++i) {
-    started.push_back(StartReplica(testing::FreeLoopbackPort()));
+    started.push_back(StartReplica(0));
     ASSERT_GT(started.back()->port(), 0) << "replica " << i << " did not start:\n" << started.back()->log();
     ports.push_back(started.back()->port());
   }
-  ports.push_back(testing::FreeLoopbackPort());
+  testing::PortReservation slot3;  // held until its replica listens.
+  ASSERT_GT(slot3.port(), 0);
+  ports.push_back(slot3.port());
   ProxyProcess proxy(COLLIDE_HAPROXY_BIN, COLLIDE_PROXY_CONFIG, ports);
   ASSERT_GT(proxy.port(), 0) << "haproxy did not start:\n" << proxy.log();
   Pool pool(proxy.target());
@@ -283,6 +285,7 @@ TEST(ProxyScaleTest, KeysStickToTheirReplicaFailOverAndMoveLittleWhenTheRingGrow
   for (int k = 0; k < kKeys; ++k) ASSERT_NE(before[k], victim);
   pool.Add(StartReplica(ports[3]));
   ASSERT_EQ(pool.replica(3).port(), ports[3]) << pool.replica(3).log();
+  slot3.Release();
   ASSERT_TRUE(proxy.WaitForStates([](const States& s) { return SlotIs(s, 3, "UP"); }, kStateTimeout));
   int moved_keys = 0, moved_elsewhere = 0;
   for (int k = 0; k < kKeys; ++k) {

@@ -39,17 +39,20 @@ std::vector<std::string> SplitCsv(const std::string& line) {
 
 }  // namespace
 
-int FreeLoopbackPort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+PortReservation::PortReservation() : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+  const int on = 1;
   sockaddr_in addr = Loopback(0);
   socklen_t len = sizeof(addr);
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
+  if (setsockopt(fd_, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)) == 0 &&
+      bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
+      getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+    port_ = ntohs(addr.sin_port);
   }
-  close(fd);
-  return port;
+}
+
+void PortReservation::Release() {
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
 }
 
 std::string HttpGet(int port, const std::string& path) {
@@ -121,8 +124,9 @@ std::string Describe(const std::map<std::string, std::string>& states) {
 ProxyProcess::ProxyProcess(const std::string& haproxy_bin, const std::string& config_path,
                            const std::vector<int>& replica_ports)
     : config_(TempPath("haproxy-cfg")), log_(TempPath("haproxy-log")) {
-  port_ = FreeLoopbackPort();
-  monitor_port_ = FreeLoopbackPort();
+  PortReservation listen, monitor;  // held until haproxy has bound them.
+  port_ = listen.port();
+  monitor_port_ = monitor.port();
   const std::string rendered = RenderProxyConfig(ReadFile(config_path), port_, monitor_port_, replica_ports);
   std::ofstream(config_) << rendered;
   if (rendered.empty() || haproxy_bin.empty()) {

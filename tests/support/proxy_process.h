@@ -15,8 +15,26 @@
 
 namespace collide::testing {
 
-// A loopback port nothing listens on right now (bound, read back, closed).
-int FreeLoopbackPort();
+// A loopback port held for a server the test starts later: a socket bound
+// to it with SO_REUSEPORT and not listening, so that no other socket is given
+// the port meanwhile (the ephemeral ports of other tests' connections
+// included: ctest runs tests in parallel), while collide-server (gRPC) and
+// HAProxy, which set SO_REUSEPORT on their listeners, can still bind it.
+// Connections to it are refused until the server listens.
+class PortReservation {
+ public:
+  PortReservation();
+  ~PortReservation() { Release(); }
+  PortReservation(const PortReservation&) = delete;
+  PortReservation& operator=(const PortReservation&) = delete;
+
+  int port() const { return port_; }  // 0 if no port could be reserved.
+  void Release();                     // once the server listens.
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
 // A plain HTTP/1.0 GET to 127.0.0.1:port; the body of a 200 answer, "" on
 // any failure.
 std::string HttpGet(int port, const std::string& path);
