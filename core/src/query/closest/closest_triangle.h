@@ -25,6 +25,19 @@ struct TriangleClosestPoint {
 // negative. Vertices relative to the query point (the origin).
 [[gnu::cold]] Vec3 ClosestPointOnEdges(const Vec3& a, const Vec3& b, const Vec3& c);
 
+// ClosestPointOnTriangle for a thin triangle (sin of the angle at a below
+// 1e-3), vertices relative to the query point; nullopt when degenerate by
+// the GJK sub-algorithm's collinearity test (sin < ~1e-14). Accuracy
+// (issue 14, class 5): in double the plane normal n = ab x ac of a sliver
+// is the small difference of products of size |ab| |ac|, so its direction
+// is off by ~eps / sin and the face distance dot(a, n) / |n| by eps |a| /
+// sin (3e-12 seen at sin 1e-4); the Voronoi tests' d1 d4 - d3 d2 cancel the
+// same way. Here in long double (64-bit significand, 2^11 times finer),
+// with the face region decided by the signs of the sub-triangle areas
+// and otherwise the nearest of the three edges, no region cancellation.
+[[gnu::cold]] std::optional<TriangleClosestPoint> ClosestPointOnThinTriangle(const Vec3& a, const Vec3& b,
+                                                                             const Vec3& c);
+
 // Always inline, for the ball-triangle kernel: out of line, the optional
 // result went through the stack. With plain inline GCC called it (it has two
 // callers in ball_triangle.cc): sphere-triangle distance 404 -> 378
@@ -37,9 +50,10 @@ struct TriangleClosestPoint {
   const Vec3 ab = b - a;
   const Vec3 ac = c - a;
   const Vec3 n = Cross(ab, ac);
-  // The GJK sub-algorithm's collinearity test (sin < ~1e-14).
+  // Thin triangles (sin of the angle at a below 1e-3, degenerate ones
+  // included) take the extended-precision path: one comparison here.
   const double ab2 = LengthSquared(ab), ac2 = LengthSquared(ac);
-  if (!(LengthSquared(n) > 1e-28 * ab2 * ac2)) return std::nullopt;
+  if (!(LengthSquared(n) > 1e-6 * ab2 * ac2)) return ClosestPointOnThinTriangle(a, b, c);
   const double size2 = ab2 + ac2;
   // Ericson 5.1.5: classify p against the vertex, edge and face regions with
   // dot products relative to the vertices, cheapest regions first. Each

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "query/closest/closest.h"
 #include "query/closest/closest_triangle.h"
@@ -28,16 +29,14 @@ struct Nearest {
   Nearest r;
   r.q = c->offset;
   r.d2 = LengthSquared(r.q);
-  // GJK's touch tolerance is relative to the size of the Minkowski
-  // difference (its vertices are the center minus a vertex): the center is
-  // on the triangle's core when d2 <= tol^2 max |vertex - center|^2,
-  // compared squared as GJK does (gjk.cc). That needs d <= tol (d +
-  // diameter) with diameter^2 <= 2 size2, so the test runs only when d2 <=
-  // 4 tol^2 size2 (a factor 2 of slack for rounding): almost never.
-  constexpr double kTol2 = kGjkTouchTolerance * kGjkTouchTolerance;
-  r.touching_core = r.d2 <= 4.0 * kTol2 * c->size2 &&
-                    r.d2 <= kTol2 * std::max({LengthSquared(t.a - center), LengthSquared(t.b - center),
-                                              LengthSquared(t.c - center)});
+  // The center is on the triangle's core when within 16 eps of its size
+  // (sqrt(size2) >= its longest edge): the rounding of a point computed on
+  // the triangle, and inside the accuracy contract's touching band (README
+  // "Accuracy"). Issue 14, class 5: GJK's touch tolerance (1e-13 of the
+  // size) used here before snapped centers up to 1e-13 away onto the
+  // triangle, an error of that size in the distance and depth.
+  constexpr double kTouch = 16.0 * std::numeric_limits<double>::epsilon();
+  r.touching_core = r.d2 <= kTouch * kTouch * c->size2;
   return r;
 }
 
