@@ -519,6 +519,28 @@ inline PairResult ApartResult(const Obb& a, const BoxBoxClosest& c) {
           a.rotation * n};
 }
 
+// True when an edge of A and one of B are nearly but not exactly parallel
+// (sine below ~1/16). The certificates (CertifiedClosestAlong's edge-edge
+// feet, the vertex and alternating-projection fixed points) are then
+// ill-conditioned: the feet of two nearly parallel edges' common
+// perpendicular move ~eps / sin^2 along them, and a pair that projects back
+// onto itself to the last bit need not be the closest, the distance off by
+// up to ~eps / sin (3e-9 seen at sin 1e-6; issue 14, class 1). The edge
+// search (ClosestBoxBoxFrame, exact edge-to-box distances) answers them.
+inline bool HasNearlyParallelEdges(const BoxPairFrame& f) {
+  bool near = false;
+#pragma GCC unroll 3
+  for (int i = 0; i < 3; ++i) {
+#pragma GCC unroll 3
+    for (int j = 0; j < 3; ++j) {
+      // |r_ij| rounds to 1 below sine ~1e-8: exactly parallel is the
+      // column's two other entries zero.
+      near |= (f.abs_r[i][j] > 0.998) & (f.abs_r[kNext[i]][j] + f.abs_r[kPrev[i]][j] > 0.0);
+    }
+  }
+  return near;
+}
+
 // The closest points of two boxes that the separating-axis test found
 // apart, given its 15 axes (ComputeBoxAxes): the closest pair the
 // largest-gap axis certifies, else alternating projections from A's support
@@ -545,10 +567,11 @@ inline BoxBoxClosest ApartClosestBoxBox(const BoxPairFrame& f, const BoxAxes& x)
 // later compiled to a slow `rep stos` zero fill.
 [[gnu::always_inline]] inline bool SeparatedBoxBox(const BoxPairFrame& f, BoxAxes& x, BoxBoxClosest& c) {
   ComputeFaceAxes(f, x);
-  if (x.separated && CertifiedClosestBoxBox(f, x, c)) return true;
+  const bool near_parallel = HasNearlyParallelEdges(f);
+  if (x.separated && !near_parallel && CertifiedClosestBoxBox(f, x, c)) return true;
   ComputeEdgeAxes(f, x);
   if (!x.separated) return false;
-  c = ApartClosestBoxBox(f, x);
+  c = near_parallel ? ClosestBoxBoxFrame(f) : ApartClosestBoxBox(f, x);
   return true;
 }
 

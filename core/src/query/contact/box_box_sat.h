@@ -118,6 +118,34 @@ inline bool SeparatedBoxPair(const BoxPairFrame& f) {
   return false;
 }
 
+// SeparatedBoxPair with the edge axes' doubt: kUncertain when no axis
+// separates by more than the slack but some edge axis (not parallel to the
+// rounding of r) is within the slack of separating, where the rounded axis
+// cannot decide (box_box_exact_edges.h explains why and decides).
+enum class BoxSatVerdict { kOverlapping, kSeparated, kUncertain };
+inline BoxSatVerdict BoxPairVerdict(const BoxPairFrame& f) {
+#pragma GCC unroll 3
+  for (int i = 0; i < 3; ++i) {
+    if (std::fabs(f.t[i]) > f.ha[i] + RadiusBAlongA(f, i)) return BoxSatVerdict::kSeparated;
+  }
+#pragma GCC unroll 3
+  for (int j = 0; j < 3; ++j) {
+    if (std::fabs(CentreAlongB(f, j)) > RadiusAAlongB(f, j) + f.hb[j]) return BoxSatVerdict::kSeparated;
+  }
+  bool uncertain = false;
+#pragma GCC unroll 3
+  for (int i = 0; i < 3; ++i) {
+#pragma GCC unroll 3
+    for (int j = 0; j < 3; ++j) {
+      const EdgeAxis e = EdgeAxisProjection(f, i, j);
+      const double o = e.radii - std::fabs(e.s);
+      if (o + f.slack < 0.0) return BoxSatVerdict::kSeparated;
+      uncertain |= (o < f.slack) & ((f.r[kNext[i]][j] != 0.0) | (f.r[kPrev[i]][j] != 0.0));
+    }
+  }
+  return uncertain ? BoxSatVerdict::kUncertain : BoxSatVerdict::kOverlapping;
+}
+
 // An edge-edge axis with |e_i x b_j| = sin(angle) below this is skipped:
 // dividing its overlap (round-off ~1e-16 of the box size) by the sine
 // would amplify the error past 1e-8, while skipping it changes the depth by

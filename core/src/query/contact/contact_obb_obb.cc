@@ -11,6 +11,7 @@
 #include "query/closest/closest_box_box.h"
 #include "query/closest/closest_point_box.h"
 #include "query/closest/closest_segments.h"
+#include "query/contact/box_box_exact_edges.h"
 #include "query/contact/box_box_sat.h"
 #include "query/kernels_box.h"
 #include "query/raycast/slab.h"
@@ -127,6 +128,17 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
   BoxAxes x;
   BoxBoxClosest apart;
   if (SeparatedBoxBox(f, x, apart)) return ApartResult(a, apart);
+  // Nearly parallel edges (box_box_exact_edges.h): the exact edge axes
+  // decide a gap the rounded ones cannot see, and give the depth and normal
+  // when the least axis is such an edge axis.
+  ExactEdgeAxes exact;
+  const bool use_exact = EdgeAxesUncertain(f, x, true);
+  if (use_exact) [[unlikely]] {
+    exact = ComputeExactEdgeAxes(a, b);
+    if (exact.separated) return ApartResult(a, ClosestBoxBoxFrame(f));
+    UseExactEdgeAxes(exact, x);
+  }
+  const auto unit = [&](int k) { return use_exact && k >= 6 ? exact.unit[k - 6] : AxisUnit(f, x, k); };
   int best_axis = x.least;
   const double best = x.value[best_axis];
   // Along a unit axis with B's centre at s, moving B by +axis separates
@@ -142,7 +154,7 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
     bool have = false;
     for (int k = best_axis; k < 15; ++k) {
       if (x.value[k] != best) continue;
-      const Vec3 w = a.rotation * AxisUnit(f, x, k);
+      const Vec3 w = a.rotation * unit(k);
       const double sign =
           x.side[k] != 0.0 ? (x.side[k] > 0.0 ? 1.0 : -1.0) : (PreferredNormal(w, -w) ? 1.0 : -1.0);
       if (!have || PreferredNormal(w * sign, best_world)) {
@@ -153,7 +165,7 @@ PairResult ContactObbObb(const Obb& a, const Obb& b) {
       }
     }
   }
-  const Vec3 n = AxisUnit(f, x, best_axis) * best_sign;
+  const Vec3 n = unit(best_axis) * best_sign;
   Vec3 pa;
   if (!GenericDeepestPointOnA(f, best_axis, n, best, pa)) pa = DeepestPointOnA(f, n, best);
   const Vec3 pb = pa - n * best;

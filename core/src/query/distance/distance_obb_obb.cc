@@ -5,6 +5,7 @@
 // face has its deepest edge's partner on the face outside the plate).
 #include "query/closest/closest_box_box.h"
 #include "query/closest/closest_point_box.h"
+#include "query/contact/box_box_exact_edges.h"
 #include "query/contact/box_box_sat.h"
 #include "query/kernels_box.h"
 
@@ -15,6 +16,10 @@ PairResult DistanceObbObb(const Obb& a, const Obb& b) {
   BoxAxes x;
   BoxBoxClosest apart;
   if (SeparatedBoxBox(f, x, apart)) return ApartResult(a, apart);
+  // A gap along nearly parallel edges the rounded axes cannot see: the
+  // exact edge axes decide, the edge search gives the closest points.
+  if (EdgeAxesUncertain(f, x, false) && ComputeExactEdgeAxes(a, b).separated) [[unlikely]]
+    return ApartResult(a, ClosestBoxBoxFrame(f));
   Vec3 common;
   if (CommonPointBoxBox(f, common)) {
     const Vec3 p = FromBoxFrame(a, common);

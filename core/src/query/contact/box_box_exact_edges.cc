@@ -1,0 +1,78 @@
+#include "query/contact/box_box_exact_edges.h"
+
+#include <cmath>
+
+namespace collide::internal {
+namespace {
+
+// p q - r s to ~1 ulp of the result (Kahan; Jeannerod, Louvet and Muller,
+// "Further analysis of Kahan's algorithm for the accurate computation of
+// 2x2 determinants", Math. Comp. 2013): w = r s rounded, e its exact error.
+double DifferenceOfProducts(double p, double q, double r, double s) {
+  const double w = r * s;
+  const double e = std::fma(-r, s, w);
+  return std::fma(p, q, -w) + e;
+}
+
+Vec3 ExactCross(const Vec3& u, const Vec3& v) {
+  return {DifferenceOfProducts(u.y, v.z, u.z, v.y), DifferenceOfProducts(u.z, v.x, u.x, v.z),
+          DifferenceOfProducts(u.x, v.y, u.y, v.x)};
+}
+
+}  // namespace
+
+ExactEdgeAxes ComputeExactEdgeAxes(const Obb& a, const Obb& b) {
+  ExactEdgeAxes e;
+  e.separated = false;
+  const Vec3 d = b.center - a.center;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const int k = 3 * i + j;
+      const Vec3 c = ExactCross(a.rotation.col[i], b.rotation.col[j]);
+      const double c2 = LengthSquared(c);
+      if (!(c2 > 0.0)) {
+        // Exactly parallel edges: the face axes cover the pair.
+        e.value[k] = kInfinity, e.side[k] = 0.0, e.unit[k] = Vec3{1, 0, 0};
+        continue;
+      }
+      const Vec3 n = c / std::sqrt(c2);
+      double radii = 0.0;
+      for (int m = 0; m < 3; ++m) {
+        radii += a.half_extents[m] * std::fabs(Dot(a.rotation.col[m], n)) +
+                 b.half_extents[m] * std::fabs(Dot(b.rotation.col[m], n));
+      }
+      const double s = Dot(d, n);
+      e.value[k] = radii - std::fabs(s);
+      e.side[k] = s;
+      e.unit[k] = TransposeMul(a.rotation, n);
+      e.separated |= e.value[k] < 0.0;
+    }
+  }
+  return e;
+}
+
+bool EdgeAxesUncertain(const BoxPairFrame& f, const BoxAxes& x, bool least_too) {
+  bool uncertain = least_too && x.least >= 6 && x.edge_length[x.least - 6] < 1.0 / 16.0;
+  for (int k = 0; k < 9; ++k) {
+    // value * length is the unnormalized overlap, or 0 in the slack's band;
+    // +inf with a nonzero length is a skipped near-parallel pair (a length
+    // of exactly 0 is parallel to the rounding of r: the face axes cover it).
+    const double v = x.value[6 + k], length = x.edge_length[k];
+    uncertain |= v == kInfinity ? length > 0.0 : !(v * length >= f.slack);
+  }
+  return uncertain;
+}
+
+void UseExactEdgeAxes(const ExactEdgeAxes& e, BoxAxes& x) {
+  for (int k = 0; k < 9; ++k) x.value[6 + k] = e.value[k], x.side[6 + k] = e.side[k];
+  int least = 0;
+  bool separated = false;
+  for (int k = 0; k < 15; ++k) {
+    if (x.value[k] < x.value[least]) least = k;
+    separated |= x.value[k] < 0.0;
+  }
+  x.least = least;
+  x.separated = separated;
+}
+
+}  // namespace collide::internal
