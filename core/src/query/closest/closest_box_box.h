@@ -519,8 +519,8 @@ inline PairResult ApartResult(const Obb& a, const BoxBoxClosest& c) {
           a.rotation * n};
 }
 
-// True when an edge of A and one of B are nearly but not exactly parallel
-// (sine below ~1/16). The certificates (CertifiedClosestAlong's edge-edge
+// True when an edge of A and one of B are nearly but not quite parallel
+// (sine between ~kParallelFeatureTol and ~1/16). The certificates (CertifiedClosestAlong's edge-edge
 // feet, the vertex and alternating-projection fixed points) are then
 // ill-conditioned: the feet of two nearly parallel edges' common
 // perpendicular move ~eps / sin^2 along them, and a pair that projects back
@@ -533,9 +533,10 @@ inline bool HasNearlyParallelEdges(const BoxPairFrame& f) {
   for (int i = 0; i < 3; ++i) {
 #pragma GCC unroll 3
     for (int j = 0; j < 3; ++j) {
-      // |r_ij| rounds to 1 below sine ~1e-8: exactly parallel is the
-      // column's two other entries zero.
-      near |= (f.abs_r[i][j] > 0.998) & (f.abs_r[kNext[i]][j] + f.abs_r[kPrev[i]][j] > 0.0);
+      // |r_ij| rounds to 1 below sine ~1e-8: the sine is about the column's
+      // two other entries. Below kParallelFeatureTol the features count as
+      // parallel (the middle-of-the-contact rule, SupportFeature).
+      near |= (f.abs_r[i][j] > 0.998) & (f.abs_r[kNext[i]][j] + f.abs_r[kPrev[i]][j] > kParallelFeatureTol);
     }
   }
   return near;

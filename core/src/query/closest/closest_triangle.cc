@@ -48,24 +48,27 @@ Long3 NearestOnSegment(const Long3& p, const Long3& q) {
 
 }  // namespace
 
-std::optional<TriangleClosestPoint> ClosestPointOnThinTriangle(const Vec3& va, const Vec3& vb,
-                                                               const Vec3& vc) {
-  const Long3 a = Of(va), b = Of(vb), c = Of(vc);
+std::optional<TriangleClosestPoint> ClosestPointOnThinTriangle(const Vec3& p, const Vec3& vertex_a,
+                                                               const Vec3& vertex_b, const Vec3& vertex_c) {
+  const Long3 o = Of(p);
+  const Long3 a = Of(vertex_a) - o, b = Of(vertex_b) - o, c = Of(vertex_c) - o;
   const Long3 ab = b - a, ac = c - a;
   const Long3 n = Cross(ab, ac);
   const Long ab2 = Dot(ab, ab), ac2 = Dot(ac, ac), n2 = Dot(n, n);
   // The GJK sub-algorithm's collinearity test (sin < ~1e-14), as before.
   if (!(n2 > Long(1e-28) * ab2 * ac2)) return std::nullopt;
   const double size2 = static_cast<double>(ab2 + ac2);
-  // The origin projects into the triangle when it sees each edge on the
-  // same side as n (the sub-triangles' areas along n are all >= 0).
-  if (Dot(Cross(a, b), n) >= 0 && Dot(Cross(b, c), n) >= 0 && Dot(Cross(c, a), n) >= 0)
-    return TriangleClosestPoint{ToVec3(n * (Dot(a, n) / n2)), size2};
   Long3 best = NearestOnSegment(a, b);
   Long best2 = Dot(best, best);
   for (const Long3& q : {NearestOnSegment(b, c), NearestOnSegment(c, a)}) {
     const Long q2 = Dot(q, q);
     if (q2 < best2) best = q, best2 = q2;
+  }
+  // The origin projects into the triangle when it sees each edge on the
+  // same side as n (the sub-triangles' areas along n are all >= 0).
+  if (Dot(Cross(a, b), n) >= 0 && Dot(Cross(b, c), n) >= 0 && Dot(Cross(c, a), n) >= 0) {
+    const Long3 face = n * (Dot(a, n) / n2);
+    if (Dot(face, face) < best2) best = face;
   }
   return TriangleClosestPoint{ToVec3(best), size2};
 }

@@ -26,17 +26,20 @@ struct TriangleClosestPoint {
 [[gnu::cold]] Vec3 ClosestPointOnEdges(const Vec3& a, const Vec3& b, const Vec3& c);
 
 // ClosestPointOnTriangle for a thin triangle (sin of the angle at a below
-// 1e-3), vertices relative to the query point; nullopt when degenerate by
-// the GJK sub-algorithm's collinearity test (sin < ~1e-14). Accuracy
-// (issue 14, class 5): in double the plane normal n = ab x ac of a sliver
-// is the small difference of products of size |ab| |ac|, so its direction
-// is off by ~eps / sin and the face distance dot(a, n) / |n| by eps |a| /
-// sin (3e-12 seen at sin 1e-4); the Voronoi tests' d1 d4 - d3 d2 cancel the
-// same way. Here in long double (64-bit significand, 2^11 times finer),
-// with the face region decided by the signs of the sub-triangle areas
-// and otherwise the nearest of the three edges, no region cancellation.
-[[gnu::cold]] std::optional<TriangleClosestPoint> ClosestPointOnThinTriangle(const Vec3& a, const Vec3& b,
-                                                                             const Vec3& c);
+// 1e-3), as the offset from p; nullopt when degenerate by the GJK
+// sub-algorithm's collinearity test (sin < ~1e-14). Accuracy (issue 14,
+// class 5): in double the plane normal n = ab x ac of a sliver is a small
+// difference of products of size |ab| |ac|, so its direction is off by
+// ~eps / sin and the face distance dot(a, n) / |n| by ~eps |a| / sin (3e-12
+// seen at sin 1e-4); the Voronoi tests' d1 d4 - d3 d2 cancel the same way,
+// and even a - p rounded in double tilts the plane by eps / sin. Here all
+// in long double (64-bit significand, 2^11 times finer) from the inputs:
+// the nearest point of the three edges (well-conditioned: a point on an
+// edge gets 0), or the face point when p projects inside (the
+// sub-triangles' areas along n all >= 0) and it is nearer.
+[[gnu::cold]] std::optional<TriangleClosestPoint> ClosestPointOnThinTriangle(const Vec3& p, const Vec3& vertex_a,
+                                                                            const Vec3& vertex_b,
+                                                                            const Vec3& vertex_c);
 
 // Always inline, for the ball-triangle kernel: out of line, the optional
 // result went through the stack. With plain inline GCC called it (it has two
@@ -53,7 +56,7 @@ struct TriangleClosestPoint {
   // Thin triangles (sin of the angle at a below 1e-3, degenerate ones
   // included) take the extended-precision path: one comparison here.
   const double ab2 = LengthSquared(ab), ac2 = LengthSquared(ac);
-  if (!(LengthSquared(n) > 1e-6 * ab2 * ac2)) return ClosestPointOnThinTriangle(a, b, c);
+  if (!(LengthSquared(n) > 1e-6 * ab2 * ac2)) return ClosestPointOnThinTriangle(p, vertex_a, vertex_b, vertex_c);
   const double size2 = ab2 + ac2;
   // Ericson 5.1.5: classify p against the vertex, edge and face regions with
   // dot products relative to the vertices, cheapest regions first. Each

@@ -1,6 +1,9 @@
 #include "query/contact/box_box_exact_edges.h"
 
 #include <cmath>
+#include <limits>
+
+#include "query/closest/closest_point_box.h"
 
 namespace collide::internal {
 namespace {
@@ -25,6 +28,11 @@ ExactEdgeAxes ComputeExactEdgeAxes(const Obb& a, const Obb& b) {
   ExactEdgeAxes e;
   e.separated = false;
   const Vec3 d = b.center - a.center;
+  // Round-off of an overlap below: a few ulps of the scene's size. Within it
+  // the boxes count as touching (overlap 0), as the fast test's slack does.
+  const Vec3 ha = a.half_extents, hb = b.half_extents;
+  const double slack = 16.0 * std::numeric_limits<double>::epsilon() *
+                       (std::fabs(d.x) + std::fabs(d.y) + std::fabs(d.z) + ha.x + ha.y + ha.z + hb.x + hb.y + hb.z);
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) {
       const int k = 3 * i + j;
@@ -42,7 +50,8 @@ ExactEdgeAxes ComputeExactEdgeAxes(const Obb& a, const Obb& b) {
                  b.half_extents[m] * std::fabs(Dot(b.rotation.col[m], n));
       }
       const double s = Dot(d, n);
-      e.value[k] = radii - std::fabs(s);
+      const double o = radii - std::fabs(s);
+      e.value[k] = o < 0.0 && o >= -slack ? 0.0 : o;
       e.side[k] = s;
       e.unit[k] = TransposeMul(a.rotation, n);
       e.separated |= e.value[k] < 0.0;
@@ -55,10 +64,10 @@ bool EdgeAxesUncertain(const BoxPairFrame& f, const BoxAxes& x, bool least_too) 
   bool uncertain = least_too && x.least >= 6 && x.edge_length[x.least - 6] < 1.0 / 16.0;
   for (int k = 0; k < 9; ++k) {
     // value * length is the unnormalized overlap, or 0 in the slack's band;
-    // +inf with a nonzero length is a skipped near-parallel pair (a length
-    // of exactly 0 is parallel to the rounding of r: the face axes cover it).
+    // +inf is a skipped near-parallel pair; below kParallelFeatureTol the
+    // edges count as parallel (as SupportFeature), the face axes cover them.
     const double v = x.value[6 + k], length = x.edge_length[k];
-    uncertain |= v == kInfinity ? length > 0.0 : !(v * length >= f.slack);
+    uncertain |= v == kInfinity ? length > kParallelFeatureTol : !(v * length >= f.slack);
   }
   return uncertain;
 }

@@ -120,7 +120,8 @@ inline bool SeparatedBoxPair(const BoxPairFrame& f) {
 
 // SeparatedBoxPair with the edge axes' doubt: kUncertain when no axis
 // separates by more than the slack but some edge axis (not parallel to the
-// rounding of r) is within the slack of separating, where the rounded axis
+// rounding of r: sine above kParallelFeatureTol) is within the slack of
+// separating, where the rounded axis
 // cannot decide (box_box_exact_edges.h explains why and decides).
 enum class BoxSatVerdict { kOverlapping, kSeparated, kUncertain };
 inline BoxSatVerdict BoxPairVerdict(const BoxPairFrame& f) {
@@ -140,7 +141,7 @@ inline BoxSatVerdict BoxPairVerdict(const BoxPairFrame& f) {
       const EdgeAxis e = EdgeAxisProjection(f, i, j);
       const double o = e.radii - std::fabs(e.s);
       if (o + f.slack < 0.0) return BoxSatVerdict::kSeparated;
-      uncertain |= (o < f.slack) & ((f.r[kNext[i]][j] != 0.0) | (f.r[kPrev[i]][j] != 0.0));
+      uncertain |= (o < f.slack) & (std::fabs(f.r[kNext[i]][j]) + std::fabs(f.r[kPrev[i]][j]) > kParallelFeatureTol);
     }
   }
   return uncertain ? BoxSatVerdict::kUncertain : BoxSatVerdict::kOverlapping;
