@@ -527,11 +527,9 @@ inline PairResult ApartResult(const Obb& a, const BoxBoxClosest& c) {
 // onto itself to the last bit need not be the closest, the distance off by
 // up to ~eps / sin (3e-9 seen at sin 1e-6; issue 14, class 1). The edge
 // search (ClosestBoxBoxFrame, exact edge-to-box distances) answers them.
-inline bool HasNearlyParallelEdges(const BoxPairFrame& f) {
+[[gnu::noinline]] inline bool HasNearlyParallelEdgesSlow(const BoxPairFrame& f) {
   bool near = false;
-#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
-#pragma GCC unroll 3
     for (int j = 0; j < 3; ++j) {
       // |r_ij| rounds to 1 below sine ~1e-8: the sine is about the column's
       // two other entries. Below kParallelFeatureTol the features count as
@@ -540,6 +538,16 @@ inline bool HasNearlyParallelEdges(const BoxPairFrame& f) {
     }
   }
   return near;
+}
+inline bool HasNearlyParallelEdges(const BoxPairFrame& f) {
+  // The largest |r_ij| first: random pairs stop here.
+  double largest = 0.0;
+#pragma GCC unroll 3
+  for (int i = 0; i < 3; ++i) {
+#pragma GCC unroll 3
+    for (int j = 0; j < 3; ++j) largest = f.abs_r[i][j] > largest ? f.abs_r[i][j] : largest;
+  }
+  return largest > 0.998 && HasNearlyParallelEdgesSlow(f);
 }
 
 // The closest points of two boxes that the separating-axis test found

@@ -61,15 +61,8 @@ ExactEdgeAxes ComputeExactEdgeAxes(const Obb& a, const Obb& b) {
 }
 
 bool EdgeAxesUncertain(const BoxPairFrame& f, const BoxAxes& x, bool least_too) {
-  bool uncertain = least_too && x.least >= 6 && x.edge_length[x.least - 6] < 1.0 / 16.0;
-  for (int k = 0; k < 9; ++k) {
-    // value * length is the unnormalized overlap, or 0 in the slack's band;
-    // +inf is a skipped near-parallel pair; below kParallelFeatureTol the
-    // edges count as parallel (as SupportFeature), the face axes cover them.
-    const double v = x.value[6 + k], length = x.edge_length[k];
-    uncertain |= v == kInfinity ? length > kParallelFeatureTol : !(v * length >= f.slack);
-  }
-  return uncertain;
+  if (least_too && x.least >= 6 && x.edge_length[x.least - 6] < 1.0 / 16.0) return true;
+  return x.lowest_edge < f.slack && EdgeAxisNearTouching(f);
 }
 
 void UseExactEdgeAxes(const ExactEdgeAxes& e, BoxAxes& x) {

@@ -39,10 +39,12 @@ struct ExactEdgeAxes {
 ExactEdgeAxes ComputeExactEdgeAxes(const Obb& a, const Obb& b);
 
 // True when the rounded edge axes in x (ComputeEdgeAxes) cannot be trusted
-// for the pair's answer: an edge axis within the slack of touching (its
-// value is then 0 or tiny), skipped as near-parallel (+inf), or, when
-// `least_too`, the least axis an edge axis of sine below 1/16 (its value
-// off by more than the accuracy contract's 64 eps of the size).
+// for the pair's answer: an edge axis (sine above kParallelFeatureTol)
+// within the slack of touching, or, when `least_too`, the least axis an
+// edge axis of sine below 1/16 (its value off by more than the accuracy
+// contract's 64 eps of the size). Near-parallel axes skipped by
+// ComputeEdgeAxes (sine below 1e-8) stay skipped unless near touching: the
+// depth may then be off by up to ~1e-8 of the size (as before).
 bool EdgeAxesUncertain(const BoxPairFrame& f, const BoxAxes& x, bool least_too);
 
 // x's edge axes replaced by the exact ones (values, sides), least and

@@ -124,6 +124,21 @@ inline bool SeparatedBoxPair(const BoxPairFrame& f) {
 // separating, where the rounded axis
 // cannot decide (box_box_exact_edges.h explains why and decides).
 enum class BoxSatVerdict { kOverlapping, kSeparated, kUncertain };
+// Whether an edge axis not parallel to the rounding of r (sine above
+// kParallelFeatureTol) is within the slack of separating. Out of line: only
+// pairs near touching along an edge axis, and aligned boxes (whose parallel
+// edge pairs have overlap 0 on their zero axes), come here.
+[[gnu::noinline]] inline bool EdgeAxisNearTouching(const BoxPairFrame& f) {
+  bool near = false;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const EdgeAxis e = EdgeAxisProjection(f, i, j);
+      near |= (e.radii - std::fabs(e.s) < f.slack) &
+              (std::fabs(f.r[kNext[i]][j]) + std::fabs(f.r[kPrev[i]][j]) > kParallelFeatureTol);
+    }
+  }
+  return near;
+}
 inline BoxSatVerdict BoxPairVerdict(const BoxPairFrame& f) {
 #pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
@@ -133,18 +148,20 @@ inline BoxSatVerdict BoxPairVerdict(const BoxPairFrame& f) {
   for (int j = 0; j < 3; ++j) {
     if (std::fabs(CentreAlongB(f, j)) > RadiusAAlongB(f, j) + f.hb[j]) return BoxSatVerdict::kSeparated;
   }
-  bool uncertain = false;
+  double lowest = kInfinity;
 #pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
 #pragma GCC unroll 3
     for (int j = 0; j < 3; ++j) {
       const EdgeAxis e = EdgeAxisProjection(f, i, j);
+      if (std::fabs(e.s) > e.radii + f.slack) return BoxSatVerdict::kSeparated;
       const double o = e.radii - std::fabs(e.s);
-      if (o + f.slack < 0.0) return BoxSatVerdict::kSeparated;
-      uncertain |= (o < f.slack) & (std::fabs(f.r[kNext[i]][j]) + std::fabs(f.r[kPrev[i]][j]) > kParallelFeatureTol);
+      lowest = o < lowest ? o : lowest;
     }
   }
-  return uncertain ? BoxSatVerdict::kUncertain : BoxSatVerdict::kOverlapping;
+  if (lowest < f.slack && EdgeAxisNearTouching(f)) [[unlikely]]
+    return BoxSatVerdict::kUncertain;
+  return BoxSatVerdict::kOverlapping;
 }
 
 // An edge-edge axis with |e_i x b_j| = sin(angle) below this is skipped:
@@ -167,6 +184,7 @@ struct BoxAxes {
   // |e_i x b_j| of edge axis 6 + k, set by ComputeEdgeAxes: AxisUnit's
   // divisor, so that it is not computed again on the critical path.
   double edge_length[9];
+  double lowest_edge;  // the least unnormalized edge-axis overlap (ComputeEdgeAxes).
   int least;       // the axis of least value: the depth's, or the largest gap's.
   bool separated;  // some axis separates strictly (as SeparatedBoxPair).
 };
@@ -364,6 +382,7 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
   _mm_storel_pd(&x.edge_length[8], length);
   x.least = FirstLeastAxis<6, 15>(x.value, x.least, x.value[x.least]);
   lowest = _mm_min_sd(lowest, _mm_unpackhi_pd(lowest, lowest));
+  x.lowest_edge = _mm_cvtsd_f64(lowest);
   x.separated = x.separated | (_mm_cvtsd_f64(_mm_add_sd(lowest, slack)) < 0.0);
 }
 #else
@@ -393,6 +412,7 @@ inline void ComputeEdgeAxes(const BoxPairFrame& f, BoxAxes& x) {
     }
   }
   x.least = least_axis;
+  x.lowest_edge = least_overlap;
   x.separated = x.separated | (least_overlap + f.slack < 0.0);
 }
 #endif
