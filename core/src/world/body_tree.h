@@ -1,5 +1,5 @@
-// A static binary AABB tree over body bounds (median split on the longest
-// axis of the centres, up to kLeafSize per leaf): the world's broadphase.
+// A static binary AABB tree over body bounds (items in Morton order of their
+// centres, split at the middle, up to kLeafSize per leaf): the broadphase.
 // Rebuilt, never refitted: a frame's tree is built once when the frame (and
 // again when the next frame) arrives.
 #ifndef COLLIDE_CORE_SRC_WORLD_BODY_TREE_H_
@@ -36,8 +36,11 @@ class BodyTree {
     std::uint32_t count = 0;  // leaf: items; inner: 0.
   };
   static constexpr std::uint32_t kLeafSize = 4;
+  // Traversal stack: the tree is at most 30 bit levels plus 32 halvings of
+  // equal codes deep (body_tree.cc), so 128 entries never overflow.
+  static constexpr int kStackSize = 128;
   void BuildNode(std::uint32_t node, std::uint32_t begin, std::uint32_t end,
-                 const std::vector<Vec3>& centres);
+                 const std::vector<std::uint64_t>& keys);
   static bool SlabHit(const Aabb& b, const Vec3& origin, const Vec3& inv, double t_max, double& t_enter);
 
   std::vector<Node> nodes_;
@@ -73,7 +76,7 @@ void BodyTree::Ray(const Vec3& origin, const Vec3& dir, double t_max, Visit&& vi
   if (nodes_.empty()) return;
   // 1/0 = inf makes the slab of a parallel axis all or nothing, as wanted.
   const Vec3 inv{1.0 / dir.x, 1.0 / dir.y, 1.0 / dir.z};
-  std::uint32_t stack[64];
+  std::uint32_t stack[kStackSize];
   int top = 0;
   stack[top++] = 0;
   while (top > 0) {
@@ -84,7 +87,7 @@ void BodyTree::Ray(const Vec3& origin, const Vec3& dir, double t_max, Visit&& vi
       for (std::uint32_t i = n.first; i < n.first + n.count; ++i) {
         if (SlabHit(boxes_[order_[i]], origin, inv, t_max, t_enter)) t_max = visit(order_[i]);
       }
-    } else if (top + 2 <= 64) {
+    } else {
       stack[top++] = n.first + 1;
       stack[top++] = n.first;
     }
@@ -94,7 +97,7 @@ void BodyTree::Ray(const Vec3& origin, const Vec3& dir, double t_max, Visit&& vi
 template <typename Visit>
 void BodyTree::Overlap(const Aabb& box, Visit&& visit) const {
   if (nodes_.empty()) return;
-  std::uint32_t stack[64];
+  std::uint32_t stack[kStackSize];
   int top = 0;
   stack[top++] = 0;
   while (top > 0) {
@@ -104,7 +107,7 @@ void BodyTree::Overlap(const Aabb& box, Visit&& visit) const {
       for (std::uint32_t i = n.first; i < n.first + n.count; ++i) {
         if (Overlaps(boxes_[order_[i]], box)) visit(order_[i]);
       }
-    } else if (top + 2 <= 64) {
+    } else {
       stack[top++] = n.first + 1;
       stack[top++] = n.first;
     }
