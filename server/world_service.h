@@ -17,8 +17,10 @@ namespace collide::server {
 
 // Name of the metadata header that must carry the request's world id.
 inline constexpr char kWorldHeader[] = "collide-world";
-// The auth context property naming the caller's tenant (transport_security);
-// calls without it share the tenant "".
+// The auth context property naming the caller's tenant; calls without it
+// share the tenant "". Nothing sets it yet: gRPC 1.51's core auth processor
+// gets the connection's auth context, not the call's, so a property added
+// there would name every call on the connection with its first token.
 inline constexpr char kPrincipalProperty[] = "collide_principal";
 
 struct WorldServiceConfig {

@@ -4,6 +4,7 @@
 // bad input asserting the code and the field path or limit named.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -521,6 +522,69 @@ TEST(WorldMemoryBudgetTest, CreationBeyondTheBudgetIsRefusedBeforeBuilding) {
   ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
   const grpc::Status s = stub->CreateWorld(Ctx("b").get(), CreateRequest("b"), &info);
   ExpectExhausted(s, "--world_memory_budget_bytes is 5000");
+}
+
+// Queries and frames on one world from many threads: every answer is the
+// core's before or after a frame, never a mix; other worlds are unaffected.
+TEST(WorldConcurrencyTest, QueriesSeeWholeFrames) {
+  TestServer server;
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  // Frame t puts all 8 bodies at x = t % 9 (in rows y = -2, -5, ..., clear
+  // of the statics): the ray along +x in each row hits its body's chest at
+  // the same distance, unless a query saw part of a frame.
+  constexpr int kBodies = 8, kFrames = 60;
+  const auto frame = [](int t) {
+    Frame f{t, {}, {}};
+    for (int b = 0; b < kBodies; ++b) {
+      BodyUpdate u{b, Pose{{static_cast<double>(t % 9), -3.0 * b - 2, 0}, {}}, {}, {}, {}, {}, false};
+      if (t == 1) u.parts = Hitboxes();
+      f.bodies.push_back(u);
+    }
+    return f;
+  };
+  std::atomic<bool> done{false};
+  std::atomic<int> mixed{0}, answered{0};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 2; ++r) {
+    readers.emplace_back([&] {
+      auto reader = v1::WorldService::NewStub(server.channel);
+      v1::QueryWorldRequest q;
+      q.set_world_id(kWorld);
+      for (int b = 0; b < kBodies; ++b) {
+        v1::WorldRayCast* c = q.add_ray_casts();
+        c->mutable_ray()->mutable_origin()->set_x(-1);
+        c->mutable_ray()->mutable_origin()->set_y(-3.0 * b - 2);
+        c->mutable_ray()->mutable_origin()->set_z(1.0);
+        c->mutable_ray()->mutable_direction()->set_x(1);
+        c->mutable_ray()->set_max_distance(9.5);
+      }
+      while (!done) {
+        v1::QueryWorldResponse response;
+        if (!reader->QueryWorld(Ctx().get(), q, &response).ok()) continue;
+        // All rays see one frame: equal distances.
+        const auto distance = [&](int b) {
+          return response.ray_casts(b).hits_size() ? response.ray_casts(b).hits(0).distance() : -1.0;
+        };
+        for (int b = 1; b < kBodies; ++b) mixed += distance(b) != distance(0);
+        ++answered;
+      }
+    });
+  }
+  v1::PushFrameRequest push;
+  push.set_world_id(kWorld);
+  v1::PushFrameResponse pushed;
+  for (int t = 1; t <= kFrames; ++t) {
+    push.Clear();
+    push.set_world_id(kWorld);
+    Put(frame(t), push.mutable_frame());
+    ASSERT_TRUE(stub->PushFrame(Ctx().get(), push, &pushed).ok());
+  }
+  done = true;
+  for (std::thread& t : readers) t.join();
+  EXPECT_EQ(mixed.load(), 0);
+  EXPECT_GT(answered.load(), 0);
 }
 
 }  // namespace
