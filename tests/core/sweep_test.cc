@@ -5,7 +5,7 @@
 // Contract checks per sweep: status kOk; on a hit t in [0, 1], the shapes at
 // t touch (|signed distance| within the band), and no sample t' < t
 // overlaps; the point lies on both shapes at t, the normal is unit and (for
-// t > 0, closed forms) does not point against the motion; a start overlap reports t = 0
+// t > 0) does not point against the motion; a start overlap reports t = 0
 // and Contact's depth; a miss stays apart at every sample of the path. The
 // reference knows nothing of the sweep: the signed distance along a
 // translation is convex in t, so a golden-section search of Distance finds
@@ -97,6 +97,27 @@ TEST(SweepTest, GrazingTouchIsAHitAndAHairAwayIsAMiss) {
   EXPECT_NEAR(e.t, 0.5, 1e-4);
   EXPECT_LE(SignedGap(Capsule{{0, 1.5, -1}, {0, 1.5, 1}, 0.5}, {10, 0, 0}, e.t, Aabb{{5, 0, 0}, {6, 1, 1}}),
             1e-8);
+}
+
+TEST(SweepTest, CapsulesCrossedAndParallel) {
+  // Crossed axes: A along x falls onto B along y.
+  const SweepResult x =
+      ShapeCast(Capsule{{-2, 0, 5}, {2, 0, 5}, 0.5}, {0, 0, -10}, Capsule{{0, -2, 0}, {0, 2, 0}, 0.5});
+  ASSERT_TRUE(x.hit);
+  EXPECT_NEAR(x.t, 0.4, 1e-12);
+  EXPECT_NEAR(x.normal.z, -1.0, 1e-12);
+  EXPECT_NEAR(Length(x.point - Vec3{0, 0, 0.5}), 0.0, 1e-12);
+  // Parallel axes, side by side: a whole line of contact.
+  const SweepResult p =
+      ShapeCast(Capsule{{-1, 3, 0}, {1, 3, 0}, 0.5}, {0, -10, 0}, Capsule{{-2, 0, 0}, {2, 0, 0}, 0.5});
+  ASSERT_TRUE(p.hit);
+  EXPECT_NEAR(p.t, 0.2, 1e-12);
+  EXPECT_NEAR(p.normal.y, -1.0, 1e-12);
+  // Segments crossing: a hit only through the other's line.
+  const SweepResult s = ShapeCast(Segment{{-1, 0, 1}, {1, 0, 1}}, {0, 0, -2}, Segment{{0, -1, 0}, {0, 1, 0}});
+  ASSERT_TRUE(s.hit);
+  EXPECT_NEAR(s.t, 0.5, 1e-12);
+  EXPECT_FALSE(ShapeCast(Segment{{2, 0, 1}, {3, 0, 1}}, {0, 0, -2}, Segment{{0, -1, 0}, {0, 1, 0}}).hit);
 }
 
 TEST(SweepTest, ParallelFacesMeetAtTheGap) {

@@ -14,9 +14,10 @@ namespace collide {
 // coordinates, radii and half extents: at a hit's t, Distance(A moved by t *
 // translation, B) <= kSweepRelativeTolerance * L (and the shapes do not
 // overlap by more than Contact's rounding). Closed forms (a point or sphere
-// against a point, segment, sphere, capsule, box, triangle or halfspace, in
-// either order) are exact to rounding; the generic conservative advancement
-// stops within this distance of the contact.
+// against a point, segment, sphere, capsule, box, triangle or halfspace; a
+// segment or capsule against a segment or capsule; either order) are exact
+// to rounding; the generic conservative advancement stops within this
+// distance of the contact.
 inline constexpr double kSweepRelativeTolerance = 1e-9;
 
 // Result of sweeping shape A (moving) by `translation` against shape B (fixed).

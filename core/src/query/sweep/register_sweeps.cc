@@ -1,4 +1,4 @@
-// Registers the closed-form ball sweeps; the table mirrors each one.
+// Registers the closed-form sweeps; the table mirrors each one.
 #include "query/sweep/sweep_internal.h"
 #include "query/sweep/sweep_kernels.h"
 
@@ -20,6 +20,12 @@ void RegisterBallSweeps(SweepTable& t) {
   t.Register<SweepSphereTriangle>();
   t.Register<SweepPointHalfspace>();
   t.Register<SweepSphereHalfspace>();
+}
+
+void RegisterSegmentSweeps(SweepTable& t) {
+  t.Register<SweepSegmentSegment>();
+  t.Register<SweepSegmentCapsule>();
+  t.Register<SweepCapsuleCapsule>();
 }
 
 }  // namespace collide::internal

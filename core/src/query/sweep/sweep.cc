@@ -12,6 +12,7 @@ namespace {
 SweepTable BuildSweepTable() {
   SweepTable t;
   RegisterBallSweeps(t);
+  RegisterSegmentSweeps(t);
   return t;
 }
 

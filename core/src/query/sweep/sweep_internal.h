@@ -92,6 +92,9 @@ class SweepTable {
 // halfspace: a ray cast from the center against the target inflated by the
 // radius (sweep_sphere_*.cc).
 void RegisterBallSweeps(SweepTable& table);
+// Segment and capsule against segment and capsule: a ray cast against their
+// Minkowski difference, a rounded parallelogram (sweep_capsule_capsule.cc).
+void RegisterSegmentSweeps(SweepTable& table);
 
 }  // namespace collide::internal
 

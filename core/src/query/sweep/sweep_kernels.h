@@ -21,6 +21,9 @@ SweepResult SweepPointObb(const Point& a, const Vec3& v, const Obb& b);
 SweepResult SweepSphereObb(const Sphere& a, const Vec3& v, const Obb& b);
 SweepResult SweepPointTriangle(const Point& a, const Vec3& v, const Triangle& b);
 SweepResult SweepSphereTriangle(const Sphere& a, const Vec3& v, const Triangle& b);
+SweepResult SweepSegmentSegment(const Segment& a, const Vec3& v, const Segment& b);
+SweepResult SweepSegmentCapsule(const Segment& a, const Vec3& v, const Capsule& b);
+SweepResult SweepCapsuleCapsule(const Capsule& a, const Vec3& v, const Capsule& b);
 SweepResult SweepPointHalfspace(const Point& a, const Vec3& v, const Halfspace& b);
 SweepResult SweepSphereHalfspace(const Sphere& a, const Vec3& v, const Halfspace& b);
 
