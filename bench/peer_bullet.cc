@@ -39,6 +39,7 @@
 #include <limits>
 #include <variant>
 
+#include "bullet_shapes.h"
 #include "pairs.h"
 
 #ifndef BT_USE_DOUBLE_PRECISION
@@ -46,16 +47,9 @@
 #endif
 
 namespace collide::bench {
-namespace {
 
 btVector3 ToBullet(const Vec3& v) { return {v.x, v.y, v.z}; }
 
-struct BulletShape {
-  std::unique_ptr<btConvexShape> shape;
-  btTransform transform;
-};
-
-// The Bullet shape for a collide shape, with its world transform.
 BulletShape MakeShape(const Shape& shape) {
   BulletShape out{nullptr, btTransform::getIdentity()};
   if (const auto* s = std::get_if<Sphere>(&shape)) {
@@ -96,6 +90,8 @@ BulletShape MakeShape(const Shape& shape) {
   if (!round) out.shape->setMargin(0.0);  // btBoxShape keeps its half extents when the margin changes.
   return out;
 }
+
+namespace {
 
 class BulletPeer final : public IndexedPeer<BulletPeer> {
  public:
