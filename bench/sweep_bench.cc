@@ -8,9 +8,8 @@
 // Printed per kind: the hit rate, the share of hits at t = 0, and the
 // agreement of the two libraries' hit flags (sanity, untimed: the rounded
 // pairs agree on 86-95% of the sweeps; the box, triangle and hull pairs, to
-// which the peer gives margin 0 as in pair_bench, on only 39-65%: not
-// investigated; collide's sweeps are checked against an independent
-// reference in tests/core/sweep_test.cc, Bullet's are not). Time per sweep
+// which the peer gives margin 0 as in pair_bench, on only 39-65%: Bullet
+// misses real hits, see README Shape casts). Time per sweep
 // is 1 / items_per_second (CPU time).
 #include <BulletCollision/NarrowPhaseCollision/btGjkConvexCast.h>
 #include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
