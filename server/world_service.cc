@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "convert/packed.h"
+#include "convert/world_packed.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
 #include "google/rpc/error_details.pb.h"
@@ -331,6 +333,23 @@ grpc::ServerUnaryReactor* WorldService::QueryWorld(grpc::CallbackServerContext* 
   return Done(context, grpc::Status::OK);
 }
 
+template <typename AddProblems>
+grpc::Status WorldService::JudgeShots(WorldEntry& entry, const std::vector<ShotRequest>& shots,
+                                      convert::ViolationList& violations, AddProblems add_problems,
+                                      v1::ValidateShotsResponse* response) {
+  std::vector<ShotVerdict> verdicts;
+  {
+    std::shared_lock lock(entry.mu);
+    verdicts = entry.world.ValidateShots(shots);
+  }
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    if (verdicts[i].code == ShotCode::kInvalidRequest) add_problems(i, verdicts[i].problems);
+  }
+  if (!violations.empty()) return Invalid(violations);
+  for (const ShotVerdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
+  return grpc::Status::OK;
+}
+
 grpc::ServerUnaryReactor* WorldService::ValidateShots(grpc::CallbackServerContext* context,
                                                       const v1::ValidateShotsRequest* request,
                                                       v1::ValidateShotsResponse* response) {
@@ -343,18 +362,54 @@ grpc::ServerUnaryReactor* WorldService::ValidateShots(grpc::CallbackServerContex
   convert::ViolationList violations;
   std::vector<ShotRequest> shots;
   convert::DecodeShots(*request, shots, violations);
-  std::vector<ShotVerdict> verdicts;
+  const auto add = [&violations](std::size_t i, std::vector<Violation>& problems) {
+    convert::AddItemProblems("shots", i, problems, violations);
+  };
+  return Done(context, JudgeShots(*entry, shots, violations, add, response));
+}
+
+grpc::ServerUnaryReactor* WorldService::ValidateShotsPacked(grpc::CallbackServerContext* context,
+                                                            const v1::ValidateShotsPackedRequest* request,
+                                                            v1::ValidateShotsResponse* response) {
+  grpc::Status status;
+  std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
+  if (entry == nullptr) return Done(context, status);
+  if (status = CheckItems(request->shooter_ids_size(), config_.max_items_per_request); !status.ok()) {
+    return Done(context, status);
+  }
+  convert::ViolationList violations;
+  std::vector<ShotRequest> shots;
+  if (!convert::DecodePacked(*request, shots, violations)) return Done(context, Invalid(violations));
+  const auto add = [&violations](std::size_t i, std::vector<Violation>& problems) {
+    convert::AddPackedShotProblems(i, problems, violations);
+  };
+  return Done(context, JudgeShots(*entry, shots, violations, add, response));
+}
+
+grpc::ServerUnaryReactor* WorldService::CastWorldRaysPacked(grpc::CallbackServerContext* context,
+                                                            const v1::CastWorldRaysPackedRequest* request,
+                                                            v1::CastWorldRaysPackedResponse* response) {
+  grpc::Status status;
+  std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
+  if (entry == nullptr) return Done(context, status);
+  if (status = CheckItems(request->rays_size() / convert::kPackedRayStride, config_.max_items_per_request);
+      !status.ok()) {
+    return Done(context, status);
+  }
+  convert::ViolationList violations;
+  std::vector<RayQuery> rays;
+  if (!convert::DecodePacked(*request, rays, violations)) return Done(context, Invalid(violations));
+  std::vector<RayQueryResult> results;
   {
     std::shared_lock lock(entry->mu);
-    verdicts = entry->world.ValidateShots(shots);
+    results = entry->world.RayCasts(rays);
   }
-  for (std::size_t i = 0; i < verdicts.size(); ++i) {
-    if (verdicts[i].code == ShotCode::kInvalidRequest) {
-      convert::AddItemProblems("shots", i, verdicts[i].problems, violations);
-    }
+  // Decoding checked every field the core checks; a problem left is a bug.
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    AddQueryProblems("rays", i, "", results[i].problems, violations);
   }
   if (!violations.empty()) return Done(context, Invalid(violations));
-  for (const ShotVerdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
+  convert::EncodePacked(results, response);
   return Done(context, grpc::Status::OK);
 }
 

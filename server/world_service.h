@@ -9,8 +9,11 @@
 #define COLLIDE_SERVER_WORLD_SERVICE_H_
 
 #include <string>
+#include <vector>
 
 #include "collide/v1/world.grpc.pb.h"
+#include "collide/world.h"
+#include "convert/violations.h"
 #include "server/world_registry.h"
 
 namespace collide::server {
@@ -55,6 +58,12 @@ class WorldService final : public v1::WorldService::CallbackService {
   grpc::ServerUnaryReactor* ValidateShots(grpc::CallbackServerContext* context,
                                           const v1::ValidateShotsRequest* request,
                                           v1::ValidateShotsResponse* response) override;
+  grpc::ServerUnaryReactor* CastWorldRaysPacked(grpc::CallbackServerContext* context,
+                                                const v1::CastWorldRaysPackedRequest* request,
+                                                v1::CastWorldRaysPackedResponse* response) override;
+  grpc::ServerUnaryReactor* ValidateShotsPacked(grpc::CallbackServerContext* context,
+                                                const v1::ValidateShotsPackedRequest* request,
+                                                v1::ValidateShotsResponse* response) override;
   grpc::ServerUnaryReactor* ValidateMoves(grpc::CallbackServerContext* context,
                                           const v1::ValidateMovesRequest* request,
                                           v1::ValidateMovesResponse* response) override;
@@ -66,6 +75,11 @@ class WorldService final : public v1::WorldService::CallbackService {
                       v1::WorldInfo* response);
   grpc::Status Push(WorldEntry& entry, const v1::PushFrameRequest& request, v1::PushFrameResponse* response);
   void FillInfo(WorldEntry& entry, v1::WorldInfo* out);
+  // Shot verdicts of decoded `shots`; invalid ones are added by `add_problems`.
+  template <typename AddProblems>
+  grpc::Status JudgeShots(WorldEntry& entry, const std::vector<ShotRequest>& shots,
+                          convert::ViolationList& violations, AddProblems add_problems,
+                          v1::ValidateShotsResponse* response);
 
   const WorldServiceConfig config_;
   WorldRegistry registry_;

@@ -524,6 +524,98 @@ TEST(WorldMemoryBudgetTest, CreationBeyondTheBudgetIsRefusedBeforeBuilding) {
   ExpectExhausted(s, "--world_memory_budget_bytes is 5000");
 }
 
+TEST_F(WorldServiceTest, PackedFormsEqualTheReadable) {
+  CreateAndFill();
+  const World core = CoreWorld();
+  // Rays along +x in rows through the target, the ball, the wall, and one
+  // missing everything, at tick 1.5 ignoring the shooter.
+  v1::CastWorldRaysPackedRequest rays;
+  rays.set_world_id(kWorld);
+  std::vector<RayQuery> queries;
+  for (const double y : {1.1, 0.9, 4.0, -4.0, 40.0}) {
+    queries.push_back({Ray{{-1, y, 1.2}, {1, 0, 0}, kInfinity},
+                       Time{1, 0.5},
+                       {kAllCategories, {kShooter}},
+                       RayMode::kClosest,
+                       1});
+    for (double v : {-1.0, y, 1.2, 1.0, 0.0, 0.0, kInfinity}) rays.add_rays(v);
+  }
+  rays.mutable_filter()->mutable_at()->set_tick(1);
+  rays.mutable_filter()->mutable_at()->set_fraction(0.5);
+  rays.mutable_filter()->add_ignore_bodies(kShooter);
+  v1::CastWorldRaysPackedResponse packed;
+  ASSERT_TRUE(stub_->CastWorldRaysPacked(Ctx().get(), rays, &packed).ok());
+  const std::vector<RayQueryResult> expected = core.RayCasts(queries);
+  ASSERT_EQ(packed.hit_size(), 5);
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_EQ(packed.hit(i), !expected[i].hits.empty()) << i;
+    if (!packed.hit(i)) continue;
+    const WorldRayHit& h = expected[i].hits[0];
+    EXPECT_EQ(packed.distance(i), h.distance);
+    EXPECT_EQ(packed.point(3 * i + 1), h.point.y);
+    EXPECT_EQ(packed.normal(3 * i), h.normal.x);
+    EXPECT_EQ(packed.target_kind(i), h.target.kind == HitTarget::Kind::kBody ? 2 : 1);
+    EXPECT_EQ(packed.target_id(i), h.target.id);
+  }
+  EXPECT_EQ(packed.target_id(0), kTarget);
+  EXPECT_EQ(packed.target_id(2), kBall);
+  EXPECT_EQ(packed.target_id(3), kWall);
+  EXPECT_FALSE(packed.hit(4));
+  EXPECT_EQ(packed.time().at().tick(), 1);
+
+  // The verdicts test's shots, packed, get the readable answers.
+  v1::ValidateShotsRequest readable;
+  readable.set_world_id(kWorld);
+  v1::ValidateShotsPackedRequest shots;
+  shots.set_world_id(kWorld);
+  const struct {
+    Vec3 origin, direction;
+    double range;
+    std::int64_t tick;
+    double fraction;
+    std::int64_t body;
+    std::int32_t part;
+  } cases[] = {{{0, 0, 1.6}, {1, 0, 0.02}, kInfinity, 1, 0.0, kTarget, kHead},
+               {{0, 0, 1.6}, {1, 0, 0.02}, 50, -1, 0.0, kTarget, kHead},
+               {{0, -1.5, 1}, {1, 0, 0}, kInfinity, 1, 0.5, -1, -1}};
+  for (const auto& c : cases) {
+    for (double v : {c.origin.x, c.origin.y, c.origin.z, c.direction.x, c.direction.y, c.direction.z, c.range,
+                     c.fraction, 0.0, 0.0}) {
+      shots.add_doubles(v);
+    }
+    shots.add_shooter_ids(kShooter), shots.add_ticks(c.tick), shots.add_claimed_body_ids(c.body);
+    shots.add_claimed_part_ids(c.part);
+    v1::Shot* s = readable.add_shots();
+    s->set_shooter_id(kShooter);
+    Put(c.origin, s->mutable_origin());
+    Put(c.direction, s->mutable_direction());
+    if (std::isfinite(c.range)) s->set_max_range(c.range);
+    if (c.tick >= 0) s->mutable_at()->set_tick(c.tick), s->mutable_at()->set_fraction(c.fraction);
+    if (c.body != -1) s->mutable_claimed()->set_body_id(c.body), s->mutable_claimed()->set_part_id(c.part);
+  }
+  v1::ValidateShotsResponse from_packed, from_readable;
+  ASSERT_TRUE(stub_->ValidateShotsPacked(Ctx().get(), shots, &from_packed).ok());
+  ASSERT_TRUE(stub_->ValidateShots(Ctx().get(), readable, &from_readable).ok());
+  EXPECT_TRUE(MessageDifferencer::Equals(from_packed, from_readable)) << from_packed.DebugString();
+  EXPECT_EQ(from_packed.verdicts(0).code(), v1::SHOT_CODE_CONFIRMED);
+
+  // Bad packed input names the element.
+  shots.set_doubles(13, std::nan(""));  // Shot 1's direction.x.
+  grpc::Status status = stub_->ValidateShotsPacked(Ctx().get(), shots, &from_packed);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(BadRequestFields(status), std::vector<std::string>{"doubles[13]"}) << status.error_message();
+  shots.add_ticks(3);
+  status = stub_->ValidateShotsPacked(Ctx().get(), shots, &from_packed);
+  EXPECT_EQ(BadRequestFields(status), std::vector<std::string>{"ticks"}) << status.error_message();
+  rays.set_rays(10, 0.0), rays.set_rays(11, 0.0), rays.set_rays(12, 0.0);  // Ray 1's direction: zero.
+  status = stub_->CastWorldRaysPacked(Ctx().get(), rays, &packed);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(BadRequestFields(status), std::vector<std::string>{"rays[10]"}) << status.error_message();
+  rays.add_rays(1.0);
+  EXPECT_EQ(BadRequestFields(stub_->CastWorldRaysPacked(Ctx().get(), rays, &packed)),
+            std::vector<std::string>{"rays"});
+}
+
 // Queries and frames on one world from many threads: every answer is the
 // core's before or after a frame, never a mix; other worlds are unaffected.
 TEST(WorldConcurrencyTest, QueriesSeeWholeFrames) {
