@@ -345,6 +345,8 @@ TEST(SweepTest, RandomSweepsOfEveryPairKeepTheContract) {
   const int cases = testing::CaseCount(10000);
   constexpr int kReferenceEvery = 10;
   const auto start = std::chrono::steady_clock::now();
+  int not_converged = 0;
+  double min_rate = 1.0, max_rate = 0.0;
   for (const ShapeKind ka : kMoving) {
     for (int kb = 0; kb < kShapeKindCount; ++kb) {
       const ShapeKind b_kind = static_cast<ShapeKind>(kb);
@@ -358,6 +360,10 @@ TEST(SweepTest, RandomSweepsOfEveryPairKeepTheContract) {
       }
       const std::string pair = std::string(ShapeKindName(ka)) + "-" + std::string(ShapeKindName(b_kind));
       for (const std::string& check : fails.Checks()) ADD_FAILURE() << pair << " " << fails.Report(check);
+      not_converged += stats.not_converged;
+      const double rate = static_cast<double>(stats.hits) / stats.cases;
+      if (Dimension(ka) + Dimension(b_kind) >= 2)
+        min_rate = std::min(min_rate, rate), max_rate = std::max(max_rate, rate);
       // kNotConverged: a long grazing path; rare.
       EXPECT_LE(stats.not_converged, stats.cases / 100) << pair;
       // Hit-rate guard where hits have positive probability.
@@ -368,7 +374,8 @@ TEST(SweepTest, RandomSweepsOfEveryPairKeepTheContract) {
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("%d sweeps per pair, 72 pairs, %.1f s\n", cases, seconds);
+  std::printf("%d sweeps per pair, 72 pairs, %.1f s; %d not converged in all; hit rates %.2f-%.2f\n", cases,
+              seconds, not_converged, min_rate, max_rate);
 }
 
 }  // namespace
