@@ -3,6 +3,8 @@
 // its three axes (the face slabs) and of the twelve capsules of radius r on
 // its edges (the corner balls are the capsules' ends), so its first entry is
 // the nearest first entry into one of those fifteen solids (sweep_ball.h).
+#include <cmath>
+
 #include "query/kernels_box.h"
 #include "query/kernels_round.h"
 #include "query/sweep/sweep_ball.h"
@@ -14,6 +16,23 @@ RayHit RayCastRoundedBox(const Ray& ray, const Obb& box, double r) {
   if (r == 0.0) return RayCastObb(ray, box);
   const Vec3 h = box.half_extents;
   const double half[3] = {h.x, h.y, h.z};
+  // The box grown by r on every axis holds the rounded box: a ray that
+  // misses it misses, and one that enters it through a face's middle (the
+  // entry point within the box's extent on the other two axes, so on a face
+  // slab) enters the rounded box there (Ericson, "Real-Time Collision
+  // Detection", 5.5.7). Only edge and corner entries, and rays starting
+  // inside, need the fifteen solids: one ray cast instead of fifteen for
+  // most misses and face hits.
+  Obb grown = box;
+  grown.half_extents = h + Vec3{r, r, r};
+  const RayHit outer = RayCastObb(ray, grown);
+  if (!outer.hit) return outer;
+  if (outer.distance > 0.0) {
+    const Vec3 p = outer.point - box.center;
+    int outside = 0;
+    for (int i = 0; i < 3; ++i) outside += std::fabs(Dot(box.rotation.col[i], p)) > half[i];
+    if (outside <= 1) return outer;
+  }
   RayHit best;
   for (int i = 0; i < 3; ++i) {
     Obb slab = box;
