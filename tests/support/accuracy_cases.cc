@@ -80,7 +80,8 @@ AccuracyCase BoxBoxParallelEdges(Rng& g, ShapeKind a_kind) {
   const Vec3 q = pa + m * SignedGap(g, 1e-9, 1e-3);
   // Tilt B about m through its edge's midpoint: the edges' lines stay
   // apart by the gap along m while their directions part by delta.
-  const double delta = g.LogUniform(1e-8, 1e-4) * g.Sign();
+  double delta = g.LogUniform(1e-8, 1e-4);
+  delta *= g.Sign();
   const Vec3 cb = q + Rotate(-n1 * h1 - n2 * h2, m, delta);
   const int j = g.Int(3);
   Mat3 rb;
@@ -99,8 +100,11 @@ AccuracyCase TriangleBoxParallelFace(Rng& g, ShapeKind box_kind) {
   const Vec3 nf = r.col[i] * g.Sign();
   const Vec3 fc = c + nf * h[i];
   // Centroid over the face or beyond its edge.
-  const Vec3 centroid =
-      fc + r.col[i1] * (g.Uniform(-1.3, 1.3) * h[i1]) + r.col[i2] * (g.Uniform(-1.3, 1.3) * h[i2]);
+  // One draw per statement here and below: the order of calls within an
+  // expression is unspecified, and the cases must not depend on the compiler.
+  const double along1 = g.Uniform(-1.3, 1.3);
+  const double along2 = g.Uniform(-1.3, 1.3);
+  const Vec3 centroid = fc + r.col[i1] * (along1 * h[i1]) + r.col[i2] * (along2 * h[i2]);
   Vec3 v[3];
   const double start = g.Uniform(0, 6.3);
   for (int k = 0; k < 3; ++k) {
@@ -127,7 +131,9 @@ Triangle RandomTriangle(Rng& g, bool sliver) {
   if (!sliver) return {a, b, g.InCube(0.7)};
   const Vec3 ab = b - a;
   const Vec3 up = Cross(ab, g.Unit());
-  const Vec3 c = a + ab * g.Uniform(-0.2, 1.2) + up * (g.LogUniform(1e-6, 1e-3) * Length(ab) / Length(up));
+  const double along = g.Uniform(-0.2, 1.2);
+  const double height = g.LogUniform(1e-6, 1e-3);
+  const Vec3 c = a + ab * along + up * (height * Length(ab) / Length(up));
   return {a, b, c};
 }
 
@@ -164,7 +170,8 @@ AccuracyCase SphereTriangleThin(Rng& g) {
     const int where = g.Int(4);
     if (where == 1) v = 0;
     if (where == 2) u = 1, v = 0;
-    center = t.a + (t.b - t.a) * u + (t.c - t.a) * v + g.Unit() * g.LogUniform(1e-14, 1e-6);
+    const Vec3 off = g.Unit();
+    center = t.a + (t.b - t.a) * u + (t.c - t.a) * v + off * g.LogUniform(1e-14, 1e-6);
   } else {
     center = o + g.InCube(1.0);
   }

@@ -1,8 +1,7 @@
 #include "support/exact_reference.h"
 
-#include <quadmath.h>
-
 #include <algorithm>
+#include <cmath>
 #include <variant>
 #include <vector>
 
@@ -22,7 +21,16 @@ Q Dot(const Q3& a, const Q3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 Q3 Cross(const Q3& a, const Q3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-Q Norm(const Q3& a) { return sqrtq(Dot(a, a)); }
+// Square root in binary128 without libquadmath (not on clang's include
+// path, which the sanitizer builds use): Newton's iteration from the double
+// root, each step doubling the correct bits (53 -> 106 -> 113+).
+Q Sqrt(Q x) {
+  if (!(x > 0)) return 0;
+  Q y = std::sqrt(static_cast<double>(x));
+  for (int k = 0; k < 3; ++k) y = (y + x / y) / 2;
+  return y;
+}
+Q Norm(const Q3& a) { return Sqrt(Dot(a, a)); }
 Q Clamp01(Q t) { return t < 0 ? Q(0) : (t > 1 ? Q(1) : t); }
 
 // A box (center, unit axes, half extents) or a triangle, with its vertices,
@@ -92,7 +100,7 @@ Q PointTriangle(const Q3& p, const Q3& a, const Q3& b, const Q3& c) {
     const Q u = Dot(Cross(b - p, c - p), n), v = Dot(Cross(c - p, a - p), n), w = Dot(Cross(a - p, b - p), n);
     if (u >= 0 && v >= 0 && w >= 0) {
       const Q d = Dot(p - a, n);
-      return (d < 0 ? -d : d) / sqrtq(n2);
+      return (d < 0 ? -d : d) / Sqrt(n2);
     }
   }
   return std::min({PointSegment(p, a, b), PointSegment(p, b, c), PointSegment(p, c, a)});
