@@ -13,6 +13,8 @@
 #include "convert/world_results.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
+#include "grpcpp/support/proto_buffer_reader.h"
+#include "server/service.h"
 #include "server/status_mapping.h"
 #include "spdlog/spdlog.h"
 
@@ -21,7 +23,7 @@ namespace {
 
 constexpr std::size_t kMaxWorldIdLength = 128;
 
-grpc::ServerUnaryReactor* Done(grpc::CallbackServerContext* context, const grpc::Status& status) {
+grpc::ServerUnaryReactor* Finish(grpc::CallbackServerContext* context, const grpc::Status& status) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   reactor->Finish(status);
   return reactor;
@@ -248,68 +250,64 @@ grpc::Status WorldService::Push(WorldEntry& entry, const v1::PushFrameRequest& r
   return grpc::Status::OK;
 }
 
-grpc::ServerUnaryReactor* WorldService::CreateWorld(grpc::CallbackServerContext* context,
-                                                    const v1::CreateWorldRequest* request,
-                                                    v1::WorldInfo* response) {
+grpc::Status WorldService::HandleCreateWorld(grpc::CallbackServerContext* context,
+                                             const v1::CreateWorldRequest* request, v1::WorldInfo* response) {
   grpc::Status status = CheckWorldId(*context, request->world_id());
   if (status.ok()) status = Create(Principal(*context), *request, response);
-  return Done(context, status);
+  return (status);
 }
 
-grpc::ServerUnaryReactor* WorldService::DeleteWorld(grpc::CallbackServerContext* context,
-                                                    const v1::DeleteWorldRequest* request,
-                                                    v1::DeleteWorldResponse*) {
+grpc::Status WorldService::HandleDeleteWorld(grpc::CallbackServerContext* context,
+                                             const v1::DeleteWorldRequest* request,
+                                             v1::DeleteWorldResponse*) {
   grpc::Status status = CheckWorldId(*context, request->world_id());
   if (status.ok() && !registry_.Erase(Principal(*context), request->world_id())) {
     status = WorldNotFound(request->world_id());
   }
   if (status.ok()) spdlog::info("world {} deleted", request->world_id());
-  return Done(context, status);
+  return (status);
 }
 
-grpc::ServerUnaryReactor* WorldService::GetWorld(grpc::CallbackServerContext* context,
-                                                 const v1::GetWorldRequest* request,
-                                                 v1::WorldInfo* response) {
+grpc::Status WorldService::HandleGetWorld(grpc::CallbackServerContext* context,
+                                          const v1::GetWorldRequest* request, v1::WorldInfo* response) {
   grpc::Status status;
   if (std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status))
     FillInfo(*entry, response);
-  return Done(context, status);
+  return (status);
 }
 
-grpc::ServerUnaryReactor* WorldService::ListWorlds(grpc::CallbackServerContext* context,
-                                                   const v1::ListWorldsRequest*,
-                                                   v1::ListWorldsResponse* response) {
+grpc::Status WorldService::HandleListWorlds(grpc::CallbackServerContext* context,
+                                            const v1::ListWorldsRequest*, v1::ListWorldsResponse* response) {
   for (const std::shared_ptr<WorldEntry>& entry : registry_.List(Principal(*context))) {
     FillInfo(*entry, response->add_worlds());
   }
-  return Done(context, grpc::Status::OK);
+  return (grpc::Status::OK);
 }
 
-grpc::ServerUnaryReactor* WorldService::PushFrame(grpc::CallbackServerContext* context,
-                                                  const v1::PushFrameRequest* request,
-                                                  v1::PushFrameResponse* response) {
+grpc::Status WorldService::HandlePushFrame(grpc::CallbackServerContext* context,
+                                           const v1::PushFrameRequest* request,
+                                           v1::PushFrameResponse* response) {
   grpc::Status status;
   if (std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status)) {
     status = Push(*entry, *request, response);
   }
-  return Done(context, status);
+  return (status);
 }
 
-grpc::ServerUnaryReactor* WorldService::QueryWorld(grpc::CallbackServerContext* context,
-                                                   const v1::QueryWorldRequest* request,
-                                                   v1::QueryWorldResponse* response) {
+grpc::Status WorldService::HandleQueryWorld(grpc::CallbackServerContext* context,
+                                            const v1::QueryWorldRequest* request,
+                                            v1::QueryWorldResponse* response) {
   grpc::Status status;
   std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
-  if (entry == nullptr) return Done(context, status);
+  if (entry == nullptr) return (status);
   const std::size_t items = static_cast<std::size_t>(request->ray_casts_size()) +
                             static_cast<std::size_t>(request->shape_casts_size()) +
                             static_cast<std::size_t>(request->overlaps_size());
-  if (status = CheckItems(items, config_.max_items_per_request); !status.ok()) return Done(context, status);
+  if (status = CheckItems(items, config_.max_items_per_request); !status.ok()) return (status);
   convert::ViolationList violations;
   convert::DecodeArena arena;
   convert::WorldQueries queries;
-  if (!convert::DecodeQueries(*request, queries, arena, violations))
-    return Done(context, Invalid(violations));
+  if (!convert::DecodeQueries(*request, queries, arena, violations)) return (Invalid(violations));
   std::vector<RayQueryResult> rays;
   std::vector<ShapeCastResult> casts;
   std::vector<OverlapQueryResult> overlaps;
@@ -326,11 +324,11 @@ grpc::ServerUnaryReactor* WorldService::QueryWorld(grpc::CallbackServerContext* 
   for (std::size_t i = 0; i < overlaps.size(); ++i) {
     AddQueryProblems("overlaps", i, "", overlaps[i].problems, violations);
   }
-  if (!violations.empty()) return Done(context, Invalid(violations));
+  if (!violations.empty()) return (Invalid(violations));
   for (const RayQueryResult& r : rays) convert::ToProto(r, response->add_ray_casts());
   for (const ShapeCastResult& r : casts) convert::ToProto(r, response->add_shape_casts());
   for (const OverlapQueryResult& r : overlaps) convert::ToProto(r, response->add_overlaps());
-  return Done(context, grpc::Status::OK);
+  return (grpc::Status::OK);
 }
 
 template <typename AddProblems>
@@ -350,14 +348,14 @@ grpc::Status WorldService::JudgeShots(WorldEntry& entry, const std::vector<ShotR
   return grpc::Status::OK;
 }
 
-grpc::ServerUnaryReactor* WorldService::ValidateShots(grpc::CallbackServerContext* context,
-                                                      const v1::ValidateShotsRequest* request,
-                                                      v1::ValidateShotsResponse* response) {
+grpc::Status WorldService::HandleValidateShots(grpc::CallbackServerContext* context,
+                                               const v1::ValidateShotsRequest* request,
+                                               v1::ValidateShotsResponse* response) {
   grpc::Status status;
   std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
-  if (entry == nullptr) return Done(context, status);
+  if (entry == nullptr) return (status);
   if (status = CheckItems(request->shots_size(), config_.max_items_per_request); !status.ok()) {
-    return Done(context, status);
+    return (status);
   }
   convert::ViolationList violations;
   std::vector<ShotRequest> shots;
@@ -365,40 +363,40 @@ grpc::ServerUnaryReactor* WorldService::ValidateShots(grpc::CallbackServerContex
   const auto add = [&violations](std::size_t i, std::vector<Violation>& problems) {
     convert::AddItemProblems("shots", i, problems, violations);
   };
-  return Done(context, JudgeShots(*entry, shots, violations, add, response));
+  return (JudgeShots(*entry, shots, violations, add, response));
 }
 
-grpc::ServerUnaryReactor* WorldService::ValidateShotsPacked(grpc::CallbackServerContext* context,
-                                                            const v1::ValidateShotsPackedRequest* request,
-                                                            v1::ValidateShotsResponse* response) {
+grpc::Status WorldService::HandleValidateShotsPacked(grpc::CallbackServerContext* context,
+                                                     const v1::ValidateShotsPackedRequest* request,
+                                                     v1::ValidateShotsResponse* response) {
   grpc::Status status;
   std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
-  if (entry == nullptr) return Done(context, status);
+  if (entry == nullptr) return (status);
   if (status = CheckItems(request->shooter_ids_size(), config_.max_items_per_request); !status.ok()) {
-    return Done(context, status);
+    return (status);
   }
   convert::ViolationList violations;
   std::vector<ShotRequest> shots;
-  if (!convert::DecodePacked(*request, shots, violations)) return Done(context, Invalid(violations));
+  if (!convert::DecodePacked(*request, shots, violations)) return (Invalid(violations));
   const auto add = [&violations](std::size_t i, std::vector<Violation>& problems) {
     convert::AddPackedShotProblems(i, problems, violations);
   };
-  return Done(context, JudgeShots(*entry, shots, violations, add, response));
+  return (JudgeShots(*entry, shots, violations, add, response));
 }
 
-grpc::ServerUnaryReactor* WorldService::CastWorldRaysPacked(grpc::CallbackServerContext* context,
-                                                            const v1::CastWorldRaysPackedRequest* request,
-                                                            v1::CastWorldRaysPackedResponse* response) {
+grpc::Status WorldService::HandleCastWorldRaysPacked(grpc::CallbackServerContext* context,
+                                                     const v1::CastWorldRaysPackedRequest* request,
+                                                     v1::CastWorldRaysPackedResponse* response) {
   grpc::Status status;
   std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
-  if (entry == nullptr) return Done(context, status);
+  if (entry == nullptr) return (status);
   if (status = CheckItems(request->rays_size() / convert::kPackedRayStride, config_.max_items_per_request);
       !status.ok()) {
-    return Done(context, status);
+    return (status);
   }
   convert::ViolationList violations;
   std::vector<RayQuery> rays;
-  if (!convert::DecodePacked(*request, rays, violations)) return Done(context, Invalid(violations));
+  if (!convert::DecodePacked(*request, rays, violations)) return (Invalid(violations));
   std::vector<RayQueryResult> results;
   {
     std::shared_lock lock(entry->mu);
@@ -408,19 +406,19 @@ grpc::ServerUnaryReactor* WorldService::CastWorldRaysPacked(grpc::CallbackServer
   for (std::size_t i = 0; i < results.size(); ++i) {
     AddQueryProblems("rays", i, "", results[i].problems, violations);
   }
-  if (!violations.empty()) return Done(context, Invalid(violations));
+  if (!violations.empty()) return (Invalid(violations));
   convert::EncodePacked(results, response);
-  return Done(context, grpc::Status::OK);
+  return (grpc::Status::OK);
 }
 
-grpc::ServerUnaryReactor* WorldService::ValidateMoves(grpc::CallbackServerContext* context,
-                                                      const v1::ValidateMovesRequest* request,
-                                                      v1::ValidateMovesResponse* response) {
+grpc::Status WorldService::HandleValidateMoves(grpc::CallbackServerContext* context,
+                                               const v1::ValidateMovesRequest* request,
+                                               v1::ValidateMovesResponse* response) {
   grpc::Status status;
   std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
-  if (entry == nullptr) return Done(context, status);
+  if (entry == nullptr) return (status);
   if (status = CheckItems(request->moves_size(), config_.max_items_per_request); !status.ok()) {
-    return Done(context, status);
+    return (status);
   }
   convert::ViolationList violations;
   std::vector<MoveRequest> moves;
@@ -435,9 +433,101 @@ grpc::ServerUnaryReactor* WorldService::ValidateMoves(grpc::CallbackServerContex
       convert::AddItemProblems("moves", i, verdicts[i].problems, violations);
     }
   }
-  if (!violations.empty()) return Done(context, Invalid(violations));
+  if (!violations.empty()) return (Invalid(violations));
   for (const MoveVerdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
-  return Done(context, grpc::Status::OK);
+  return (grpc::Status::OK);
+}
+
+// Raw serving (as CollisionService): the bytes are parsed by ParseRequest, so
+// that a body that does not parse is INVALID_ARGUMENT naming the message type
+// (gRPC's typed handlers answer it UNIMPLEMENTED with an empty message).
+template <typename Request, typename Response>
+grpc::ServerUnaryReactor* WorldService::ServeRaw(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request_bytes,
+    grpc::ByteBuffer* response_bytes,
+    grpc::Status (WorldService::*handle)(grpc::CallbackServerContext*, const Request*, Response*)) {
+  Request request;
+  grpc::ProtoBufferReader reader(const_cast<grpc::ByteBuffer*>(request_bytes));
+  if (grpc::Status status = ParseRequest(reader, request_bytes->Length(), request); !status.ok()) {
+    return Finish(context, status);
+  }
+  Response response;
+  grpc::Status status = (this->*handle)(context, &request, &response);
+  if (status.ok()) {
+    bool own_buffer = false;
+    status = grpc::SerializationTraits<Response>::Serialize(response, response_bytes, &own_buffer);
+  }
+  return Finish(context, status);
+}
+
+grpc::ServerUnaryReactor* WorldService::CreateWorld(grpc::CallbackServerContext* context,
+                                                    const grpc::ByteBuffer* request,
+                                                    grpc::ByteBuffer* response) {
+  return ServeRaw<v1::CreateWorldRequest, v1::WorldInfo>(context, request, response,
+                                                         &WorldService::HandleCreateWorld);
+}
+
+grpc::ServerUnaryReactor* WorldService::DeleteWorld(grpc::CallbackServerContext* context,
+                                                    const grpc::ByteBuffer* request,
+                                                    grpc::ByteBuffer* response) {
+  return ServeRaw<v1::DeleteWorldRequest, v1::DeleteWorldResponse>(context, request, response,
+                                                                   &WorldService::HandleDeleteWorld);
+}
+
+grpc::ServerUnaryReactor* WorldService::GetWorld(grpc::CallbackServerContext* context,
+                                                 const grpc::ByteBuffer* request,
+                                                 grpc::ByteBuffer* response) {
+  return ServeRaw<v1::GetWorldRequest, v1::WorldInfo>(context, request, response,
+                                                      &WorldService::HandleGetWorld);
+}
+
+grpc::ServerUnaryReactor* WorldService::ListWorlds(grpc::CallbackServerContext* context,
+                                                   const grpc::ByteBuffer* request,
+                                                   grpc::ByteBuffer* response) {
+  return ServeRaw<v1::ListWorldsRequest, v1::ListWorldsResponse>(context, request, response,
+                                                                 &WorldService::HandleListWorlds);
+}
+
+grpc::ServerUnaryReactor* WorldService::PushFrame(grpc::CallbackServerContext* context,
+                                                  const grpc::ByteBuffer* request,
+                                                  grpc::ByteBuffer* response) {
+  return ServeRaw<v1::PushFrameRequest, v1::PushFrameResponse>(context, request, response,
+                                                               &WorldService::HandlePushFrame);
+}
+
+grpc::ServerUnaryReactor* WorldService::QueryWorld(grpc::CallbackServerContext* context,
+                                                   const grpc::ByteBuffer* request,
+                                                   grpc::ByteBuffer* response) {
+  return ServeRaw<v1::QueryWorldRequest, v1::QueryWorldResponse>(context, request, response,
+                                                                 &WorldService::HandleQueryWorld);
+}
+
+grpc::ServerUnaryReactor* WorldService::CastWorldRaysPacked(grpc::CallbackServerContext* context,
+                                                            const grpc::ByteBuffer* request,
+                                                            grpc::ByteBuffer* response) {
+  return ServeRaw<v1::CastWorldRaysPackedRequest, v1::CastWorldRaysPackedResponse>(
+      context, request, response, &WorldService::HandleCastWorldRaysPacked);
+}
+
+grpc::ServerUnaryReactor* WorldService::ValidateShots(grpc::CallbackServerContext* context,
+                                                      const grpc::ByteBuffer* request,
+                                                      grpc::ByteBuffer* response) {
+  return ServeRaw<v1::ValidateShotsRequest, v1::ValidateShotsResponse>(context, request, response,
+                                                                       &WorldService::HandleValidateShots);
+}
+
+grpc::ServerUnaryReactor* WorldService::ValidateShotsPacked(grpc::CallbackServerContext* context,
+                                                            const grpc::ByteBuffer* request,
+                                                            grpc::ByteBuffer* response) {
+  return ServeRaw<v1::ValidateShotsPackedRequest, v1::ValidateShotsResponse>(
+      context, request, response, &WorldService::HandleValidateShotsPacked);
+}
+
+grpc::ServerUnaryReactor* WorldService::ValidateMoves(grpc::CallbackServerContext* context,
+                                                      const grpc::ByteBuffer* request,
+                                                      grpc::ByteBuffer* response) {
+  return ServeRaw<v1::ValidateMovesRequest, v1::ValidateMovesResponse>(context, request, response,
+                                                                       &WorldService::HandleValidateMoves);
 }
 
 }  // namespace collide::server

@@ -34,43 +34,78 @@ struct WorldServiceConfig {
   std::string replica;  // "<hostname>:<pid>", reported in WorldInfo.
 };
 
-class WorldService final : public v1::WorldService::CallbackService {
+// Every unary method served raw (ServeRaw); Tick is not implemented yet.
+using WorldServiceBase = v1::WorldService::WithRawCallbackMethod_CreateWorld<
+    v1::WorldService::WithRawCallbackMethod_DeleteWorld<v1::WorldService::WithRawCallbackMethod_GetWorld<
+        v1::WorldService::WithRawCallbackMethod_ListWorlds<v1::WorldService::WithRawCallbackMethod_PushFrame<
+            v1::WorldService::WithRawCallbackMethod_QueryWorld<
+                v1::WorldService::WithRawCallbackMethod_CastWorldRaysPacked<
+                    v1::WorldService::WithRawCallbackMethod_ValidateShots<
+                        v1::WorldService::WithRawCallbackMethod_ValidateShotsPacked<
+                            v1::WorldService::WithRawCallbackMethod_ValidateMoves<
+                                v1::WorldService::CallbackService>>>>>>>>>>;
+
+class WorldService final : public WorldServiceBase {
  public:
   explicit WorldService(WorldServiceConfig config);
 
-  grpc::ServerUnaryReactor* CreateWorld(grpc::CallbackServerContext* context,
-                                        const v1::CreateWorldRequest* request,
-                                        v1::WorldInfo* response) override;
-  grpc::ServerUnaryReactor* DeleteWorld(grpc::CallbackServerContext* context,
-                                        const v1::DeleteWorldRequest* request,
-                                        v1::DeleteWorldResponse* response) override;
-  grpc::ServerUnaryReactor* GetWorld(grpc::CallbackServerContext* context, const v1::GetWorldRequest* request,
-                                     v1::WorldInfo* response) override;
-  grpc::ServerUnaryReactor* ListWorlds(grpc::CallbackServerContext* context,
-                                       const v1::ListWorldsRequest* request,
-                                       v1::ListWorldsResponse* response) override;
-  grpc::ServerUnaryReactor* PushFrame(grpc::CallbackServerContext* context,
-                                      const v1::PushFrameRequest* request,
-                                      v1::PushFrameResponse* response) override;
-  grpc::ServerUnaryReactor* QueryWorld(grpc::CallbackServerContext* context,
-                                       const v1::QueryWorldRequest* request,
-                                       v1::QueryWorldResponse* response) override;
-  grpc::ServerUnaryReactor* ValidateShots(grpc::CallbackServerContext* context,
-                                          const v1::ValidateShotsRequest* request,
-                                          v1::ValidateShotsResponse* response) override;
+  grpc::ServerUnaryReactor* CreateWorld(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* DeleteWorld(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* GetWorld(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                     grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ListWorlds(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* PushFrame(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* QueryWorld(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* CastWorldRaysPacked(grpc::CallbackServerContext* context,
-                                                const v1::CastWorldRaysPackedRequest* request,
-                                                v1::CastWorldRaysPackedResponse* response) override;
+                                                const grpc::ByteBuffer* request,
+                                                grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ValidateShots(grpc::CallbackServerContext* context,
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ValidateShotsPacked(grpc::CallbackServerContext* context,
-                                                const v1::ValidateShotsPackedRequest* request,
-                                                v1::ValidateShotsResponse* response) override;
+                                                const grpc::ByteBuffer* request,
+                                                grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ValidateMoves(grpc::CallbackServerContext* context,
-                                          const v1::ValidateMovesRequest* request,
-                                          v1::ValidateMovesResponse* response) override;
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
 
   WorldRegistry& registry() { return registry_; }
 
  private:
+  template <typename Request, typename Response>
+  grpc::ServerUnaryReactor* ServeRaw(grpc::CallbackServerContext* context,
+                                     const grpc::ByteBuffer* request_bytes, grpc::ByteBuffer* response_bytes,
+                                     grpc::Status (WorldService::*handle)(grpc::CallbackServerContext*,
+                                                                          const Request*, Response*));
+  grpc::Status HandleCreateWorld(grpc::CallbackServerContext* context, const v1::CreateWorldRequest* request,
+                                 v1::WorldInfo* response);
+  grpc::Status HandleDeleteWorld(grpc::CallbackServerContext* context, const v1::DeleteWorldRequest* request,
+                                 v1::DeleteWorldResponse* response);
+  grpc::Status HandleGetWorld(grpc::CallbackServerContext* context, const v1::GetWorldRequest* request,
+                              v1::WorldInfo* response);
+  grpc::Status HandleListWorlds(grpc::CallbackServerContext* context, const v1::ListWorldsRequest* request,
+                                v1::ListWorldsResponse* response);
+  grpc::Status HandlePushFrame(grpc::CallbackServerContext* context, const v1::PushFrameRequest* request,
+                               v1::PushFrameResponse* response);
+  grpc::Status HandleQueryWorld(grpc::CallbackServerContext* context, const v1::QueryWorldRequest* request,
+                                v1::QueryWorldResponse* response);
+  grpc::Status HandleCastWorldRaysPacked(grpc::CallbackServerContext* context,
+                                         const v1::CastWorldRaysPackedRequest* request,
+                                         v1::CastWorldRaysPackedResponse* response);
+  grpc::Status HandleValidateShots(grpc::CallbackServerContext* context,
+                                   const v1::ValidateShotsRequest* request,
+                                   v1::ValidateShotsResponse* response);
+  grpc::Status HandleValidateShotsPacked(grpc::CallbackServerContext* context,
+                                         const v1::ValidateShotsPackedRequest* request,
+                                         v1::ValidateShotsResponse* response);
+  grpc::Status HandleValidateMoves(grpc::CallbackServerContext* context,
+                                   const v1::ValidateMovesRequest* request,
+                                   v1::ValidateMovesResponse* response);
   grpc::Status Create(const std::string& owner, const v1::CreateWorldRequest& request,
                       v1::WorldInfo* response);
   grpc::Status Push(WorldEntry& entry, const v1::PushFrameRequest& request, v1::PushFrameResponse* response);

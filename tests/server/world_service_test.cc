@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <limits>
 #include <thread>
 
@@ -15,6 +16,7 @@
 #include "convert/shapes.h"
 #include "convert/world_results.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "grpcpp/generic/generic_stub.h"
 #include "tests/server/test_server.h"
 
 namespace collide::server::testing {
@@ -614,6 +616,31 @@ TEST_F(WorldServiceTest, PackedFormsEqualTheReadable) {
   rays.add_rays(1.0);
   EXPECT_EQ(BadRequestFields(stub_->CastWorldRaysPacked(Ctx().get(), rays, &packed)),
             std::vector<std::string>{"rays"});
+}
+
+TEST_F(WorldServiceTest, UnparsableBytesAreInvalidArgumentOnEveryMethod) {
+  ASSERT_TRUE(Create(CreateRequest()).ok());
+  grpc::GenericStub generic(server_.channel);
+  const std::string garbage("\x12\xff\xff\xff\x0f\x01", 6);  // Field 2: a 4 GB length, then 1 byte.
+  for (const std::string method :
+       {"CreateWorld", "DeleteWorld", "GetWorld", "ListWorlds", "PushFrame", "QueryWorld",
+        "CastWorldRaysPacked", "ValidateShots", "ValidateShotsPacked", "ValidateMoves"}) {
+    grpc::Slice slice(garbage);
+    const grpc::ByteBuffer request(&slice, 1);
+    grpc::ByteBuffer response;
+    std::unique_ptr<grpc::ClientContext> context = Ctx();
+    std::promise<grpc::Status> done;
+    generic.UnaryCall(context.get(), "/collide.v1.WorldService/" + method, grpc::StubOptions(), &request,
+                      &response, [&done](grpc::Status s) { done.set_value(std::move(s)); });
+    const grpc::Status status = done.get_future().get();
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << method;
+    EXPECT_NE(status.error_message().find("do not parse"), std::string::npos)
+        << method << status.error_message();
+  }
+  v1::GetWorldRequest get;  // The world is untouched and served.
+  get.set_world_id(kWorld);
+  v1::WorldInfo info;
+  EXPECT_TRUE(stub_->GetWorld(Ctx().get(), get, &info).ok());
 }
 
 // Queries and frames on one world from many threads: every answer is the
