@@ -24,10 +24,21 @@ __attribute__((init_priority(101))) const SweepTable kSweepTable = BuildSweepTab
 SweepResult ShapeCast(const Shape& a, const Vec3& v, const Shape& b, const SweepOptions& options) {
   if (KindOf(a) == ShapeKind::kHalfspace) return {.status = QueryStatus::kUnsupported};
   const SweepFn fn = options.margin == 0.0 ? kSweepTable.Kernel(KindOf(a), KindOf(b)) : nullptr;
+  // Pairs without a sweep kernel whose Contact has no kernel either (hulls,
+  // triangles against all but points and spheres) take the GJK ray cast:
+  // each conservative advancement step would be a full GJK + EPA, about
+  // twice the cost of the whole cast (hull-hull 1.1 vs 2.6 us, box-triangle
+  // 0.8 vs 1.5 us). Pairs with a Contact kernel advance faster on it (obb-obb
+  // 0.4 vs 0.7 us).
+  const bool gjk = fn == nullptr && options.margin == 0.0 && KindOf(b) != ShapeKind::kHalfspace &&
+                   GlobalRegistry().PairKernel(QueryLevel::kContact, KindOf(a), KindOf(b)) == nullptr;
+  // The GJK cast finds a start in contact itself (at no extra cost: its
+  // first steps are GJK's), so it needs no Contact at t = 0 first.
+  if (gjk && v != Vec3{}) return GjkSweep(a, v, b);
   // Overlapping or touching (within the tolerance) at t = 0, a zero
-  // translation and every pair without a kernel: the generic sweep, whose
-  // first step is Contact at t = 0. (A ray starting on a surface is an edge
-  // case the ray kernels need not resolve: one on a capsule's surface,
+  // translation and every other pair without a kernel: the generic sweep,
+  // whose first step is Contact at t = 0. (A ray starting on a surface is an
+  // edge case the ray kernels need not resolve: one on a capsule's surface,
   // heading in, can miss.)
   if (fn == nullptr || v == Vec3{} || Contact(a, b).distance <= SweepTolerance(a, v, b)) {
     return ConservativeSweep(a, v, b, options);
