@@ -98,7 +98,7 @@ bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_t
 }
 
 bool DecodeStatics(const v1::CreateWorldRequest& request, std::vector<StaticElement>& out, DecodeArena& arena,
-                   ViolationList& violations) {
+                   ViolationList& violations, const MapLoader& load_map) {
   const std::size_t before = violations.total();
   std::vector<MeshData> meshes(request.statics_size());
   out.assign(request.statics_size(), StaticElement{});
@@ -117,8 +117,11 @@ bool DecodeStatics(const v1::CreateWorldRequest& request, std::vector<StaticElem
         break;
       }
       case v1::StaticElement::kMapFile:
-        violations.Add(path + ".map_file",
-                       "map files are not loaded by this server yet; send the mesh inline");
+        if (load_map == nullptr) {
+          violations.Add(path + ".map_file", "this server loads no map files; send the mesh inline");
+        } else {
+          load_map(in.map_file(), path + ".map_file", meshes[i], violations);
+        }
         break;
       case v1::StaticElement::GEOMETRY_NOT_SET:
         violations.Add(path, "one of mesh, shape or map_file must be set");
@@ -132,7 +135,7 @@ bool DecodeStatics(const v1::CreateWorldRequest& request, std::vector<StaticElem
     return false;
   }
   for (int i = 0; i < request.statics_size(); ++i) {
-    if (request.statics(i).has_mesh()) {
+    if (request.statics(i).has_mesh() || request.statics(i).has_map_file()) {
       out[i].geometry = std::make_shared<const TriangleMesh>(std::move(meshes[i]));
     }
   }

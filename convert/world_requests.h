@@ -12,9 +12,12 @@
 #define COLLIDE_CONVERT_WORLD_REQUESTS_H_
 
 #include <cstddef>
+#include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "collide/mesh_data.h"
 #include "collide/v1/world.pb.h"
 #include "collide/world.h"
 #include "convert/shapes.h"
@@ -32,10 +35,16 @@ std::size_t TriangleCount(const v1::CreateWorldRequest& request);
 bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
                     ViolationList& violations);
 
+// Reads a map file element (I/O is the caller's: the server's --maps_dir)
+// into `out`, or adds violations under `path` ("statics[2].map_file").
+using MapLoader = std::function<bool(const v1::MapFile& map, const std::string& path, MeshData& out,
+                                     ViolationList& violations)>;
+
 // The static elements, meshes built (BVH) once every element decoded and
-// validated. Hull vertices live in `arena` (the World copies them).
+// validated. Hull vertices live in `arena` (the World copies them). Map
+// files go through `load_map`; without one they are a violation.
 bool DecodeStatics(const v1::CreateWorldRequest& request, std::vector<StaticElement>& out, DecodeArena& arena,
-                   ViolationList& violations);
+                   ViolationList& violations, const MapLoader& load_map = nullptr);
 
 // `in` under `prefix` ("frame").
 bool DecodeFrame(const v1::Frame& in, std::string_view prefix, Frame& out, DecodeArena& arena,

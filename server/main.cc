@@ -100,12 +100,15 @@ ABSL_FLAG(int, max_history_ticks, 256, "Most frames one world may keep (CreateWo
 ABSL_FLAG(int, max_worlds, 64, "Most worlds on this replica.");
 ABSL_FLAG(int64_t, world_memory_budget_bytes, int64_t{2} << 30,
           "Heap bytes all worlds together may hold (geometry, BVHs, history), checked before allocating.");
+ABSL_FLAG(std::string, maps_dir, "",
+          "Directory of the map files (.bsp, .pk3, .glb, .gltf, .obj) CreateWorld may name; empty: none.");
 ABSL_FLAG(absl::Duration, world_idle_ttl, absl::Minutes(30),
           "A world without a call for this long is evicted (logged); 0 = never.");
 
 namespace {
 
-constexpr std::string_view kFlagNames[] = {"max_triangles_per_world",
+constexpr std::string_view kFlagNames[] = {"maps_dir",
+                                           "max_triangles_per_world",
                                            "max_bodies_per_world",
                                            "max_parts_per_body",
                                            "max_history_ticks",
@@ -256,6 +259,7 @@ int main(int argc, char** argv) {
                           .max_worlds = absl::GetFlag(FLAGS_max_worlds),
                           .memory_budget_bytes = absl::GetFlag(FLAGS_world_memory_budget_bytes),
                           .idle_ttl = absl::GetFlag(FLAGS_world_idle_ttl)};
+  options.maps_dir = absl::GetFlag(FLAGS_maps_dir);
   collide::server::RouteProtobufLogs(kLibraryLogLinesPerSecond);
   collide::server::RouteGrpcLogs(kLibraryLogLinesPerSecond);
 
@@ -286,8 +290,9 @@ int main(int argc, char** argv) {
       absl::FormatDuration(o.max_connection_age), absl::FormatDuration(o.max_connection_age_grace),
       absl::FormatDuration(o.min_ping_interval), o.max_ping_strikes, o.max_concurrent_calls,
       o.max_items_in_flight, open_files.Describe(), absl::FormatDuration(listener_check_timeout),
-      o.world_limits.max_worlds, o.world_limits.memory_budget_bytes, absl::FormatDuration(o.world_limits.idle_ttl),
-      absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
+      o.world_limits.max_worlds, o.world_limits.memory_budget_bytes,
+      absl::FormatDuration(o.world_limits.idle_ttl), absl::FormatDuration(o.drain_timeout),
+      absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
 
   // A listener that stopped accepting (gRPC 1.51 gives up after an accept
   // fails with EMFILE) must not leave a live process nobody can reach.

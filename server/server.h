@@ -83,6 +83,8 @@ struct Options {
 
   // Worlds (collide.v1.WorldService): limits per world and per replica.
   WorldLimits world_limits;
+  // Directory of the map files CreateWorld may name; "": none.
+  std::string maps_dir;
 
   // Test hook (ServiceConfig::before_posted_call): runs on the call thread
   // before each multi-chunk call's batch.

@@ -96,18 +96,19 @@ void WorldRegistry::Release(std::int64_t bytes) {
   --reserved_worlds_;
 }
 
-bool WorldRegistry::Insert(std::shared_ptr<WorldEntry> entry, std::int64_t reserved) {
+WorldRegistry::InsertResult WorldRegistry::Insert(std::shared_ptr<WorldEntry> entry, std::int64_t reserved) {
   std::unique_lock lock(mu_);
   --reserved_worlds_;
   Key key{entry->owner, entry->id};
-  if (worlds_.contains(key)) {
+  const std::int64_t extra = entry->charged_bytes.load() - reserved;
+  if (worlds_.contains(key) || used_bytes_.load() + extra > limits_.memory_budget_bytes) {
     used_bytes_ -= reserved;
-    return false;
+    return worlds_.contains(key) ? InsertResult::kExists : InsertResult::kOverBudget;
   }
-  used_bytes_ += entry->charged_bytes.load() - reserved;
+  used_bytes_ += extra;
   entry->last_used_ns = NowNs();
   worlds_.emplace(std::move(key), std::move(entry));
-  return true;
+  return InsertResult::kInserted;
 }
 
 std::shared_ptr<WorldEntry> WorldRegistry::Find(const std::string& owner, const std::string& id) {

@@ -77,9 +77,13 @@ class WorldRegistry {
   // first. Charges `bytes` on success (Release them, or Insert the world).
   std::string Reserve(std::int64_t bytes);
   void Release(std::int64_t bytes);
-  // Adds a built world whose reservation was `reserved` bytes (re-charged to
-  // its measured size). False when (owner, id) exists (nothing charged then).
-  bool Insert(std::shared_ptr<WorldEntry> entry, std::int64_t reserved);
+  // Adds a built world whose reservation was `reserved` bytes, re-charged to
+  // its measured size. Nothing is charged unless kInserted: kExists when
+  // (owner, id) exists, kOverBudget when the measured size (larger than the
+  // estimate only for map files, read before their size is known) does not
+  // fit the budget.
+  enum class InsertResult { kInserted, kExists, kOverBudget };
+  InsertResult Insert(std::shared_ptr<WorldEntry> entry, std::int64_t reserved);
   // The live world, touched; null when absent or idle past the TTL.
   std::shared_ptr<WorldEntry> Find(const std::string& owner, const std::string& id);
   bool Erase(const std::string& owner, const std::string& id);

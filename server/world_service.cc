@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "collide/import/map_import.h"
 #include "convert/packed.h"
 #include "convert/world_packed.h"
 #include "convert/world_requests.h"
@@ -124,6 +125,34 @@ void AddQueryProblems(std::string_view list, std::size_t i, std::string_view res
   convert::AddItemProblems(list, i, problems, violations);
 }
 
+// Map files from `maps_dir` through the import library (collide::importer),
+// capped at the world's triangle limit while reading.
+convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& limits) {
+  if (maps_dir.empty()) return nullptr;
+  return [maps_dir, max = limits.max_triangles_per_world](const v1::MapFile& map, const std::string& path,
+                                                          MeshData& out, convert::ViolationList& violations) {
+    const std::string& name = map.name();
+    if (name.empty() || name.front() == '.' || name.find_first_of("/\\") != std::string::npos) {
+      violations.Add(path + ".name",
+                     "must be a file name in --maps_dir (no directories, not starting with '.')");
+      return false;
+    }
+    importer::ImportOptions options;
+    options.map = map.map();
+    options.max_triangles = static_cast<std::uint64_t>(max);
+    absl::StatusOr<importer::ImportedMesh> imported = importer::ImportMap(maps_dir + "/" + name, options);
+    if (!imported.ok()) {
+      // The library's message starts with the path; the caller knows the name only.
+      std::string message(imported.status().message());
+      if (message.starts_with(maps_dir + "/")) message.erase(0, maps_dir.size() + 1);
+      violations.Add(path, std::move(message));
+      return false;
+    }
+    out = std::move(imported->mesh);
+    return true;
+  };
+}
+
 }  // namespace
 
 WorldService::WorldService(WorldServiceConfig config)
@@ -175,7 +204,7 @@ grpc::Status WorldService::Create(const std::string& owner, const v1::CreateWorl
 
   convert::DecodeArena arena;
   std::vector<StaticElement> statics;
-  if (!convert::DecodeStatics(request, statics, arena, violations)) {
+  if (!convert::DecodeStatics(request, statics, arena, violations, MapLoaderFor(config_.maps_dir, limits))) {
     registry_.Release(reserved);
     return Invalid(violations);
   }
@@ -193,11 +222,25 @@ grpc::Status WorldService::Create(const std::string& owner, const v1::CreateWorl
     entry->static_bytes += static_cast<std::int64_t>(sizeof(StaticElement));
   }
   entry->charged_bytes = entry->static_bytes + static_cast<std::int64_t>(entry->world.history_bytes());
+  if (entry->triangles > limits.max_triangles_per_world) {  // Map files are counted once read.
+    registry_.Release(reserved);
+    return Exhausted(absl::StrCat("the world's meshes and maps hold ", entry->triangles,
+                                  " triangles; --max_triangles_per_world is ",
+                                  limits.max_triangles_per_world));
+  }
   FillInfo(*entry, response);
-  if (!registry_.Insert(entry, reserved)) {
-    response->Clear();
-    return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
-                        absl::StrCat("world \"", request.world_id(), "\" already exists"));
+  switch (registry_.Insert(entry, reserved)) {
+    case WorldRegistry::InsertResult::kInserted:
+      break;
+    case WorldRegistry::InsertResult::kExists:
+      response->Clear();
+      return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
+                          absl::StrCat("world \"", request.world_id(), "\" already exists"));
+    case WorldRegistry::InsertResult::kOverBudget:
+      response->Clear();
+      return Exhausted(absl::StrCat("the world holds ", entry->charged_bytes.load(),
+                                    " bytes, over what is left of ", "--world_memory_budget_bytes ",
+                                    limits.memory_budget_bytes));
   }
   spdlog::info("world {} created (statics={}, triangles={}, bytes={}, history_ticks={})", entry->id,
                entry->static_elements, entry->triangles, entry->static_bytes, settings.history_ticks);

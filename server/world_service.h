@@ -32,6 +32,8 @@ struct WorldServiceConfig {
   // --max_items_per_request).
   int max_items_per_request = 65536;
   std::string replica;  // "<hostname>:<pid>", reported in WorldInfo.
+  // Directory of the map files CreateWorld may name (MapFile.name); "": none.
+  std::string maps_dir;
 };
 
 // Every unary method served raw (ServeRaw); Tick is not implemented yet.

@@ -3,10 +3,13 @@
 // requests are encoded here from those values), and one test per class of
 // bad input asserting the code and the field path or limit named.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <future>
 #include <limits>
 #include <thread>
@@ -641,6 +644,55 @@ TEST_F(WorldServiceTest, UnparsableBytesAreInvalidArgumentOnEveryMethod) {
   get.set_world_id(kWorld);
   v1::WorldInfo info;
   EXPECT_TRUE(stub_->GetWorld(Ctx().get(), get, &info).ok());
+}
+
+// Map files from --maps_dir: an OBJ wall is imported and queried like the
+// inline one; a corrupt file, a path and a server without maps are named.
+TEST(WorldMapFileTest, ImportedFromMapsDir) {
+  const std::string dir = ::testing::TempDir() + "/world_maps_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/wall.obj") << "v 10 -5 0\nv 10 5 0\nv 10 5 4\nv 10 -5 4\nf 1 2 3\nf 1 3 4\n";
+  std::ofstream(dir + "/broken.glb") << "glTF this is not";
+  Options o;
+  o.maps_dir = dir;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::CreateWorldRequest request;
+  request.set_world_id(kWorld);
+  v1::StaticElement* e = request.add_statics();
+  e->set_id(kWall);
+  e->mutable_map_file()->set_name("wall.obj");
+  v1::WorldInfo info;
+  const grpc::Status created = stub->CreateWorld(Ctx().get(), request, &info);
+  ASSERT_TRUE(created.ok()) << created.error_message();
+  EXPECT_EQ(info.triangles(), 2);
+  v1::QueryWorldRequest query;
+  query.set_world_id(kWorld);
+  v1::WorldRayCast* c = query.add_ray_casts();
+  c->mutable_ray()->mutable_origin()->set_y(1);
+  c->mutable_ray()->mutable_origin()->set_z(1);
+  c->mutable_ray()->mutable_direction()->set_x(1);
+  v1::QueryWorldResponse response;
+  ASSERT_TRUE(stub->QueryWorld(Ctx().get(), query, &response).ok());
+  ASSERT_EQ(response.ray_casts(0).hits_size(), 1);
+  EXPECT_EQ(response.ray_casts(0).hits(0).distance(), 10.0);
+  EXPECT_EQ(response.ray_casts(0).hits(0).target().static_element().element_id(), kWall);
+
+  for (const auto& [name, field] : {std::pair{"broken.glb", "statics[0].map_file"},
+                                    {"missing.obj", "statics[0].map_file"},
+                                    {"../wall.obj", "statics[0].map_file.name"}}) {
+    request.set_world_id("other");
+    e->mutable_map_file()->set_name(name);
+    const grpc::Status s = stub->CreateWorld(Ctx("other").get(), request, &info);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << name;
+    EXPECT_EQ(BadRequestFields(s), std::vector<std::string>{field}) << name << ": " << s.error_message();
+  }
+  TestServer no_maps;
+  auto plain = v1::WorldService::NewStub(no_maps.channel);
+  e->mutable_map_file()->set_name("wall.obj");
+  const grpc::Status s = plain->CreateWorld(Ctx("other").get(), request, &info);
+  EXPECT_EQ(BadRequestFields(s), std::vector<std::string>{"statics[0].map_file"});
+  std::filesystem::remove_all(dir);
 }
 
 // Queries and frames on one world from many threads: every answer is the
