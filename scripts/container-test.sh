@@ -163,6 +163,54 @@ docker stop -t 20 "$container" >/dev/null
 check "docker stop drains and exits 0" bash -c "[[ \$(docker inspect -f '{{.State.ExitCode}}' $container) == 0 ]]"
 check "drain logged" bash -c "docker logs $container 2>&1 | tail -5 | tee /dev/stderr | grep -q 'draining in-flight calls'"
 
+# Memory (README: Memory): the image under the compose file's memory limit,
+# driven at twice what admission lets in (--max_items_in_flight 131072: 32
+# packed 4096-pair calls, then 2 readable 65536-pair calls; two clients each
+# offer that many at once). No OOM kill, only OK and RESOURCE_EXHAUSTED, and
+# the resident set back under MEM_AFTER_MB within 5 s of the load's end.
+MEM_AFTER_MB=256
+docker rm -f "$container" >/dev/null 2>&1
+mem_limit=$(awk '/limits:/ {limits = 1} limits && /memory:/ {print $2; exit}' docker/compose.yaml)
+mem_port=$($PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+mem_target="127.0.0.1:$mem_port"
+if container=$(docker run -d --network host --read-only --cap-drop ALL --security-opt no-new-privileges \
+    --memory "$mem_limit" --memory-swap "$mem_limit" -e COLLIDE_HOST=127.0.0.1 -e COLLIDE_PORT="$mem_port" \
+    -e COLLIDE_WORKER_THREADS=2 "$IMAGE"); then
+  for _ in $(seq 300); do "$CLI" health --target="$mem_target" >/dev/null 2>&1 && break; sleep 0.2; done
+  # The server is tini's (PID 1's) child; its VmRSS read from the host, kB.
+  init_pid=$(docker inspect -f '{{.State.Pid}}' "$container")
+  server_pid=$(cat "/proc/$init_pid/task/$init_pid/children" | awk '{print $1}')
+  rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$server_pid/status" 2>/dev/null || echo 0; }
+  peak_kb=0
+  overload() {  # overload ENCODING BATCH CONCURRENCY SECONDS: two clients, RSS sampled meanwhile
+    for c in 1 2; do
+      "$CLI" bench --target="$mem_target" --encoding="$1" --batch="$2" --concurrency="$3" --duration="${4}s" \
+        --baseline_duration=0s >"$workdir/mem-$1-$c.out" 2>&1 &
+    done
+    local end=$((SECONDS + $4 + 2))
+    while ((SECONDS < end)); do r=$(rss_kb); ((r > peak_kb)) && peak_kb=$r; sleep 0.2; done
+    wait
+  }
+  overload packed 4096 32 15
+  overload readable 65536 2 20
+  load_end=$SECONDS
+  after_kb=$(rss_kb)
+  while ((after_kb > MEM_AFTER_MB * 1024 && SECONDS - load_end < 5)); do sleep 0.2; after_kb=$(rss_kb); done
+  echo "container-test: memory: limit $mem_limit, peak RSS $((peak_kb / 1024)) MB, $((after_kb / 1024)) MB" \
+    "$((SECONDS - load_end)) s after the load"
+  grep -h '^status' "$workdir"/mem-*.out | sed 's/^/    /'
+  check "memory: no OOM kill under 2x overload" bash -c "[[ \$(docker inspect -f '{{.State.OOMKilled}} {{.State.Running}}' $container) == 'false true' ]]"
+  check "memory: only OK and RESOURCE_EXHAUSTED" bash -c "cat '$workdir'/mem-*.out | tee /dev/stderr | awk '
+    /^status/ {for (i = 2; i < NF; i += 2) {if (\$i != \"OK\" && \$i != \"RESOURCE_EXHAUSTED\") bad = 1; if (\$i == \"OK\") ok += \$(i + 1)}}
+    END {exit bad || ok == 0}'"
+  check "memory: RSS back under $MEM_AFTER_MB MB within 5 s" bash -c "(($after_kb > 0 && $after_kb <= $MEM_AFTER_MB * 1024))"
+  check "memory: serves after the load" "$CLI" health --target="$mem_target" --timeout=2s
+  docker rm -f "$container" >/dev/null 2>&1
+  container=""
+else
+  echo "FAIL docker run with --memory $mem_limit"; failed=$((failed + 1))
+fi
+
 echo "container-test: whole run took $((SECONDS - start)) s"
 echo "container-test: $passed passed, $failed failed"
 [[ $failed == 0 ]]

@@ -23,6 +23,7 @@
 #include "server/flags_env.h"
 #include "server/listener_watchdog.h"
 #include "server/logging.h"
+#include "server/memory_trimmer.h"
 #include "server/open_files_limit.h"
 #include "server/server.h"
 #include "server/token_auth.h"
@@ -41,7 +42,7 @@ ABSL_FLAG(int, max_receive_message_bytes, 64 << 20,
 ABSL_FLAG(int, max_concurrent_calls, 64,
           "Most query calls in flight (queued or running, until the response is sent); a call past it is "
           "answered RESOURCE_EXHAUSTED at once (0: no limit).");
-ABSL_FLAG(int64_t, max_items_in_flight, int64_t{1} << 20,
+ABSL_FLAG(int64_t, max_items_in_flight, int64_t{1} << 17,
           "Most pairs or casts in the calls in flight; a call that would take them past it is answered "
           "RESOURCE_EXHAUSTED at once (0: no limit; else at least --max_items_per_request).");
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(10),
@@ -78,7 +79,7 @@ ABSL_FLAG(int, metrics_port, -1,
 // Transport limits.
 ABSL_FLAG(int, max_send_message_bytes, 64 << 20, "Largest response message in bytes.");
 ABSL_FLAG(int, max_concurrent_streams, 100, "Most concurrent calls (HTTP/2 streams) per connection.");
-ABSL_FLAG(int64_t, resource_quota_bytes, int64_t{1} << 30,
+ABSL_FLAG(int64_t, resource_quota_bytes, int64_t{256} << 20,
           "gRPC's memory quota for the transport (read buffers, call state), bytes.");
 ABSL_FLAG(int, max_threads, 64, "Most threads gRPC may create for its synchronous services (reflection).");
 ABSL_FLAG(absl::Duration, handshake_timeout, absl::Seconds(10),
@@ -321,6 +322,9 @@ int main(int argc, char** argv) {
   if ((*server)->metrics_port() > 0) {
     spdlog::info("metrics on http://{}:{}/metrics", o.host, (*server)->metrics_port());
   }
+  // Freed memory back to the kernel within a second or two of a burst
+  // (README: Memory); the mallopt settings above keep it between calls.
+  collide::server::MemoryTrimmer trimmer(absl::Seconds(1), std::int64_t{96} << 20);
 
   const int signal = WaitForSignal(shutdown_signals);
   watchdog.reset();

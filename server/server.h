@@ -41,7 +41,7 @@ struct Options {
   // RESOURCE_EXHAUSTED at once. 0: no limit. max_items_in_flight must be at
   // least max_items_per_request (a lone call is always admitted).
   int max_concurrent_calls = 64;
-  std::int64_t max_items_in_flight = std::int64_t{1} << 20;
+  std::int64_t max_items_in_flight = std::int64_t{1} << 17;  // Sizing: README, Memory.
   // How long Shutdown() lets in-flight calls finish before cancelling them.
   absl::Duration drain_timeout = absl::Seconds(10);
 
@@ -60,7 +60,7 @@ struct Options {
   // Concurrent calls (HTTP/2 streams) per connection.
   int max_concurrent_streams = 100;
   // gRPC's memory quota for the transport (read buffers, call state), bytes.
-  std::int64_t resource_quota_bytes = std::int64_t{1} << 30;
+  std::int64_t resource_quota_bytes = std::int64_t{256} << 20;
   // Threads gRPC may create for the synchronous services (reflection).
   int max_threads = 64;
   // A connection must finish its TLS/HTTP2 handshake within this.

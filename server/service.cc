@@ -47,6 +47,18 @@ Scratch& ThreadScratch() {
   return scratch;
 }
 
+// A thread keeps its scratch for calls of up to this many items (a few MB);
+// after a larger call it frees it, so that a burst of 65,536-item calls does
+// not leave each call thread holding the largest batch it ever decoded
+// (README: Memory).
+constexpr std::size_t kKeptScratchItems = 16384;
+// Likewise the joined bytes of a readable QueryPairs request.
+constexpr std::size_t kKeptJoinedBytes = 4 << 20;
+
+void ReleaseScratchAfter(std::size_t items) {
+  if (items > kKeptScratchItems) ThreadScratch() = Scratch();
+}
+
 template <typename Request>
 constexpr bool kIsPairRequest =
     std::is_same_v<Request, v1::QueryPairsRequest> || std::is_same_v<Request, v1::QueryPairsPackedRequest>;
@@ -481,6 +493,7 @@ grpc::Status CollisionService::Serve(const char* method, grpc::CallbackServerCon
   const auto is_cancelled = [context] { return context->IsCancelled(); };
   const CallControl control{is_cancelled, context->deadline()};
   const grpc::Status status = Handle(request, response, config_, runner_, control, items);
+  ReleaseScratchAfter(items);
   if (status.ok()) {
     requests_served_.fetch_add(1, std::memory_order_relaxed);
     items_served_.fetch_add(static_cast<std::int64_t>(items), std::memory_order_relaxed);
@@ -534,6 +547,7 @@ grpc::ServerUnaryReactor* CollisionService::QueryPairs(grpc::CallbackServerConte
         // slice owns the string and deletes it once gRPC has sent it.
         auto* out = new std::string;
         const grpc::Status status = Serve("QueryPairs", context, QueryPairsBytes{bytes}, out, start);
+        if (joined.capacity() > kKeptJoinedBytes) std::vector<std::uint8_t>().swap(joined);
         if (status.ok()) {
           grpc::Slice slice(
               out->data(), out->size(), [](void* s) { delete static_cast<std::string*>(s); }, out);
