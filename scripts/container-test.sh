@@ -179,17 +179,19 @@ if container=$(docker run -d --network host --read-only --cap-drop ALL --securit
   for _ in $(seq 300); do "$CLI" health --target="$mem_target" >/dev/null 2>&1 && break; sleep 0.2; done
   # The server is tini's (PID 1's) child; its VmRSS read from the host, kB.
   init_pid=$(docker inspect -f '{{.State.Pid}}' "$container")
-  server_pid=$(cat "/proc/$init_pid/task/$init_pid/children" | awk '{print $1}')
+  server_pid=$(awk '{print $1}' "/proc/$init_pid/task/$init_pid/children")
   rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$server_pid/status" 2>/dev/null || echo 0; }
   peak_kb=0
   overload() {  # overload ENCODING BATCH CONCURRENCY SECONDS: two clients, RSS sampled meanwhile
+    local pids=()
     for c in 1 2; do
       "$CLI" bench --target="$mem_target" --encoding="$1" --batch="$2" --concurrency="$3" --duration="${4}s" \
         --baseline_duration=0s >"$workdir/mem-$1-$c.out" 2>&1 &
+      pids+=($!)
     done
     local end=$((SECONDS + $4 + 2))
     while ((SECONDS < end)); do r=$(rss_kb); ((r > peak_kb)) && peak_kb=$r; sleep 0.2; done
-    wait
+    wait "${pids[@]}"  # Not a bare wait: the dockerd this script may have started is a child too.
   }
   overload packed 4096 32 15
   overload readable 65536 2 20
