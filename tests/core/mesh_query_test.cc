@@ -96,8 +96,10 @@ TEST_P(MeshQueryTest, MatchesBruteForce) {
       EXPECT_EQ(contact.result, Contact(shape, mesh.triangle(contact.triangle)));
     }
   }
-  // Not all-miss, not all-hit (a halfspace hits everything it can reach).
-  EXPECT_GT(hits, total / 10);
+  // Not all-miss, not all-hit (a halfspace hits everything it can reach). The
+  // 10% floor holds for the full Release count; the sanitizers' tenth (15 per
+  // mesh) is too few to hold a rate, only to be non-empty.
+  EXPECT_GT(hits, testing::kSanitized ? 0 : total / 10);
   if (kind != ShapeKind::kHalfspace) {
     EXPECT_LT(hits, total);
   }

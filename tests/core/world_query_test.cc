@@ -373,8 +373,10 @@ TEST(WorldVerdictInvariantsTest, ConfirmedShotsAndOkMovesHoldUp) {
       }
     }
   }
-  EXPECT_GT(confirmed, 5);
-  EXPECT_GT(ok, 5);
+  // Rate guards (the invariants above must have run on real cases): 5 of the
+  // 400 shots and 200 moves in Release; at the sanitizers' tenth, at least one.
+  EXPECT_GT(confirmed, testing::kSanitized ? 0 : 5);
+  EXPECT_GT(ok, testing::kSanitized ? 0 : 5);
 }
 
 TEST(WorldDeterminismTest, BatchSplitsGiveBitIdenticalResults) {
