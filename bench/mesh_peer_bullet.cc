@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "bullet_mesh.h"
 #include "mesh_peers.h"
 
 namespace collide::bench {
@@ -18,23 +19,9 @@ constexpr double kFar = 1e6;
 
 class Bullet : public MeshPeer {
  public:
-  explicit Bullet(const MeshData& m) : dispatcher_(&config_), world_(&dispatcher_, &broadphase_, &config_) {
-    for (const Vec3& v : m.vertices) vertices_.insert(vertices_.end(), {v.x, v.y, v.z});
-    for (const auto& t : m.triangles) {
-      for (int k = 0; k < 3; ++k) indices_.push_back(static_cast<int>(t[k]));
-    }
-    btIndexedMesh part;
-    part.m_numTriangles = static_cast<int>(m.triangles.size());
-    part.m_triangleIndexBase = reinterpret_cast<const unsigned char*>(indices_.data());
-    part.m_triangleIndexStride = 3 * sizeof(int);
-    part.m_numVertices = static_cast<int>(m.vertices.size());
-    part.m_vertexBase = reinterpret_cast<const unsigned char*>(vertices_.data());
-    part.m_vertexStride = 3 * sizeof(btScalar);
-    part.m_indexType = PHY_INTEGER;
-    part.m_vertexType = PHY_DOUBLE;
-    array_.addIndexedMesh(part, PHY_INTEGER);
-    shape_ = std::make_unique<btBvhTriangleMeshShape>(&array_, true);
-    mesh_.setCollisionShape(shape_.get());
+  explicit Bullet(const MeshData& m)
+      : triangles_(m.vertices, m.triangles), dispatcher_(&config_), world_(&dispatcher_, &broadphase_, &config_) {
+    mesh_.setCollisionShape(triangles_.shape());
     world_.addCollisionObject(&mesh_);
     capsule_shape_ = std::make_unique<btCapsuleShapeZ>(15.0, 26.0);
     capsule_.setCollisionShape(capsule_shape_.get());
@@ -88,10 +75,7 @@ class Bullet : public MeshPeer {
   }
 
  private:
-  std::vector<btScalar> vertices_;
-  std::vector<int> indices_;
-  btTriangleIndexVertexArray array_;
-  std::unique_ptr<btBvhTriangleMeshShape> shape_;
+  BulletTriangleMesh triangles_;
   btDefaultCollisionConfiguration config_;
   btCollisionDispatcher dispatcher_;
   btDbvtBroadphase broadphase_;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "collide/query.h"
+#include "bullet_mesh.h"
 #include "collide/world.h"
 #include "support/player_hitboxes.h"
 #include "support/synthetic_meshes.h"
@@ -239,30 +240,14 @@ struct BulletWorld {
   btCollisionDispatcher dispatcher{&config};
   btDbvtBroadphase broadphase;
   btCollisionWorld world{&dispatcher, &broadphase, &config};
-  std::vector<double> vertices;
-  std::vector<int> indices;
-  btTriangleIndexVertexArray array;
-  std::unique_ptr<btBvhTriangleMeshShape> map_shape;
+  BulletTriangleMesh map_mesh;
   btCollisionObject map;
   std::vector<std::unique_ptr<btCollisionShape>> part_shapes;
   std::vector<std::unique_ptr<btCompoundShape>> bodies_shapes;
   std::vector<std::unique_ptr<btCollisionObject>> bodies;
 
-  BulletWorld(const TriangleMesh& mesh, bool with_players) {
-    for (const Vec3& v : mesh.vertices()) vertices.insert(vertices.end(), {v.x, v.y, v.z});
-    for (const auto& t : mesh.triangles()) indices.insert(indices.end(), {int(t[0]), int(t[1]), int(t[2])});
-    btIndexedMesh part;
-    part.m_numTriangles = static_cast<int>(mesh.triangle_count());
-    part.m_triangleIndexBase = reinterpret_cast<const unsigned char*>(indices.data());
-    part.m_triangleIndexStride = 3 * sizeof(int);
-    part.m_numVertices = static_cast<int>(mesh.vertices().size());
-    part.m_vertexBase = reinterpret_cast<const unsigned char*>(vertices.data());
-    part.m_vertexStride = 3 * sizeof(btScalar);
-    part.m_indexType = PHY_INTEGER;
-    part.m_vertexType = PHY_DOUBLE;
-    array.addIndexedMesh(part, PHY_INTEGER);
-    map_shape = std::make_unique<btBvhTriangleMeshShape>(&array, true);
-    map.setCollisionShape(map_shape.get());
+  BulletWorld(const TriangleMesh& mesh, bool with_players) : map_mesh(mesh.vertices(), mesh.triangles()) {
+    map.setCollisionShape(map_mesh.shape());
     world.addCollisionObject(&map);
     if (!with_players) return;
     for (int i = 0; i < kPlayers; ++i) {
