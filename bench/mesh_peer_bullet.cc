@@ -20,7 +20,9 @@ constexpr double kFar = 1e6;
 class Bullet : public MeshPeer {
  public:
   explicit Bullet(const MeshData& m)
-      : triangles_(m.vertices, m.triangles), dispatcher_(&config_), world_(&dispatcher_, &broadphase_, &config_) {
+      : triangles_(m.vertices, m.triangles),
+        dispatcher_(&config_),
+        world_(&dispatcher_, &broadphase_, &config_) {
     mesh_.setCollisionShape(triangles_.shape());
     world_.addCollisionObject(&mesh_);
     capsule_shape_ = std::make_unique<btCapsuleShapeZ>(15.0, 26.0);
