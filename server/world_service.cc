@@ -247,8 +247,13 @@ grpc::Status WorldService::Create(const std::string& owner, const v1::CreateWorl
   return grpc::Status::OK;
 }
 
-grpc::Status WorldService::Push(WorldEntry& entry, const v1::PushFrameRequest& request,
-                                v1::PushFrameResponse* response) {
+grpc::Status WorldService::Run(WorldEntry& entry, const v1::GetWorldRequest&, v1::WorldInfo* response) {
+  FillInfo(entry, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status WorldService::Run(WorldEntry& entry, const v1::PushFrameRequest& request,
+                               v1::PushFrameResponse* response) {
   const WorldLimits& limits = config_.limits;
   const v1::Frame& in = request.frame();
   std::int64_t parts = 0;
@@ -293,72 +298,25 @@ grpc::Status WorldService::Push(WorldEntry& entry, const v1::PushFrameRequest& r
   return grpc::Status::OK;
 }
 
-grpc::Status WorldService::HandleCreateWorld(grpc::CallbackServerContext* context,
-                                             const v1::CreateWorldRequest* request, v1::WorldInfo* response) {
-  grpc::Status status = CheckWorldId(*context, request->world_id());
-  if (status.ok()) status = Create(Principal(*context), *request, response);
-  return (status);
-}
-
-grpc::Status WorldService::HandleDeleteWorld(grpc::CallbackServerContext* context,
-                                             const v1::DeleteWorldRequest* request,
-                                             v1::DeleteWorldResponse*) {
-  grpc::Status status = CheckWorldId(*context, request->world_id());
-  if (status.ok() && !registry_.Erase(Principal(*context), request->world_id())) {
-    status = WorldNotFound(request->world_id());
-  }
-  if (status.ok()) spdlog::info("world {} deleted", request->world_id());
-  return (status);
-}
-
-grpc::Status WorldService::HandleGetWorld(grpc::CallbackServerContext* context,
-                                          const v1::GetWorldRequest* request, v1::WorldInfo* response) {
+grpc::Status WorldService::Run(WorldEntry& entry, const v1::QueryWorldRequest& request,
+                               v1::QueryWorldResponse* response) {
   grpc::Status status;
-  if (std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status))
-    FillInfo(*entry, response);
-  return (status);
-}
-
-grpc::Status WorldService::HandleListWorlds(grpc::CallbackServerContext* context,
-                                            const v1::ListWorldsRequest*, v1::ListWorldsResponse* response) {
-  for (const std::shared_ptr<WorldEntry>& entry : registry_.List(Principal(*context))) {
-    FillInfo(*entry, response->add_worlds());
-  }
-  return (grpc::Status::OK);
-}
-
-grpc::Status WorldService::HandlePushFrame(grpc::CallbackServerContext* context,
-                                           const v1::PushFrameRequest* request,
-                                           v1::PushFrameResponse* response) {
-  grpc::Status status;
-  if (std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status)) {
-    status = Push(*entry, *request, response);
-  }
-  return (status);
-}
-
-grpc::Status WorldService::HandleQueryWorld(grpc::CallbackServerContext* context,
-                                            const v1::QueryWorldRequest* request,
-                                            v1::QueryWorldResponse* response) {
-  grpc::Status status;
-  std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
-  if (entry == nullptr) return (status);
-  const std::size_t items = static_cast<std::size_t>(request->ray_casts_size()) +
-                            static_cast<std::size_t>(request->shape_casts_size()) +
-                            static_cast<std::size_t>(request->overlaps_size());
-  if (status = CheckItems(items, config_.max_items_per_request); !status.ok()) return (status);
+  const std::size_t items = static_cast<std::size_t>(request.ray_casts_size()) +
+                            static_cast<std::size_t>(request.shape_casts_size()) +
+                            static_cast<std::size_t>(request.overlaps_size());
+  if (status = CheckItems(items, config_.max_items_per_request); !status.ok()) return status;
   convert::ViolationList violations;
   convert::DecodeArena arena;
   convert::WorldQueries queries;
-  if (!convert::DecodeQueries(*request, queries, arena, violations)) return (Invalid(violations));
+  if (!convert::DecodeQueries(request, queries, arena, violations)) return Invalid(violations);
   std::vector<RayQueryResult> rays;
   std::vector<ShapeCastResult> casts;
   std::vector<OverlapQueryResult> overlaps;
   {
-    std::shared_lock lock(entry->mu);
-    rays = entry->world.RayCasts(queries.rays);
-    casts = entry->world.ShapeCasts(queries.shape_casts);
-    overlaps = entry->world.Overlaps(queries.overlaps);
+    std::shared_lock lock(entry.mu);
+    rays = entry.world.RayCasts(queries.rays);
+    casts = entry.world.ShapeCasts(queries.shape_casts);
+    overlaps = entry.world.Overlaps(queries.overlaps);
   }
   for (std::size_t i = 0; i < rays.size(); ++i)
     AddQueryProblems("ray_casts", i, "ray", rays[i].problems, violations);
@@ -367,11 +325,11 @@ grpc::Status WorldService::HandleQueryWorld(grpc::CallbackServerContext* context
   for (std::size_t i = 0; i < overlaps.size(); ++i) {
     AddQueryProblems("overlaps", i, "", overlaps[i].problems, violations);
   }
-  if (!violations.empty()) return (Invalid(violations));
+  if (!violations.empty()) return Invalid(violations);
   for (const RayQueryResult& r : rays) convert::ToProto(r, response->add_ray_casts());
   for (const ShapeCastResult& r : casts) convert::ToProto(r, response->add_shape_casts());
   for (const OverlapQueryResult& r : overlaps) convert::ToProto(r, response->add_overlaps());
-  return (grpc::Status::OK);
+  return grpc::Status::OK;
 }
 
 template <typename AddProblems>
@@ -391,111 +349,98 @@ grpc::Status WorldService::JudgeShots(WorldEntry& entry, const std::vector<ShotR
   return grpc::Status::OK;
 }
 
-grpc::Status WorldService::HandleValidateShots(grpc::CallbackServerContext* context,
-                                               const v1::ValidateShotsRequest* request,
-                                               v1::ValidateShotsResponse* response) {
+grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsRequest& request,
+                               v1::ValidateShotsResponse* response) {
   grpc::Status status;
-  std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
-  if (entry == nullptr) return (status);
-  if (status = CheckItems(request->shots_size(), config_.max_items_per_request); !status.ok()) {
-    return (status);
+  if (status = CheckItems(request.shots_size(), config_.max_items_per_request); !status.ok()) {
+    return status;
   }
   convert::ViolationList violations;
   std::vector<ShotRequest> shots;
-  convert::DecodeShots(*request, shots, violations);
+  convert::DecodeShots(request, shots, violations);
   const auto add = [&violations](std::size_t i, std::vector<Violation>& problems) {
     convert::AddItemProblems("shots", i, problems, violations);
   };
-  return (JudgeShots(*entry, shots, violations, add, response));
+  return JudgeShots(entry, shots, violations, add, response);
 }
 
-grpc::Status WorldService::HandleValidateShotsPacked(grpc::CallbackServerContext* context,
-                                                     const v1::ValidateShotsPackedRequest* request,
-                                                     v1::ValidateShotsResponse* response) {
+grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsPackedRequest& request,
+                               v1::ValidateShotsResponse* response) {
   grpc::Status status;
-  std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
-  if (entry == nullptr) return (status);
-  if (status = CheckItems(request->shooter_ids_size(), config_.max_items_per_request); !status.ok()) {
-    return (status);
+  if (status = CheckItems(request.shooter_ids_size(), config_.max_items_per_request); !status.ok()) {
+    return status;
   }
   convert::ViolationList violations;
   std::vector<ShotRequest> shots;
-  if (!convert::DecodePacked(*request, shots, violations)) return (Invalid(violations));
+  if (!convert::DecodePacked(request, shots, violations)) return Invalid(violations);
   const auto add = [&violations](std::size_t i, std::vector<Violation>& problems) {
     convert::AddPackedShotProblems(i, problems, violations);
   };
-  return (JudgeShots(*entry, shots, violations, add, response));
+  return JudgeShots(entry, shots, violations, add, response);
 }
 
-grpc::Status WorldService::HandleCastWorldRaysPacked(grpc::CallbackServerContext* context,
-                                                     const v1::CastWorldRaysPackedRequest* request,
-                                                     v1::CastWorldRaysPackedResponse* response) {
+grpc::Status WorldService::Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
+                               v1::CastWorldRaysPackedResponse* response) {
   grpc::Status status;
-  std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
-  if (entry == nullptr) return (status);
-  if (status = CheckItems(request->rays_size() / convert::kPackedRayStride, config_.max_items_per_request);
+  if (status = CheckItems(request.rays_size() / convert::kPackedRayStride, config_.max_items_per_request);
       !status.ok()) {
-    return (status);
+    return status;
   }
   convert::ViolationList violations;
   std::vector<RayQuery> rays;
-  if (!convert::DecodePacked(*request, rays, violations)) return (Invalid(violations));
+  if (!convert::DecodePacked(request, rays, violations)) return Invalid(violations);
   std::vector<RayQueryResult> results;
   {
-    std::shared_lock lock(entry->mu);
-    results = entry->world.RayCasts(rays);
+    std::shared_lock lock(entry.mu);
+    results = entry.world.RayCasts(rays);
   }
   // Decoding checked every field the core checks; a problem left is a bug.
   for (std::size_t i = 0; i < results.size(); ++i) {
     AddQueryProblems("rays", i, "", results[i].problems, violations);
   }
-  if (!violations.empty()) return (Invalid(violations));
+  if (!violations.empty()) return Invalid(violations);
   convert::EncodePacked(results, response);
-  return (grpc::Status::OK);
+  return grpc::Status::OK;
 }
 
-grpc::Status WorldService::HandleValidateMoves(grpc::CallbackServerContext* context,
-                                               const v1::ValidateMovesRequest* request,
-                                               v1::ValidateMovesResponse* response) {
+grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
+                               v1::ValidateMovesResponse* response) {
   grpc::Status status;
-  std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, *request, status);
-  if (entry == nullptr) return (status);
-  if (status = CheckItems(request->moves_size(), config_.max_items_per_request); !status.ok()) {
-    return (status);
+  if (status = CheckItems(request.moves_size(), config_.max_items_per_request); !status.ok()) {
+    return status;
   }
   convert::ViolationList violations;
   std::vector<MoveRequest> moves;
-  convert::DecodeMoves(*request, moves, violations);
+  convert::DecodeMoves(request, moves, violations);
   std::vector<MoveVerdict> verdicts;
   {
-    std::shared_lock lock(entry->mu);
-    verdicts = entry->world.ValidateMoves(moves);
+    std::shared_lock lock(entry.mu);
+    verdicts = entry.world.ValidateMoves(moves);
   }
   for (std::size_t i = 0; i < verdicts.size(); ++i) {
     if (verdicts[i].code == MoveCode::kInvalidRequest) {
       convert::AddItemProblems("moves", i, verdicts[i].problems, violations);
     }
   }
-  if (!violations.empty()) return (Invalid(violations));
+  if (!violations.empty()) return Invalid(violations);
   for (const MoveVerdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
-  return (grpc::Status::OK);
+  return grpc::Status::OK;
 }
 
 // Raw serving (as CollisionService): the bytes are parsed by ParseRequest, so
 // that a body that does not parse is INVALID_ARGUMENT naming the message type
 // (gRPC's typed handlers answer it UNIMPLEMENTED with an empty message).
-template <typename Request, typename Response>
-grpc::ServerUnaryReactor* WorldService::ServeRaw(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request_bytes,
-    grpc::ByteBuffer* response_bytes,
-    grpc::Status (WorldService::*handle)(grpc::CallbackServerContext*, const Request*, Response*)) {
+template <typename Request, typename Response, typename Handle>
+grpc::ServerUnaryReactor* WorldService::ServeRaw(grpc::CallbackServerContext* context,
+                                                 const grpc::ByteBuffer* request_bytes,
+                                                 grpc::ByteBuffer* response_bytes, Handle handle) {
   Request request;
   grpc::ProtoBufferReader reader(const_cast<grpc::ByteBuffer*>(request_bytes));
   if (grpc::Status status = ParseRequest(reader, request_bytes->Length(), request); !status.ok()) {
     return Finish(context, status);
   }
   Response response;
-  grpc::Status status = (this->*handle)(context, &request, &response);
+  grpc::Status status = handle(request, &response);
   if (status.ok()) {
     bool own_buffer = false;
     status = grpc::SerializationTraits<Response>::Serialize(response, response_bytes, &own_buffer);
@@ -503,74 +448,95 @@ grpc::ServerUnaryReactor* WorldService::ServeRaw(
   return Finish(context, status);
 }
 
+template <typename Request, typename Response>
+grpc::ServerUnaryReactor* WorldService::ServeInWorld(grpc::CallbackServerContext* context,
+                                                     const grpc::ByteBuffer* request_bytes,
+                                                     grpc::ByteBuffer* response_bytes) {
+  return ServeRaw<Request, Response>(
+      context, request_bytes, response_bytes, [this, context](const Request& request, Response* response) {
+        grpc::Status status;
+        std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, request, status);
+        return entry != nullptr ? Run(*entry, request, response) : status;
+      });
+}
+
 grpc::ServerUnaryReactor* WorldService::CreateWorld(grpc::CallbackServerContext* context,
                                                     const grpc::ByteBuffer* request,
                                                     grpc::ByteBuffer* response) {
-  return ServeRaw<v1::CreateWorldRequest, v1::WorldInfo>(context, request, response,
-                                                         &WorldService::HandleCreateWorld);
+  return ServeRaw<v1::CreateWorldRequest, v1::WorldInfo>(
+      context, request, response, [this, context](const v1::CreateWorldRequest& r, v1::WorldInfo* info) {
+        grpc::Status status = CheckWorldId(*context, r.world_id());
+        return status.ok() ? Create(Principal(*context), r, info) : status;
+      });
 }
 
 grpc::ServerUnaryReactor* WorldService::DeleteWorld(grpc::CallbackServerContext* context,
                                                     const grpc::ByteBuffer* request,
                                                     grpc::ByteBuffer* response) {
-  return ServeRaw<v1::DeleteWorldRequest, v1::DeleteWorldResponse>(context, request, response,
-                                                                   &WorldService::HandleDeleteWorld);
-}
-
-grpc::ServerUnaryReactor* WorldService::GetWorld(grpc::CallbackServerContext* context,
-                                                 const grpc::ByteBuffer* request,
-                                                 grpc::ByteBuffer* response) {
-  return ServeRaw<v1::GetWorldRequest, v1::WorldInfo>(context, request, response,
-                                                      &WorldService::HandleGetWorld);
+  return ServeRaw<v1::DeleteWorldRequest, v1::DeleteWorldResponse>(
+      context, request, response, [this, context](const v1::DeleteWorldRequest& r, v1::DeleteWorldResponse*) {
+        grpc::Status status = CheckWorldId(*context, r.world_id());
+        if (status.ok() && !registry_.Erase(Principal(*context), r.world_id())) {
+          status = WorldNotFound(r.world_id());
+        }
+        if (status.ok()) spdlog::info("world {} deleted", r.world_id());
+        return status;
+      });
 }
 
 grpc::ServerUnaryReactor* WorldService::ListWorlds(grpc::CallbackServerContext* context,
                                                    const grpc::ByteBuffer* request,
                                                    grpc::ByteBuffer* response) {
-  return ServeRaw<v1::ListWorldsRequest, v1::ListWorldsResponse>(context, request, response,
-                                                                 &WorldService::HandleListWorlds);
+  return ServeRaw<v1::ListWorldsRequest, v1::ListWorldsResponse>(
+      context, request, response, [this, context](const v1::ListWorldsRequest&, v1::ListWorldsResponse* out) {
+        for (const std::shared_ptr<WorldEntry>& entry : registry_.List(Principal(*context))) {
+          FillInfo(*entry, out->add_worlds());
+        }
+        return grpc::Status::OK;
+      });
+}
+
+grpc::ServerUnaryReactor* WorldService::GetWorld(grpc::CallbackServerContext* context,
+                                                 const grpc::ByteBuffer* request,
+                                                 grpc::ByteBuffer* response) {
+  return ServeInWorld<v1::GetWorldRequest, v1::WorldInfo>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::PushFrame(grpc::CallbackServerContext* context,
                                                   const grpc::ByteBuffer* request,
                                                   grpc::ByteBuffer* response) {
-  return ServeRaw<v1::PushFrameRequest, v1::PushFrameResponse>(context, request, response,
-                                                               &WorldService::HandlePushFrame);
+  return ServeInWorld<v1::PushFrameRequest, v1::PushFrameResponse>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::QueryWorld(grpc::CallbackServerContext* context,
                                                    const grpc::ByteBuffer* request,
                                                    grpc::ByteBuffer* response) {
-  return ServeRaw<v1::QueryWorldRequest, v1::QueryWorldResponse>(context, request, response,
-                                                                 &WorldService::HandleQueryWorld);
+  return ServeInWorld<v1::QueryWorldRequest, v1::QueryWorldResponse>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::CastWorldRaysPacked(grpc::CallbackServerContext* context,
                                                             const grpc::ByteBuffer* request,
                                                             grpc::ByteBuffer* response) {
-  return ServeRaw<v1::CastWorldRaysPackedRequest, v1::CastWorldRaysPackedResponse>(
-      context, request, response, &WorldService::HandleCastWorldRaysPacked);
+  return ServeInWorld<v1::CastWorldRaysPackedRequest, v1::CastWorldRaysPackedResponse>(context, request,
+                                                                                       response);
 }
 
 grpc::ServerUnaryReactor* WorldService::ValidateShots(grpc::CallbackServerContext* context,
                                                       const grpc::ByteBuffer* request,
                                                       grpc::ByteBuffer* response) {
-  return ServeRaw<v1::ValidateShotsRequest, v1::ValidateShotsResponse>(context, request, response,
-                                                                       &WorldService::HandleValidateShots);
+  return ServeInWorld<v1::ValidateShotsRequest, v1::ValidateShotsResponse>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::ValidateShotsPacked(grpc::CallbackServerContext* context,
                                                             const grpc::ByteBuffer* request,
                                                             grpc::ByteBuffer* response) {
-  return ServeRaw<v1::ValidateShotsPackedRequest, v1::ValidateShotsResponse>(
-      context, request, response, &WorldService::HandleValidateShotsPacked);
+  return ServeInWorld<v1::ValidateShotsPackedRequest, v1::ValidateShotsResponse>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::ValidateMoves(grpc::CallbackServerContext* context,
                                                       const grpc::ByteBuffer* request,
                                                       grpc::ByteBuffer* response) {
-  return ServeRaw<v1::ValidateMovesRequest, v1::ValidateMovesResponse>(context, request, response,
-                                                                       &WorldService::HandleValidateMoves);
+  return ServeInWorld<v1::ValidateMovesRequest, v1::ValidateMovesResponse>(context, request, response);
 }
 
 }  // namespace collide::server

@@ -79,38 +79,36 @@ class WorldService final : public WorldServiceBase {
   WorldRegistry& registry() { return registry_; }
 
  private:
-  template <typename Request, typename Response>
+  // Parses the request bytes (ParseRequest), answers with handle(request,
+  // &response) and serializes the response: the body of every unary method.
+  template <typename Request, typename Response, typename Handle>
   grpc::ServerUnaryReactor* ServeRaw(grpc::CallbackServerContext* context,
                                      const grpc::ByteBuffer* request_bytes, grpc::ByteBuffer* response_bytes,
-                                     grpc::Status (WorldService::*handle)(grpc::CallbackServerContext*,
-                                                                          const Request*, Response*));
-  grpc::Status HandleCreateWorld(grpc::CallbackServerContext* context, const v1::CreateWorldRequest* request,
-                                 v1::WorldInfo* response);
-  grpc::Status HandleDeleteWorld(grpc::CallbackServerContext* context, const v1::DeleteWorldRequest* request,
-                                 v1::DeleteWorldResponse* response);
-  grpc::Status HandleGetWorld(grpc::CallbackServerContext* context, const v1::GetWorldRequest* request,
-                              v1::WorldInfo* response);
-  grpc::Status HandleListWorlds(grpc::CallbackServerContext* context, const v1::ListWorldsRequest* request,
-                                v1::ListWorldsResponse* response);
-  grpc::Status HandlePushFrame(grpc::CallbackServerContext* context, const v1::PushFrameRequest* request,
-                               v1::PushFrameResponse* response);
-  grpc::Status HandleQueryWorld(grpc::CallbackServerContext* context, const v1::QueryWorldRequest* request,
-                                v1::QueryWorldResponse* response);
-  grpc::Status HandleCastWorldRaysPacked(grpc::CallbackServerContext* context,
-                                         const v1::CastWorldRaysPackedRequest* request,
-                                         v1::CastWorldRaysPackedResponse* response);
-  grpc::Status HandleValidateShots(grpc::CallbackServerContext* context,
-                                   const v1::ValidateShotsRequest* request,
-                                   v1::ValidateShotsResponse* response);
-  grpc::Status HandleValidateShotsPacked(grpc::CallbackServerContext* context,
-                                         const v1::ValidateShotsPackedRequest* request,
-                                         v1::ValidateShotsResponse* response);
-  grpc::Status HandleValidateMoves(grpc::CallbackServerContext* context,
-                                   const v1::ValidateMovesRequest* request,
-                                   v1::ValidateMovesResponse* response);
+                                     Handle handle);
+  // ServeRaw of a method on one world: the id and header checked, the
+  // caller's world found, then Run.
+  template <typename Request, typename Response>
+  grpc::ServerUnaryReactor* ServeInWorld(grpc::CallbackServerContext* context,
+                                         const grpc::ByteBuffer* request_bytes,
+                                         grpc::ByteBuffer* response_bytes);
+
+  // One request on its world, found: the whole handling after the lookup,
+  // the same for a unary call and a Tick message (item limit, decoding, the
+  // core under the world's lock, the response or the error status).
+  grpc::Status Run(WorldEntry& entry, const v1::GetWorldRequest& request, v1::WorldInfo* response);
+  grpc::Status Run(WorldEntry& entry, const v1::PushFrameRequest& request, v1::PushFrameResponse* response);
+  grpc::Status Run(WorldEntry& entry, const v1::QueryWorldRequest& request, v1::QueryWorldResponse* response);
+  grpc::Status Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
+                   v1::CastWorldRaysPackedResponse* response);
+  grpc::Status Run(WorldEntry& entry, const v1::ValidateShotsRequest& request,
+                   v1::ValidateShotsResponse* response);
+  grpc::Status Run(WorldEntry& entry, const v1::ValidateShotsPackedRequest& request,
+                   v1::ValidateShotsResponse* response);
+  grpc::Status Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
+                   v1::ValidateMovesResponse* response);
+
   grpc::Status Create(const std::string& owner, const v1::CreateWorldRequest& request,
                       v1::WorldInfo* response);
-  grpc::Status Push(WorldEntry& entry, const v1::PushFrameRequest& request, v1::PushFrameResponse* response);
   void FillInfo(WorldEntry& entry, v1::WorldInfo* out);
   // Shot verdicts of decoded `shots`; invalid ones are added by `add_problems`.
   template <typename AddProblems>
