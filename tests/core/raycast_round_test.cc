@@ -3,12 +3,14 @@
 // seeded random checks against a long-double reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "collide/query.h"
 #include "core/segment_reference.h"
 #include "query/kernels_round.h"
+#include "support/case_count.h"
 #include "support/random_shapes.h"
 
 namespace collide::internal {
@@ -88,12 +90,26 @@ TEST(RayCastPointTest, HitOnlyWhenExactlyOnTheRay) {
   ExpectHit(RayCastPoint({{1, 1, 1}, {0, 1, 0}}, Point{{1, 1, 1}}), 0, {1, 1, 1}, {0, -1, 0});
 }
 
+// Regression: a point met along an oblique direction has no surface normal;
+// the offset of the hit point from it is round-off, which gave (-1, 0, 0)
+// for (2, 5, 5) and +u itself for (3, 5, 3). The normal is -u.
+TEST(RayCastPointTest, ObliqueHitNormalIsMinusDirection) {
+  for (const Vec3 p : {Vec3{2, 5, 5}, Vec3{3, 5, 3}, Vec3{1, 2, 2}}) {
+    const RayHit h = RayCastPoint({{0, 0, 0}, p}, Point{p});
+    ExpectHit(h, Length(p), p, -p / Length(p), 1e-14, 3e-16);
+  }
+}
+
 TEST(RayCastSegmentTest, HitOnlyWhenCrossingExactly) {
   const Segment s{{-1, 0, 0}, {1, 0, 0}};
   // Normal: perpendicular to the segment, facing the ray origin.
   ExpectHit(RayCastSegment({{0.5, 0, -2}, {0, 0, 1}}, s), 2, {0.5, 0, 0}, {0, 0, -1});
   ExpectHit(RayCastSegment({{0.5, -1, -1}, {0, 1, 1}}, s), std::sqrt(2.0), {0.5, 0, 0},
             Vec3{0, -1, -1} / std::sqrt(2.0));
+  // Crossing the segment obliquely: -u's part perpendicular to the segment
+  // (the radius-0 limit), not the round-off of the hit point's offset.
+  ExpectHit(RayCastSegment({{0.5, -5, -3}, {0.2, 5, 3}}, s), std::sqrt(34.04), {0.7, 0, 0},
+            Vec3{0, -5, -3} / std::sqrt(34.0), 1e-14, 3e-16);
   EXPECT_EQ(RayCastSegment({{0.5, 1e-9, -2}, {0, 0, 1}}, s), kMiss);
   EXPECT_EQ(RayCastSegment({{1.5, 0, -2}, {0, 0, 1}}, s), kMiss);
   // Along the segment's line: hits the near end.
@@ -136,6 +152,62 @@ TEST(RayCastCapsuleTest, EntersTheCylinderBeyondAnEnd) {
 TEST(RayCastCapsuleTest, StartingInsideHitsAtZero) {
   ExpectHit(RayCastCapsule({{0.5, 0, 3}, {0, 2, 0}}, kCapsule), 0, {0.5, 0, 3}, {0, -1, 0});
   ExpectHit(RayCastCapsule({{0, 0, -1}, {0, 0, -1}}, kCapsule), 0, {0, 0, -1}, {0, 0, 1});  // on a cap.
+}
+
+// Regression: origins 2.8e-17 and 1.1e-16 outside the side (by a long-double
+// reference) heading in were missed: a closest-point test called them
+// outside, the cylinder frame inside the infinite cylinder, and the cast
+// went on to the end ball, which the ray misses. They hit within 1e-15.
+TEST(RayCastCapsuleTest, OriginOnTheSideByRoundOffHeadingInHits) {
+  struct Case {
+    Ray ray;
+    Capsule capsule;
+  };
+  const Case cases[] = {
+      {{{-0.96777846143503965, -1.9346843908925544, -0.013802558906324494},
+        {-0.13043979888325569, 0.10219156892705028, 0.16472746342057598}},
+       {{-1.6618848861962081, -0.18854720378839618, -2.0740389558964987},
+        {-0.49006530566840678, -3.3365786442288718, 2.1486480352714454},
+        0.19209742751748027}},
+      {{{0.24084478543265969, -0.25741417706134506, 1.0645882176734331},
+        {-0.3795097843187708, 0.16475254118846835, 0.13320427038052829}},
+       {{-4.5626661508811628, -2.1166901487196732, -4.7820522344293632},
+        {0.68104884046882752, 0.29701489897140942, 2.3750778133278594},
+        0.46010971586427551}},
+  };
+  for (const Case& c : cases) {
+    const long double out =
+        testing::RefPointSegment(c.ray.origin, c.capsule.a, c.capsule.b) - c.capsule.radius;
+    ASSERT_GT(out, 0.0L);  // the origin is outside, by round-off.
+    ASSERT_LT(out, 2e-16L);
+    const RayHit h = RayCastCapsule(c.ray, c.capsule);
+    ASSERT_TRUE(h.hit);
+    EXPECT_LE(h.distance, 1e-15);
+    ExpectVecNear(h.point, c.ray.origin, 1e-15);
+    EXPECT_LT(Dot(h.normal, c.ray.direction), 0.0);  // faces the origin.
+  }
+}
+
+// The same on a seeded set: origins on the side or a cap, moved off the
+// surface by up to a few ulps either way, heading in, hit at once.
+TEST(RayCastCapsuleTest, OriginsOnTheSurfaceHeadingInAlwaysHit) {
+  testing::ShapeFactory f(7, /*extent=*/5.0);
+  const int n = testing::CaseCount(20000);
+  for (int i = 0; i < n; ++i) {
+    const Capsule c{f.UnitVector() * f.Uniform(0, 5), f.UnitVector() * f.Uniform(0, 5), f.Uniform(0.01, 3)};
+    const Vec3 w = (c.b - c.a) / Length(c.b - c.a);
+    const double s = f.Uniform(-0.2, 1.2);  // beyond the ends: a cap.
+    const Vec3 core = c.a + (c.b - c.a) * std::clamp(s, 0.0, 1.0);
+    Vec3 out = f.UnitVector();
+    if (s > 0 && s < 1) out = out - w * Dot(out, w);
+    const Vec3 origin = core + out * (c.radius / Length(out) * (1 + f.Uniform(-4, 4) * 1e-16));
+    // Aimed within ~27 degrees of the inward normal: the entry is at most
+    // ~1.2 times the origin's round-off offset (~1e-15 here) away.
+    const Ray ray{origin, core + w * (c.radius * f.Uniform(-0.5, 0.5)) - origin};
+    const RayHit h = RayCastCapsule(ray, c);
+    ASSERT_TRUE(h.hit) << "case " << i;
+    ASSERT_LE(h.distance, 1e-14) << "case " << i;
+  }
 }
 
 TEST(RayCastCapsuleTest, RespectsMaxDistance) {

@@ -120,6 +120,23 @@ TEST(SweepTest, CapsulesCrossedAndParallel) {
   EXPECT_FALSE(ShapeCast(Segment{{2, 0, 1}, {3, 0, 1}}, {0, 0, -2}, Segment{{0, -1, 0}, {0, 1, 0}}).hit);
 }
 
+// A point meeting a point or a segment exactly: no surface normal; the
+// ray kernels' -direction (and, for the segment, its part across the
+// segment) makes the sweep's normal the motion's. Regression: the point's
+// normal was round-off noise, opposing the motion on (3, 5, 3).
+TEST(SweepTest, PointMeetingAPointOrASegmentObliquely) {
+  for (const Vec3 p : {Vec3{2, 5, 5}, Vec3{3, 5, 3}}) {
+    const SweepResult r = ShapeCast(Point{{0, 0, 0}}, p * 2, Point{p});
+    ASSERT_TRUE(r.hit);
+    EXPECT_NEAR(r.t, 0.5, 1e-15);
+    EXPECT_NEAR(Length(r.normal - p / Length(p)), 0.0, 3e-16);
+  }
+  const SweepResult s = ShapeCast(Point{{0.5, -5, -3}}, {0.4, 10, 6}, Segment{{-1, 0, 0}, {1, 0, 0}});
+  ASSERT_TRUE(s.hit);
+  EXPECT_NEAR(s.t, 0.5, 1e-15);
+  EXPECT_NEAR(Length(s.normal - Vec3{0, 5, 3} / std::sqrt(34.0)), 0.0, 3e-16);
+}
+
 TEST(SweepTest, ParallelFacesMeetAtTheGap) {
   const Obb box = Obb::FromQuat({0.5, 0.5, 0.5}, Quat{}, {0.5, 0.5, 0.5});
   for (const Shape& target :

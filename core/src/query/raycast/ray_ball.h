@@ -45,13 +45,16 @@ inline double RayBallEntry(const Vec3& m, const Vec3& u, double r) {
 // The unit direction of a valid ray (non-zero direction).
 inline Vec3 UnitDirection(const Ray& ray) { return NormalizedOr(ray.direction, Vec3{1, 0, 0}); }
 
-// Ray (with unit direction u) against the solid ball (center, r).
+// Ray (with unit direction u) against the solid ball (center, r >= 0).
 inline RayHit RayCastBall(const Ray& ray, const Vec3& u, const Vec3& center, double r) {
   const Vec3 m = ray.origin - center;
   if (Dot(m, m) <= r * r) return InsideHit(ray, u);
   const double t = RayBallEntry(m, u, r);
   if (t < 0.0) return {};
-  return HitAt(ray, u, t, m + u * t, -u);
+  // Radius 0 (a point): the ray passes through the center, where the outward
+  // offset m + u t is pure round-off; -u is the only normal facing the
+  // origin (the limit as r -> 0 of a ray through the center).
+  return HitAt(ray, u, t, r > 0.0 ? m + u * t : -u, -u);
 }
 
 }  // namespace collide::internal

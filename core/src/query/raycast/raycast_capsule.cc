@@ -9,9 +9,16 @@
 // crossing the disk y = 0 inside the cylinder, which lies in the ball at a;
 // so its first hit, if any, is on that ball (Inigo Quilez's capsule
 // intersector uses the same split).
+//
+// The origin is classified in the same cylinder frame and with the same
+// rounded values the rest of the cast uses (body: y0 in [0, len] and
+// |m_perp|^2 <= r^2; beyond an end: inside that end's ball). A separate
+// closest-point test disagreed with the frame by round-off: an origin
+// 3e-17 outside the side by the closest point but inside the cylinder by
+// the frame went on to the end ball, which a ray heading into the side
+// misses.
 #include <cmath>
 
-#include "query/closest/closest.h"
 #include "query/kernels_round.h"
 #include "query/raycast/ray_ball.h"
 
@@ -20,8 +27,6 @@ namespace collide::internal {
 RayHit RayCastCapsule(const Ray& ray, const Capsule& c) {
   const Vec3 u = UnitDirection(ray);
   const double r = c.radius;
-  const PointOnSegment nearest = ClosestPointOnSegment(ray.origin, c.a, c.b);
-  if (LengthSquared(ray.origin - nearest.point) <= r * r) return InsideHit(ray, u);
   const Vec3 axis = c.b - c.a;
   const double len2 = LengthSquared(axis);
   if (len2 == 0.0) return RayCastBall(ray, u, c.a, r);
@@ -36,7 +41,9 @@ RayHit RayCastCapsule(const Ray& ray, const Capsule& c) {
   const Vec3 u_perp = u - w * uw;
   // |m_perp + t u_perp|^2 = r^2: A t^2 + 2 B t + C = 0.
   const double cc = LengthSquared(m_perp) - r * r;
-  bool beyond_a = y0 < 0.5 * len;  // which end, when starting inside the cylinder.
+  const bool in_body = y0 >= 0.0 && y0 <= len;
+  if (in_body && cc <= 0.0) return InsideHit(ray, u);
+  bool beyond_a = y0 < 0.0;  // which end, when starting inside the cylinder.
   if (cc > 0.0) {
     const double bb = Dot(m_perp, u_perp);
     // Moving away from the axis, or parallel to it (bb = 0): never enters.
@@ -48,15 +55,14 @@ RayHit RayCastCapsule(const Ray& ray, const Capsule& c) {
     const double t = cc / (-bb + std::sqrt(disc));  // near root, as C / q.
     const double y = y0 + t * uw;
     if (y >= 0.0 && y <= len) {
-      return HitAt(ray, u, t, m_perp + u_perp * t, NormalizedOr(-u_perp, -u));
+      // Radius 0 (a segment): the ray crosses the axis, where the outward
+      // offset vanishes; the limit of the normal as r -> 0 is -u_perp.
+      const Vec3 outward = r > 0.0 ? m_perp + u_perp * t : -u_perp;
+      return HitAt(ray, u, t, outward, NormalizedOr(-u_perp, -u));
     }
     beyond_a = y < 0.0;
   }
-  const Vec3& cap = beyond_a ? c.a : c.b;
-  const Vec3 mc = ray.origin - cap;
-  const double t = RayBallEntry(mc, u, r);
-  if (t < 0.0) return {};
-  return HitAt(ray, u, t, mc + u * t, -u);
+  return RayCastBall(ray, u, beyond_a ? c.a : c.b, r);
 }
 
 }  // namespace collide::internal

@@ -37,9 +37,9 @@ SweepResult ShapeCast(const Shape& a, const Vec3& v, const Shape& b, const Sweep
   if (gjk && v != Vec3{}) return GjkSweep(a, v, b);
   // Overlapping or touching (within the tolerance) at t = 0, a zero
   // translation and every other pair without a kernel: the generic sweep,
-  // whose first step is Contact at t = 0. (A ray starting on a surface is an
-  // edge case the ray kernels need not resolve: one on a capsule's surface,
-  // heading in, can miss.)
+  // whose first step is Contact at t = 0. A start contact's normal and point
+  // are Contact's: a closed form's ray starting on the grown target reports
+  // only -direction there, which is no contact normal.
   if (fn == nullptr || v == Vec3{} || Contact(a, b).distance <= SweepTolerance(a, v, b)) {
     return ConservativeSweep(a, v, b, options);
   }

@@ -25,10 +25,7 @@ SweepResult SweepBall(const Vec3& c, double r, const Vec3& v, Cast&& cast) {
   s.status = h.status;
   s.hit = true;
   s.t = std::min(1.0, h.distance / length);
-  // A zero grown radius (a point hitting a point or a segment exactly) has
-  // no surface normal: the ray kernel's is round-off noise, which may oppose
-  // the motion; the motion's direction is then the contact normal.
-  s.normal = Dot(h.normal, v) > 1e-9 * length ? v / length : -h.normal;
+  s.normal = -h.normal;
   s.point = h.point + s.normal * r;
   return s;
 }
