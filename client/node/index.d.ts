@@ -1,5 +1,6 @@
 // Type declarations of the collide Node.js client (index.js).
 import type {ChannelCredentials, ChannelOptions} from '@grpc/grpc-js';
+import type {CreateWorldRequest, World, WorldInfo, WorldOptions} from './world';
 
 /** [x, y, z] or the proto's {x, y, z} (unset components are 0). */
 export type Vec3 = [number, number, number] | {x?: number; y?: number; z?: number};
@@ -93,6 +94,10 @@ export class CollideError extends Error {
   readonly details: string;
   readonly fieldViolations: FieldViolation[];
   readonly fields: string[];
+  /** google.rpc.ErrorInfo reason, e.g. 'WORLD_NOT_FOUND'; '' without one. */
+  readonly reason: string;
+  /** google.rpc.ErrorInfo domain, e.g. 'collide.v1'; '' without one. */
+  readonly domain: string;
 }
 
 export interface ClientOptions {
@@ -115,6 +120,12 @@ export class Client {
   castRaysPacked(kind: PackedKind, raysFlat: ArrayLike<number>, shapesFlat: ArrayLike<number>): Promise<PackedRayHits>;
   serverInfo(): Promise<ServerInfo>;
   health(service?: string): Promise<string>;
+  /** Creates a world; the handle re-creates it when a replica lost it unless options.recreate is false. */
+  createWorld(request: CreateWorldRequest, options?: WorldOptions): Promise<World>;
+  /** A handle on an existing world (never re-created). */
+  world(worldId: string): World;
+  /** The caller's worlds on the answering replica. */
+  listWorlds(): Promise<WorldInfo[]>;
 }
 
 export const shapes: {
@@ -132,3 +143,5 @@ export const shapes: {
 
 export const PACKED_STRIDES: Readonly<Record<string, number>>;
 export const status: typeof import('@grpc/grpc-js').status;
+
+export * from './world';

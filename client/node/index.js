@@ -6,16 +6,21 @@
 // with snake_case field names ({sphere: {center: {x, y, z}, radius}}), where
 // any vector may also be an [x, y, z] array; the `shapes` helpers build them.
 // Results use camelCase and [x, y, z] arrays. Every method returns a Promise
-// and rejects with a CollideError.
+// and rejects with a CollideError. Worlds (world.proto): createWorld and
+// world() give a World handle (world.js).
 
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 const protobuf = require('protobufjs');
+const {CollideError, ErrorDecoder} = require('./errors');
+const {toProto, fromProto} = require('./proto_view');
+const {World, WORLD_HEADER} = require('./world');
 
 const DEFAULT_PROTO_DIR = path.resolve(__dirname, '..', '..', 'proto');
 const PROTO_FILES = [
   'collide/v1/collide.proto',
+  'collide/v1/world.proto',
   'grpc/health/v1/health.proto',
   'google/rpc/status.proto',
   'google/rpc/error_details.proto',
@@ -28,24 +33,6 @@ const LOADER_OPTIONS = {keepCase: true, longs: Number, enums: String, defaults: 
 const PACKED_STRIDES = Object.freeze({
   point: 3, segment: 6, sphere: 4, capsule: 7, aabb: 6, obb: 10, triangle: 9, halfspace: 4,
 });
-
-// One failed call: the gRPC code, its message and every google.rpc.BadRequest
-// field violation ({field: 'pairs[3].b.capsule.radius', description}).
-class CollideError extends Error {
-  constructor(code, details, fieldViolations) {
-    const name = Object.keys(grpc.status).find((k) => grpc.status[k] === code) || String(code);
-    super(`${name}: ${details}` + fieldViolations.map((v) => `\n  ${v.field}: ${v.description}`).join(''));
-    this.name = 'CollideError';
-    this.code = code;
-    this.codeName = name;
-    this.details = details;
-    this.fieldViolations = fieldViolations;
-  }
-
-  get fields() {
-    return this.fieldViolations.map((v) => v.field);
-  }
-}
 
 const vec3 = (v) => (Array.isArray(v) ? {x: v[0], y: v[1], z: v[2]} : v);
 const arr3 = (v) => (v ? [v.x, v.y, v.z] : [0, 0, 0]);
@@ -101,10 +88,9 @@ class Client {
     const loaded = grpc.loadPackageDefinition(definition);
     const credentials = options.credentials || grpc.credentials.createInsecure();
     this._service = new loaded.collide.v1.CollisionService(target, credentials, options.channelOptions);
-    this._health = new loaded.grpc.health.v1.Health(target, credentials, {
-      ...options.channelOptions,
-      channelOverride: this._service.getChannel(),
-    });
+    const shared = {...options.channelOptions, channelOverride: this._service.getChannel()};
+    this._health = new loaded.grpc.health.v1.Health(target, credentials, shared);
+    this._worlds = new loaded.collide.v1.WorldService(target, credentials, shared);
     this._deadlineMs = options.deadlineMs;
     // A protobufjs view of the same files: to read Vec3 fields given as
     // arrays and to decode the google.rpc status details.
@@ -113,54 +99,31 @@ class Client {
     this._root.loadSync(PROTO_FILES, {keepCase: true});
     this._shapeType = this._root.lookupType('collide.v1.Shape');
     this._rayType = this._root.lookupType('collide.v1.Ray');
+    this._errors = new ErrorDecoder(this._root);
   }
 
   close() {
     this._service.close();
   }
 
-  _call(stub, method, request) {
+  _call(stub, method, request, metadata = new grpc.Metadata()) {
     const callOptions = this._deadlineMs ? {deadline: Date.now() + this._deadlineMs} : {};
     return new Promise((resolve, reject) => {
-      stub[method](request, callOptions, (err, response) => {
-        if (err) reject(this._error(err));
+      stub[method](request, metadata, callOptions, (err, response) => {
+        if (err) reject(this._errors.fromCallError(err));
         else resolve(response);
       });
     });
   }
 
-  _error(err) {
-    const violations = [];
-    const statusType = this._root.lookupType('google.rpc.Status');
-    const badRequestType = this._root.lookupType('google.rpc.BadRequest');
-    for (const buf of (err.metadata && err.metadata.get('grpc-status-details-bin')) || []) {
-      for (const any of statusType.decode(buf).details) {
-        if (!any.type_url.endsWith('/google.rpc.BadRequest')) continue;
-        for (const v of badRequestType.decode(any.value).field_violations) {
-          violations.push({field: v.field, description: v.description});
-        }
-      }
-    }
-    return new CollideError(err.code, err.details || '', violations);
+  // Request objects in the client's form (proto_view.js) as the proto
+  // loader encodes them, and decoded answers in the client's result form.
+  _toProto(value, typeName) {
+    return toProto(value, this._root.lookupType(`collide.v1.${typeName}`));
   }
 
-  // Vectors given as [x, y, z] (and quaternions as [w, x, y, z]) anywhere in a
-  // shape or ray object become {x, y, z}.
-  _normalize(value, type) {
-    if (Array.isArray(value) && (type.name === 'Vec3' || type.name === 'Quaternion')) {
-      const keys = type.name === 'Vec3' ? ['x', 'y', 'z'] : ['w', 'x', 'y', 'z'];
-      return Object.fromEntries(keys.map((k, i) => [k, value[i]]));
-    }
-    if (value === null || typeof value !== 'object') return value;
-    const out = {};
-    for (const [key, v] of Object.entries(value)) {
-      const field = type.fields[key];
-      const sub = field && field.resolve().resolvedType;
-      if (!(sub instanceof protobuf.Type)) out[key] = v;
-      else if (field.repeated) out[key] = v.map((item) => this._normalize(item, sub));
-      else out[key] = this._normalize(v, sub);
-    }
-    return out;
+  _fromProto(value, typeName) {
+    return fromProto(value, this._root.lookupType(`collide.v1.${typeName}`));
   }
 
   // level: 'intersect' | 'distance' | 'contact' (or the enum name or number);
@@ -168,7 +131,7 @@ class Client {
   async queryPairs(level, pairs) {
     const request = {
       level: enumValue('QUERY_LEVEL_', level),
-      pairs: pairs.map(([a, b]) => ({a: this._normalize(a, this._shapeType), b: this._normalize(b, this._shapeType)})),
+      pairs: pairs.map(([a, b]) => ({a: toProto(a, this._shapeType), b: toProto(b, this._shapeType)})),
     };
     const response = await this._call(this._service, 'QueryPairs', request);
     return response.results.map(pairResult);
@@ -194,7 +157,7 @@ class Client {
   async castRays(casts) {
     const request = {
       casts: casts.map(([ray, shape]) => ({
-        ray: this._normalize(ray, this._rayType), shape: this._normalize(shape, this._shapeType),
+        ray: toProto(ray, this._rayType), shape: toProto(shape, this._shapeType),
       })),
     };
     const response = await this._call(this._service, 'CastRays', request);
@@ -225,6 +188,28 @@ class Client {
     };
   }
 
+  // Creates a world: request {world_id, statics: [{id, category, mesh:
+  // {vertices, indices} | shape | map_file: {name, map}}], history_ticks,
+  // policy}. Resolves to its World handle, which re-creates the world from
+  // this request when a replica lost it unless options.recreate is false.
+  async createWorld(request, options = {}) {
+    const creation = this._toProto(request, 'CreateWorldRequest');
+    const world = new World(this, creation.world_id, creation, options);
+    world.created = this._fromProto(await world._rpc('CreateWorld', creation), 'WorldInfo');
+    return world;
+  }
+
+  // A handle on an existing world (not re-created when lost).
+  world(worldId) {
+    return new World(this, worldId, null);
+  }
+
+  // The caller's worlds on the answering replica.
+  async listWorlds() {
+    const r = await this._call(this._worlds, 'ListWorlds', {});
+    return this._fromProto(r, 'ListWorldsResponse').worlds;
+  }
+
   // grpc.health.v1 status name: 'SERVING', 'NOT_SERVING', ...
   async health(service = '') {
     const r = await this._call(this._health, 'Check', {service});
@@ -240,4 +225,4 @@ function enumValue(prefix, value) {
   return name.startsWith(prefix) ? name : prefix + name;
 }
 
-module.exports = {Client, CollideError, shapes, PACKED_STRIDES, status: grpc.status};
+module.exports = {Client, World, CollideError, shapes, PACKED_STRIDES, WORLD_HEADER, status: grpc.status};

@@ -1,0 +1,273 @@
+// Type declarations of the world API (world.js; proto/collide/v1/world.proto).
+// Requests are in the proto's form (snake_case; vectors may be [x, y, z],
+// quaternions [w, x, y, z], repeated numbers typed arrays); results use
+// camelCase, [x, y, z] vectors, enum names and Numbers for int64.
+import {EventEmitter} from 'events';
+import type {CollideError, Quaternion, Ray, Shape, Triple, Vec3} from './index';
+
+export const WORLD_HEADER: 'collide-world';
+
+/** int64 / uint64 fields: Numbers (ids within Number.MAX_SAFE_INTEGER) or decimal strings. */
+export type Int64 = number | string;
+
+export interface Pose {
+  position?: Vec3;
+  rotation?: Quaternion;
+}
+
+export interface StaticElement {
+  id?: Int64;
+  /** 0 or unset: all 64 bits. */
+  category?: Int64;
+  /** Exactly one of mesh, shape and map_file. */
+  mesh?: {vertices?: ArrayLike<number>; indices?: ArrayLike<number>};
+  shape?: Shape;
+  /** A file in the server's --maps_dir; map picks one map of a .pk3. */
+  map_file?: {name: string; map?: string};
+}
+
+export interface WorldPolicy {
+  max_rewind_ticks?: number;
+  max_origin_offset?: number;
+  default_max_speed?: number;
+  skin_width?: number;
+  slide_iterations?: number;
+}
+
+export interface CreateWorldRequest {
+  world_id: string;
+  statics?: StaticElement[];
+  /** 0: 64 (or --max_history_ticks if lower). */
+  history_ticks?: number;
+  policy?: WorldPolicy;
+}
+
+export interface BodyPart {
+  id?: number;
+  /** Sphere, capsule, segment, point, triangle, aabb or obb, part frame. */
+  shape?: Shape;
+  local?: Pose;
+}
+
+export interface BodyUpdate {
+  id: Int64;
+  pose?: Pose;
+  parts?: BodyPart[];
+  part_poses?: Array<{part?: number; local?: Pose}>;
+  teleport?: boolean;
+  category?: Int64;
+  movement_shape?: Shape;
+}
+
+export interface Frame {
+  /** Strictly after the latest frame's tick. */
+  tick: Int64;
+  bodies?: BodyUpdate[];
+  removals?: Int64[];
+}
+
+export interface WorldTime {
+  tick?: Int64;
+  /** In [0, 1). */
+  fraction?: number;
+}
+
+export interface SceneFilter {
+  /** Unset: the latest frame. */
+  at?: WorldTime;
+  /** 0 or unset: all 64 bits. */
+  category_mask?: Int64;
+  ignore_bodies?: Int64[];
+}
+
+export type RayMode = 'RAY_MODE_CLOSEST' | 'RAY_MODE_ANY' | 'RAY_MODE_ALL' | 'RAY_MODE_UNSPECIFIED' | number;
+
+export interface QueryWorldRequest {
+  ray_casts?: Array<{ray?: Ray; filter?: SceneFilter; mode?: RayMode; max_hits?: number}>;
+  shape_casts?: Array<{shape?: Shape; translation?: Vec3; filter?: SceneFilter}>;
+  overlaps?: Array<{shape?: Shape; filter?: SceneFilter; max_results?: number; level?: string | number}>;
+}
+
+export interface Shot {
+  shooter_id: Int64;
+  origin?: Vec3;
+  direction?: Vec3;
+  /** Unset or Infinity: unbounded. */
+  max_range?: number;
+  /** The time the shooter saw; unset: the latest frame. */
+  at?: WorldTime;
+  claimed?: {body_id?: Int64; part_id?: number};
+  tolerance?: number;
+}
+
+/** Shot i: doubles[10i .. 10i + 9] (origin, direction, max_range, fraction, tolerance, 0), shooterIds[i],
+ * ticks[i] (< 0: the latest frame), claimedBodyIds[i] and claimedPartIds[i] (-1: no claim). */
+export interface PackedShots {
+  doubles: ArrayLike<number>;
+  shooterIds: ArrayLike<number>;
+  ticks: ArrayLike<number>;
+  claimedBodyIds: ArrayLike<number>;
+  claimedPartIds: ArrayLike<number>;
+}
+
+export interface Move {
+  body_id: Int64;
+  /** Unset: the body's position in the frame before the latest. */
+  from?: Vec3;
+  to?: Vec3;
+  /** Seconds, > 0. */
+  elapsed?: number;
+  /** Unset: the policy's default_max_speed. */
+  max_speed?: number;
+  slide?: boolean;
+  category_mask?: Int64;
+}
+
+// Results.
+
+export interface WorldInfo {
+  worldId: string;
+  staticElements: number;
+  triangles: number;
+  degenerateTriangles: number;
+  bodies: number;
+  memoryBytes: number;
+  latestTick: number;
+  oldestTick: number;
+  framesKept: number;
+  historyTicks: number;
+  policy: {
+    maxRewindTicks: number | null;
+    maxOriginOffset: number | null;
+    defaultMaxSpeed: number | null;
+    skinWidth: number | null;
+    slideIterations: number | null;
+  } | null;
+  replica: string;
+}
+
+/** What a hit touched. */
+export type Target =
+  | {kind: 'static'; elementId: number; triangle: number}
+  | {kind: 'body'; bodyId: number; partId: number};
+
+export interface TimeUsed {
+  at: {tick: number; fraction: number} | null;
+  /** The requested time was outside the kept history. */
+  clamped: boolean;
+}
+
+export interface WorldRayHit {
+  distance: number;
+  point: Triple;
+  normal: Triple;
+  target: Target | null;
+}
+
+export interface WorldRayResult {
+  /** Empty on a miss. */
+  hits: WorldRayHit[];
+  totalHits: number;
+  time: TimeUsed | null;
+}
+
+export interface WorldShapeCastResult {
+  hit: boolean;
+  t: number;
+  point: Triple;
+  normal: Triple;
+  depth: number;
+  target: Target | null;
+  time: TimeUsed | null;
+}
+
+export interface WorldOverlapResult {
+  overlaps: Array<{
+    target: Target | null;
+    contact: {hit: boolean; distance: number; pointA: Triple; pointB: Triple; normal: Triple; status: string} | null;
+  }>;
+  total: number;
+  time: TimeUsed | null;
+}
+
+export interface QueryWorldResponse {
+  rayCasts: WorldRayResult[];
+  shapeCasts: WorldShapeCastResult[];
+  overlaps: WorldOverlapResult[];
+}
+
+/** Ray i at [i], or [3i, 3i + 3) for vectors. targetKind: 0 none, 1 static (targetId = element, targetIndex =
+ * triangle or -1), 2 body (targetId = body, targetIndex = part). */
+export interface PackedWorldRayHits {
+  hit: boolean[];
+  distance: Float64Array;
+  point: Float64Array;
+  normal: Float64Array;
+  targetKind: Int32Array;
+  targetId: number[];
+  targetIndex: number[];
+  time: TimeUsed | null;
+}
+
+export type ShotCode =
+  | 'SHOT_CODE_CONFIRMED' | 'SHOT_CODE_HIT_OTHER_PART' | 'SHOT_CODE_HIT_OTHER_BODY' | 'SHOT_CODE_BLOCKED'
+  | 'SHOT_CODE_MISSED' | 'SHOT_CODE_REWIND_TOO_OLD' | 'SHOT_CODE_IN_THE_FUTURE' | 'SHOT_CODE_ORIGIN_IMPLAUSIBLE'
+  | 'SHOT_CODE_UNKNOWN_SHOOTER' | 'SHOT_CODE_UNKNOWN_TARGET';
+
+export interface ShotVerdict {
+  code: ShotCode;
+  firstHit: WorldRayHit | null;
+  time: TimeUsed | null;
+  /** -1 when not computed. */
+  claimedMissDistance: number;
+  originOffset: number;
+}
+
+export type MoveCode =
+  | 'MOVE_CODE_OK' | 'MOVE_CODE_TOO_FAST' | 'MOVE_CODE_BLOCKED' | 'MOVE_CODE_START_PENETRATING'
+  | 'MOVE_CODE_UNKNOWN_BODY';
+
+export interface MoveVerdict {
+  code: MoveCode;
+  allowedPosition: Triple;
+  t: number;
+  normal: Triple;
+  target: Target | null;
+  depth: number;
+  speed: number;
+  slidPosition: Triple;
+}
+
+export interface WorldOptions {
+  /** Re-create the world when a call finds it lost (NOT_FOUND, reason WORLD_NOT_FOUND). Default true. */
+  recreate?: boolean;
+}
+
+/** Emitted when the world was re-created: the history before latestTick is lost. */
+export interface RecreatedEvent {
+  worldId: string;
+  /** The tick of the frame that restored the bodies; null when no frame had been pushed. */
+  latestTick: number | null;
+  /** The error that revealed the loss. */
+  cause: CollideError;
+}
+
+export class World extends EventEmitter {
+  readonly id: string;
+  /** What CreateWorld answered; null for a handle from Client.world(). */
+  readonly created: WorldInfo | null;
+  /** Times this handle re-created its world. */
+  readonly recreations: number;
+  /** The latest tick pushed through this handle. */
+  readonly latestTick: number | null;
+  info(): Promise<WorldInfo>;
+  delete(): Promise<void>;
+  pushFrame(frame: Frame): Promise<{oldestTick: number}>;
+  query(request: QueryWorldRequest): Promise<QueryWorldResponse>;
+  castRaysPacked(raysFlat: ArrayLike<number>, filter?: SceneFilter): Promise<PackedWorldRayHits>;
+  validateShots(shots: Shot[]): Promise<ShotVerdict[]>;
+  validateShotsPacked(shots: PackedShots): Promise<ShotVerdict[]>;
+  validateMoves(moves: Move[]): Promise<MoveVerdict[]>;
+  on(event: 'recreated', listener: (e: RecreatedEvent) => void): this;
+  once(event: 'recreated', listener: (e: RecreatedEvent) => void): this;
+}

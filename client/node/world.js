@@ -1,0 +1,162 @@
+'use strict';
+// A handle on one world of collide.v1.WorldService (proto/collide/v1/world.proto).
+// Every call sends the `collide-world` header (what a proxy routes on). A
+// handle made by Client.createWorld keeps the creation request and the
+// latest state of every body: when a call fails NOT_FOUND with reason
+// WORLD_NOT_FOUND (the replica restarted, or the proxy's ring moved the
+// world), it re-creates the world, pushes one frame restoring the bodies at
+// the latest tick, retries the call once and emits 'recreated' (the history
+// before that tick is lost: rewinds are clamped until it refills).
+const {EventEmitter} = require('events');
+const grpc = require('@grpc/grpc-js');
+const {WorldState} = require('./world_state');
+
+const WORLD_HEADER = 'collide-world';
+
+class World extends EventEmitter {
+  // client: the Client; creation: the CreateWorldRequest (proto form) or
+  // null for a world this handle cannot re-create.
+  constructor(client, worldId, creation, options = {}) {
+    super();
+    this._client = client;
+    this.id = worldId;
+    this._creation = creation;
+    this._recreate = creation !== null && options.recreate !== false;
+    this._metadata = new grpc.Metadata();
+    this._metadata.set(WORLD_HEADER, worldId);
+    this._state = new WorldState();
+    this._recreating = null;
+    this.recreations = 0;
+    // The WorldInfo CreateWorld answered (null for an opened world).
+    this.created = null;
+  }
+
+  // The latest tick pushed through this handle (null before any).
+  get latestTick() {
+    return this._state.latestTick;
+  }
+
+  _rpc(method, request) {
+    return this._client._call(this._client._worlds, method, request, this._metadata);
+  }
+
+  async _call(method, request) {
+    try {
+      return await this._rpc(method, request);
+    } catch (e) {
+      if (!this._recreate || e.reason !== 'WORLD_NOT_FOUND') throw e;
+      await this._restore(e);
+      return this._rpc(method, request);
+    }
+  }
+
+  // Re-creates the world once for every call that found it missing at the
+  // same time. ALREADY_EXISTS / FAILED_PRECONDITION: someone restored it
+  // first, which is what was wanted.
+  _restore(cause) {
+    if (!this._recreating) {
+      this._recreating = (async () => {
+        try {
+          await this._rpc('CreateWorld', this._creation);
+        } catch (e) {
+          if (e.codeName !== 'ALREADY_EXISTS') throw e;
+        }
+        const frame = this._state.frame();
+        if (frame) {
+          try {
+            await this._rpc('PushFrame', {world_id: this.id, frame});
+          } catch (e) {
+            if (e.codeName !== 'FAILED_PRECONDITION') throw e;
+          }
+        }
+        this.recreations += 1;
+        this.emit('recreated', {worldId: this.id, latestTick: this._state.latestTick, cause});
+      })().finally(() => {
+        this._recreating = null;
+      });
+    }
+    return this._recreating;
+  }
+
+  _view(typeName, message) {
+    return this._client._fromProto(message, typeName);
+  }
+
+  // GetWorld: statistics, latest and oldest kept ticks, policy, replica.
+  async info() {
+    return this._view('WorldInfo', await this._call('GetWorld', {world_id: this.id}));
+  }
+
+  // Deletes the world (never re-created: NOT_FOUND rejects).
+  async delete() {
+    this._recreate = false;
+    await this._rpc('DeleteWorld', {world_id: this.id});
+  }
+
+  // frame: {tick, bodies: [{id, pose: {position, rotation}, parts, part_poses,
+  // teleport, category, movement_shape}], removals}. Resolves to
+  // {oldestTick}.
+  async pushFrame(frame) {
+    const request = this._client._toProto({world_id: this.id, frame}, 'PushFrameRequest');
+    const r = this._view('PushFrameResponse', await this._call('PushFrame', request));
+    this._state.apply(request.frame);
+    return r;
+  }
+
+  // request: {ray_casts, shape_casts, overlaps}. Resolves to {rayCasts,
+  // shapeCasts, overlaps}, one result per item in order.
+  async query(request) {
+    const r = await this._call('QueryWorld', this._client._toProto({...request, world_id: this.id}, 'QueryWorldRequest'));
+    return this._view('QueryWorldResponse', r);
+  }
+
+  // Closest hits of rays given as 7 doubles each (origin, direction,
+  // max_distance; Infinity for unbounded), all with one filter ({at,
+  // category_mask, ignore_bodies}). Resolves to flat arrays: ray i at [i]
+  // or [3i, 3i + 3); targetKind 0 none, 1 static (targetId element,
+  // targetIndex triangle or -1), 2 body (targetId body, targetIndex part).
+  async castRaysPacked(raysFlat, filter = {}) {
+    const request = this._client._toProto({world_id: this.id, rays: Array.from(raysFlat), filter}, 'CastWorldRaysPackedRequest');
+    const r = await this._call('CastWorldRaysPacked', request);
+    return {
+      hit: r.hit,
+      distance: Float64Array.from(r.distance),
+      point: Float64Array.from(r.point),
+      normal: Float64Array.from(r.normal),
+      targetKind: Int32Array.from(r.target_kind),
+      targetId: r.target_id,
+      targetIndex: r.target_index,
+      time: this._view('TimeUsed', r.time),
+    };
+  }
+
+  // shots: [{shooter_id, origin, direction, max_range, at, claimed: {body_id,
+  // part_id}, tolerance}]. Resolves to one verdict per shot.
+  async validateShots(shots) {
+    const r = await this._call('ValidateShots', this._client._toProto({world_id: this.id, shots}, 'ValidateShotsRequest'));
+    return this._view('ValidateShotsResponse', r).verdicts;
+  }
+
+  // Shots in flat arrays (world.proto ValidateShotsPackedRequest): doubles
+  // (10 per shot), shooterIds, ticks (< 0: latest), claimedBodyIds and
+  // claimedPartIds (-1: no claim); any array-likes.
+  async validateShotsPacked({doubles, shooterIds, ticks, claimedBodyIds, claimedPartIds}) {
+    const r = await this._call('ValidateShotsPacked', {
+      world_id: this.id,
+      doubles: Array.from(doubles),
+      shooter_ids: Array.from(shooterIds),
+      ticks: Array.from(ticks),
+      claimed_body_ids: Array.from(claimedBodyIds),
+      claimed_part_ids: Array.from(claimedPartIds),
+    });
+    return this._view('ValidateShotsResponse', r).verdicts;
+  }
+
+  // moves: [{body_id, from, to, elapsed, max_speed, slide, category_mask}].
+  async validateMoves(moves) {
+    const r = await this._call('ValidateMoves', this._client._toProto({world_id: this.id, moves}, 'ValidateMovesRequest'));
+    return this._view('ValidateMovesResponse', r).verdicts;
+  }
+}
+
+module.exports = {World, WORLD_HEADER};
