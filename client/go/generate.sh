@@ -13,7 +13,7 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 protoc -I "$proto" --go_out="$out" --go_opt=module=collide/client/go \
   --go-grpc_out="$out" --go-grpc_opt=module=collide/client/go \
-  collide/v1/geometry.proto collide/v1/collide.proto
+  collide/v1/geometry.proto collide/v1/collide.proto collide/v1/world.proto
 if [[ "${1:-}" == "--check" ]]; then
   if ! diff -ru "$here/gen" "$out/gen"; then
     echo "client/go/gen is stale: run client/go/generate.sh and commit the result" >&2

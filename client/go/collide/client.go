@@ -1,6 +1,8 @@
 // Package collide is the Go client of the collide collision query service
 // (collide.v1): pair queries (readable and packed), ray casts, server info
-// and health, over one gRPC connection.
+// and health, and worlds (CreateWorld: a World handle for frames, scene
+// queries, shot and move verdicts and the Tick stream), over one gRPC
+// connection.
 //
 //	c, err := collide.Dial("127.0.0.1:50051")
 //	res, err := c.QueryPairs(ctx, collide.LevelContact, []collide.Pair{
@@ -85,6 +87,7 @@ type PackedRayHits struct {
 type Client struct {
 	conn   *grpc.ClientConn
 	svc    pb.CollisionServiceClient
+	worlds pb.WorldServiceClient
 	health healthpb.HealthClient
 }
 
@@ -100,7 +103,8 @@ func Dial(target string, opts ...grpc.DialOption) (*Client, error) {
 
 // NewClient uses an existing connection (which Close then closes).
 func NewClient(conn *grpc.ClientConn) *Client {
-	return &Client{conn: conn, svc: pb.NewCollisionServiceClient(conn), health: healthpb.NewHealthClient(conn)}
+	return &Client{conn: conn, svc: pb.NewCollisionServiceClient(conn), worlds: pb.NewWorldServiceClient(conn),
+		health: healthpb.NewHealthClient(conn)}
 }
 
 // Close closes the connection.

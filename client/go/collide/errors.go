@@ -1,6 +1,7 @@
 package collide
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -16,13 +17,25 @@ type FieldViolation struct {
 	Description string
 }
 
-// Error is a failed call: its gRPC code and message, and every field
-// violation of the google.rpc.BadRequest the server attached. Get it with
-// errors.As.
+// Error is a failed call: its gRPC code and message, every field violation
+// of the google.rpc.BadRequest the server attached, and the reason and
+// domain of its google.rpc.ErrorInfo (a lost world: NOT_FOUND, reason
+// ReasonWorldNotFound, domain "collide.v1"). Get it with errors.As.
 type Error struct {
 	Code            codes.Code
 	Message         string
 	FieldViolations []FieldViolation
+	Reason, Domain  string
+}
+
+// ReasonWorldNotFound is the ErrorInfo reason of a world this replica does
+// not hold: the cue to re-create it.
+const ReasonWorldNotFound = "WORLD_NOT_FOUND"
+
+// IsWorldNotFound says whether err is a call that found its world missing.
+func IsWorldNotFound(err error) bool {
+	var ce *Error
+	return errors.As(err, &ce) && ce.Code == codes.NotFound && ce.Reason == ReasonWorldNotFound
 }
 
 func (e *Error) Error() string {
@@ -50,16 +63,29 @@ func wrapError(err error) error {
 	if err == nil {
 		return nil
 	}
+	var ce *Error
+	if errors.As(err, &ce) {
+		return err
+	}
 	s, ok := status.FromError(err)
 	if !ok {
 		return err
 	}
+	return errorOf(s)
+}
+
+// errorOf reads a status with its google.rpc details (a failed call, or a
+// failed message of the Tick stream).
+func errorOf(s *status.Status) *Error {
 	out := &Error{Code: s.Code(), Message: s.Message()}
 	for _, d := range s.Details() {
-		if br, ok := d.(*errdetails.BadRequest); ok {
-			for _, v := range br.GetFieldViolations() {
+		switch d := d.(type) {
+		case *errdetails.BadRequest:
+			for _, v := range d.GetFieldViolations() {
 				out.FieldViolations = append(out.FieldViolations, FieldViolation{v.GetField(), v.GetDescription()})
 			}
+		case *errdetails.ErrorInfo:
+			out.Reason, out.Domain = d.GetReason(), d.GetDomain()
 		}
 	}
 	return out

@@ -1,0 +1,75 @@
+package collide
+
+import (
+	pb "collide/client/go/gen/collide/v1"
+)
+
+// Builders of the world messages most calls need; any other field is set on
+// the generated message (collide/client/go/gen/collide/v1).
+
+// At is the time (tick + fraction) a query or shot asks about.
+func At(tick int64, fraction float64) *pb.WorldTime {
+	return &pb.WorldTime{Tick: tick, Fraction: fraction}
+}
+
+// PoseOf places a body or part; a nil rotation is the identity.
+func PoseOf(position Vec3, rotation *Quat) *pb.Pose {
+	p := &pb.Pose{Position: vec(position)}
+	if rotation != nil {
+		p.Rotation = &pb.Quaternion{W: rotation.W, X: rotation.X, Y: rotation.Y, Z: rotation.Z}
+	}
+	return p
+}
+
+// MeshElement is static triangle mesh id: vertex i at vertices[3i:3i+3],
+// triangle j at indices[3j:3j+3].
+func MeshElement(id int64, vertices []float64, indices []uint32) *pb.StaticElement {
+	return &pb.StaticElement{Id: id, Geometry: &pb.StaticElement_Mesh{Mesh: &pb.Mesh{Vertices: vertices, Indices: indices}}}
+}
+
+// ShapeElement is static shape id.
+func ShapeElement(id int64, s *pb.Shape) *pb.StaticElement {
+	return &pb.StaticElement{Id: id, Geometry: &pb.StaticElement_Shape{Shape: s}}
+}
+
+// MapElement is map file name in the server's --maps_dir ("level.glb",
+// "maps.pk3" with mapName picking one map of the archive).
+func MapElement(id int64, name, mapName string) *pb.StaticElement {
+	return &pb.StaticElement{Id: id, Geometry: &pb.StaticElement_MapFile{MapFile: &pb.MapFile{Name: name, Map: mapName}}}
+}
+
+// Part is hitbox id of a body: a convex shape in the part frame, placed in
+// the body frame by local (nil: identity).
+func Part(id int32, s *pb.Shape, local *pb.Pose) *pb.BodyPart {
+	return &pb.BodyPart{Id: id, Shape: s, Local: local}
+}
+
+// PackedShots holds shots in flat arrays (world.proto
+// ValidateShotsPackedRequest); Add appends one.
+type PackedShots struct {
+	Doubles        []float64
+	ShooterIDs     []int64
+	Ticks          []int64
+	ClaimedBodyIDs []int64
+	ClaimedPartIDs []int32
+}
+
+// Add appends a shot of shooter from origin along direction up to maxRange
+// (math.Inf(1): unbounded) at time at (nil: the latest frame), claiming
+// (claimedBody, claimedPart) (-1, -1: no claim), with tolerance.
+func (p *PackedShots) Add(shooter int64, origin, direction Vec3, maxRange float64, at *pb.WorldTime,
+	claimedBody int64, claimedPart int32, tolerance float64) {
+	tick, fraction := int64(-1), 0.0
+	if at != nil {
+		tick, fraction = at.GetTick(), at.GetFraction()
+	}
+	p.Doubles = append(p.Doubles, origin[0], origin[1], origin[2], direction[0], direction[1], direction[2], maxRange,
+		fraction, tolerance, 0)
+	p.ShooterIDs = append(p.ShooterIDs, shooter)
+	p.Ticks = append(p.Ticks, tick)
+	p.ClaimedBodyIDs = append(p.ClaimedBodyIDs, claimedBody)
+	p.ClaimedPartIDs = append(p.ClaimedPartIDs, claimedPart)
+}
+
+// Len is the number of shots.
+func (p *PackedShots) Len() int { return len(p.ShooterIDs) }
