@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "client_internals.h"
 #include "collide/client_proto.h"
 #include "collide/v1/collide.grpc.pb.h"
 #include "convert/packed.h"
@@ -44,7 +45,17 @@ std::string ServiceConfigJson(const ClientOptions& options) {
   std::string method_config;
   if (options.max_attempts > 1) {
     method_config = absl::StrFormat(
-        R"("methodConfig": [{"name": [{"service": "collide.v1.CollisionService"}],)"
+        R"("methodConfig": [{"name": [{"service": "collide.v1.CollisionService"},)"
+        // WorldService: the calls that change nothing (a retried CreateWorld
+        // or PushFrame could answer ALREADY_EXISTS or FAILED_PRECONDITION for
+        // its own first attempt).
+        R"( {"service": "collide.v1.WorldService", "method": "GetWorld"},)"
+        R"( {"service": "collide.v1.WorldService", "method": "ListWorlds"},)"
+        R"( {"service": "collide.v1.WorldService", "method": "QueryWorld"},)"
+        R"( {"service": "collide.v1.WorldService", "method": "CastWorldRaysPacked"},)"
+        R"( {"service": "collide.v1.WorldService", "method": "ValidateShots"},)"
+        R"( {"service": "collide.v1.WorldService", "method": "ValidateShotsPacked"},)"
+        R"( {"service": "collide.v1.WorldService", "method": "ValidateMoves"}],)"
         R"( "retryPolicy": {"maxAttempts": %d, "initialBackoff": "0.01s", "maxBackoff": "1s",)"
         R"( "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE", "CANCELLED"]}}])",
         options.max_attempts);
@@ -120,13 +131,17 @@ struct Client::Impl {
     Authorize(context);
     return FromGrpcStatus((stub.get()->*method)(&context, request, &response));
   }
-  // Call metadata rather than grpc::AccessTokenCredentials: gRPC sends call
-  // credentials over TLS only, and the server accepts tokens over
-  // plaintext (loopback, or TLS terminated by a mesh) too.
-  void Authorize(grpc::ClientContext& context) const {
-    if (!options.token.empty()) context.AddMetadata("authorization", "Bearer " + options.token);
-  }
+  void Authorize(grpc::ClientContext& context) const { AddAuthorization(options, context); }
 };
+
+void AddAuthorization(const ClientOptions& options, grpc::ClientContext& context) {
+  if (!options.token.empty()) context.AddMetadata("authorization", "Bearer " + options.token);
+}
+
+std::shared_ptr<grpc::Channel> ClientInternals::Channel(const Client& client) {
+  return client.impl_->channel;
+}
+const ClientOptions& ClientInternals::Options(const Client& client) { return client.impl_->options; }
 
 absl::StatusOr<Client> Client::Create(std::string_view target, const ClientOptions& options) {
   if (target.empty()) return absl::InvalidArgumentError("client: empty target");

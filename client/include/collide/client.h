@@ -40,6 +40,10 @@ namespace google::protobuf {
 class Message;
 }
 
+namespace grpc {
+class Channel;
+}
+
 namespace collide {
 
 enum class QueryMethod;  // client_proto.h
@@ -167,6 +171,8 @@ class Client {
                                          v1::CastRaysPackedResponse&);
   friend absl::Status CallGetServerInfo(Client&, const v1::GetServerInfoRequest&, v1::ServerInfo&);
   friend absl::Status CallSerialized(Client&, QueryMethod, const std::string&, google::protobuf::Message&);
+  // The channel and options, for WorldClient's sharing them (src/client_internals.h).
+  friend struct ClientInternals;
 
   struct Impl;
   explicit Client(std::unique_ptr<Impl> impl);

@@ -1,0 +1,204 @@
+// C++ client of the collide.v1 WorldService (proto/collide/v1/world.proto):
+// a match's level and the recent past of its players on the server, scene
+// queries at a past time, shot and move verdicts. Core types in (world.h:
+// Frame, RayQuery, ShotRequest, ...), absl::StatusOr out, no gRPC or protobuf
+// in this header.
+//
+//   auto client = collide::WorldClient::Create("127.0.0.1:50051");
+//   collide::WorldSpec spec{.id = "match-1"};
+//   spec.statics.push_back({.id = 1, .geometry = collide::MapFileRef{"oa_dm1.pk3"}});
+//   if (auto info = client->CreateWorld(spec); !info.ok()) return info.status();
+//   client->PushFrame("match-1", frame);        // every tick
+//   auto verdicts = client->ValidateShots("match-1", shots);
+//
+// Routing: every call on one world sets the `collide-world` metadata header
+// to its id (a proxy hashes on it; the server requires it).
+//
+// Lost worlds: a world lives in one server replica's memory. When that
+// replica restarts, evicts the world after its idle TTL, or a proxy's hash
+// ring moves the world to another replica, a call answers NOT_FOUND with
+// google.rpc.ErrorInfo reason WORLD_NOT_FOUND (IsWorldNotFound). With
+// WorldClientOptions::recreate_lost_worlds (the default) this client then
+// re-creates the world from what it kept, its creation request and its
+// latest state (every body as of the latest accepted frame: pose, parts,
+// part poses, category, movement shape), and retries the call once. The
+// history before that frame is lost: rewinds are clamped to it until it
+// refills (each result's TimeUsed says `clamped`). Every re-creation is
+// reported to WorldClientOptions::on_history_lost (on the calling thread,
+// before the retried call) and counted by history_losses(). A world this
+// client did not create (or deleted) is not re-created: its NOT_FOUND comes
+// back as it is. Keeping the state costs a copy of the creation request (a
+// map world keeps only its file name; an inline mesh its vertices) and of
+// every body's latest state; frames of one world are expected from one
+// thread at a time (their ticks increase, so the kept state is the latest).
+//
+// Errors are the server's, with their details: INVALID_ARGUMENT carries a
+// google.rpc.BadRequest whose field paths ("frame.bodies[12].pose.rotation")
+// FieldViolations() and DescribeStatus() (client.h) read.
+//
+// Retries: the read-only calls (GetWorld, ListWorlds, queries, verdicts)
+// retry UNAVAILABLE and CANCELLED as the CollisionService calls do
+// (client.h); CreateWorld, DeleteWorld and PushFrame change the world and are
+// not retried by the channel.
+//
+// A WorldClient is movable and thread-safe.
+#ifndef COLLIDE_WORLD_CLIENT_H_
+#define COLLIDE_WORLD_CLIENT_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "collide/client.h"
+#include "collide/mesh_data.h"
+#include "collide/world.h"
+
+namespace collide {
+
+namespace v1 {
+class CreateWorldRequest;
+}
+
+// A map file in the server's --maps_dir ("oa_dm1.pk3", "level.glb"); `map`
+// picks one map of a .pk3 holding several ("" takes the only one).
+struct MapFileRef {
+  std::string name;
+  std::string map;
+};
+
+// A static element of a world to create: a mesh (world frame, two-sided), a
+// shape (world frame), or a map file the server loads.
+struct WorldStatic {
+  std::int64_t id = 0;
+  CategoryMask category = kAllCategories;
+  std::variant<Shape, MeshData, MapFileRef> geometry;
+};
+
+// The world's policy; unset fields take the server's defaults (the core's
+// WorldSettings: world.h).
+struct WorldPolicy {
+  std::optional<int> max_rewind_ticks;
+  std::optional<double> max_origin_offset;
+  std::optional<double> default_max_speed;
+  std::optional<double> skin_width;
+  std::optional<int> slide_iterations;
+};
+
+struct WorldSpec {
+  std::string id;  // 1 to 128 characters of [A-Za-z0-9._:-], unique per tenant.
+  std::vector<WorldStatic> statics;
+  int history_ticks = 0;  // frames kept; 0: the server's default (64 or its cap).
+  WorldPolicy policy;
+};
+
+// What GetWorld reports (world.proto's WorldInfo).
+struct WorldInfo {
+  std::string id;
+  int static_elements = 0;
+  std::int64_t triangles = 0;
+  std::int64_t degenerate_triangles = 0;
+  int bodies = 0;  // in the latest frame.
+  std::int64_t memory_bytes = 0;
+  int frames_kept = 0;  // 0 before the first frame; then the ticks below hold.
+  std::int64_t latest_tick = 0;
+  std::int64_t oldest_tick = 0;
+  WorldSettings settings;  // history_ticks and every policy field, as applied.
+  std::string replica;     // "<hostname>:<pid>" of the replica holding it.
+};
+
+// One QueryWorld batch: answered rays first, then shape casts, then overlaps.
+struct SceneQueries {
+  std::vector<RayQuery> rays;
+  std::vector<ShapeCastQuery> shape_casts;
+  std::vector<OverlapQuery> overlaps;
+};
+struct SceneAnswers {
+  std::vector<RayQueryResult> rays;
+  std::vector<ShapeCastResult> shape_casts;
+  std::vector<OverlapQueryResult> overlaps;
+};
+
+// A re-creation after the server lost a world.
+struct HistoryLoss {
+  std::string world_id;
+  absl::Status cause;  // the NOT_FOUND that revealed it.
+  // The state it was re-created with: the latest accepted frame's tick
+  // (nullopt when no frame had been accepted) and its body count.
+  std::optional<std::int64_t> restored_tick;
+  int restored_bodies = 0;
+};
+
+struct WorldClientOptions {
+  // Re-create a lost world and retry once (see the file comment).
+  bool recreate_lost_worlds = true;
+  // Called after each re-creation, before the call is retried.
+  std::function<void(const HistoryLoss&)> on_history_lost;
+};
+
+// True for the server's "world not found": NOT_FOUND carrying
+// google.rpc.ErrorInfo reason WORLD_NOT_FOUND.
+bool IsWorldNotFound(const absl::Status& status);
+
+class WorldClient {
+ public:
+  // A new channel to `target` (as Client::Create: options, TLS, token).
+  static absl::StatusOr<WorldClient> Create(std::string_view target, const ClientOptions& options = {},
+                                            WorldClientOptions world_options = {});
+  // Shares `client`'s channel, deadline, token and retry policy.
+  explicit WorldClient(const Client& client, WorldClientOptions world_options = {});
+
+  WorldClient(WorldClient&&) noexcept;
+  WorldClient& operator=(WorldClient&&) noexcept;
+  ~WorldClient();
+
+  // ALREADY_EXISTS when the caller already has a world of that id.
+  absl::StatusOr<WorldInfo> CreateWorld(const WorldSpec& spec);
+  // Forgets the kept state too, whatever the answer.
+  absl::Status DeleteWorld(std::string_view world_id);
+  absl::StatusOr<WorldInfo> GetWorld(std::string_view world_id);
+  // The caller's worlds on the replica that answers.
+  absl::StatusOr<std::vector<WorldInfo>> ListWorlds();
+
+  // Appends a frame; returns the oldest tick kept after it.
+  absl::StatusOr<std::int64_t> PushFrame(std::string_view world_id, const Frame& frame);
+
+  absl::StatusOr<SceneAnswers> Query(std::string_view world_id, const SceneQueries& queries);
+  // Closest-hit ray casts in the packed wire form, one filter and time for all.
+  absl::StatusOr<std::vector<RayQueryResult>> CastRaysPacked(std::string_view world_id,
+                                                             std::span<const Ray> rays,
+                                                             const QueryFilter& filter = {},
+                                                             std::optional<Time> at = std::nullopt);
+
+  // Verdict i answers shots[i] (moves[i]). The packed form sends the same
+  // shots as flat arrays (faster to encode and decode) and answers the same.
+  absl::StatusOr<std::vector<ShotVerdict>> ValidateShots(std::string_view world_id,
+                                                         std::span<const ShotRequest> shots);
+  absl::StatusOr<std::vector<ShotVerdict>> ValidateShotsPacked(std::string_view world_id,
+                                                               std::span<const ShotRequest> shots);
+  absl::StatusOr<std::vector<MoveVerdict>> ValidateMoves(std::string_view world_id,
+                                                         std::span<const MoveRequest> moves);
+
+  // Re-creations after a lost world so far (all worlds).
+  std::int64_t history_losses() const;
+
+  struct Impl;  // world_client.cc.
+
+ private:
+  // The calls on wire messages (world_client_proto.h).
+  friend absl::StatusOr<WorldInfo> CreateWorld(WorldClient&, const v1::CreateWorldRequest&);
+
+  explicit WorldClient(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace collide
+
+#endif  // COLLIDE_WORLD_CLIENT_H_

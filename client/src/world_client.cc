@@ -1,0 +1,368 @@
+// The world client: one blocking call per WorldService method with the
+// `collide-world` header, the re-creation of lost worlds from what was kept
+// (kept_world.h), and the checks that answers have the promised sizes.
+// Core <-> proto conversion is convert/'s (world_encode.h).
+#include "collide/world_client.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <utility>
+
+#include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
+#include "client_internals.h"
+#include "collide/v1/world.grpc.pb.h"
+#include "collide/world_client_proto.h"
+#include "convert/packed.h"
+#include "convert/shapes.h"
+#include "convert/world_encode.h"
+#include "google/rpc/error_details.pb.h"
+#include "kept_world.h"
+#include "rpc_status.h"
+
+namespace collide {
+
+namespace pb = ::collide::v1;
+
+namespace {
+
+constexpr char kErrorInfoTypeUrl[] = "type.googleapis.com/google.rpc.ErrorInfo";
+constexpr char kWorldHeader[] = "collide-world";
+
+WorldInfo FromProto(const pb::WorldInfo& in) {
+  WorldInfo out;
+  out.id = in.world_id();
+  out.static_elements = in.static_elements();
+  out.triangles = in.triangles();
+  out.degenerate_triangles = in.degenerate_triangles();
+  out.bodies = in.bodies();
+  out.memory_bytes = in.memory_bytes();
+  out.frames_kept = in.frames_kept();
+  out.latest_tick = in.latest_tick();
+  out.oldest_tick = in.oldest_tick();
+  out.settings = convert::SettingsFromProto(in);
+  out.replica = in.replica();
+  return out;
+}
+
+void ToProto(const WorldPolicy& in, pb::WorldPolicy* out) {
+  if (in.max_rewind_ticks) out->set_max_rewind_ticks(*in.max_rewind_ticks);
+  if (in.max_origin_offset) out->set_max_origin_offset(*in.max_origin_offset);
+  if (in.default_max_speed) out->set_default_max_speed(*in.default_max_speed);
+  if (in.skin_width) out->set_skin_width(*in.skin_width);
+  if (in.slide_iterations) out->set_slide_iterations(*in.slide_iterations);
+}
+
+absl::Status SizeMismatch(std::string_view what, int answered, std::size_t asked) {
+  return absl::InternalError(
+      absl::StrCat("client: server answered ", answered, " ", std::string(what), " for ", asked));
+}
+
+}  // namespace
+
+bool IsWorldNotFound(const absl::Status& status) {
+  if (status.code() != absl::StatusCode::kNotFound) return false;
+  const auto payload = status.GetPayload(kErrorInfoTypeUrl);
+  google::rpc::ErrorInfo info;
+  return payload.has_value() && info.ParseFromString(std::string(*payload)) &&
+         info.reason() == "WORLD_NOT_FOUND";
+}
+
+void BuildCreateWorldRequest(const WorldSpec& spec, pb::CreateWorldRequest& out) {
+  out.Clear();
+  out.set_world_id(spec.id);
+  for (const WorldStatic& s : spec.statics) {
+    pb::StaticElement* e = out.add_statics();
+    e->set_id(s.id);
+    e->set_category(s.category == kAllCategories ? 0 : s.category);
+    if (const Shape* shape = std::get_if<Shape>(&s.geometry)) {
+      convert::ToProto(*shape, e->mutable_shape());
+    } else if (const MeshData* mesh = std::get_if<MeshData>(&s.geometry)) {
+      convert::ToProto(*mesh, e->mutable_mesh());
+    } else {
+      const MapFileRef& map = std::get<MapFileRef>(s.geometry);
+      e->mutable_map_file()->set_name(map.name);
+      e->mutable_map_file()->set_map(map.map);
+    }
+  }
+  out.set_history_ticks(spec.history_ticks);
+  ToProto(spec.policy, out.mutable_policy());
+}
+
+struct WorldClient::Impl {
+  std::shared_ptr<grpc::Channel> channel;
+  ClientOptions options;
+  WorldClientOptions world_options;
+  std::unique_ptr<pb::WorldService::Stub> stub;
+  std::mutex mu;  // guards kept.
+  std::map<std::string, KeptWorld, std::less<>> kept;
+  std::atomic<std::int64_t> losses{0};
+
+  Impl(std::shared_ptr<grpc::Channel> c, ClientOptions o, WorldClientOptions w)
+      : channel(std::move(c)),
+        options(std::move(o)),
+        world_options(std::move(w)),
+        stub(pb::WorldService::NewStub(channel)) {}
+
+  // A context with the deadline, the token and, for a world's call, the
+  // routing header.
+  void Prepare(grpc::ClientContext& context, std::string_view world_id) const {
+    context.set_deadline(absl::ToChronoTime(absl::Now() + options.deadline));
+    AddAuthorization(options, context);
+    if (!world_id.empty()) context.AddMetadata(kWorldHeader, std::string(world_id));
+  }
+
+  template <typename Request, typename Response>
+  absl::Status Call(grpc::Status (pb::WorldService::Stub::*method)(grpc::ClientContext*, const Request&,
+                                                                   Response*),
+                    std::string_view world_id, const Request& request, Response& response) {
+    grpc::ClientContext context;
+    Prepare(context, world_id);
+    return FromGrpcStatus((stub.get()->*method)(&context, request, &response));
+  }
+
+  // `call` (a function returning absl::Status), and once more after
+  // re-creating the world when it answers WORLD_NOT_FOUND for a kept world.
+  template <typename Fn>
+  absl::Status WithRecreation(std::string_view world_id, Fn&& call) {
+    absl::Status status = call();
+    if (status.ok() || !world_options.recreate_lost_worlds || !IsWorldNotFound(status)) return status;
+    absl::StatusOr<bool> recreated = Recreate(world_id, status);
+    if (!recreated.ok()) {
+      absl::Status out(
+          status.code(),
+          absl::StrCat(status.message(), "; re-creating it failed: ", recreated.status().ToString()));
+      status.ForEachPayload([&out](absl::string_view url, const absl::Cord& p) { out.SetPayload(url, p); });
+      return out;
+    }
+    return *recreated ? call() : status;
+  }
+
+  // Creates the world again from its kept request and pushes the kept state;
+  // false when nothing is kept for it. A concurrent re-creation by another
+  // thread or client (ALREADY_EXISTS, then a frame not after the latest) is
+  // success.
+  absl::StatusOr<bool> Recreate(std::string_view world_id, const absl::Status& cause) {
+    pb::CreateWorldRequest request;
+    std::optional<Frame> state;
+    {
+      std::lock_guard lock(mu);
+      const auto it = kept.find(world_id);
+      if (it == kept.end()) return false;
+      request = it->second.request;
+      state = it->second.bodies.Snapshot();
+    }
+    pb::WorldInfo info;
+    absl::Status s = Call(&pb::WorldService::Stub::CreateWorld, world_id, request, info);
+    if (!s.ok() && s.code() != absl::StatusCode::kAlreadyExists) return s;
+    if (state) {
+      pb::PushFrameRequest push;
+      push.set_world_id(std::string(world_id));
+      convert::ToProto(*state, push.mutable_frame());
+      pb::PushFrameResponse pushed;
+      s = Call(&pb::WorldService::Stub::PushFrame, world_id, push, pushed);
+      if (!s.ok() && s.code() != absl::StatusCode::kFailedPrecondition) return s;
+    }
+    losses.fetch_add(1, std::memory_order_relaxed);
+    if (world_options.on_history_lost) {
+      world_options.on_history_lost(HistoryLoss{std::string(world_id), cause,
+                                                state ? std::optional(state->tick) : std::nullopt,
+                                                state ? static_cast<int>(state->bodies.size()) : 0});
+    }
+    return true;
+  }
+};
+
+absl::StatusOr<WorldClient> WorldClient::Create(std::string_view target, const ClientOptions& options,
+                                                WorldClientOptions world_options) {
+  absl::StatusOr<Client> client = Client::Create(target, options);
+  if (!client.ok()) return client.status();
+  return WorldClient(*client, std::move(world_options));
+}
+
+WorldClient::WorldClient(const Client& client, WorldClientOptions world_options)
+    : impl_(std::make_unique<Impl>(ClientInternals::Channel(client), ClientInternals::Options(client),
+                                   std::move(world_options))) {}
+WorldClient::WorldClient(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+WorldClient::WorldClient(WorldClient&&) noexcept = default;
+WorldClient& WorldClient::operator=(WorldClient&&) noexcept = default;
+WorldClient::~WorldClient() = default;
+
+std::int64_t WorldClient::history_losses() const { return impl_->losses.load(std::memory_order_relaxed); }
+
+absl::StatusOr<WorldInfo> CreateWorld(WorldClient& client, const pb::CreateWorldRequest& request) {
+  WorldClient::Impl& impl = *client.impl_;
+  pb::WorldInfo info;
+  absl::Status s = impl.Call(&pb::WorldService::Stub::CreateWorld, request.world_id(), request, info);
+  if (!s.ok()) return s;
+  if (impl.world_options.recreate_lost_worlds) {
+    std::lock_guard lock(impl.mu);
+    impl.kept[request.world_id()] = KeptWorld{request, {}};
+  }
+  return FromProto(info);
+}
+
+absl::StatusOr<WorldInfo> WorldClient::CreateWorld(const WorldSpec& spec) {
+  pb::CreateWorldRequest request;
+  BuildCreateWorldRequest(spec, request);
+  return collide::CreateWorld(*this, request);
+}
+
+absl::Status WorldClient::DeleteWorld(std::string_view world_id) {
+  {
+    std::lock_guard lock(impl_->mu);
+    if (const auto it = impl_->kept.find(world_id); it != impl_->kept.end()) impl_->kept.erase(it);
+  }
+  pb::DeleteWorldRequest request;
+  request.set_world_id(std::string(world_id));
+  pb::DeleteWorldResponse response;
+  return impl_->Call(&pb::WorldService::Stub::DeleteWorld, world_id, request, response);
+}
+
+absl::StatusOr<WorldInfo> WorldClient::GetWorld(std::string_view world_id) {
+  pb::GetWorldRequest request;
+  request.set_world_id(std::string(world_id));
+  pb::WorldInfo info;
+  absl::Status s = impl_->WithRecreation(
+      world_id, [&] { return impl_->Call(&pb::WorldService::Stub::GetWorld, world_id, request, info); });
+  if (!s.ok()) return s;
+  return FromProto(info);
+}
+
+absl::StatusOr<std::vector<WorldInfo>> WorldClient::ListWorlds() {
+  pb::ListWorldsResponse response;
+  absl::Status s = impl_->Call(&pb::WorldService::Stub::ListWorlds, "", pb::ListWorldsRequest(), response);
+  if (!s.ok()) return s;
+  std::vector<WorldInfo> out;
+  out.reserve(response.worlds_size());
+  for (const pb::WorldInfo& w : response.worlds()) out.push_back(FromProto(w));
+  return out;
+}
+
+absl::StatusOr<std::int64_t> WorldClient::PushFrame(std::string_view world_id, const Frame& frame) {
+  pb::PushFrameRequest request;
+  request.set_world_id(std::string(world_id));
+  convert::ToProto(frame, request.mutable_frame());
+  pb::PushFrameResponse response;
+  absl::Status s = impl_->WithRecreation(
+      world_id, [&] { return impl_->Call(&pb::WorldService::Stub::PushFrame, world_id, request, response); });
+  if (!s.ok()) return s;
+  if (impl_->world_options.recreate_lost_worlds) {
+    std::lock_guard lock(impl_->mu);
+    if (const auto it = impl_->kept.find(world_id); it != impl_->kept.end()) it->second.bodies.Apply(frame);
+  }
+  return response.oldest_tick();
+}
+
+absl::StatusOr<SceneAnswers> WorldClient::Query(std::string_view world_id, const SceneQueries& queries) {
+  google::protobuf::Arena arena;
+  auto* request = google::protobuf::Arena::CreateMessage<pb::QueryWorldRequest>(&arena);
+  auto* response = google::protobuf::Arena::CreateMessage<pb::QueryWorldResponse>(&arena);
+  request->set_world_id(std::string(world_id));
+  for (const RayQuery& q : queries.rays) convert::ToProto(q, request->add_ray_casts());
+  for (const ShapeCastQuery& q : queries.shape_casts) convert::ToProto(q, request->add_shape_casts());
+  for (const OverlapQuery& q : queries.overlaps) convert::ToProto(q, request->add_overlaps());
+  absl::Status s = impl_->WithRecreation(world_id, [&] {
+    return impl_->Call(&pb::WorldService::Stub::QueryWorld, world_id, *request, *response);
+  });
+  if (!s.ok()) return s;
+  if (response->ray_casts_size() != static_cast<int>(queries.rays.size()))
+    return SizeMismatch("ray results", response->ray_casts_size(), queries.rays.size());
+  if (response->shape_casts_size() != static_cast<int>(queries.shape_casts.size()))
+    return SizeMismatch("shape cast results", response->shape_casts_size(), queries.shape_casts.size());
+  if (response->overlaps_size() != static_cast<int>(queries.overlaps.size()))
+    return SizeMismatch("overlap results", response->overlaps_size(), queries.overlaps.size());
+  SceneAnswers out;
+  out.rays.reserve(queries.rays.size());
+  for (const pb::WorldRayResult& r : response->ray_casts()) out.rays.push_back(convert::FromProto(r));
+  out.shape_casts.reserve(queries.shape_casts.size());
+  for (const pb::WorldShapeCastResult& r : response->shape_casts())
+    out.shape_casts.push_back(convert::FromProto(r));
+  out.overlaps.reserve(queries.overlaps.size());
+  for (const pb::WorldOverlapResult& r : response->overlaps()) out.overlaps.push_back(convert::FromProto(r));
+  return out;
+}
+
+absl::StatusOr<std::vector<RayQueryResult>> WorldClient::CastRaysPacked(std::string_view world_id,
+                                                                        std::span<const Ray> rays,
+                                                                        const QueryFilter& filter,
+                                                                        std::optional<Time> at) {
+  pb::CastWorldRaysPackedRequest request;
+  request.set_world_id(std::string(world_id));
+  convert::PackRays(rays, request.mutable_rays());
+  convert::ToProto(filter, at, request.mutable_filter());
+  pb::CastWorldRaysPackedResponse response;
+  absl::Status s = impl_->WithRecreation(world_id, [&] {
+    return impl_->Call(&pb::WorldService::Stub::CastWorldRaysPacked, world_id, request, response);
+  });
+  if (!s.ok()) return s;
+  std::vector<RayQueryResult> out;
+  if (!convert::DecodePacked(response, rays.size(), out)) {
+    return absl::InternalError(absl::StrCat("client: malformed packed response for ", rays.size(), " rays"));
+  }
+  return out;
+}
+
+namespace {
+template <typename Response>
+absl::StatusOr<std::vector<ShotVerdict>> ShotVerdicts(const Response& response, std::size_t n) {
+  if (response.verdicts_size() != static_cast<int>(n))
+    return SizeMismatch("verdicts", response.verdicts_size(), n);
+  std::vector<ShotVerdict> out;
+  out.reserve(n);
+  for (const pb::ShotVerdict& v : response.verdicts()) out.push_back(convert::FromProto(v));
+  return out;
+}
+}  // namespace
+
+absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShots(std::string_view world_id,
+                                                                    std::span<const ShotRequest> shots) {
+  google::protobuf::Arena arena;
+  auto* request = google::protobuf::Arena::CreateMessage<pb::ValidateShotsRequest>(&arena);
+  auto* response = google::protobuf::Arena::CreateMessage<pb::ValidateShotsResponse>(&arena);
+  request->set_world_id(std::string(world_id));
+  for (const ShotRequest& shot : shots) convert::ToProto(shot, request->add_shots());
+  absl::Status s = impl_->WithRecreation(world_id, [&] {
+    return impl_->Call(&pb::WorldService::Stub::ValidateShots, world_id, *request, *response);
+  });
+  if (!s.ok()) return s;
+  return ShotVerdicts(*response, shots.size());
+}
+
+absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShotsPacked(
+    std::string_view world_id, std::span<const ShotRequest> shots) {
+  pb::ValidateShotsPackedRequest request;
+  request.set_world_id(std::string(world_id));
+  convert::EncodePacked(shots, &request);
+  google::protobuf::Arena arena;
+  auto* response = google::protobuf::Arena::CreateMessage<pb::ValidateShotsResponse>(&arena);
+  absl::Status s = impl_->WithRecreation(world_id, [&] {
+    return impl_->Call(&pb::WorldService::Stub::ValidateShotsPacked, world_id, request, *response);
+  });
+  if (!s.ok()) return s;
+  return ShotVerdicts(*response, shots.size());
+}
+
+absl::StatusOr<std::vector<MoveVerdict>> WorldClient::ValidateMoves(std::string_view world_id,
+                                                                    std::span<const MoveRequest> moves) {
+  google::protobuf::Arena arena;
+  auto* request = google::protobuf::Arena::CreateMessage<pb::ValidateMovesRequest>(&arena);
+  auto* response = google::protobuf::Arena::CreateMessage<pb::ValidateMovesResponse>(&arena);
+  request->set_world_id(std::string(world_id));
+  for (const MoveRequest& move : moves) convert::ToProto(move, request->add_moves());
+  absl::Status s = impl_->WithRecreation(world_id, [&] {
+    return impl_->Call(&pb::WorldService::Stub::ValidateMoves, world_id, *request, *response);
+  });
+  if (!s.ok()) return s;
+  if (response->verdicts_size() != static_cast<int>(moves.size()))
+    return SizeMismatch("verdicts", response->verdicts_size(), moves.size());
+  std::vector<MoveVerdict> out;
+  out.reserve(moves.size());
+  for (const pb::MoveVerdict& v : response->verdicts()) out.push_back(convert::FromProto(v));
+  return out;
+}
+
+}  // namespace collide

@@ -1,0 +1,441 @@
+// WorldClient against an in-process server on a free loopback port: every
+// world call, answers equal bit for bit to a core World built from the same
+// core values; the re-creation of a world the server lost (deleted behind
+// the client's back, or the server restarted) with the loss reported; and
+// the server's errors passed through with their codes and field paths.
+#include "collide/world_client.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "server/server.h"
+
+namespace collide {
+namespace {
+
+constexpr char kWorld[] = "match-1";
+enum : std::int64_t { kWall = 10, kBall = 11, kShooter = 1, kTarget = 2 };
+enum : std::int32_t { kHead = 0, kChest = 1 };
+
+// A wall at x = 10 over |y| <= 5, 0 <= z <= 4, and a ball at (5, 4, 1).
+MeshData Wall() { return {{{10, -5, 0}, {10, 5, 0}, {10, 5, 4}, {10, -5, 4}}, {{0, 1, 2}, {0, 2, 3}}}; }
+Shape Ball() { return Sphere{{5, 4, 1}, 1.0}; }
+
+std::vector<BodyPart> Hitboxes() {
+  return {{kHead, Sphere{{0, 0, 0}, 0.3}, {{0, 0, 1.7}, {}}},
+          {kChest, Capsule{{0, 0, 0.5}, {0, 0, 1.3}, 0.4}, {}}};
+}
+Pose At(double x, double y) { return {{x, y, 0}, {}}; }
+// Tick 1: the shooter at the origin, the target at x = 5; tick 2: the target
+// at y = 2, turned 90 degrees about z, its head moved.
+Frame Frame1() {
+  Frame f{1, {}, {}};
+  f.bodies.push_back(
+      {kShooter, At(0, 0), Hitboxes(), {}, Shape{Capsule{{0, 0, 0.4}, {0, 0, 1.4}, 0.4}}, 1, false});
+  f.bodies.push_back({kTarget, At(5, 0), Hitboxes(), {}, std::nullopt, 2, false});
+  return f;
+}
+Frame Frame2() {
+  Frame f{2, {}, {}};
+  const double h = std::sqrt(0.5);
+  f.bodies.push_back(
+      {kTarget, Pose{{5, 2, 0}, {h, 0, 0, h}}, {}, {{kHead, {{0.1, 0, 1.7}, {}}}}, {}, {}, false});
+  return f;
+}
+
+WorldSpec Spec(const std::string& id = kWorld) {
+  WorldSpec spec{.id = id, .history_ticks = 16};
+  spec.statics.push_back({kWall, kAllCategories, Wall()});
+  spec.statics.push_back({kBall, kAllCategories, Ball()});
+  spec.policy.max_rewind_ticks = 8;
+  return spec;
+}
+World CoreWorld() {
+  WorldSettings settings;
+  settings.history_ticks = 16;
+  settings.max_rewind_ticks = 8;
+  World w(settings, {{kWall, kAllCategories, std::make_shared<const TriangleMesh>(Wall())},
+                     {kBall, kAllCategories, Ball()}});
+  EXPECT_TRUE(w.PushFrame(Frame1()).ok());
+  EXPECT_TRUE(w.PushFrame(Frame2()).ok());
+  return w;
+}
+
+// Shots from the shooter at the target's head and chest, at both ticks,
+// through the ball and into the wall, plus rejections.
+std::vector<ShotRequest> Shots() {
+  std::vector<ShotRequest> shots;
+  const Vec3 eye{0, 0, 1.6};
+  for (std::int64_t tick : {1, 2}) {
+    for (const Vec3& aim :
+         {Vec3{5, 0, 1.7}, Vec3{5, 2, 1.7}, Vec3{5, 2, 1.0}, Vec3{5, 4, 1}, Vec3{10, -3, 2}}) {
+      for (std::int32_t part : {kHead, kChest}) {
+        shots.push_back(
+            {kShooter, eye, aim - eye, kInfinity, Time{tick, 0.0}, ShotClaim{kTarget, part}, 0.05});
+      }
+    }
+  }
+  shots.push_back({kShooter, eye, {1, 0, 0}, 3.0, std::nullopt, std::nullopt, 0});  // short range: missed.
+  shots.push_back({kShooter, {0, 0, 9}, {1, 0, 0}, kInfinity, std::nullopt, std::nullopt, 0});  // origin.
+  shots.push_back({kShooter, eye, {1, 0, 0}, kInfinity, Time{9, 0}, std::nullopt, 0});          // future.
+  shots.push_back({77, eye, {1, 0, 0}, kInfinity, std::nullopt, std::nullopt, 0});              // shooter.
+  shots.push_back({kShooter, eye, {1, 0, 0}, kInfinity, std::nullopt, ShotClaim{78, 0}, 0});    // target.
+  return shots;
+}
+
+std::vector<MoveRequest> Moves() {
+  return {{kShooter, Vec3{0, 0, 0}, {0.5, 0, 0}, 0.1, std::nullopt, false, kAllCategories},
+          {kShooter, Vec3{0, 0, 0}, {5, 0, 0}, 0.1, std::nullopt, false, kAllCategories},
+          {kShooter, Vec3{8, 0, 0}, {12, 0, 0}, 1.0, 20.0, false, kAllCategories},
+          {kShooter, Vec3{8, 0, 0}, {12, 1, 0}, 1.0, 20.0, true, kAllCategories},
+          {kShooter, Vec3{5, 4, 0}, {5, 4.5, 0}, 1.0, std::nullopt, false, kAllCategories},
+          {kShooter, std::nullopt, {0.2, 0, 0}, 0.1, std::nullopt, false, kAllCategories},
+          {99, Vec3{0, 0, 0}, {0.1, 0, 0}, 0.1, std::nullopt, false, kAllCategories}};
+}
+
+void ExpectSame(const RayQueryResult& got, const RayQueryResult& want) {
+  EXPECT_TRUE(want.valid);
+  EXPECT_EQ(got.time, want.time);
+  EXPECT_EQ(got.hits, want.hits);
+  EXPECT_EQ(got.total_hits, want.total_hits);
+}
+void ExpectSame(const ShotVerdict& got, const ShotVerdict& want) {
+  EXPECT_EQ(got.code, want.code) << ShotCodeName(got.code) << " vs " << ShotCodeName(want.code);
+  EXPECT_EQ(got.time, want.time);
+  EXPECT_EQ(got.first_hit, want.first_hit);
+  EXPECT_EQ(got.claim_miss_distance, want.claim_miss_distance);
+  EXPECT_EQ(got.origin_offset, want.origin_offset);
+}
+void ExpectSame(const MoveVerdict& got, const MoveVerdict& want) {
+  EXPECT_EQ(got.code, want.code) << MoveCodeName(got.code) << " vs " << MoveCodeName(want.code);
+  EXPECT_EQ(got.speed, want.speed);
+  EXPECT_EQ(got.allowed_position, want.allowed_position);
+  EXPECT_EQ(got.slid_position, want.slid_position);
+  EXPECT_EQ(got.t, want.t);
+  EXPECT_EQ(got.normal, want.normal);
+  EXPECT_EQ(got.depth, want.depth);
+  if (want.code == MoveCode::kBlocked || want.code == MoveCode::kStartPenetrating)
+    EXPECT_EQ(got.target, want.target);
+}
+
+std::vector<std::string> Fields(const absl::Status& status) {
+  std::vector<std::string> out;
+  for (const Violation& v : FieldViolations(status)) out.push_back(v.field);
+  return out;
+}
+
+class WorldClientTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Start(0); }
+  void Start(int port) {
+    server::Options options;
+    options.host = "127.0.0.1";
+    options.port = port;
+    absl::StatusOr<std::unique_ptr<server::Server>> started = server::Server::Start(options);
+    ASSERT_TRUE(started.ok()) << started.status();
+    server_ = std::move(*started);
+  }
+  WorldClient NewClient(WorldClientOptions options = {}) {
+    absl::StatusOr<WorldClient> client = WorldClient::Create(server_->address(), {}, std::move(options));
+    EXPECT_TRUE(client.ok()) << client.status();
+    return std::move(*client);
+  }
+  // A client with the world created and both frames pushed.
+  WorldClient Populated(WorldClientOptions options = {}) {
+    WorldClient client = NewClient(std::move(options));
+    EXPECT_TRUE(client.CreateWorld(Spec()).ok());
+    EXPECT_TRUE(client.PushFrame(kWorld, Frame1()).ok());
+    EXPECT_TRUE(client.PushFrame(kWorld, Frame2()).ok());
+    return client;
+  }
+
+  std::unique_ptr<server::Server> server_;
+};
+
+TEST_F(WorldClientTest, ManagementCalls) {
+  WorldClient client = NewClient();
+  absl::StatusOr<WorldInfo> created = client.CreateWorld(Spec());
+  ASSERT_TRUE(created.ok()) << DescribeStatus(created.status());
+  EXPECT_EQ(created->id, kWorld);
+  EXPECT_EQ(created->static_elements, 2);
+  EXPECT_EQ(created->triangles, 2);
+  EXPECT_EQ(created->frames_kept, 0);
+  EXPECT_EQ(created->settings.history_ticks, 16);
+  EXPECT_EQ(created->settings.max_rewind_ticks, 8);
+  EXPECT_EQ(created->settings.skin_width, WorldSettings{}.skin_width);
+  EXPECT_FALSE(created->replica.empty());
+
+  absl::StatusOr<std::int64_t> oldest = client.PushFrame(kWorld, Frame1());
+  ASSERT_TRUE(oldest.ok()) << DescribeStatus(oldest.status());
+  EXPECT_EQ(*oldest, 1);
+  ASSERT_TRUE(client.PushFrame(kWorld, Frame2()).ok());
+
+  absl::StatusOr<WorldInfo> info = client.GetWorld(kWorld);
+  ASSERT_TRUE(info.ok()) << DescribeStatus(info.status());
+  EXPECT_EQ(info->bodies, 2);
+  EXPECT_EQ(info->frames_kept, 2);
+  EXPECT_EQ(info->oldest_tick, 1);
+  EXPECT_EQ(info->latest_tick, 2);
+  EXPECT_GT(info->memory_bytes, 0);
+
+  ASSERT_TRUE(client.CreateWorld(Spec("match-2")).ok());
+  absl::StatusOr<std::vector<WorldInfo>> list = client.ListWorlds();
+  ASSERT_TRUE(list.ok()) << DescribeStatus(list.status());
+  std::vector<std::string> ids;
+  for (const WorldInfo& w : *list) ids.push_back(w.id);
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::string>{"match-1", "match-2"}));
+
+  EXPECT_EQ(client.CreateWorld(Spec()).status().code(), absl::StatusCode::kAlreadyExists);
+  ASSERT_TRUE(client.DeleteWorld("match-2").ok());
+  // Deleted by this client: forgotten, so not re-created.
+  const absl::Status gone = client.GetWorld("match-2").status();
+  EXPECT_TRUE(IsWorldNotFound(gone)) << gone;
+  EXPECT_EQ(client.history_losses(), 0);
+  EXPECT_TRUE(IsWorldNotFound(client.DeleteWorld("match-2")));
+}
+
+TEST_F(WorldClientTest, SceneQueriesEqualTheCore) {
+  WorldClient client = Populated();
+  const World core = CoreWorld();
+  SceneQueries q;
+  for (std::int64_t tick : {1, 2}) {
+    for (RayMode mode : {RayMode::kClosest, RayMode::kAll}) {
+      for (double y : {0.0, 2.0, 4.0}) {
+        q.rays.push_back({{{0, y, 1.2}, {1, 0, 0}, kInfinity}, Time{tick, 0.5}, {}, mode, 8});
+      }
+    }
+  }
+  q.rays.push_back(
+      {{{0, 0, 1.2}, {1, 0, 0}, kInfinity}, std::nullopt, {kAllCategories, {kTarget}}, RayMode::kAny, 8});
+  q.rays.push_back({{{0, 0, 1.2}, {1, 0, 0}, kInfinity}, Time{-5, 0}, {}, RayMode::kClosest, 8});  // clamped.
+  q.shape_casts.push_back({Sphere{{0, 0, 1}, 0.5}, {12, 0, 0}, Time{1, 0}, {}});
+  q.shape_casts.push_back({Sphere{{0, 4, 1}, 0.5}, {12, 0, 0}, std::nullopt, {2, {}}});
+  q.shape_casts.push_back({Sphere{{0, -4, 3}, 0.2}, {0, 0, 1}, std::nullopt, {}});  // miss.
+  q.overlaps.push_back({Sphere{{5, 2, 1}, 1.5}, Time{2, 0}, {}, QueryLevel::kContact, 256});
+  q.overlaps.push_back({Sphere{{5, 0, 1}, 2.0}, Time{1, 0}, {}, QueryLevel::kIntersect, 1});
+
+  absl::StatusOr<SceneAnswers> got = client.Query(kWorld, q);
+  ASSERT_TRUE(got.ok()) << DescribeStatus(got.status());
+  const std::vector<RayQueryResult> rays = core.RayCasts(q.rays);
+  const std::vector<ShapeCastResult> casts = core.ShapeCasts(q.shape_casts);
+  const std::vector<OverlapQueryResult> overlaps = core.Overlaps(q.overlaps);
+  ASSERT_EQ(got->rays.size(), rays.size());
+  int hits = 0;
+  for (std::size_t i = 0; i < rays.size(); ++i) {
+    SCOPED_TRACE(i);
+    ExpectSame(got->rays[i], rays[i]);
+    hits += !rays[i].hits.empty();
+  }
+  EXPECT_GT(hits, 6);
+  EXPECT_TRUE(got->rays.back().time.clamped);
+  ASSERT_EQ(got->shape_casts.size(), casts.size());
+  for (std::size_t i = 0; i < casts.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(got->shape_casts[i].hit, casts[i].hit);
+    EXPECT_EQ(got->shape_casts[i].time, casts[i].time);
+    EXPECT_EQ(got->shape_casts[i].t, casts[i].t);
+    EXPECT_EQ(got->shape_casts[i].point, casts[i].point);
+    EXPECT_EQ(got->shape_casts[i].normal, casts[i].normal);
+    EXPECT_EQ(got->shape_casts[i].depth, casts[i].depth);
+    if (casts[i].hit) EXPECT_EQ(got->shape_casts[i].target, casts[i].target);
+  }
+  EXPECT_TRUE(casts[0].hit && casts[1].hit && !casts[2].hit);
+  ASSERT_EQ(got->overlaps.size(), overlaps.size());
+  for (std::size_t i = 0; i < overlaps.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(got->overlaps[i].time, overlaps[i].time);
+    EXPECT_EQ(got->overlaps[i].total_hits, overlaps[i].total_hits);
+    ASSERT_EQ(got->overlaps[i].hits.size(), overlaps[i].hits.size());
+    for (std::size_t j = 0; j < overlaps[i].hits.size(); ++j) {
+      EXPECT_EQ(got->overlaps[i].hits[j].target, overlaps[i].hits[j].target);
+      EXPECT_EQ(got->overlaps[i].hits[j].result, overlaps[i].hits[j].result);
+    }
+  }
+  EXPECT_GE(overlaps[0].hits.size(), 2u);
+  EXPECT_EQ(overlaps[1].hits.size(), 1u);
+  EXPECT_GT(overlaps[1].total_hits, 1u);
+
+  // Packed closest-hit rays: the same answers as the readable closest ones.
+  std::vector<Ray> packed;
+  std::vector<RayQuery> closest;
+  for (double y : {-3.0, 0.0, 2.0, 4.0, 9.0}) {
+    packed.push_back({{0, y, 1.2}, {1, 0, 0}, kInfinity});
+    closest.push_back({packed.back(), Time{1, 0.5}, {kAllCategories, {kShooter}}, RayMode::kClosest, 64});
+  }
+  absl::StatusOr<std::vector<RayQueryResult>> got_packed =
+      client.CastRaysPacked(kWorld, packed, {kAllCategories, {kShooter}}, Time{1, 0.5});
+  ASSERT_TRUE(got_packed.ok()) << DescribeStatus(got_packed.status());
+  const std::vector<RayQueryResult> want_packed = core.RayCasts(closest);
+  ASSERT_EQ(got_packed->size(), want_packed.size());
+  for (std::size_t i = 0; i < want_packed.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ((*got_packed)[i].time, want_packed[i].time);
+    EXPECT_EQ((*got_packed)[i].hits, want_packed[i].hits);
+  }
+  EXPECT_TRUE(want_packed[4].hits.empty() && !want_packed[1].hits.empty());
+}
+
+TEST_F(WorldClientTest, VerdictsEqualTheCore) {
+  WorldClient client = Populated();
+  const World core = CoreWorld();
+  const std::vector<ShotRequest> shots = Shots();
+  const std::vector<ShotVerdict> want = core.ValidateShots(shots);
+  absl::StatusOr<std::vector<ShotVerdict>> readable = client.ValidateShots(kWorld, shots);
+  absl::StatusOr<std::vector<ShotVerdict>> packed = client.ValidateShotsPacked(kWorld, shots);
+  ASSERT_TRUE(readable.ok()) << DescribeStatus(readable.status());
+  ASSERT_TRUE(packed.ok()) << DescribeStatus(packed.status());
+  ASSERT_EQ(readable->size(), want.size());
+  ASSERT_EQ(packed->size(), want.size());
+  std::set<ShotCode> codes;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    SCOPED_TRACE(i);
+    ExpectSame((*readable)[i], want[i]);
+    ExpectSame((*packed)[i], want[i]);
+    codes.insert(want[i].code);
+  }
+  // The set covers the verdicts a match produces, rejections included.
+  for (ShotCode c : {ShotCode::kConfirmed, ShotCode::kHitOtherPart, ShotCode::kBlocked, ShotCode::kMissed,
+                     ShotCode::kOriginImplausible, ShotCode::kInTheFuture, ShotCode::kUnknownShooter,
+                     ShotCode::kUnknownTarget}) {
+    EXPECT_TRUE(codes.contains(c)) << ShotCodeName(c);
+  }
+
+  const std::vector<MoveRequest> moves = Moves();
+  const std::vector<MoveVerdict> want_moves = core.ValidateMoves(moves);
+  absl::StatusOr<std::vector<MoveVerdict>> got_moves = client.ValidateMoves(kWorld, moves);
+  ASSERT_TRUE(got_moves.ok()) << DescribeStatus(got_moves.status());
+  ASSERT_EQ(got_moves->size(), want_moves.size());
+  std::set<MoveCode> move_codes;
+  for (std::size_t i = 0; i < want_moves.size(); ++i) {
+    SCOPED_TRACE(i);
+    ExpectSame((*got_moves)[i], want_moves[i]);
+    move_codes.insert(want_moves[i].code);
+  }
+  for (MoveCode c : {MoveCode::kOk, MoveCode::kTooFast, MoveCode::kBlocked, MoveCode::kStartPenetrating,
+                     MoveCode::kUnknownBody}) {
+    EXPECT_TRUE(move_codes.contains(c)) << MoveCodeName(c);
+  }
+}
+
+// The world deleted behind the client's back (as a replica restart or a ring
+// change would lose it): the next call re-creates it from the kept request
+// and latest state, answers as the core does at the latest frame, and
+// reports the loss once.
+TEST_F(WorldClientTest, RecreatesALostWorldAndReportsTheLoss) {
+  std::vector<HistoryLoss> losses;
+  WorldClient client = Populated({.on_history_lost = [&](const HistoryLoss& l) { losses.push_back(l); }});
+  ASSERT_TRUE(NewClient().DeleteWorld(kWorld).ok());
+
+  const World core = CoreWorld();
+  std::vector<ShotRequest> latest = Shots();
+  for (ShotRequest& s : latest) s.at.reset();
+  absl::StatusOr<std::vector<ShotVerdict>> verdicts = client.ValidateShots(kWorld, latest);
+  ASSERT_TRUE(verdicts.ok()) << DescribeStatus(verdicts.status());
+  ASSERT_EQ(losses.size(), 1u);
+  EXPECT_EQ(losses[0].world_id, kWorld);
+  EXPECT_TRUE(IsWorldNotFound(losses[0].cause));
+  EXPECT_EQ(losses[0].restored_tick, 2);
+  EXPECT_EQ(losses[0].restored_bodies, 2);
+  EXPECT_EQ(client.history_losses(), 1);
+  const std::vector<ShotVerdict> want = core.ValidateShots(latest);
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    SCOPED_TRACE(i);
+    ExpectSame((*verdicts)[i], want[i]);
+  }
+
+  // The history is gone: one frame kept, a rewind to tick 1 is clamped to 2.
+  absl::StatusOr<WorldInfo> info = client.GetWorld(kWorld);
+  ASSERT_TRUE(info.ok());
+  EXPECT_EQ(info->frames_kept, 1);
+  EXPECT_EQ(info->latest_tick, 2);
+  EXPECT_EQ(info->bodies, 2);
+  EXPECT_EQ(info->settings.history_ticks, 16);
+  absl::StatusOr<SceneAnswers> rewound = client.Query(
+      kWorld, {.rays = {{{{0, 0, 1.2}, {1, 0, 0}, kInfinity}, Time{1, 0}, {}, RayMode::kClosest, 8}}});
+  ASSERT_TRUE(rewound.ok());
+  EXPECT_TRUE(rewound->rays[0].time.clamped);
+  EXPECT_EQ(rewound->rays[0].time.used, (Time{2, 0}));
+
+  // A frame pushed to a lost world lands after the restored state.
+  ASSERT_TRUE(NewClient().DeleteWorld(kWorld).ok());
+  Frame f3{3, {{kShooter, At(1, 0), {}, {}, {}, {}, false}}, {kTarget}};
+  ASSERT_TRUE(client.PushFrame(kWorld, f3).ok());
+  EXPECT_EQ(losses.size(), 2u);
+  info = client.GetWorld(kWorld);
+  ASSERT_TRUE(info.ok());
+  EXPECT_EQ(info->frames_kept, 2);
+  EXPECT_EQ(info->latest_tick, 3);
+  EXPECT_EQ(info->bodies, 1);
+}
+
+TEST_F(WorldClientTest, RecreatesAfterAServerRestart) {
+  WorldClient client = Populated();
+  const int port = server_->port();
+  server_.reset();
+  Start(port);
+  absl::StatusOr<std::vector<MoveVerdict>> moves = client.ValidateMoves(kWorld, Moves());
+  ASSERT_TRUE(moves.ok()) << DescribeStatus(moves.status());
+  EXPECT_EQ(client.history_losses(), 1);
+  EXPECT_EQ((*moves)[0].code, MoveCode::kOk);
+  EXPECT_EQ(moves->back().code, MoveCode::kUnknownBody);
+}
+
+TEST_F(WorldClientTest, WithoutRecreationTheLossComesBack) {
+  WorldClient client = Populated({.recreate_lost_worlds = false});
+  ASSERT_TRUE(NewClient().DeleteWorld(kWorld).ok());
+  const absl::Status status = client.ValidateShots(kWorld, Shots()).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kNotFound);
+  EXPECT_TRUE(IsWorldNotFound(status)) << status;
+  EXPECT_EQ(client.history_losses(), 0);
+  // A world this client never created is not re-created either.
+  WorldClient other = NewClient();
+  EXPECT_TRUE(IsWorldNotFound(other.GetWorld(kWorld).status()));
+  EXPECT_EQ(other.history_losses(), 0);
+}
+
+TEST_F(WorldClientTest, ErrorsComeBackWithFieldPaths) {
+  WorldClient client = Populated();
+  Frame bad{3, {{kShooter, Pose{{0, 0, 0}, {2, 0, 0, 0}}, {}, {}, {}, {}, false}}, {}};
+  absl::Status s = client.PushFrame(kWorld, bad).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_EQ(Fields(s), std::vector<std::string>{"frame.bodies[0].pose.rotation"}) << DescribeStatus(s);
+
+  s = client.PushFrame(kWorld, Frame2()).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+
+  std::vector<ShotRequest> shots = Shots();
+  shots[3].direction = {0, 0, 0};
+  shots[5].at = Time{1, 1.5};
+  s = client.ValidateShots(kWorld, shots).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  const std::vector<std::string> fields = Fields(s);
+  ASSERT_EQ(fields.size(), 2u) << DescribeStatus(s);
+  EXPECT_TRUE(fields[0].starts_with("shots[3].direction")) << fields[0];
+  EXPECT_TRUE(fields[1].starts_with("shots[5].at.fraction")) << fields[1];
+  s = client.ValidateShotsPacked(kWorld, shots).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Fields(s).size(), 2u) << DescribeStatus(s);
+
+  s = client.CreateWorld(Spec("bad world")).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Fields(s), std::vector<std::string>{"world_id"}) << DescribeStatus(s);
+  WorldSpec spec = Spec("bad-world");
+  std::get<MeshData>(spec.statics[0].geometry).triangles[1][2] = 7;
+  s = client.CreateWorld(spec).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  ASSERT_EQ(Fields(s).size(), 1u) << DescribeStatus(s);
+  EXPECT_TRUE(Fields(s)[0].starts_with("statics[0].mesh.")) << DescribeStatus(s);
+  // Not created, so nothing kept: a later NOT_FOUND is not re-created.
+  EXPECT_TRUE(IsWorldNotFound(client.GetWorld("bad-world").status()));
+  EXPECT_EQ(client.history_losses(), 0);
+}
+
+}  // namespace
+}  // namespace collide
