@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"collide/client/go/internal/liveserver"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -72,7 +73,7 @@ func TestWrapErrorDecodesBadRequest(t *testing.T) {
 }
 
 func TestLiveClient(t *testing.T) {
-	c, err := Dial(startServer(t))
+	c, err := Dial(liveserver.Start(t))
 	if err != nil {
 		t.Fatal(err)
 	}

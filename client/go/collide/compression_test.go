@@ -13,13 +13,14 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "collide/client/go/gen/collide/v1"
+	"collide/client/go/internal/liveserver"
 )
 
 // The server does not inflate requests (README: Security), so it advertises
 // only identity in grpc-accept-encoding and refuses a gzip request with
 // UNIMPLEMENTED naming the encoding, on every RPC (gRPC compression spec).
 func TestGzipIsNotAdvertisedAndIsRefused(t *testing.T) {
-	c, err := Dial(startServer(t))
+	c, err := Dial(liveserver.Start(t))
 	if err != nil {
 		t.Fatal(err)
 	}

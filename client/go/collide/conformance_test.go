@@ -12,6 +12,7 @@ import (
 	"time"
 
 	pb "collide/client/go/gen/collide/v1"
+	"collide/client/go/internal/liveserver"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -49,7 +50,7 @@ func TestConformance(t *testing.T) {
 	if len(golden.Cases) == 0 {
 		t.Fatal("no cases")
 	}
-	c, err := Dial(startServer(t, golden.ServerArgs...))
+	c, err := Dial(liveserver.Start(t, golden.ServerArgs...))
 	if err != nil {
 		t.Fatal(err)
 	}

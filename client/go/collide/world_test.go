@@ -12,6 +12,7 @@ import (
 	"time"
 
 	pb "collide/client/go/gen/collide/v1"
+	"collide/client/go/internal/liveserver"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 )
@@ -92,7 +93,7 @@ func staticTarget(element int64, triangle uint32) *pb.Target {
 }
 
 func TestWorlds(t *testing.T) {
-	c, err := Dial(startServer(t))
+	c, err := Dial(liveserver.Start(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +406,7 @@ func TestWorlds(t *testing.T) {
 }
 
 func TestWorldLostWithARestartIsRecreated(t *testing.T) {
-	target := startServer(t)
+	target := liveserver.Start(t)
 	c, err := Dial(target)
 	if err != nil {
 		t.Fatal(err)
@@ -421,8 +422,8 @@ func TestWorldLostWithARestartIsRecreated(t *testing.T) {
 	if _, err := w.PushFrame(ctx, &pb.Frame{Tick: 7, Bodies: []*pb.BodyUpdate{player(1, 0, 0), player(2, 5, 0)}}); err != nil {
 		t.Fatal(err)
 	}
-	stopServer(t, target)
-	startServer(t, "--port="+strings.Split(target, ":")[1])
+	liveserver.Stop(t, target)
+	liveserver.Start(t, "--port="+strings.Split(target, ":")[1])
 	// The channel saw its server go: wait until it reconnects (calls fail
 	// fast with UNAVAILABLE meanwhile).
 	for s, err := c.Health(ctx, ""); s != "SERVING"; s, err = c.Health(ctx, "") {

@@ -1,4 +1,6 @@
-package collide
+// Package liveserver runs a collide-server ($COLLIDE_SERVER) on a free
+// loopback port for a test.
+package liveserver
 
 import (
 	"fmt"
@@ -14,13 +16,13 @@ import (
 
 var listening = regexp.MustCompile(`listening on 127\.0\.0\.1:(\d+)`)
 
-// stops holds each running server's stop function by address (stopServer).
+// stops holds each running server's stop function by address (Stop).
 var stops sync.Map
 
-// startServer runs $COLLIDE_SERVER on a free loopback port until the test
-// ends (SIGTERM, then SIGKILL after 10 s), and returns its address. The test
-// is skipped without $COLLIDE_SERVER.
-func startServer(t *testing.T, extraArgs ...string) string {
+// Start runs $COLLIDE_SERVER on a free loopback port (or the --port in
+// extraArgs) until the test ends (SIGTERM, then SIGKILL after 10 s), and
+// returns its address. The test is skipped without $COLLIDE_SERVER.
+func Start(t testing.TB, extraArgs ...string) string {
 	t.Helper()
 	binary := os.Getenv("COLLIDE_SERVER")
 	if binary == "" {
@@ -72,9 +74,9 @@ func startServer(t *testing.T, extraArgs ...string) string {
 	}
 }
 
-// stopServer stops the server startServer started at addr, before the test
-// ends (a replica restart).
-func stopServer(t *testing.T, addr string) {
+// Stop stops the server Start started at addr before the test ends (a
+// replica restart).
+func Stop(t testing.TB, addr string) {
 	t.Helper()
 	stop, ok := stops.LoadAndDelete(addr)
 	if !ok {

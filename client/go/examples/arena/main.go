@@ -1,0 +1,243 @@
+// Command arena plays a few seconds of a deathmatch on a map the server
+// loads, judged by a collide world: players run between walls (move
+// validation, with slide), shoot each other with 100 ms of lag (shot
+// validation at the time the shooter saw), and the verdicts are counted.
+//
+//	go run ./examples/arena [-seconds 3] [-map pak6-patch088.pk3:aggressor] [host:port]
+//
+// The server needs the map in its --maps_dir, e.g. collide-server
+// --maps_dir=/usr/share/games/openarena/baseoa (Debian's openarena-088-data).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"math/rand"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"collide/client/go/collide"
+	pb "collide/client/go/gen/collide/v1"
+)
+
+const (
+	tickRate = 20  // ticks per second
+	runSpeed = 300 // Quake units per second
+	lagTicks = 2   // how far behind the shooters see
+	eye      = 22  // eye height above a player's origin
+)
+
+// spawns are the player spawn points of OpenArena's aggressor (its
+// info_player_deathmatch entities).
+var spawns = []collide.Vec3{{-576, 192, 152}, {-640, 320, -40}, {608, 352, 152}, {64, 64, 328}, {200, -24, 152},
+	{-256, -336, -40}, {-552, 320, -40}, {160, 80, 328}}
+
+// hitboxes about a Quake player's origin (its box spans z -24 .. 32).
+func hitboxes() []*pb.BodyPart {
+	return []*pb.BodyPart{
+		collide.Part(0, collide.Sphere(collide.Vec3{0, 0, 22}, 6), nil),                           // head
+		collide.Part(1, collide.Capsule(collide.Vec3{0, 0, -2}, collide.Vec3{0, 0, 12}, 12), nil), // torso
+		collide.Part(2, collide.Capsule(collide.Vec3{0, 0, -20}, collide.Vec3{0, 0, -6}, 8), nil), // legs
+	}
+}
+
+type player struct {
+	id       int64
+	position collide.Vec3
+	heading  float64
+	past     []collide.Vec3 // past[k]: the position k ticks ago
+}
+
+func main() {
+	seconds := flag.Float64("seconds", 3, "seconds of play (20 ticks each)")
+	mapSpec := flag.String("map", "pak6-patch088.pk3:aggressor", "map file in the server's --maps_dir[:map in a .pk3]")
+	flag.Parse()
+	target := "127.0.0.1:50051"
+	if flag.NArg() > 0 {
+		target = flag.Arg(0)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := run(ctx, target, *seconds, *mapSpec, os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(ctx context.Context, target string, seconds float64, mapSpec string, out io.Writer) error {
+	c, err := collide.Dial(target)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	file, mapName, _ := strings.Cut(mapSpec, ":")
+	rewind, offset, speed := int32(8), 32.0, runSpeed*1.1
+	w, err := c.CreateWorld(ctx, &pb.CreateWorldRequest{
+		WorldId:      fmt.Sprintf("arena-%d", os.Getpid()),
+		Statics:      []*pb.StaticElement{collide.MapElement(1, file, mapName)},
+		HistoryTicks: 32,
+		Policy:       &pb.WorldPolicy{MaxRewindTicks: &rewind, MaxOriginOffset: &offset, DefaultMaxSpeed: &speed},
+	}, collide.OnRecreated(func(e collide.RecreatedEvent) {
+		fmt.Fprintf(out, "world lost and re-created at tick %d\n", e.LatestTick)
+	}))
+	if err != nil {
+		return err
+	}
+	defer w.Delete(ctx)
+	fmt.Fprintf(out, "world %s: %d triangles from %s\n", w.ID(), w.Created().GetTriangles(), mapSpec)
+
+	rng := rand.New(rand.NewSource(17))
+	players := make([]*player, len(spawns))
+	for i, s := range spawns {
+		players[i] = &player{id: int64(i + 1), position: s, heading: rng.Float64() * 2 * math.Pi}
+	}
+	shotCounts, moveCounts := map[string]int{}, map[string]int{}
+	ticks := int64(math.Max(1, math.Round(seconds*tickRate)))
+	started := time.Now()
+	for tick := int64(1); tick <= ticks; tick++ {
+		// This tick's poses: the positions the last move verdicts allowed.
+		frame := &pb.Frame{Tick: tick}
+		for _, p := range players {
+			u := &pb.BodyUpdate{Id: p.id, Pose: collide.PoseOf(p.position,
+				&collide.Quat{W: math.Cos(p.heading / 2), Z: math.Sin(p.heading / 2)})}
+			if tick == 1 {
+				u.Parts, u.MovementShape = hitboxes(), collide.Capsule(collide.Vec3{0, 0, -6}, collide.Vec3{0, 0, 14}, 14)
+			}
+			frame.Bodies = append(frame.Bodies, u)
+			p.past = append([]collide.Vec3{p.position}, p.past...)
+		}
+		if _, err := w.PushFrame(ctx, frame); err != nil {
+			return err
+		}
+
+		shots, err := aim(ctx, w, rng, players, tick)
+		if err != nil {
+			return err
+		}
+		verdicts, err := w.ValidateShots(ctx, shots)
+		if err != nil {
+			return err
+		}
+		for _, v := range verdicts {
+			shotCounts[strings.TrimPrefix(v.GetCode().String(), "SHOT_CODE_")]++
+		}
+
+		// Every player asks to run on; one in 50 with a speed hack. A blocked
+		// player slides along the wall and turns.
+		moves := make([]*pb.Move, len(players))
+		for i, p := range players {
+			if rng.Float64() < 0.05 {
+				p.heading += (rng.Float64() - 0.5) * 2
+			}
+			step := runSpeed / tickRate * 1.0
+			if rng.Float64() < 0.02 {
+				step *= 3
+			}
+			to := collide.Vec3{p.position[0] + step*math.Cos(p.heading), p.position[1] + step*math.Sin(p.heading), p.position[2]}
+			moves[i] = &pb.Move{BodyId: p.id, From: pbVec(p.position), To: pbVec(to), Elapsed: 1.0 / tickRate, Slide: true}
+		}
+		mv, err := w.ValidateMoves(ctx, moves)
+		if err != nil {
+			return err
+		}
+		for i, v := range mv {
+			p := players[i]
+			moveCounts[strings.TrimPrefix(v.GetCode().String(), "MOVE_CODE_")]++
+			switch v.GetCode() {
+			case pb.MoveCode_MOVE_CODE_OK:
+				p.position = vec3(moves[i].GetTo())
+			case pb.MoveCode_MOVE_CODE_BLOCKED:
+				p.position = vec3(v.GetSlidPosition())
+				p.heading += math.Pi/2 + rng.Float64()*math.Pi
+			}
+		}
+	}
+	elapsed := time.Since(started)
+	info, err := w.Info(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%d ticks (%.1f s of play) in %.2f s; history ticks %d..%d, %d players\n", ticks,
+		float64(ticks)/tickRate, elapsed.Seconds(), info.GetOldestTick(), info.GetLatestTick(), info.GetBodies())
+	fmt.Fprintf(out, "shots: %s\nmoves: %s\n", sorted(shotCounts), sorted(moveCounts))
+	return nil
+}
+
+// aim makes two shots at someone the shooter saw lagTicks ago (everything as
+// its client showed it then): a player in sight if there is one (one packed
+// ray per other player), claiming the head a third of the time, with a
+// little aim spread.
+func aim(ctx context.Context, w *collide.World, rng *rand.Rand, players []*player, tick int64) ([]*pb.Shot, error) {
+	seen := tick - lagTicks
+	if seen < 1 {
+		seen = 1
+	}
+	back := tick - seen
+	chest := func(p *player) collide.Vec3 { q := p.past[back]; return collide.Vec3{q[0], q[1], q[2] + 5} }
+	var shots []*pb.Shot
+	for s := 0; s < 2; s++ {
+		shooter := players[rng.Intn(len(players))]
+		var others []*player
+		for _, p := range players {
+			if p != shooter {
+				others = append(others, p)
+			}
+		}
+		from := shooter.past[back]
+		origin := collide.Vec3{from[0], from[1], from[2] + eye}
+		rays := make([]float64, 0, 7*len(others))
+		for _, p := range others {
+			c := chest(p)
+			rays = append(rays, origin[0], origin[1], origin[2], c[0]-origin[0], c[1]-origin[1], c[2]-origin[2], math.Inf(1))
+		}
+		sight, err := w.CastRaysPacked(ctx, rays, &pb.SceneFilter{At: collide.At(seen, 0), IgnoreBodies: []int64{shooter.id}})
+		if err != nil {
+			return nil, err
+		}
+		var visible []*player
+		for i, p := range others {
+			if sight.TargetKind[i] == 2 && sight.TargetID[i] == p.id {
+				visible = append(visible, p)
+			}
+		}
+		if len(visible) == 0 {
+			visible = others
+		}
+		target := visible[rng.Intn(len(visible))]
+		head := rng.Float64() < 1.0/3
+		part, aimAt := int32(1), chest(target)
+		if head {
+			part, aimAt[2] = 0, aimAt[2]+17
+		}
+		var dir collide.Vec3
+		for k := range dir {
+			dir[k] = aimAt[k] - origin[k] + (rng.Float64()-0.5)*8
+		}
+		shots = append(shots, &pb.Shot{ShooterId: shooter.id, Origin: pbVec(origin), Direction: pbVec(dir),
+			At: collide.At(seen, 0), Claimed: &pb.BodyTarget{BodyId: target.id, PartId: part}, Tolerance: 1})
+	}
+	return shots, nil
+}
+
+func pbVec(v collide.Vec3) *pb.Vec3 { return &pb.Vec3{X: v[0], Y: v[1], Z: v[2]} }
+
+func vec3(v *pb.Vec3) collide.Vec3 { return collide.Vec3{v.GetX(), v.GetY(), v.GetZ()} }
+
+// sorted formats counts as "CODE=n ..." in code order.
+func sorted(counts map[string]int) string {
+	var keys []string
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%d", k, counts[k])
+	}
+	return strings.Join(parts, " ")
+}
