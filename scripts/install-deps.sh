@@ -14,6 +14,7 @@ PACKAGES=(
   # mesh ray benchmark's peer, and real Quake 3 level geometry (OpenArena's pk3 files).
   libassimp-dev zlib1g-dev libembree-dev openarena-088-data
   python3-grpcio python3-protobuf python3-yaml
+  python3-numpy python3-mypy  # the Python client's packed world calls take numpy arrays; its type hints are checked by mypy
   haproxy  # the shared pool's proxy (deploy/haproxy), run by tests/scale/proxy_*_test and the manifests test
   python3-prometheus-client  # parses collide-server's /metrics in tests/server/metrics_test.py
   openssl  # tests/security make a throwaway CA and certificates at test time

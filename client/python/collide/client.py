@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 import grpc
 
@@ -10,27 +10,22 @@ from collide.errors import CollideError
 from collide.health.v1 import health_pb2, health_pb2_grpc
 from collide.results import PackedPairResults, PackedRayHits, PairResult, RayHit, ServerInfo
 from collide.shapes import ray_to_proto, shape_to_proto
-from collide.v1 import collide_pb2, collide_pb2_grpc
+from collide.world_inputs import enum_value
+from collide.v1 import collide_pb2, collide_pb2_grpc, world_pb2, world_pb2_grpc
+from collide.world import HEADER, World
+from collide.world_inputs import policy_to_proto, static_to_proto
+from collide.world_results import WorldInfo
 
 Level = Union[str, int]
 Kind = Union[str, int]
 
 
-def _enum(enum_type, prefix: str, value: Union[str, int]) -> int:
-    """An enum value from "contact", "CONTACT", "QUERY_LEVEL_CONTACT" or an int
-    (passed through unchecked: the server validates)."""
-    if isinstance(value, int):
-        return value
-    name = value.upper()
-    return enum_type.Value(name if name.startswith(prefix) else prefix + name)
-
-
 def _level(level: Level) -> int:
-    return _enum(collide_pb2.QueryLevel, "QUERY_LEVEL_", level)
+    return enum_value(collide_pb2.QueryLevel, "QUERY_LEVEL_", level)
 
 
 def _kind(kind: Kind) -> int:
-    return _enum(collide_pb2.PackedShapeKind, "PACKED_SHAPE_KIND_", kind)
+    return enum_value(collide_pb2.PackedShapeKind, "PACKED_SHAPE_KIND_", kind)
 
 
 def _packed(kind: Kind, data: Iterable[float]) -> collide_pb2.PackedShapes:
@@ -52,6 +47,7 @@ class Client:
         self._channel = channel or grpc.insecure_channel(target, options=list(options))
         self._stub = collide_pb2_grpc.CollisionServiceStub(self._channel)
         self._health = health_pb2_grpc.HealthStub(self._channel)
+        self._worlds = world_pb2_grpc.WorldServiceStub(self._channel)
         self._timeout = timeout
 
     def close(self) -> None:
@@ -63,9 +59,9 @@ class Client:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _call(self, method, request):
+    def _call(self, method, request, metadata=None):
         try:
-            return method(request, timeout=self._timeout)
+            return method(request, timeout=self._timeout, metadata=metadata)
         except grpc.RpcError as e:
             raise CollideError.from_rpc_error(e) from None
 
@@ -127,6 +123,42 @@ class Client:
 
     def cast_rays_packed_request(self, request: collide_pb2.CastRaysPackedRequest) -> PackedRayHits:
         return PackedRayHits.from_proto(self._call(self._stub.CastRaysPacked, request))
+
+    # -- worlds -----------------------------------------------------------------
+
+    def create_world(self, world_id: str, statics: Iterable[Any] = (), *, history_ticks: int = 0,
+                     policy: Any = None, recreate: bool = True,
+                     on_history_lost: Optional[Callable[[World], None]] = None) -> World:
+        """Creates a world: static elements (StaticMesh, StaticShape, StaticMap
+        naming a file in the server's --maps_dir, or StaticElement messages or
+        dicts), history_ticks (0: the server's default) and a Policy. The
+        handle re-creates the world if the server loses it (collide.world)."""
+        request = world_pb2.CreateWorldRequest(world_id=world_id, history_ticks=history_ticks,
+                                               statics=[static_to_proto(e) for e in statics])
+        if policy is not None:
+            request.policy.CopyFrom(policy_to_proto(policy))
+        return self.create_world_request(request, recreate=recreate, on_history_lost=on_history_lost)
+
+    def create_world_request(self, request: world_pb2.CreateWorldRequest, *, recreate: bool = True,
+                             on_history_lost: Optional[Callable[[World], None]] = None) -> World:
+        """CreateWorld with a request built by hand."""
+        self._call(self._worlds.CreateWorld, request, ((HEADER, request.world_id),))
+        return World(self, request.world_id, request, recreate=recreate, on_history_lost=on_history_lost)
+
+    def world(self, world_id: str) -> World:
+        """A handle on a world created elsewhere (it cannot re-create it)."""
+        return World(self, world_id)
+
+    def get_world(self, world_id: str) -> WorldInfo:
+        return self.world(world_id).info()
+
+    def delete_world(self, world_id: str) -> None:
+        self.world(world_id).delete()
+
+    def list_worlds(self) -> List[WorldInfo]:
+        """The caller's worlds on this replica (behind a proxy: one replica's)."""
+        response = self._call(self._worlds.ListWorlds, world_pb2.ListWorldsRequest())
+        return [WorldInfo.from_proto(w) for w in response.worlds]
 
     # -- service --------------------------------------------------------------
 
