@@ -4,6 +4,8 @@
 //   generate_golden --out=tests/conformance/golden.json   (deliberate regeneration;
 //                                                          `ninja regenerate_golden`)
 //   generate_golden --check=tests/conformance/golden.json (ctest conformance_golden_fresh)
+//   generate_golden --world --out=/--check=tests/conformance/world_golden.json (the world
+//                                                          scripts, world_cases.h)
 //
 // --check fails when a checked-in case is no longer produced, or its request
 // or answer differs from the core's beyond the suite's tolerance: then either
@@ -20,9 +22,11 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "conformance/golden_cases.h"
+#include "conformance/world_cases.h"
 
 ABSL_FLAG(std::string, out, "", "Write the goldens to this file.");
 ABSL_FLAG(std::string, check, "", "Compare this golden file with the core's answers.");
+ABSL_FLAG(bool, world, false, "The world cases (world_cases.h) instead of the pair and ray cases.");
 
 namespace collide::conformance {
 namespace {
@@ -55,14 +59,13 @@ bool Same(const Json& got, const Json& want, const std::string& path, std::strin
   return false;
 }
 
-int Check(const std::string& file) {
+int Check(const std::string& file, const Json& fresh) {
   std::ifstream in(file);
   if (!in) {
     std::cerr << "cannot read " << file << "\n";
     return 2;
   }
   const Json checked_in = Json::parse(in);
-  const Json fresh = BuildGolden();
   std::map<std::string, const Json*> fresh_by_name;
   for (const Json& c : fresh["cases"]) fresh_by_name[c["name"].get<std::string>()] = &c;
 
@@ -98,14 +101,24 @@ int Check(const std::string& file) {
   return failures ? 1 : 0;
 }
 
-int Write(const std::string& file) {
+int Write(const std::string& file, const Json& golden) {
   std::ofstream out(file);
-  const Json golden = BuildGolden();
   // One case per line: compact, and a diff names the cases that changed.
   out << "{\"tolerance\": " << golden["tolerance"].dump()
       << ",\n\"server_args\": " << golden["server_args"].dump() << ",\n\"cases\": [\n";
   const Json& cases = golden["cases"];
-  for (size_t i = 0; i < cases.size(); ++i) out << cases[i].dump() << (i + 1 < cases.size() ? ",\n" : "\n");
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Json& c = cases[i];
+    if (c.contains("steps")) {  // A world script: one step per line.
+      out << "{\"name\": " << c["name"].dump() << ", \"steps\": [\n";
+      for (size_t j = 0; j < c["steps"].size(); ++j)
+        out << "  " << c["steps"][j].dump() << (j + 1 < c["steps"].size() ? ",\n" : "\n");
+      out << "]}";
+    } else {
+      out << c.dump();
+    }
+    out << (i + 1 < cases.size() ? ",\n" : "\n");
+  }
   out << "]}\n";
   if (!out) {
     std::cerr << "cannot write " << file << "\n";
@@ -125,5 +138,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: generate_golden --out=FILE | --check=FILE\n";
     return 2;
   }
-  return check.empty() ? collide::conformance::Write(out) : collide::conformance::Check(check);
+  using namespace collide::conformance;
+  const Json golden = absl::GetFlag(FLAGS_world) ? BuildWorldGolden() : BuildGolden();
+  return check.empty() ? Write(out, golden) : Check(check, golden);
 }

@@ -50,6 +50,13 @@ class Client:
         self._worlds = world_pb2_grpc.WorldServiceStub(self._channel)
         self._timeout = timeout
 
+    def wait_ready(self, timeout: float) -> None:
+        """Blocks until the channel is connected (raises grpc.FutureTimeoutError
+        after `timeout` seconds): e.g. after the server restarted, when calls
+        would otherwise fail UNAVAILABLE until the channel's reconnect backoff
+        ends."""
+        grpc.channel_ready_future(self._channel).result(timeout=timeout)
+
     def close(self) -> None:
         self._channel.close()
 
@@ -142,8 +149,10 @@ class Client:
     def create_world_request(self, request: world_pb2.CreateWorldRequest, *, recreate: bool = True,
                              on_history_lost: Optional[Callable[[World], None]] = None) -> World:
         """CreateWorld with a request built by hand."""
-        self._call(self._worlds.CreateWorld, request, ((HEADER, request.world_id),))
-        return World(self, request.world_id, request, recreate=recreate, on_history_lost=on_history_lost)
+        info = self._call(self._worlds.CreateWorld, request, ((HEADER, request.world_id),))
+        world = World(self, request.world_id, request, recreate=recreate, on_history_lost=on_history_lost)
+        world.created = WorldInfo.from_proto(info)
+        return world
 
     def world(self, world_id: str) -> World:
         """A handle on a world created elsewhere (it cannot re-create it)."""

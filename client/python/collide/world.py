@@ -68,6 +68,8 @@ class World:
         self.on_history_lost = on_history_lost
         # Times the world was re-created (its history lost).
         self.history_lost = 0
+        # What CreateWorld answered (Client.create_world only).
+        self.created: Optional[WorldInfo] = None
         self._lock = threading.Lock()
         self._latest_tick: Optional[int] = None
         self._bodies: Dict[int, world_pb2.BodyUpdate] = {}

@@ -14,13 +14,15 @@ class LiveServer:
     picks a free one and logs it). stop() sends SIGTERM (graceful) and kills
     it if it has not exited after 10 s."""
 
-    def __init__(self, extra_args=(), startup_timeout=30.0):
+    def __init__(self, extra_args=(), startup_timeout=30.0, port=0):
         binary = os.environ.get("COLLIDE_SERVER")
         if not binary:
             raise RuntimeError("set COLLIDE_SERVER to the collide-server binary (ctest does)")
+        self._args = list(extra_args)
+        self._startup_timeout = startup_timeout
         self._log = tempfile.NamedTemporaryFile(prefix="collide-server-", suffix=".log", delete=False)
         self._process = subprocess.Popen(
-            [binary, "--host=127.0.0.1", "--port=0", *extra_args],
+            [binary, "--host=127.0.0.1", f"--port={port}", *extra_args],
             stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + startup_timeout
         while True:
@@ -33,6 +35,13 @@ class LiveServer:
                 self.stop()
                 raise RuntimeError(f"collide-server did not start:\n{self.log()}")
             time.sleep(0.05)
+
+    def restart(self) -> None:
+        """Stops the server and starts a new one on the same port: every
+        world it held is lost (what a replica restart does)."""
+        self.stop()
+        port = int(self.target.rsplit(":", 1)[1])
+        self.__init__(self._args, self._startup_timeout, port)
 
     def log(self) -> str:
         with open(self._log.name, encoding="utf-8", errors="replace") as f:
@@ -47,4 +56,5 @@ class LiveServer:
                 self._process.kill()
                 self._process.wait()
         self._log.close()
-        os.unlink(self._log.name)
+        if os.path.exists(self._log.name):
+            os.unlink(self._log.name)

@@ -62,7 +62,10 @@ def run(client, rpc, req):
 
 def mismatch(got, want, tol, path="response"):
     """The first difference (None if none): numbers within tol, the rest
-    exact, every key of `want` compared (absent vectors count as zero)."""
+    exact, every key of `want` compared (absent vectors count as zero; a
+    null `want` is a message that must be unset)."""
+    if want is None:
+        return None if got is None else f"{path}: got {got!r}, want unset"
     if isinstance(want, dict):
         if not isinstance(got, dict):
             return f"{path}: got {got!r}, want {want!r}"

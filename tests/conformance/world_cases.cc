@@ -1,0 +1,679 @@
+// The world conformance cases (see world_cases.h). Requests are written in
+// proto3 JSON; the answers come from a core World fed them through convert/,
+// the way the server does (server/world_service.cc). Geometry is axis-aligned
+// with hits well inside faces, so no answer hangs on a tie-break.
+#include "conformance/world_cases.h"
+
+#include <google/protobuf/util/json_util.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "collide/v1/world.pb.h"
+#include "collide/world.h"
+#include "convert/violations.h"
+#include "convert/world_packed.h"
+#include "convert/world_requests.h"
+#include "convert/world_results.h"
+
+namespace collide::conformance {
+namespace {
+
+[[noreturn]] void Fail(const std::string& what) {
+  std::cerr << "world case generator: " << what << "\n";
+  std::abort();
+}
+
+template <typename Message>
+Message FromJson(const Json& j) {
+  Message m;
+  if (const auto s = google::protobuf::util::JsonStringToMessage(j.dump(), &m); !s.ok()) {
+    Fail("bad request JSON " + j.dump() + ": " + s.ToString());
+  }
+  return m;
+}
+
+// proto3 JSON prints int64 as strings; the goldens keep them numbers.
+void IntsAsNumbers(Json& j) {
+  if (j.is_object() || j.is_array()) {
+    for (Json& v : j) IntsAsNumbers(v);
+  } else if (j.is_string()) {
+    const std::string s = j.get<std::string>();
+    const bool integer = !s.empty() && s.find_first_not_of("-0123456789") == std::string::npos &&
+                         s.find('-', 1) == std::string::npos;
+    if (integer) j = std::stoll(s);
+  }
+}
+
+Json ToJson(const google::protobuf::Message& m) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.always_print_primitive_fields = true;
+  options.preserve_proto_field_names = true;
+  std::string out;
+  if (!google::protobuf::util::MessageToJsonString(m, &out, options).ok()) Fail("cannot print a response");
+  Json j = Json::parse(out);
+  IntsAsNumbers(j);
+  return j;
+}
+
+Json Paths(const convert::ViolationList& violations) {
+  Json out = Json::array();
+  for (const Violation& v : violations.kept()) out.push_back(v.field);
+  return out;
+}
+
+// ------------------------------------------------------------ request JSON
+
+Json V(double x, double y, double z) { return {{"x", x}, {"y", y}, {"z", z}}; }
+Json At(std::int64_t tick, double fraction = 0.0) { return {{"tick", tick}, {"fraction", fraction}}; }
+Json SphereJ(Json center, double r) { return {{"sphere", {{"center", center}, {"radius", r}}}}; }
+Json CapsuleJ(Json a, Json b, double r) { return {{"capsule", {{"a", a}, {"b", b}, {"radius", r}}}}; }
+Json AabbJ(Json min, Json max) { return {{"aabb", {{"min", min}, {"max", max}}}}; }
+Json Pose(Json position) { return {{"position", position}}; }
+Json Ray(Json origin, Json direction) { return {{"origin", origin}, {"direction", direction}}; }
+
+// A player: head (part 0, a sphere placed by its local pose), chest (1, a
+// capsule), legs (2, a box), standing on z = 0 at its body origin.
+Json Hitboxes() {
+  return Json::array({{{"id", 0}, {"shape", SphereJ(V(0, 0, 0), 0.15)}, {"local", Pose(V(0, 0, 1.7))}},
+                      {{"id", 1}, {"shape", CapsuleJ(V(0, 0, 1.0), V(0, 0, 1.4), 0.25)}},
+                      {{"id", 2}, {"shape", AabbJ(V(-0.2, -0.2, 0), V(0.2, 0.2, 0.9))}}});
+}
+constexpr std::uint64_t kPlayers = 8;  // the players' category bit.
+Json Player(std::int64_t id, Json position) {
+  return {{"id", id}, {"pose", Pose(position)}, {"parts", Hitboxes()}, {"category", kPlayers}};
+}
+
+// The arena: a 20 x 20 floor mesh (element 1, category 1, with one zero-area
+// triangle), a wall (2, category 2: x 4..4.5, y -3..3, z 0..3) and a
+// pillar hull (3, category 4: x -6..-5, y -0.5..0.5, z 0..2).
+Json ArenaStatics() {
+  Json pillar = Json::array();
+  for (double x : {-6.0, -5.0})
+    for (double y : {-0.5, 0.5})
+      for (double z : {0.0, 2.0}) pillar.push_back(V(x, y, z));
+  return Json::array({{{"id", 1},
+                       {"category", 1},
+                       {"mesh",
+                        {{"vertices", {-10, -10, 0, 10, -10, 0, 10, 10, 0, -10, 10, 0, 0, -10, 0}},
+                         {"indices", {0, 1, 2, 0, 2, 3, 0, 4, 1}}}}},
+                      {{"id", 2}, {"category", 2}, {"shape", AabbJ(V(4, -3, 0), V(4.5, 3, 3))}},
+                      {{"id", 3}, {"category", 4}, {"shape", {{"convex_hull", {{"vertices", pillar}}}}}}});
+}
+
+// ------------------------------------------------------------------ script
+
+// One case: the steps, and the core World that answers them as the server
+// would (one world per script).
+class Script {
+ public:
+  Script(std::string name, std::string world_id) : name_(std::move(name)), id_(std::move(world_id)) {}
+
+  const std::string& id() const { return id_; }
+
+  void Create(Json request) {
+    request["world_id"] = id_;
+    const auto in = FromJson<v1::CreateWorldRequest>(request);
+    if (in.history_ticks() > kWorldMaxHistoryTicks) Fail(name_ + ": use CreateError for the limit");
+    convert::ViolationList violations;
+    WorldSettings settings;
+    convert::DecodeSettings(in, std::min(WorldSettings{}.history_ticks, kWorldMaxHistoryTicks), settings,
+                            violations);
+    std::vector<StaticElement> statics;
+    convert::DecodeArena arena;
+    if (violations.empty()) convert::DecodeStatics(in, statics, arena, violations);
+    if (!violations.empty()) {
+      Error("CreateWorld", request, "INVALID_ARGUMENT", Paths(violations));
+      return;
+    }
+    creation_ = in;
+    world_.emplace(settings, statics);
+    triangles_ = degenerate_ = 0;
+    for (const StaticElement& e : statics) {
+      if (const auto* mesh = std::get_if<std::shared_ptr<const TriangleMesh>>(&e.geometry)) {
+        triangles_ += static_cast<std::int64_t>((*mesh)->triangle_count());
+        degenerate_ += static_cast<std::int64_t>((*mesh)->degenerate_count());
+      }
+    }
+    bodies_.clear();
+    Ok("CreateWorld", request, Info());
+  }
+
+  void Get() { Ok("GetWorld", {{"world_id", id_}}, Info()); }
+  void List() { Ok("ListWorlds", Json::object(), {{"worlds", Json::array({Info()})}}); }
+  void Delete() {
+    world_.reset();
+    Ok("DeleteWorld", {{"world_id", id_}}, Json::object());
+  }
+
+  // PushFrame: the answer, or INVALID_ARGUMENT / FAILED_PRECONDITION.
+  void Push(Json frame) {
+    const Json request = {{"world_id", id_}, {"frame", frame}};
+    const auto in = FromJson<v1::Frame>(frame);
+    convert::ViolationList violations;
+    convert::DecodeArena arena;
+    Frame decoded;
+    if (!convert::DecodeFrame(in, "frame", decoded, arena, violations)) {
+      Error("PushFrame", request, "INVALID_ARGUMENT", Paths(violations));
+      return;
+    }
+    FrameError e = World().PushFrame(decoded);
+    if (e.kind == FrameError::Kind::kTickNotIncreasing) {
+      Error("PushFrame", request, "FAILED_PRECONDITION", nullptr);
+    } else if (e.kind == FrameError::Kind::kInvalid) {
+      violations.AddUnder("frame", e.problems);
+      Error("PushFrame", request, "INVALID_ARGUMENT", Paths(violations));
+    } else {
+      Fold(in);
+      Ok("PushFrame", request, {{"oldest_tick", *World().oldest_tick()}});
+    }
+  }
+
+  void Query(Json request) {
+    request["world_id"] = id_;
+    const auto in = FromJson<v1::QueryWorldRequest>(request);
+    convert::ViolationList violations;
+    convert::DecodeArena arena;
+    convert::WorldQueries queries;
+    if (!convert::DecodeQueries(in, queries, arena, violations)) Fail(name_ + ": a query does not decode");
+    v1::QueryWorldResponse out;
+    for (const RayQueryResult& r : World().RayCasts(queries.rays))
+      convert::ToProto(Valid(r), out.add_ray_casts());
+    for (const ShapeCastResult& r : World().ShapeCasts(queries.shape_casts))
+      convert::ToProto(Valid(r), out.add_shape_casts());
+    for (const OverlapQueryResult& r : World().Overlaps(queries.overlaps))
+      convert::ToProto(Valid(r), out.add_overlaps());
+    Json response = ToJson(out);
+    for (int i = 0; i < out.shape_casts_size(); ++i) {
+      if (!out.shape_casts(i).has_target()) response["shape_casts"][i]["target"] = nullptr;
+    }
+    for (int i = 0; i < out.overlaps_size(); ++i) {
+      for (int j = 0; j < out.overlaps(i).overlaps_size(); ++j) {
+        if (!out.overlaps(i).overlaps(j).has_contact())
+          response["overlaps"][i]["overlaps"][j]["contact"] = nullptr;
+      }
+    }
+    Ok("QueryWorld", request, response);
+  }
+
+  void RaysPacked(Json request) {
+    request["world_id"] = id_;
+    const auto in = FromJson<v1::CastWorldRaysPackedRequest>(request);
+    convert::ViolationList violations;
+    std::vector<RayQuery> rays;
+    if (!convert::DecodePacked(in, rays, violations)) Fail(name_ + ": packed rays do not decode");
+    const std::vector<RayQueryResult> results = World().RayCasts(rays);
+    for (const RayQueryResult& r : results) Valid(r);
+    v1::CastWorldRaysPackedResponse out;
+    convert::EncodePacked(results, &out);
+    Ok("CastWorldRaysPacked", request, ToJson(out));
+  }
+
+  void Shots(Json shots) {
+    const Json request = {{"world_id", id_}, {"shots", shots}};
+    const auto in = FromJson<v1::ValidateShotsRequest>(request);
+    convert::ViolationList violations;
+    std::vector<ShotRequest> decoded;
+    convert::DecodeShots(in, decoded, violations);
+    Judge("ValidateShots", request, decoded, violations,
+          [&violations](std::size_t i, std::vector<Violation>& p) {
+            convert::AddItemProblems("shots", i, p, violations);
+          });
+  }
+
+  void ShotsPacked(Json request) {
+    request["world_id"] = id_;
+    const auto in = FromJson<v1::ValidateShotsPackedRequest>(request);
+    convert::ViolationList violations;
+    std::vector<ShotRequest> decoded;
+    if (!convert::DecodePacked(in, decoded, violations)) Fail(name_ + ": packed shots do not decode");
+    Judge("ValidateShotsPacked", request, decoded, violations,
+          [&violations](std::size_t i, std::vector<Violation>& p) {
+            convert::AddPackedShotProblems(i, p, violations);
+          });
+  }
+
+  void Moves(Json moves) {
+    const Json request = {{"world_id", id_}, {"moves", moves}};
+    const auto in = FromJson<v1::ValidateMovesRequest>(request);
+    convert::ViolationList violations;
+    std::vector<MoveRequest> decoded;
+    convert::DecodeMoves(in, decoded, violations);
+    const std::vector<MoveVerdict> verdicts = World().ValidateMoves(decoded);
+    for (std::size_t i = 0; i < verdicts.size(); ++i) {
+      std::vector<Violation> problems = verdicts[i].problems;
+      if (verdicts[i].code == MoveCode::kInvalidRequest)
+        convert::AddItemProblems("moves", i, problems, violations);
+    }
+    if (!violations.empty()) return Error("ValidateMoves", request, "INVALID_ARGUMENT", Paths(violations));
+    v1::ValidateMovesResponse out;
+    for (const MoveVerdict& v : verdicts) convert::ToProto(v, out.add_verdicts());
+    Json response = ToJson(out);
+    for (int i = 0; i < out.verdicts_size(); ++i) {
+      if (!out.verdicts(i).has_target()) response["verdicts"][i]["target"] = nullptr;
+    }
+    Ok("ValidateMoves", request, response);
+  }
+
+  // The server loses every world; the client re-creates this one from its
+  // creation request and the state after the latest frame, on the next call.
+  void Restart() {
+    steps_.push_back({{"restart_server", true}});
+    convert::ViolationList violations;
+    WorldSettings settings;
+    convert::DecodeSettings(*creation_, std::min(WorldSettings{}.history_ticks, kWorldMaxHistoryTicks),
+                            settings, violations);
+    std::vector<StaticElement> statics;
+    convert::DecodeArena arena;
+    convert::DecodeStatics(*creation_, statics, arena, violations);
+    world_.emplace(settings, statics);
+    v1::Frame state;
+    state.set_tick(latest_tick_);
+    for (const auto& [id, body] : bodies_) *state.add_bodies() = body;
+    Frame decoded;
+    if (!convert::DecodeFrame(state, "frame", decoded, arena, violations) ||
+        !World().PushFrame(decoded).ok()) {
+      Fail(name_ + ": the re-creation frame is rejected");
+    }
+    history_lost_ = true;
+  }
+
+  // A step answered with an error stated here (service-level errors).
+  void Error(const std::string& rpc, Json request, const std::string& code, Json fields,
+             const std::string& reason = "") {
+    if (request.is_object() && !request.contains("world_id") && rpc != "ListWorlds")
+      request["world_id"] = id_;
+    Json error = {{"code", code}};
+    if (!fields.is_null()) error["field_violations"] = std::move(fields);
+    if (!reason.empty()) error["reason"] = reason;
+    Add({{"rpc", rpc}, {"request", std::move(request)}, {"error", std::move(error)}});
+  }
+  void NotFound(const std::string& rpc, Json request) {
+    Error(rpc, std::move(request), "NOT_FOUND", nullptr, "WORLD_NOT_FOUND");
+  }
+
+  Json Done() const { return {{"name", name_}, {"steps", steps_}}; }
+
+ private:
+  collide::World& World() {
+    if (!world_) Fail(name_ + ": no world");
+    return *world_;
+  }
+
+  template <typename Result>
+  const Result& Valid(const Result& r) {
+    if (!r.valid) Fail(name_ + ": a query is invalid: " + r.problems.front().field);
+    return r;
+  }
+
+  template <typename AddProblems>
+  void Judge(const std::string& rpc, const Json& request, const std::vector<ShotRequest>& shots,
+             convert::ViolationList& violations, AddProblems add) {
+    const std::vector<ShotVerdict> verdicts = World().ValidateShots(shots);
+    for (std::size_t i = 0; i < verdicts.size(); ++i) {
+      std::vector<Violation> problems = verdicts[i].problems;
+      if (verdicts[i].code == ShotCode::kInvalidRequest) add(i, problems);
+    }
+    if (!violations.empty()) return Error(rpc, request, "INVALID_ARGUMENT", Paths(violations));
+    v1::ValidateShotsResponse out;
+    for (const ShotVerdict& v : verdicts) convert::ToProto(v, out.add_verdicts());
+    Json response = ToJson(out);
+    for (int i = 0; i < out.verdicts_size(); ++i) {
+      if (!out.verdicts(i).has_first_hit()) response["verdicts"][i]["first_hit"] = nullptr;
+    }
+    Ok(rpc, request, response);
+  }
+
+  Json Info() {
+    const collide::World& w = World();
+    v1::WorldInfo info;
+    info.set_world_id(id_);
+    info.set_static_elements(creation_->statics_size());
+    info.set_triangles(triangles_);
+    info.set_degenerate_triangles(degenerate_);
+    info.set_bodies(static_cast<int>(w.body_count()));
+    info.set_latest_tick(w.latest_tick().value_or(0));
+    info.set_oldest_tick(w.oldest_tick().value_or(0));
+    info.set_frames_kept(static_cast<int>(w.frame_count()));
+    info.set_history_ticks(w.settings().history_ticks);
+    convert::ToProto(w.settings(), info.mutable_policy());
+    Json j = ToJson(info);
+    j.erase("replica");
+    j.erase("memory_bytes");
+    return j;
+  }
+
+  // The client's rule for what it keeps (world_cases.h): each body's state
+  // after the latest accepted frame.
+  void Fold(const v1::Frame& frame) {
+    latest_tick_ = frame.tick();
+    for (const v1::BodyUpdate& u : frame.bodies()) {
+      v1::BodyUpdate& body = bodies_[u.id()];
+      body.set_id(u.id());
+      if (u.has_pose()) *body.mutable_pose() = u.pose();
+      if (u.parts_size() > 0) *body.mutable_parts() = u.parts();
+      for (const v1::PartPose& p : u.part_poses()) {
+        for (v1::BodyPart& part : *body.mutable_parts()) {
+          if (part.id() == p.part()) *part.mutable_local() = p.local();
+        }
+      }
+      if (u.has_category()) body.set_category(u.category());
+      if (u.has_movement_shape()) *body.mutable_movement_shape() = u.movement_shape();
+    }
+    for (std::int64_t id : frame.removals()) bodies_.erase(id);
+  }
+
+  void Ok(const std::string& rpc, Json request, Json response) {
+    Add({{"rpc", rpc}, {"request", std::move(request)}, {"response", std::move(response)}});
+  }
+  void Add(Json step) {
+    if (history_lost_) step["history_lost"] = true;
+    history_lost_ = false;
+    steps_.push_back(std::move(step));
+  }
+
+  std::string name_, id_;
+  std::optional<collide::World> world_;
+  std::optional<v1::CreateWorldRequest> creation_;
+  std::int64_t triangles_ = 0, degenerate_ = 0;
+  std::map<std::int64_t, v1::BodyUpdate> bodies_;
+  std::int64_t latest_tick_ = 0;
+  bool history_lost_ = false;
+  Json steps_ = Json::array();
+};
+
+// ------------------------------------------------------------------- cases
+
+Json Lifecycle() {
+  Script s("world/lifecycle", "conf-lifecycle");
+  s.Create({{"statics", ArenaStatics()}, {"history_ticks", 8}, {"policy", {{"max_rewind_ticks", 4}}}});
+  s.Get();
+  s.List();
+  s.Push({{"tick", 1}, {"bodies", {Player(1, V(0, 0, 0))}}});
+  s.Get();
+  s.Delete();
+  s.NotFound("GetWorld", {{"world_id", s.id()}});
+  s.NotFound("DeleteWorld", {{"world_id", s.id()}});
+  return s.Done();
+}
+
+// Frames with gaps, interpolation, a teleport, a removal, an addition, a
+// rotation, and times clamped to a 3-frame history.
+Json Frames() {
+  Script s("world/frames_across_gaps", "conf-frames");
+  s.Create(
+      {{"statics", Json::array({{{"id", 1}, {"shape", SphereJ(V(0, 30, 1), 1)}}})}, {"history_ticks", 3}});
+  const Json ball = Json::array({{{"id", 0}, {"shape", SphereJ(V(0, 0, 1), 0.5)}}});
+  const Json rod = Json::array({{{"id", 0}, {"shape", CapsuleJ(V(-1, 0, 1), V(1, 0, 1), 0.2)}}});
+  const Json turned = {{"w", 0.7071067811865476}, {"x", 0}, {"y", 0}, {"z", 0.7071067811865476}};
+  s.Push({{"tick", 10},
+          {"bodies",
+           {{{"id", 5}, {"pose", Pose(V(0, 0, 0))}, {"parts", ball}},
+            {{"id", 6}, {"pose", Pose(V(0, -10, 0))}, {"parts", rod}}}}});
+  s.Push({{"tick", 11},
+          {"bodies",
+           {{{"id", 5}, {"pose", Pose(V(1, 0, 0))}},
+            {{"id", 6}, {"pose", {{"position", V(0, -10, 0)}, {"rotation", turned}}}}}}});
+  s.Push({{"tick", 15}, {"bodies", {{{"id", 5}, {"pose", Pose(V(5, 0, 0))}}}}});
+  // Rays along +y through body 5's ball at x = 3 (tick 13, between 11 and
+  // 15) and across the rod turning between ticks 10 and 11.
+  const auto along_y = [](double x, Json at) {
+    return Json{{"ray", Ray(V(x, -5, 1), V(0, 1, 0))}, {"filter", {{"at", at}}}};
+  };
+  const auto across_rod = [](double x, Json at) {
+    return Json{{"ray", Ray(V(x, -15, 1), V(0, 1, 0))}, {"filter", {{"at", at}}}};
+  };
+  s.Query({{"ray_casts",
+            {along_y(3, At(13)), along_y(3, At(13, 0.25)), along_y(3.2, At(13, 0.25)),
+             across_rod(0.5, At(10, 0.5)), across_rod(0.9, At(10)), across_rod(0.9, At(11))}}});
+  s.Push({{"tick", 16}, {"bodies", {{{"id", 5}, {"pose", Pose(V(100, 0, 0))}, {"teleport", true}}}}});
+  // Before the teleport's frame the body is at its old pose.
+  s.Query({{"ray_casts", {along_y(5, At(15, 0.5)), along_y(100, At(15, 0.5)), along_y(100, At(16))}}});
+  s.Push({{"tick", 20},
+          {"bodies", {{{"id", 7}, {"pose", Pose(V(100, 0, 0))}, {"parts", ball}}}},
+          {"removals", {6}}});
+  // The history keeps ticks 15, 16, 20: tick 10 is clamped to 15, 25 to 20;
+  // body 6 exists until 20, body 7 from 20.
+  s.Query({{"ray_casts",
+            {along_y(5, At(10)),
+             along_y(100, At(25)),
+             across_rod(0, At(18)),
+             across_rod(0, At(20)),
+             {{"ray", Ray(V(100, -5, 1), V(0, 1, 0))}, {"filter", {{"at", At(18)}, {"ignore_bodies", {5}}}}},
+             {{"ray", Ray(V(100, -5, 1), V(0, 1, 0))}, {"filter", {{"ignore_bodies", {5}}}}}}}});
+  s.Get();
+  s.Delete();
+  return s.Done();
+}
+
+// The arena with four players at tick 5 (frames 3 and 5; body 2 moved from
+// y = -1 to 0 across the gap): 1 the shooter at the origin, 2 in front at
+// x = 2, 3 behind it at x = 3.5 (before the wall), 4 inside the pillar.
+Script Arena(const std::string& name, const std::string& id) {
+  Script s(name, id);
+  s.Create({{"statics", ArenaStatics()}, {"policy", {{"max_rewind_ticks", 2}}}});
+  Json shooter = Player(1, V(0, 0, 0));
+  shooter["movement_shape"] = CapsuleJ(V(0, 0, 0.5), V(0, 0, 1.3), 0.4);
+  s.Push({{"tick", 3},
+          {"bodies", {shooter, Player(2, V(2, -1, 0)), Player(3, V(3.5, 0, 0)), Player(4, V(-5.5, 0, 0))}}});
+  s.Push({{"tick", 5}, {"bodies", {{{"id", 2}, {"pose", Pose(V(2, 0, 0))}}}}});
+  return s;
+}
+
+Json Claim(std::int64_t body, std::int32_t part) { return {{"body_id", body}, {"part_id", part}}; }
+Json ShotJ(std::int64_t shooter, Json origin, Json direction) {
+  return {{"shooter_id", shooter}, {"origin", origin}, {"direction", direction}};
+}
+
+Json Queries() {
+  Script s = Arena("world/query_modes", "conf-queries");
+  const Json chest_line = Ray(V(-1, 0, 1.2), V(1, 0, 0));
+  const Json down = Ray(V(8, -7, 5), V(0, 0, -1));
+  s.Query({{"ray_casts",
+            {{{"ray", chest_line}, {"filter", {{"ignore_bodies", {1}}}}},
+             {{"ray", chest_line}, {"mode", "RAY_MODE_CLOSEST"}},
+             {{"ray", down}, {"mode", "RAY_MODE_ANY"}},
+             {{"ray", chest_line}, {"mode", "RAY_MODE_ALL"}, {"max_hits", 2}},
+             {{"ray", chest_line}, {"mode", "RAY_MODE_ALL"}},
+             {{"ray", chest_line}, {"filter", {{"category_mask", 2}}}},
+             {{"ray", {{"origin", V(-1, 0, 1.2)}, {"direction", V(1, 0, 0)}, {"max_distance", 1.5}}}},
+             {{"ray", Ray(V(0, 0, 5), V(0, 0, 1))}},
+             {{"ray", Ray(V(-0.5, -5, 1.2), V(0, 1, 0))}, {"filter", {{"at", At(4, 0.5)}}}},
+             {{"ray", chest_line}, {"filter", {{"at", At(1)}, {"ignore_bodies", {1}}}}}}},
+           {"shape_casts",
+            {{{"shape", SphereJ(V(-1, 0, 1.2), 0.3)},
+              {"translation", V(10, 0, 0)},
+              {"filter", {{"ignore_bodies", {1}}}}},
+             {{"shape", SphereJ(V(0, -8, 1), 0.3)}, {"translation", V(0, 0, -2)}},
+             {{"shape", SphereJ(V(4.1, 0, 1), 0.3)}, {"translation", V(1, 0, 0)}},
+             {{"shape", CapsuleJ(V(0, -8, 5), V(0, -7, 5), 0.3)}, {"translation", V(0, 0, 1)}}}},
+           {"overlaps",
+            {{{"shape", SphereJ(V(2, 0, 1.2), 0.5)}},
+             {{"shape", SphereJ(V(2, 0, 1.2), 0.5)}, {"level", "QUERY_LEVEL_DISTANCE"}},
+             {{"shape", SphereJ(V(2, 0, 0.5), 0.6)}, {"level", "QUERY_LEVEL_CONTACT"}},
+             {{"shape", SphereJ(V(2, 0, 0.5), 0.6)}, {"max_results", 1}},
+             {{"shape", AabbJ(V(-6.5, -1, 0.5), V(-4.5, 1, 1))}, {"filter", {{"category_mask", 4}}}}}}});
+  s.RaysPacked({{"rays", {-1, 0,  1.2, 1, 0, 0,  "Infinity", 0, 0,  5,   0, 0, 1, 10,
+                          8,  -7, 5,   0, 0, -1, 100,        0, -3, 1.7, 1, 0, 0, 20}},
+                {"filter", {{"ignore_bodies", {1}}, {"at", At(4)}}}});
+  s.Delete();
+  return s.Done();
+}
+
+// Every shot code, readable and packed.
+Json Shots() {
+  Script s = Arena("world/shot_verdicts", "conf-shots");
+  const Json eye = V(0, 0, 1.7);
+  Json confirmed = ShotJ(1, eye, V(1, 0, 0));
+  confirmed["claimed"] = Claim(2, 0);
+  Json other_part = ShotJ(1, V(0, 0, 1.2), V(1, 0, 0));
+  other_part["claimed"] = Claim(2, 0);
+  Json other_body = ShotJ(1, eye, V(1, 0, 0));
+  other_body["claimed"] = Claim(3, 0);
+  Json blocked = ShotJ(1, V(0, 0, 1.2), V(-1, 0, 0));
+  blocked["claimed"] = Claim(4, 1);
+  Json missed = ShotJ(1, eye, V(0, 0, 1));
+  missed["claimed"] = Claim(2, 0);
+  Json too_old = confirmed;
+  too_old["at"] = At(2);
+  Json future = confirmed;
+  future["at"] = At(6);
+  Json implausible = ShotJ(1, V(0, 3, 1.7), V(1, 0, 0));
+  implausible["claimed"] = Claim(2, 0);
+  Json unknown_shooter = ShotJ(99, eye, V(1, 0, 0));
+  Json unknown_target = confirmed;
+  unknown_target["claimed"] = Claim(2, 9);
+  Json unclaimed = ShotJ(1, eye, V(1, 0, 0));
+  // Rewound to tick 4 (halfway across the gap) body 2 stood at y = -0.5.
+  Json rewound = ShotJ(1, eye, V(2, -0.5, 0));
+  rewound["claimed"] = Claim(2, 0);
+  rewound["at"] = At(4);
+  Json not_rewound = rewound;
+  not_rewound.erase("at");
+  Json tolerated = ShotJ(1, V(0, 0, 1.9), V(1, 0, 0));
+  tolerated["claimed"] = Claim(2, 0);
+  tolerated["tolerance"] = 0.1;
+  Json short_range = confirmed;
+  short_range["max_range"] = 1.5;
+  s.Shots({confirmed, other_part, other_body, blocked, missed, too_old, future, implausible, unknown_shooter,
+           unknown_target, unclaimed, rewound, not_rewound, tolerated, short_range});
+  // The same shots packed: 10 doubles each, ticks < 0 for "latest".
+  s.ShotsPacked({{"doubles", {0, 0, 1.7, 1,  0,    0, "Infinity", 0,   0,   0,    // confirmed
+                              0, 0, 1.2, 1,  0,    0, "Infinity", 0,   0,   0,    // other part
+                              0, 0, 1.2, -1, 0,    0, "Infinity", 0,   0,   0,    // blocked
+                              0, 0, 1.7, 2,  -0.5, 0, "Infinity", 0,   0,   0,    // rewound (tick 4)
+                              0, 0, 1.7, 2,  -0.5, 0, "Infinity", 0.5, 0,   0,    // tick 2.5: too old
+                              0, 0, 1.9, 1,  0,    0, 30,         0,   0.1, 0}},  // tolerated
+                 {"shooter_ids", {1, 1, 1, 1, 1, 1}},
+                 {"ticks", {-1, -1, -1, 4, 2, -1}},
+                 {"claimed_body_ids", {2, 2, 4, 2, 2, 2}},
+                 {"claimed_part_ids", {0, 0, 1, 0, 0, 0}}});
+  s.Delete();
+  return s.Done();
+}
+
+// Every move code.
+Json Moves() {
+  Script s = Arena("world/move_verdicts", "conf-moves");
+  const auto move = [](std::int64_t body, Json to, double elapsed) {
+    return Json{{"body_id", body}, {"to", to}, {"elapsed", elapsed}};
+  };
+  Json slide = move(3, V(4.4, 0.9, 0), 0.5);
+  slide["slide"] = true;
+  Json from = move(3, V(3.5, -1, 0), 0.5);
+  from["from"] = V(3.5, -2, 0);
+  Json own_limit = move(1, V(0.5, 0, 0), 0.1);
+  own_limit["max_speed"] = 4;
+  Json walls_only = move(3, V(4.4, 0, 0), 0.5);
+  walls_only["category_mask"] = 4;
+  s.Moves({move(1, V(0.5, 0, 0), 0.1), move(1, V(5, 0, 0), 0.1), move(3, V(4.4, 0, 0), 0.5), slide,
+           move(4, V(-5.4, 0, 0), 0.1), move(99, V(1, 0, 0), 1), from, own_limit, walls_only});
+  s.Delete();
+  return s.Done();
+}
+
+// Every world error class, with its code, field paths and reason.
+Json Errors() {
+  Script s("world/errors", "conf-errors");
+  s.Create({{"statics", Json::array({{{"id", 1}, {"shape", SphereJ(V(0, 0, 0), 1)}}})}});
+  s.Error("CreateWorld", {{"world_id", s.id()}}, "ALREADY_EXISTS", nullptr);
+  s.Error("CreateWorld", {{"world_id", "conf bad id!"}}, "INVALID_ARGUMENT", {"world_id"});
+  s.Error("CreateWorld", {{"world_id", "conf-errors-2"}, {"history_ticks", kWorldMaxHistoryTicks + 1}},
+          "RESOURCE_EXHAUSTED", nullptr);
+  // Decoding errors, their paths computed by convert/ and the core.
+  Script bad("world/errors", "conf-errors-2");
+  bad.Create({{"statics", Json::array({{{"id", 1}, {"map_file", {{"name", "q3dm17.pk3"}}}}})}});
+  bad.Create({{"statics",
+               Json::array({{{"id", 1},
+                             {"mesh", {{"vertices", {0, 0, 0, 1, 0, 0, 0, 1, 0}}, {"indices", {0, 1, 3}}}}},
+                            {{"id", 2}, {"shape", SphereJ(V(0, 0, 0), -1)}}})}});
+  bad.Create({{"policy", {{"max_rewind_ticks", -1}, {"skin_width", -0.5}}}});
+  Json steps = bad.Done()["steps"];
+  for (Json& step : steps) {
+    s.Error(step["rpc"].get<std::string>(), step["request"], step["error"]["code"].get<std::string>(),
+            step["error"]["field_violations"]);
+  }
+
+  s.Push({{"tick", 5}, {"bodies", {Player(1, V(0, 0, 0))}}});
+  s.Push({{"tick", 5}, {"bodies", {{{"id", 1}, {"pose", Pose(V(1, 0, 0))}}}}});
+  s.Push({{"tick", 6},
+          {"bodies",
+           {{{"id", 1},
+             {"pose", {{"position", V(1, 0, 0)}, {"rotation", {{"w", 0}, {"x", 0}, {"y", 0}, {"z", 0}}}}}},
+            {{"id", 2}, {"pose", Pose(V(0, 0, 0))}}}}});
+  Json crowd = Json::array();
+  for (int i = 0; i <= kWorldMaxBodies; ++i) crowd.push_back(Player(10 + i, V(i, 5, 0)));
+  s.Error("PushFrame", {{"frame", {{"tick", 7}, {"bodies", crowd}}}}, "RESOURCE_EXHAUSTED", nullptr);
+  Json many_parts = Json::array();
+  for (int i = 0; i <= kWorldMaxParts; ++i)
+    many_parts.push_back({{"id", i}, {"shape", SphereJ(V(0, 0, i), 0.1)}});
+  s.Error("PushFrame",
+          {{"frame",
+            {{"tick", 7}, {"bodies", {{{"id", 3}, {"pose", Pose(V(0, 0, 0))}, {"parts", many_parts}}}}}}},
+          "RESOURCE_EXHAUSTED", nullptr);
+  Json zero = ShotJ(1, V(0, 0, 1.7), V(0, 0, 0));
+  Json nan_origin = ShotJ(1, V(0, 0, 1.7), V(1, 0, 0));
+  nan_origin["origin"]["y"] = "NaN";
+  nan_origin["at"] = At(5, 1.5);
+  s.Shots({ShotJ(1, V(0, 0, 1.7), V(1, 0, 0)), zero, nan_origin});
+  Json too_many = Json::array();
+  for (int i = 0; i <= kMaxItemsPerRequest; ++i) too_many.push_back(ShotJ(1, V(0, 0, 1.7), V(1, 0, 0)));
+  s.Error("ValidateShots", {{"shots", too_many}}, "RESOURCE_EXHAUSTED", nullptr);
+  s.Moves({{{"body_id", 1}, {"to", V(1, 0, 0)}, {"elapsed", 0}},
+           {{"body_id", 1}, {"to", V(1, 0, 0)}, {"elapsed", 1}, {"max_speed", -2}}});
+  s.NotFound("QueryWorld",
+             {{"world_id", "conf-never-created"}, {"ray_casts", {{{"ray", Ray(V(0, 0, 0), V(1, 0, 0))}}}}});
+  s.Delete();
+  s.NotFound("PushFrame", {{"frame", {{"tick", 9}}}});
+  return s.Done();
+}
+
+// A world lost with its server: the client re-creates it from what it kept.
+Json Recreate() {
+  Script s("world/recreate_after_restart", "conf-recreate");
+  s.Create({{"statics", ArenaStatics()}, {"history_ticks", 8}});
+  s.Push({{"tick", 1}, {"bodies", {Player(1, V(0, 0, 0)), Player(2, V(2, -1, 0))}}});
+  s.Push({{"tick", 2}, {"bodies", {{{"id", 2}, {"pose", Pose(V(2, 0, 0))}}}}});
+  // The last frame only animates body 2's head and recategorizes it: the
+  // client must keep body 1 from frame 1 and body 2's pose from frame 2.
+  s.Push(
+      {{"tick", 3},
+       {"bodies",
+        {{{"id", 2}, {"part_poses", {{{"part", 0}, {"local", Pose(V(0, 0.3, 1.6))}}}}, {"category", 16}}}}});
+  Json rewound = ShotJ(1, V(0, 0, 1.7), V(2, -1, 0));
+  rewound["claimed"] = Claim(2, 0);
+  rewound["at"] = At(1);
+  Json now = ShotJ(1, V(0, 0, 1.6), V(1, 0.15, 0));
+  now["claimed"] = Claim(2, 0);
+  s.Shots({rewound, now});
+  s.Restart();
+  // The rewind is clamped to the re-created history (tick 3 alone).
+  s.Shots({rewound, now});
+  s.Get();
+  s.Push({{"tick", 4}, {"bodies", {{{"id", 1}, {"pose", Pose(V(0.5, 0, 0))}}}}});
+  s.Query({{"ray_casts", {{{"ray", Ray(V(-1, 0, 1.2), V(1, 0, 0))}, {"filter", {{"category_mask", 16}}}}}}});
+  s.Get();
+  s.Delete();
+  return s.Done();
+}
+
+}  // namespace
+
+Json BuildWorldGolden() {
+  Json cases = Json::array({Lifecycle(), Frames(), Queries(), Shots(), Moves(), Errors(), Recreate()});
+  return {{"tolerance", {{"abs", kAbsTolerance}, {"rel", kRelTolerance}}},
+          {"server_args",
+           {"--max_items_per_request=" + std::to_string(kMaxItemsPerRequest),
+            "--max_history_ticks=" + std::to_string(kWorldMaxHistoryTicks),
+            "--max_bodies_per_world=" + std::to_string(kWorldMaxBodies),
+            "--max_parts_per_body=" + std::to_string(kWorldMaxParts)}},
+          {"cases", cases}};
+}
+
+}  // namespace collide::conformance
