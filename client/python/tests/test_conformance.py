@@ -90,12 +90,15 @@ def mismatch(got, want, tol, path="response"):
     return f"{path}: got {got!r}, want {want!r}"
 
 
-@unittest.skipUnless(os.environ.get("COLLIDE_SERVER") and os.environ.get("COLLIDE_GOLDEN"),
-                     "needs COLLIDE_SERVER and COLLIDE_GOLDEN")
-class ConformanceTest(unittest.TestCase):
+class GoldenServerTest(unittest.TestCase):
+    """Loads the golden file named by $<GOLDEN_ENV> and starts a server with
+    its server_args, and a client of it."""
+
+    GOLDEN_ENV = "COLLIDE_GOLDEN"
+
     @classmethod
     def setUpClass(cls):
-        with open(os.environ["COLLIDE_GOLDEN"], encoding="utf-8") as f:
+        with open(os.environ[cls.GOLDEN_ENV], encoding="utf-8") as f:
             cls.golden = json.load(f)
         cls.server = LiveServer(cls.golden["server_args"])
         cls.client = collide.Client(cls.server.target, timeout=30)
@@ -104,6 +107,11 @@ class ConformanceTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.client.close()
         cls.server.stop()
+
+
+@unittest.skipUnless(os.environ.get("COLLIDE_SERVER") and os.environ.get("COLLIDE_GOLDEN"),
+                     "needs COLLIDE_SERVER and COLLIDE_GOLDEN")
+class ConformanceTest(GoldenServerTest):
 
     def test_every_case(self):
         cases = self.golden["cases"]

@@ -3,13 +3,11 @@
 the Python client's world API against a live collide-server
 ($COLLIDE_SERVER), restarting the server where a script says so."""
 
-import json
 import os
 import unittest
 
 import collide
-from live_server import LiveServer
-from test_conformance import _num, _nums, _pair, mismatch
+from test_conformance import GoldenServerTest, _nums, _pair, mismatch
 
 
 def _vec(t):
@@ -125,18 +123,8 @@ class Runner:
 
 @unittest.skipUnless(os.environ.get("COLLIDE_SERVER") and os.environ.get("COLLIDE_WORLD_GOLDEN"),
                      "needs COLLIDE_SERVER and COLLIDE_WORLD_GOLDEN")
-class WorldConformanceTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        with open(os.environ["COLLIDE_WORLD_GOLDEN"], encoding="utf-8") as f:
-            cls.golden = json.load(f)
-        cls.server = LiveServer(cls.golden["server_args"])
-        cls.client = collide.Client(cls.server.target, timeout=30)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.client.close()
-        cls.server.stop()
+class WorldConformanceTest(GoldenServerTest):
+    GOLDEN_ENV = "COLLIDE_WORLD_GOLDEN"
 
     def test_every_script(self):
         cases = self.golden["cases"]
