@@ -99,6 +99,9 @@ ABSL_FLAG(int, max_bodies_per_world, 1024, "Most bodies in one world's frame.");
 ABSL_FLAG(int, max_parts_per_body, 32, "Most parts (hitboxes) of one body.");
 ABSL_FLAG(int, max_history_ticks, 256, "Most frames one world may keep (CreateWorld.history_ticks).");
 ABSL_FLAG(int, max_worlds, 64, "Most worlds on this replica.");
+ABSL_FLAG(int, max_worlds_per_tenant, 0,
+          "Most worlds of one tenant (with token auth, a token's) on this replica; 0 = no cap beyond "
+          "--max_worlds.");
 ABSL_FLAG(int64_t, world_memory_budget_bytes, int64_t{2} << 30,
           "Heap bytes all worlds together may hold (geometry, BVHs, history), checked before allocating.");
 ABSL_FLAG(std::string, maps_dir, "",
@@ -114,6 +117,7 @@ constexpr std::string_view kFlagNames[] = {"maps_dir",
                                            "max_parts_per_body",
                                            "max_history_ticks",
                                            "max_worlds",
+                                           "max_worlds_per_tenant",
                                            "world_memory_budget_bytes",
                                            "world_idle_ttl",
                                            "host",
@@ -258,6 +262,7 @@ int main(int argc, char** argv) {
                           .max_parts_per_body = absl::GetFlag(FLAGS_max_parts_per_body),
                           .max_history_ticks = absl::GetFlag(FLAGS_max_history_ticks),
                           .max_worlds = absl::GetFlag(FLAGS_max_worlds),
+                          .max_worlds_per_tenant = absl::GetFlag(FLAGS_max_worlds_per_tenant),
                           .memory_budget_bytes = absl::GetFlag(FLAGS_world_memory_budget_bytes),
                           .idle_ttl = absl::GetFlag(FLAGS_world_idle_ttl)};
   options.maps_dir = absl::GetFlag(FLAGS_maps_dir);
@@ -281,7 +286,7 @@ int main(int argc, char** argv) {
       "resource_quota_bytes={}, max_threads={}, handshake_timeout={}, max_connection_idle={}, "
       "max_connection_age={}, max_connection_age_grace={}, min_ping_interval={}, max_ping_strikes={}, "
       "max_concurrent_calls={}, max_items_in_flight={}, open_files={}, listener_check_timeout={}, "
-      "max_worlds={}, world_memory_budget_bytes={}, world_idle_ttl={}, "
+      "max_worlds={}, max_worlds_per_tenant={}, world_memory_budget_bytes={}, world_idle_ttl={}, "
       "compression=identity only, drain_timeout={}, log_level={}, log_format={})",
       (*server)->address(), COLLIDE_VERSION, transport,
       o.auth_tokens.empty() ? std::string("none") : absl::StrCat(o.auth_tokens.size(), " bearer token(s)"),
@@ -291,7 +296,7 @@ int main(int argc, char** argv) {
       absl::FormatDuration(o.max_connection_age), absl::FormatDuration(o.max_connection_age_grace),
       absl::FormatDuration(o.min_ping_interval), o.max_ping_strikes, o.max_concurrent_calls,
       o.max_items_in_flight, open_files.Describe(), absl::FormatDuration(listener_check_timeout),
-      o.world_limits.max_worlds, o.world_limits.memory_budget_bytes,
+      o.world_limits.max_worlds, o.world_limits.max_worlds_per_tenant, o.world_limits.memory_budget_bytes,
       absl::FormatDuration(o.world_limits.idle_ttl), absl::FormatDuration(o.drain_timeout),
       absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
 

@@ -130,11 +130,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
                     .replica = Replica(),
                     .metrics = server->metrics_.get()},
       *server->runner_);
-  server->world_service_ =
-      std::make_unique<WorldService>(WorldServiceConfig{.limits = o.world_limits,
-                                                        .max_items_per_request = o.max_items_per_request,
-                                                        .replica = Replica(),
-                                                        .maps_dir = o.maps_dir});
+  server->world_service_ = std::make_unique<WorldService>(
+      WorldServiceConfig{.limits = o.world_limits,
+                         .max_items_per_request = o.max_items_per_request,
+                         .replica = Replica(),
+                         .maps_dir = o.maps_dir,
+                         .tenants_by_token = !TokenSet(o.auth_tokens).empty()});
 
   // Process-wide switches, read when a server is built.
   grpc::EnableDefaultHealthCheckService(true);

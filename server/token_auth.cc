@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -39,13 +40,24 @@ bool TokenSet::Accepts(absl::string_view token) const {
   return !digests_.empty() && differs_from_all == 0;
 }
 
-bool TokenSet::AcceptsAuthorization(absl::string_view header_value) const {
+std::optional<absl::string_view> BearerToken(absl::string_view header_value) {
   constexpr absl::string_view kScheme = "bearer ";
   if (header_value.size() < kScheme.size() ||
       !absl::EqualsIgnoreCase(header_value.substr(0, kScheme.size()), kScheme)) {
-    return false;
+    return std::nullopt;
   }
-  return Accepts(absl::StripAsciiWhitespace(header_value.substr(kScheme.size())));
+  return absl::StripAsciiWhitespace(header_value.substr(kScheme.size()));
+}
+
+bool TokenSet::AcceptsAuthorization(absl::string_view header_value) const {
+  const std::optional<absl::string_view> token = BearerToken(header_value);
+  return token.has_value() && Accepts(*token);
+}
+
+std::string TokenPrincipal(absl::string_view token) {
+  const std::array<unsigned char, 32> digest = Sha256(token);
+  return absl::StrCat("sha256:", absl::BytesToHexString(absl::string_view(
+                                     reinterpret_cast<const char*>(digest.data()), digest.size())));
 }
 
 absl::StatusOr<std::vector<std::string>> LoadTokens(absl::string_view token_file,

@@ -38,21 +38,26 @@ void ProcessAuthMetadata(void* state, grpc_auth_context*, const grpc_metadata* m
   const TokenSet& tokens = *static_cast<const TokenSet*>(state);
   absl::string_view path;
   const grpc_metadata* authorization = nullptr;
+  int authorizations = 0;
   for (size_t i = 0; i < num_md; ++i) {
     const absl::string_view key = SliceView(md[i].key);
     if (key == ":path") path = SliceView(md[i].value);
-    if (key == "authorization") authorization = &md[i];
+    if (key == "authorization") authorization = &md[i], ++authorizations;
   }
   // The header is checked even for exempt paths, so both take similar time.
-  const bool accepted =
-      authorization != nullptr && tokens.AcceptsAuthorization(SliceView(authorization->value));
+  // Exactly one: the world service names the tenant by the header it sees,
+  // which must be the one checked here.
+  const bool accepted = authorizations == 1 && tokens.AcceptsAuthorization(SliceView(authorization->value));
   if (accepted || absl::StartsWith(path, kTokenExemptPathPrefix)) {
-    // Consumed: handlers and their logs never see the token.
-    done(user_data, authorization, authorization != nullptr ? 1 : 0, nullptr, 0, GRPC_STATUS_OK, nullptr);
+    // Consumed, so that handlers and their logs never see the token, except
+    // on world calls, whose handlers derive the tenant from it.
+    const bool consume = authorization != nullptr && !(accepted && absl::StartsWith(path, kTenantPathPrefix));
+    done(user_data, consume ? authorization : nullptr, consume ? 1 : 0, nullptr, 0, GRPC_STATUS_OK, nullptr);
     return;
   }
   done(user_data, nullptr, 0, nullptr, 0, GRPC_STATUS_UNAUTHENTICATED,
        authorization == nullptr ? "missing \"authorization: Bearer <token>\" metadata"
+       : authorizations > 1     ? "more than one \"authorization\" header"
                                 : "invalid bearer token");
 }
 

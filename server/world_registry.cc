@@ -11,6 +11,7 @@ std::string CheckWorldLimits(const WorldLimits& l) {
   if (l.max_parts_per_body < 1) return "max_parts_per_body must be >= 1";
   if (l.max_history_ticks < 1) return "max_history_ticks must be >= 1";
   if (l.max_worlds < 0) return "max_worlds must be >= 0";
+  if (l.max_worlds_per_tenant < 0) return "max_worlds_per_tenant must be >= 0";
   if (l.memory_budget_bytes < 0) return "world_memory_budget_bytes must be >= 0";
   if (l.idle_ttl < absl::ZeroDuration()) return "world_idle_ttl must be >= 0";
   return "";
@@ -71,13 +72,25 @@ void WorldRegistry::EvictIdle() {
   for (const auto& e : idle) Retire(e);
 }
 
-std::string WorldRegistry::Reserve(std::int64_t bytes) {
+std::string WorldRegistry::Reserve(const std::string& owner, std::int64_t bytes) {
   EvictIdle();
   std::unique_lock lock(mu_);
   const int worlds = static_cast<int>(worlds_.size()) + reserved_worlds_;
   if (worlds >= limits_.max_worlds) {
     return "this replica holds " + std::to_string(worlds) + " worlds; --max_worlds is " +
            std::to_string(limits_.max_worlds);
+  }
+  if (limits_.max_worlds_per_tenant > 0) {
+    int own = 0;
+    for (auto it = worlds_.lower_bound(Key{owner, ""}); it != worlds_.end() && it->first.first == owner;
+         ++it) {
+      ++own;
+    }
+    if (const auto r = reserved_by_owner_.find(owner); r != reserved_by_owner_.end()) own += r->second;
+    if (own >= limits_.max_worlds_per_tenant) {
+      return "this tenant holds " + std::to_string(own) + " worlds; --max_worlds_per_tenant is " +
+             std::to_string(limits_.max_worlds_per_tenant);
+    }
   }
   const std::int64_t used = used_bytes_.load();
   if (used + bytes > limits_.memory_budget_bytes) {
@@ -87,18 +100,24 @@ std::string WorldRegistry::Reserve(std::int64_t bytes) {
   }
   used_bytes_ += bytes;
   ++reserved_worlds_;
+  ++reserved_by_owner_[owner];
   return "";
 }
 
-void WorldRegistry::Release(std::int64_t bytes) {
+void WorldRegistry::EndReservationLocked(const std::string& owner) {
+  --reserved_worlds_;
+  if (auto it = reserved_by_owner_.find(owner); --it->second == 0) reserved_by_owner_.erase(it);
+}
+
+void WorldRegistry::Release(const std::string& owner, std::int64_t bytes) {
   std::unique_lock lock(mu_);
   used_bytes_ -= bytes;
-  --reserved_worlds_;
+  EndReservationLocked(owner);
 }
 
 WorldRegistry::InsertResult WorldRegistry::Insert(std::shared_ptr<WorldEntry> entry, std::int64_t reserved) {
   std::unique_lock lock(mu_);
-  --reserved_worlds_;
+  EndReservationLocked(entry->owner);
   Key key{entry->owner, entry->id};
   const std::int64_t extra = entry->charged_bytes.load() - reserved;
   if (worlds_.contains(key) || used_bytes_.load() + extra > limits_.memory_budget_bytes) {

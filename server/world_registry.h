@@ -31,6 +31,10 @@ struct WorldLimits {
   int max_parts_per_body = 32;
   int max_history_ticks = 256;
   int max_worlds = 64;
+  // Most worlds of one tenant (token auth: a token's; else the one shared
+  // tenant); 0: no cap beyond max_worlds. The other limits are the
+  // replica's, shared by all tenants.
+  int max_worlds_per_tenant = 0;
   // Heap bytes of every world's geometry, BVHs and history together.
   std::int64_t memory_budget_bytes = std::int64_t{2} << 30;
   // A world without a call for this long is evicted (logged); 0: never.
@@ -72,11 +76,12 @@ class WorldRegistry {
 
   const WorldLimits& limits() const { return limits_; }
 
-  // Room for one more world of `bytes`: "" or the RESOURCE_EXHAUSTED message
-  // naming the limit (worlds per replica, memory budget). Evicts idle worlds
-  // first. Charges `bytes` on success (Release them, or Insert the world).
-  std::string Reserve(std::int64_t bytes);
-  void Release(std::int64_t bytes);
+  // Room for one more world of `owner` of `bytes`: "" or the
+  // RESOURCE_EXHAUSTED message naming the limit (worlds per replica or per
+  // tenant, memory budget). Evicts idle worlds first. Charges `bytes` on
+  // success (Release them, or Insert the world).
+  std::string Reserve(const std::string& owner, std::int64_t bytes);
+  void Release(const std::string& owner, std::int64_t bytes);
   // Adds a built world whose reservation was `reserved` bytes, re-charged to
   // its measured size. Nothing is charged unless kInserted: kExists when
   // (owner, id) exists, kOverBudget when the measured size (larger than the
@@ -103,12 +108,15 @@ class WorldRegistry {
   std::vector<std::shared_ptr<WorldEntry>> TakeIdleLocked(std::int64_t now_ns);
   void Retire(const std::shared_ptr<WorldEntry>& entry);
   void EvictIdle();
+  // One reservation of `owner` ends (mu_ held exclusively).
+  void EndReservationLocked(const std::string& owner);
   static std::int64_t NowNs();
 
   const WorldLimits limits_;
   std::shared_mutex mu_;
   std::map<Key, std::shared_ptr<WorldEntry>> worlds_;  // Guarded by mu_.
   int reserved_worlds_ = 0;                            // Guarded by mu_.
+  std::map<std::string, int> reserved_by_owner_;       // Guarded by mu_; no zeros.
   std::atomic<std::int64_t> used_bytes_{0};
 };
 

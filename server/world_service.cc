@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "grpcpp/support/proto_buffer_reader.h"
 #include "server/service.h"
 #include "server/status_mapping.h"
+#include "server/token_auth.h"
 #include "spdlog/spdlog.h"
 
 namespace collide::server {
@@ -86,24 +88,6 @@ grpc::Status CheckWorldId(const grpc::CallbackServerContext& context, const std:
   return grpc::Status::OK;
 }
 
-std::string Principal(const grpc::CallbackServerContext& context) {
-  const std::shared_ptr<const grpc::AuthContext> auth = context.auth_context();
-  if (auth == nullptr) return "";
-  const std::vector<grpc::string_ref> values = auth->FindPropertyValues(kPrincipalProperty);
-  return values.empty() ? "" : std::string(values.front().data(), values.front().size());
-}
-
-// Checks the id and header, then finds the caller's world.
-template <typename Request>
-std::shared_ptr<WorldEntry> Lookup(WorldRegistry& registry, const grpc::CallbackServerContext& context,
-                                   const Request& request, grpc::Status& status) {
-  status = CheckWorldId(context, request.world_id());
-  if (!status.ok()) return nullptr;
-  std::shared_ptr<WorldEntry> entry = registry.Find(Principal(context), request.world_id());
-  if (entry == nullptr) status = WorldNotFound(request.world_id());
-  return entry;
-}
-
 grpc::Status CheckItems(std::size_t items, int max) {
   if (items > static_cast<std::size_t>(max)) {
     return Exhausted(absl::StrCat("the request holds ", items, " items; --max_items_per_request is ", max));
@@ -155,6 +139,27 @@ convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& 
 
 }  // namespace
 
+// With token auth on, the transport checked the call's one "authorization"
+// header and left it on world calls (kTenantPathPrefix) for this.
+std::string WorldService::Principal(const grpc::CallbackServerContext& context) const {
+  if (!config_.tenants_by_token) return "";
+  const auto& metadata = context.client_metadata();
+  const auto it = metadata.find("authorization");
+  if (it == metadata.end()) return "";  // Not past the auth filter of a world method.
+  const std::optional<absl::string_view> token = BearerToken({it->second.data(), it->second.size()});
+  return token.has_value() ? TokenPrincipal(*token) : "";
+}
+
+template <typename Request>
+std::shared_ptr<WorldEntry> WorldService::Lookup(const grpc::CallbackServerContext& context,
+                                                 const Request& request, grpc::Status& status) {
+  status = CheckWorldId(context, request.world_id());
+  if (!status.ok()) return nullptr;
+  std::shared_ptr<WorldEntry> entry = registry_.Find(Principal(context), request.world_id());
+  if (entry == nullptr) status = WorldNotFound(request.world_id());
+  return entry;
+}
+
 WorldService::WorldService(WorldServiceConfig config)
     : config_(std::move(config)), registry_(config_.limits) {}
 
@@ -200,12 +205,12 @@ grpc::Status WorldService::Create(const std::string& owner, const v1::CreateWorl
   std::int64_t vertices = 0;
   for (const v1::StaticElement& e : request.statics()) vertices += e.mesh().vertices_size() / 3;
   const std::int64_t reserved = EstimateStaticBytes(vertices, static_cast<std::int64_t>(triangles));
-  if (std::string full = registry_.Reserve(reserved); !full.empty()) return Exhausted(std::move(full));
+  if (std::string full = registry_.Reserve(owner, reserved); !full.empty()) return Exhausted(std::move(full));
 
   convert::DecodeArena arena;
   std::vector<StaticElement> statics;
   if (!convert::DecodeStatics(request, statics, arena, violations, MapLoaderFor(config_.maps_dir, limits))) {
-    registry_.Release(reserved);
+    registry_.Release(owner, reserved);
     return Invalid(violations);
   }
   auto entry = std::make_shared<WorldEntry>(owner, request.world_id(), World(settings, statics));
@@ -223,7 +228,7 @@ grpc::Status WorldService::Create(const std::string& owner, const v1::CreateWorl
   }
   entry->charged_bytes = entry->static_bytes + static_cast<std::int64_t>(entry->world.history_bytes());
   if (entry->triangles > limits.max_triangles_per_world) {  // Map files are counted once read.
-    registry_.Release(reserved);
+    registry_.Release(owner, reserved);
     return Exhausted(absl::StrCat("the world's meshes and maps hold ", entry->triangles,
                                   " triangles; --max_triangles_per_world is ",
                                   limits.max_triangles_per_world));
@@ -452,12 +457,12 @@ template <typename Request, typename Response>
 grpc::ServerUnaryReactor* WorldService::ServeInWorld(grpc::CallbackServerContext* context,
                                                      const grpc::ByteBuffer* request_bytes,
                                                      grpc::ByteBuffer* response_bytes) {
-  return ServeRaw<Request, Response>(
-      context, request_bytes, response_bytes, [this, context](const Request& request, Response* response) {
-        grpc::Status status;
-        std::shared_ptr<WorldEntry> entry = Lookup(registry_, *context, request, status);
-        return entry != nullptr ? Run(*entry, request, response) : status;
-      });
+  return ServeRaw<Request, Response>(context, request_bytes, response_bytes,
+                                     [this, context](const Request& request, Response* response) {
+                                       grpc::Status status;
+                                       std::shared_ptr<WorldEntry> entry = Lookup(*context, request, status);
+                                       return entry != nullptr ? Run(*entry, request, response) : status;
+                                     });
 }
 
 grpc::ServerUnaryReactor* WorldService::CreateWorld(grpc::CallbackServerContext* context,

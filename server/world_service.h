@@ -20,11 +20,6 @@ namespace collide::server {
 
 // Name of the metadata header that must carry the request's world id.
 inline constexpr char kWorldHeader[] = "collide-world";
-// The auth context property naming the caller's tenant; calls without it
-// share the tenant "". Nothing sets it yet: gRPC 1.51's core auth processor
-// gets the connection's auth context, not the call's, so a property added
-// there would name every call on the connection with its first token.
-inline constexpr char kPrincipalProperty[] = "collide_principal";
 
 struct WorldServiceConfig {
   WorldLimits limits;
@@ -34,6 +29,10 @@ struct WorldServiceConfig {
   std::string replica;  // "<hostname>:<pid>", reported in WorldInfo.
   // Directory of the map files CreateWorld may name (MapFile.name); "": none.
   std::string maps_dir;
+  // Token auth is on: a world belongs to the tenant of its creator's bearer
+  // token (TokenPrincipal), and other tenants cannot see it. Off: every
+  // caller is the one tenant "".
+  bool tenants_by_token = false;
 };
 
 // Every unary method served raw (ServeRaw); Tick is not implemented yet.
@@ -79,6 +78,13 @@ class WorldService final : public WorldServiceBase {
   WorldRegistry& registry() { return registry_; }
 
  private:
+  // The caller's tenant (WorldServiceConfig::tenants_by_token).
+  std::string Principal(const grpc::CallbackServerContext& context) const;
+  // Checks the id and header, then finds the caller's world; null with
+  // `status` set when any fails.
+  template <typename Request>
+  std::shared_ptr<WorldEntry> Lookup(const grpc::CallbackServerContext& context, const Request& request,
+                                     grpc::Status& status);
   // Parses the request bytes (ParseRequest), answers with handle(request,
   // &response) and serializes the response: the body of every unary method.
   template <typename Request, typename Response, typename Handle>
