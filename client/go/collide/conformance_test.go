@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strconv"
 	"testing"
 	"time"
 
@@ -201,11 +202,15 @@ func xyz(v Vec3) map[string]interface{} {
 	return map[string]interface{}{"x": v[0], "y": v[1], "z": v[2]}
 }
 
-// number converts the numeric types the wrapper returns to float64.
+// number converts the numeric types the wrapper returns to float64, and
+// protojson's spellings of int64 and non-finite doubles ("12", "Infinity").
 func number(v interface{}) (float64, bool) {
 	switch n := v.(type) {
 	case float64:
 		return n, true
+	case string:
+		f, err := strconv.ParseFloat(n, 64)
+		return f, err == nil
 	case int32:
 		return float64(n), true
 	case int64:

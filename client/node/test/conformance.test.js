@@ -6,6 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const {Client, CollideError} = require('..');
 const {startServer} = require('./live_server');
+const {mismatch, num} = require('./golden_compare');
 
 const skip = !(process.env.COLLIDE_SERVER && process.env.COLLIDE_GOLDEN) && 'needs COLLIDE_SERVER and COLLIDE_GOLDEN';
 const golden = skip ? {cases: []} : JSON.parse(fs.readFileSync(process.env.COLLIDE_GOLDEN, 'utf8'));
@@ -22,8 +23,6 @@ after(async () => {
   if (server) await server.stop();
 });
 
-// proto3 JSON spells non-finite doubles as strings.
-const num = (v) => (typeof v === 'string' ? Number(v) : v);
 const nums = (values) => (values || []).map(num);
 const vec = (t) => ({x: t[0], y: t[1], z: t[2]});
 const pair = (r) => ({
@@ -66,32 +65,6 @@ async function run(rpc, req) {
     default:
       throw new Error(`unknown rpc ${rpc}`);
   }
-}
-
-// The first difference or null: numbers within the tolerance, the rest
-// exact, every key of `want` compared.
-function mismatch(got, want, tol, where = 'response') {
-  const fail = `${where}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`;
-  if (Array.isArray(want)) {
-    if (!Array.isArray(got) || got.length !== want.length) return fail;
-    for (let i = 0; i < want.length; ++i) {
-      const d = mismatch(got[i], want[i], tol, `${where}[${i}]`);
-      if (d) return d;
-    }
-    return null;
-  }
-  if (want !== null && typeof want === 'object') {
-    if (got === null || typeof got !== 'object') return fail;
-    for (const [key, value] of Object.entries(want)) {
-      const d = mismatch(got[key], value, tol, `${where}.${key}`);
-      if (d) return d;
-    }
-    return null;
-  }
-  if (typeof want === 'number' && typeof got === 'number') {
-    return Math.abs(got - want) <= tol.abs + tol.rel * Math.abs(want) ? null : fail;
-  }
-  return got === want ? null : fail;
 }
 
 test('golden cases', {skip}, async (t) => {

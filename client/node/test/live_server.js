@@ -1,6 +1,6 @@
 'use strict';
 // Starts a collide-server ($COLLIDE_SERVER) on a free loopback port for a
-// test, and stops it (SIGTERM, then SIGKILL after 10 s).
+// test, and stops it (SIGTERM, then SIGKILL after 10 s) or restarts it.
 const {spawn} = require('child_process');
 const fs = require('fs');
 const os = require('os');
@@ -31,7 +31,17 @@ async function startServer(extraArgs = [], timeoutMs = 30000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const match = LISTENING.exec(fs.readFileSync(logPath, 'utf8'));
-    if (match) return {target: `127.0.0.1:${match[1]}`, stop};
+    if (match) {
+      const server = {target: `127.0.0.1:${match[1]}`, stop};
+      // A replica restart: stops this server and starts another with the same
+      // arguments on the same port (every world is lost).
+      server.restart = async () => {
+        await server.stop();
+        const next = await startServer([...extraArgs, `--port=${match[1]}`], timeoutMs);
+        Object.assign(server, {stop: next.stop, restart: next.restart});
+      };
+      return server;
+    }
     if (exited || Date.now() > deadline) {
       const text = fs.readFileSync(logPath, 'utf8');
       await stop();
