@@ -20,11 +20,11 @@ Level = Union[str, int]
 Kind = Union[str, int]
 
 
-def _level(level: Level) -> int:
+def _level(level: Level) -> "collide_pb2.QueryLevel":
     return enum_value(collide_pb2.QueryLevel, "QUERY_LEVEL_", level)
 
 
-def _kind(kind: Kind) -> int:
+def _kind(kind: Kind) -> "collide_pb2.PackedShapeKind":
     return enum_value(collide_pb2.PackedShapeKind, "PACKED_SHAPE_KIND_", kind)
 
 

@@ -232,7 +232,7 @@ def flat(values: Iterable[Any]) -> list:
     one call rather than element by element."""
     tolist = getattr(values, "tolist", None)
     if tolist is not None and hasattr(values, "ravel"):
-        return values.ravel().tolist()  # type: ignore[attr-defined]
+        return values.ravel().tolist()
     return list(values)
 
 
@@ -263,7 +263,7 @@ def _filter(at: At, mask: int, ignore: Sequence[int]) -> world_pb2.SceneFilter:
     return out
 
 
-def enum_value(enum_type: Any, prefix: str, value: Union[str, int]) -> int:
+def enum_value(enum_type: Any, prefix: str, value: Union[str, int]) -> Any:
     """An enum value from "all", "ALL", "RAY_MODE_ALL" or an int (passed
     through unchecked: the server validates)."""
     if isinstance(value, int):
