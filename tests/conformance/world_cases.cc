@@ -17,6 +17,7 @@
 
 #include "collide/v1/world.pb.h"
 #include "collide/world.h"
+#include "conformance/golden_compare.h"
 #include "convert/violations.h"
 #include "convert/world_packed.h"
 #include "convert/world_requests.h"
@@ -37,18 +38,6 @@ Message FromJson(const Json& j) {
     Fail("bad request JSON " + j.dump() + ": " + s.ToString());
   }
   return m;
-}
-
-// proto3 JSON prints int64 as strings; the goldens keep them numbers.
-void IntsAsNumbers(Json& j) {
-  if (j.is_object() || j.is_array()) {
-    for (Json& v : j) IntsAsNumbers(v);
-  } else if (j.is_string()) {
-    const std::string s = j.get<std::string>();
-    const bool integer = !s.empty() && s.find_first_not_of("-0123456789") == std::string::npos &&
-                         s.find('-', 1) == std::string::npos;
-    if (integer) j = std::stoll(s);
-  }
 }
 
 Json ToJson(const google::protobuf::Message& m) {

@@ -1,0 +1,220 @@
+// The C++ WorldClient against the world conformance scripts
+// (world_golden.json, $COLLIDE_WORLD_GOLDEN; format in world_cases.h), on a
+// collide-server ($COLLIDE_SERVER) that this test starts, restarts where a
+// script says so, and stops. The client's API takes core types: each step's
+// request is decoded with convert/ (as the server would decode it), sent
+// through the typed call, and the answer encoded back with convert/ for the
+// comparison; CreateWorld goes through the wire form (world_client_proto.h),
+// which the client keeps for re-creation the same way.
+#include <google/protobuf/util/json_util.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "collide/client.h"
+#include "collide/v1/world.pb.h"
+#include "collide/world_client.h"
+#include "collide/world_client_proto.h"
+#include "conformance/golden_compare.h"
+#include "conformance/live_server.h"
+#include "convert/violations.h"
+#include "convert/world_packed.h"
+#include "convert/world_requests.h"
+#include "convert/world_results.h"
+
+namespace collide {
+namespace {
+
+using Json = nlohmann::json;
+
+template <typename Message>
+Message FromJson(const Json& j) {
+  Message m;
+  const auto s = google::protobuf::util::JsonStringToMessage(j.dump(), &m);
+  EXPECT_TRUE(s.ok()) << "bad step JSON: " << s.ToString();
+  return m;
+}
+
+Json ToJson(const google::protobuf::Message& m) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.always_print_primitive_fields = true;
+  options.preserve_proto_field_names = true;
+  std::string out;
+  (void)google::protobuf::util::MessageToJsonString(m, &out, options);
+  Json j = Json::parse(out);
+  conformance::IntsAsNumbers(j);
+  return j;
+}
+
+Json InfoJson(const WorldInfo& info) {
+  v1::WorldPolicy policy;
+  convert::ToProto(info.settings, &policy);
+  return {{"world_id", info.id},
+          {"static_elements", info.static_elements},
+          {"triangles", info.triangles},
+          {"degenerate_triangles", info.degenerate_triangles},
+          {"bodies", info.bodies},
+          {"latest_tick", info.latest_tick},
+          {"oldest_tick", info.oldest_tick},
+          {"frames_kept", info.frames_kept},
+          {"history_ticks", info.settings.history_ticks},
+          {"policy", ToJson(policy)}};
+}
+
+// Runs one step through the typed API; `response` gets the answer as golden JSON.
+absl::Status RunStep(WorldClient& client, const std::string& rpc, const Json& request, Json& response) {
+  const std::string id = request.value("world_id", "");
+  convert::ViolationList violations;
+  convert::DecodeArena arena;
+  if (rpc == "CreateWorld") {
+    absl::StatusOr<WorldInfo> info = CreateWorld(client, FromJson<v1::CreateWorldRequest>(request));
+    if (info.ok()) response = InfoJson(*info);
+    return info.status();
+  }
+  if (rpc == "GetWorld") {
+    absl::StatusOr<WorldInfo> info = client.GetWorld(id);
+    if (info.ok()) response = InfoJson(*info);
+    return info.status();
+  }
+  if (rpc == "DeleteWorld") {
+    response = Json::object();
+    return client.DeleteWorld(id);
+  }
+  if (rpc == "ListWorlds") {
+    absl::StatusOr<std::vector<WorldInfo>> worlds = client.ListWorlds();
+    if (!worlds.ok()) return worlds.status();
+    std::sort(worlds->begin(), worlds->end(),
+              [](const WorldInfo& a, const WorldInfo& b) { return a.id < b.id; });
+    response = {{"worlds", Json::array()}};
+    for (const WorldInfo& w : *worlds) response["worlds"].push_back(InfoJson(w));
+    return absl::OkStatus();
+  }
+  if (rpc == "PushFrame") {
+    Frame frame;
+    if (!convert::DecodeFrame(FromJson<v1::Frame>(request["frame"]), "frame", frame, arena, violations)) {
+      return absl::InvalidArgumentError("the step's frame does not decode: " + violations.kept()[0].field);
+    }
+    absl::StatusOr<std::int64_t> oldest = client.PushFrame(id, frame);
+    if (oldest.ok()) response = {{"oldest_tick", *oldest}};
+    return oldest.status();
+  }
+  if (rpc == "QueryWorld") {
+    convert::WorldQueries queries;
+    if (!convert::DecodeQueries(FromJson<v1::QueryWorldRequest>(request), queries, arena, violations)) {
+      return absl::InvalidArgumentError("the step's queries do not decode");
+    }
+    absl::StatusOr<SceneAnswers> answers =
+        client.Query(id, {queries.rays, queries.shape_casts, queries.overlaps});
+    if (!answers.ok()) return answers.status();
+    v1::QueryWorldResponse out;
+    for (const RayQueryResult& r : answers->rays) convert::ToProto(r, out.add_ray_casts());
+    for (const ShapeCastResult& r : answers->shape_casts) convert::ToProto(r, out.add_shape_casts());
+    for (const OverlapQueryResult& r : answers->overlaps) convert::ToProto(r, out.add_overlaps());
+    response = ToJson(out);
+    return absl::OkStatus();
+  }
+  if (rpc == "CastWorldRaysPacked") {
+    const auto in = FromJson<v1::CastWorldRaysPackedRequest>(request);
+    std::vector<RayQuery> queries;
+    if (!convert::DecodePacked(in, queries, violations) || queries.empty()) {
+      return absl::InvalidArgumentError("the step's packed rays do not decode");
+    }
+    std::vector<Ray> rays;
+    for (const RayQuery& q : queries) rays.push_back(q.ray);
+    absl::StatusOr<std::vector<RayQueryResult>> results =
+        client.CastRaysPacked(id, rays, queries[0].filter, queries[0].at);
+    if (!results.ok()) return results.status();
+    v1::CastWorldRaysPackedResponse out;
+    convert::EncodePacked(*results, &out);
+    response = ToJson(out);
+    return absl::OkStatus();
+  }
+  if (rpc == "ValidateShots" || rpc == "ValidateShotsPacked") {
+    std::vector<ShotRequest> shots;
+    if (rpc == "ValidateShots") {
+      convert::DecodeShots(FromJson<v1::ValidateShotsRequest>(request), shots, violations);
+    } else if (!convert::DecodePacked(FromJson<v1::ValidateShotsPackedRequest>(request), shots, violations)) {
+      return absl::InvalidArgumentError("the step's packed shots do not decode");
+    }
+    absl::StatusOr<std::vector<ShotVerdict>> verdicts =
+        rpc == "ValidateShots" ? client.ValidateShots(id, shots) : client.ValidateShotsPacked(id, shots);
+    if (!verdicts.ok()) return verdicts.status();
+    v1::ValidateShotsResponse out;
+    for (const ShotVerdict& v : *verdicts) convert::ToProto(v, out.add_verdicts());
+    response = ToJson(out);
+    return absl::OkStatus();
+  }
+  if (rpc == "ValidateMoves") {
+    std::vector<MoveRequest> moves;
+    convert::DecodeMoves(FromJson<v1::ValidateMovesRequest>(request), moves, violations);
+    absl::StatusOr<std::vector<MoveVerdict>> verdicts = client.ValidateMoves(id, moves);
+    if (!verdicts.ok()) return verdicts.status();
+    v1::ValidateMovesResponse out;
+    for (const MoveVerdict& v : *verdicts) convert::ToProto(v, out.add_verdicts());
+    response = ToJson(out);
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError("unknown rpc " + rpc);
+}
+
+TEST(WorldConformanceTest, EveryScript) {
+  const char* server_binary = std::getenv("COLLIDE_SERVER");
+  const char* golden_path = std::getenv("COLLIDE_WORLD_GOLDEN");
+  // ctest sets both (tests/conformance/CMakeLists.txt); the skip only
+  // explains a bare run of the binary.
+  if (!server_binary || !golden_path)
+    GTEST_SKIP() << "needs COLLIDE_SERVER and COLLIDE_WORLD_GOLDEN (ctest sets them)";
+  const Json golden = Json::parse(conformance::ReadFile(golden_path));
+  ASSERT_FALSE(golden["cases"].empty());
+  const double abs = golden["tolerance"]["abs"], rel = golden["tolerance"]["rel"];
+
+  conformance::LiveServer server(server_binary, golden["server_args"].get<std::vector<std::string>>());
+  ASSERT_FALSE(server.target().empty()) << "collide-server did not start:\n" << server.log();
+  absl::StatusOr<WorldClient> client = WorldClient::Create(server.target());
+  ASSERT_TRUE(client.ok()) << client.status();
+
+  int restarts = 0;
+  for (const Json& c : golden["cases"]) {
+    for (size_t i = 0; i < c["steps"].size(); ++i) {
+      const Json& step = c["steps"][i];
+      SCOPED_TRACE(c["name"].get<std::string>() + " step " + std::to_string(i));
+      if (step.value("restart_server", false)) {
+        server.Restart();
+        ASSERT_FALSE(server.target().empty()) << "collide-server did not restart:\n" << server.log();
+        ++restarts;
+        continue;
+      }
+      const std::int64_t losses = client->history_losses();
+      Json response;
+      const absl::Status s = RunStep(*client, step["rpc"], step["request"], response);
+      EXPECT_EQ(client->history_losses() - losses, step.value("history_lost", false) ? 1 : 0);
+      if (step.contains("error")) {
+        const Json& want = step["error"];
+        EXPECT_EQ(absl::StatusCodeToString(s.code()), want["code"].get<std::string>()) << DescribeStatus(s);
+        if (want.contains("field_violations")) {
+          std::vector<std::string> got_fields, want_fields = want["field_violations"];
+          for (const Violation& v : FieldViolations(s)) got_fields.push_back(v.field);
+          std::sort(got_fields.begin(), got_fields.end());
+          std::sort(want_fields.begin(), want_fields.end());
+          EXPECT_EQ(got_fields, want_fields) << DescribeStatus(s);
+        }
+        if (want.contains("reason")) {
+          EXPECT_EQ(IsWorldNotFound(s), want["reason"] == "WORLD_NOT_FOUND") << DescribeStatus(s);
+        }
+        continue;
+      }
+      ASSERT_TRUE(s.ok()) << DescribeStatus(s);
+      EXPECT_EQ(conformance::Mismatch(response, step["response"], abs, rel, "response"), "");
+    }
+  }
+  EXPECT_GT(restarts, 0);
+}
+
+}  // namespace
+}  // namespace collide
