@@ -2,14 +2,17 @@
 
 #include <unistd.h>
 
+#include <memory>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/resource_quota.h"
 #include "grpcpp/server_builder.h"
+#include "server/request_encoding.h"
 #include "spdlog/spdlog.h"
 
 #ifndef COLLIDE_VERSION
@@ -67,18 +70,23 @@ void ApplyTransportLimits(const Options& o, grpc::ServerBuilder& builder) {
                              Millis(o.min_ping_interval));
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, o.max_ping_strikes);
   // Decompression off: a compressed message reaches the service as the
-  // bytes sent (bounded by max_receive_message_bytes) and fails to parse,
+  // bytes sent (bounded by max_receive_message_bytes) and is refused,
   // instead of being inflated first. Measured on gRPC 1.51: a 1 MB gzip body
   // that inflates to 1 GiB cost the default configuration 1.1 GB of memory;
   // with decompression off, 16 MB. No client of ours compresses.
   builder.AddChannelArgument(GRPC_ARG_ENABLE_PER_MESSAGE_DECOMPRESSION, 0);
-  // And not advertised: only identity is enabled, so grpc-accept-encoding
-  // says "identity" and gRPC refuses a call with any other grpc-encoding
-  // UNIMPLEMENTED before it reaches a handler (gRPC compression spec). With
-  // every algorithm enabled (gRPC's default) it advertised "identity,
-  // deflate, gzip", then a gzip call got INVALID_ARGUMENT or an empty
-  // UNIMPLEMENTED from the undecodable bytes.
-  builder.AddChannelArgument(GRPC_COMPRESSION_CHANNEL_ENABLED_ALGORITHMS_BITSET, 1 << GRPC_COMPRESS_NONE);
+  // Compressed requests reach the handlers as sent and are refused there,
+  // naming the accepted encodings (server/request_encoding.h says why gRPC
+  // 1.51 cannot): every algorithm enabled, so that gRPC does not cancel the
+  // call itself; the compression filter off, so that it advertises nothing
+  // (AcceptEncodingInterceptorFactory advertises identity) and never
+  // compresses a response.
+  builder.AddChannelArgument(GRPC_COMPRESSION_CHANNEL_ENABLED_ALGORITHMS_BITSET,
+                             (1 << GRPC_COMPRESS_ALGORITHMS_COUNT) - 1);
+  builder.AddChannelArgument(GRPC_ARG_ENABLE_PER_MESSAGE_COMPRESSION, 0);
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+  interceptors.push_back(AcceptEncodingInterceptorFactory());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
 }
 
 }  // namespace

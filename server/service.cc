@@ -16,6 +16,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "grpcpp/support/proto_buffer_reader.h"
 #include "server/arena_allocator.h"
+#include "server/request_encoding.h"
 #include "server/status_mapping.h"
 #include "server/tsan_annotations.h"
 #include "spdlog/spdlog.h"
@@ -292,6 +293,12 @@ grpc::Status ParseRequest(google::protobuf::io::ZeroCopyInputStream& bytes, std:
                                                                 " bytes do not parse"});
 }
 
+grpc::Status ParseRequest(const grpc::ByteBuffer& bytes, google::protobuf::MessageLite& request) {
+  RequestReader reader(bytes);
+  if (grpc::Status encoding = CheckRequestEncoding(reader); !encoding.ok()) return encoding;
+  return ParseRequest(reader, bytes.Length(), request);
+}
+
 grpc::Status HandleQueryPairsBytes(std::span<const std::uint8_t> request, std::string& response,
                                    const ServiceConfig& config, BatchRunner& runner,
                                    const CallControl& control, std::size_t& items) {
@@ -457,8 +464,7 @@ grpc::ServerUnaryReactor* CollisionService::ServeUnary(const char* method,
   std::shared_ptr<grpc::MessageHolder<typename Allocator::RequestType, typename Allocator::ResponseType>>
       holder(allocator.AllocateMessages(), [](auto* h) { h->Release(); });
   const auto start = std::chrono::steady_clock::now();
-  grpc::ProtoBufferReader reader(const_cast<grpc::ByteBuffer*>(request_bytes));
-  if (grpc::Status parsed = ParseRequest(reader, request_bytes->Length(), *holder->request()); !parsed.ok()) {
+  if (grpc::Status parsed = ParseRequest(*request_bytes, *holder->request()); !parsed.ok()) {
     Count(method, parsed, start);
     if (spdlog::should_log(spdlog::level::debug)) {
       spdlog::debug("{} peer={} status={} message={}", method, context->peer(),
@@ -532,6 +538,8 @@ grpc::ServerUnaryReactor* CollisionService::QueryPairs(grpc::CallbackServerConte
         // The request's bytes in one piece: gRPC hands them over as the slices
         // they arrived in (16 KiB or so each), joined here into a buffer this
         // thread reuses.
+        RequestReader reader(*request);
+        if (grpc::Status encoding = CheckRequestEncoding(reader); !encoding.ok()) return encoding;
         std::vector<grpc::Slice> slices;
         if (grpc::Status dumped = request->Dump(&slices); !dumped.ok()) return dumped;
         std::span<const std::uint8_t> bytes;
@@ -582,8 +590,7 @@ grpc::ServerUnaryReactor* CollisionService::GetServerInfo(grpc::CallbackServerCo
                                                           grpc::ByteBuffer* response) {
   const auto start = std::chrono::steady_clock::now();
   v1::GetServerInfoRequest parsed;
-  grpc::ProtoBufferReader reader(const_cast<grpc::ByteBuffer*>(request));
-  if (grpc::Status status = ParseRequest(reader, request->Length(), parsed); !status.ok()) {
+  if (grpc::Status status = ParseRequest(*request, parsed); !status.ok()) {
     Count("GetServerInfo", status, start);
     return FinishNow(context, status);
   }

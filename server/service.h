@@ -76,6 +76,9 @@ grpc::Status HandleRequest(const v1::CastRaysPackedRequest& request, v1::CastRay
 // byte count. `size` is the bytes' length, for the message.
 grpc::Status ParseRequest(google::protobuf::io::ZeroCopyInputStream& bytes, std::size_t size,
                           google::protobuf::MessageLite& request);
+// The same on a call's request: first CheckRequestEncoding (a compressed
+// request is UNIMPLEMENTED naming the accepted encodings), then the parse.
+grpc::Status ParseRequest(const grpc::ByteBuffer& bytes, google::protobuf::MessageLite& request);
 
 // The readable QueryPairs on its wire bytes, as the service answers it: a
 // request in the common form (convert/readable_wire.h) is decoded straight

@@ -440,8 +440,7 @@ grpc::ServerUnaryReactor* WorldService::ServeRaw(grpc::CallbackServerContext* co
                                                  const grpc::ByteBuffer* request_bytes,
                                                  grpc::ByteBuffer* response_bytes, Handle handle) {
   Request request;
-  grpc::ProtoBufferReader reader(const_cast<grpc::ByteBuffer*>(request_bytes));
-  if (grpc::Status status = ParseRequest(reader, request_bytes->Length(), request); !status.ok()) {
+  if (grpc::Status status = ParseRequest(*request_bytes, request); !status.ok()) {
     return Finish(context, status);
   }
   Response response;

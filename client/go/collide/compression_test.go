@@ -18,7 +18,8 @@ import (
 
 // The server does not inflate requests (README: Security), so it advertises
 // only identity in grpc-accept-encoding and refuses a gzip request with
-// UNIMPLEMENTED naming the encoding, on every RPC (gRPC compression spec).
+// UNIMPLEMENTED naming the accepted encoding, with grpc-accept-encoding:
+// identity on the refusal too, on every RPC (gRPC compression spec).
 func TestGzipIsNotAdvertisedAndIsRefused(t *testing.T) {
 	c, err := Dial(liveserver.Start(t))
 	if err != nil {
@@ -39,6 +40,8 @@ func TestGzipIsNotAdvertisedAndIsRefused(t *testing.T) {
 	gz := grpc.UseCompressor(gzip.Name)
 	sphere := &pb.Shape{Shape: &pb.Shape_Sphere{Sphere: &pb.Sphere{Radius: 1}}}
 	packed := &pb.PackedShapes{Kind: pb.PackedShapeKind_PACKED_SHAPE_KIND_SPHERE, Data: []float64{0, 0, 0, 1}}
+	// The refusal is trailers only: its metadata is the trailer.
+	var refusal metadata.MD
 	calls := map[string]func() error{
 		"QueryPairs": func() error {
 			_, err := c.Service().QueryPairs(ctx, &pb.QueryPairsRequest{Pairs: []*pb.ShapePair{{A: sphere, B: sphere}}}, gz)
@@ -57,14 +60,18 @@ func TestGzipIsNotAdvertisedAndIsRefused(t *testing.T) {
 			return err
 		},
 		"GetServerInfo": func() error {
-			_, err := c.Service().GetServerInfo(ctx, &pb.GetServerInfoRequest{}, gz)
+			_, err := c.Service().GetServerInfo(ctx, &pb.GetServerInfoRequest{}, gz, grpc.Trailer(&refusal))
 			return err
 		},
 	}
 	for name, call := range calls {
 		s := status.Convert(call())
-		if s.Code() != codes.Unimplemented || !strings.Contains(s.Message(), "'gzip' is disabled") {
-			t.Errorf("%s with gzip: %v %q, want Unimplemented naming gzip", name, s.Code(), s.Message())
+		want := "the request is compressed with gzip; this server accepts grpc-encoding identity (uncompressed) only"
+		if s.Code() != codes.Unimplemented || s.Message() != want {
+			t.Errorf("%s with gzip: %v %q, want Unimplemented %q", name, s.Code(), s.Message(), want)
 		}
+	}
+	if got := strings.Join(refusal.Get("grpc-accept-encoding"), ","); got != "identity" {
+		t.Errorf("grpc-accept-encoding on the refusal = %q, want \"identity\"", got)
 	}
 }
