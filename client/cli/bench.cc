@@ -27,6 +27,7 @@
 #include "collide/query.h"
 #include "collide/v1/collide.pb.h"
 #include "commands.h"
+#include "latency_stats.h"
 #include "loopback_floor.h"
 
 ABSL_FLAG(std::string, encoding, "packed", "bench: packed (QueryPairsPacked) or readable (QueryPairs)");
@@ -45,23 +46,6 @@ ABSL_FLAG(absl::Duration, baseline_duration, absl::Seconds(2),
 
 namespace collide::cli {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-struct Percentiles {
-  double p50 = 0, p90 = 0, p99 = 0, max = 0;  // microseconds.
-};
-
-Percentiles Summarize(std::vector<double>& us) {
-  if (us.empty()) return {};
-  std::sort(us.begin(), us.end());
-  const auto at = [&us](double q) {
-    return us[static_cast<std::size_t>(q * static_cast<double>(us.size() - 1))];
-  };
-  return {at(0.50), at(0.90), at(0.99), us.back()};
-}
-
-double Micros(Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
 
 std::optional<QueryLevel> ParseLevel(std::string_view name) {
   if (name == "intersect") return QueryLevel::kIntersect;

@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "collide/client.h"
+#include "collide/world_client.h"
 
 namespace collide::cli {
 
@@ -24,6 +25,11 @@ int RunQuery(const std::vector<std::string>& args);
 int RunBench();
 // `mesh info FILE` and `mesh maps FILE.pk3`: map import, offline.
 int RunMesh(const std::vector<std::string>& args);
+// `world create|info|list|delete|demo` (world.cc, world_demo.cc).
+int RunWorld(const std::vector<std::string>& args);
+int RunWorldDemo(const std::vector<std::string>& args);
+// `bench --world`: the world service against the in-process core.
+int RunWorldBench();
 
 }  // namespace collide::cli
 

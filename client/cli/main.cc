@@ -8,6 +8,10 @@
 //                  [--client_path=wire|typed]
 //   collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z] [--clip_brushes]
 //   collide mesh maps FILE.pk3
+//   collide world create ID [--map FILE[:MAP] | DESCRIPTION.json | --arena]
+//   collide world info ID | list | delete ID
+//   collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--tick_rate HZ]
+//   collide bench --world [--map FILE[:MAP] --maps_dir DIR] [--players N] [--batch N]
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -76,6 +80,10 @@ int main(int argc, char** argv) {
       "  bench           load generator: pairs/s and latency, against the in-process core\n"
       "  mesh info FILE  import a map (.bsp .pk3 .gltf .glb .obj): triangles, bounds (--map)\n"
       "  mesh maps FILE  the maps in a .pk3\n"
+      "  world demo      a simulated match: bots moving and shooting, verdicts per second\n"
+      "  world create ID [--map FILE[:MAP] | FILE.json | --arena], world info ID, world list,\n"
+      "  world delete ID worlds on the server\n"
+      "  bench --world   world service: shots/s, moves/s, frames/s, unary and stream, against the core\n"
       "common flags: --target (default 127.0.0.1:50051), --deadline, --round_robin,\n"
       "  --token / --token_file / $COLLIDE_TOKEN (bearer token), --tls, --tls_ca_file,\n"
       "  --tls_cert_file + --tls_key_file (mutual TLS), --tls_server_name");
@@ -91,6 +99,7 @@ int main(int argc, char** argv) {
   if (command == "query") return collide::cli::RunQuery(args);
   if (command == "bench") return collide::cli::RunBench();
   if (command == "mesh") return collide::cli::RunMesh(args);
+  if (command == "world") return collide::cli::RunWorld(args);
   std::cerr << "collide: unknown command \"" << command << "\"\n" << absl::ProgramUsageMessage() << "\n";
   return 2;
 }

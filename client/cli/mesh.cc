@@ -11,7 +11,9 @@
 #include "collide/import/map_import.h"
 #include "commands.h"
 
-ABSL_FLAG(std::string, map, "", "mesh: the map inside a .pk3 (NAME, as `collide mesh info FILE.pk3` lists)");
+ABSL_FLAG(std::string, map, "",
+          "mesh: the map inside a .pk3 (NAME, as `collide mesh info FILE.pk3` lists); world: a map file in "
+          "the server's --maps_dir, FILE or FILE.pk3:MAP (default: the built-in arena)");
 ABSL_FLAG(double, scale, 1.0, "mesh: uniform scale applied to the imported vertices");
 ABSL_FLAG(bool, clip_brushes, false,
           "mesh: add a BSP's player-clip brushes (what movement collides with, shots do not)");

@@ -63,28 +63,11 @@ ServerProcess* StartServer() {
   return new ServerProcess(COLLIDE_SERVER_BIN, {"--worker_threads=2", "--drain_timeout=10s"});
 }
 
-struct CliResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using CliResult = testing::CommandResult;
 
 CliResult RunCli(std::vector<std::string> args) {
   args.insert(args.begin(), COLLIDE_CLI_BIN);
-  const std::string out = TempPath("cli-out"), err = TempPath("cli-err");
-  const pid_t pid = Spawn(args, out, err);
-  CliResult r;
-  if (const std::optional<int> code = WaitExit(pid, std::chrono::seconds(30)); code.has_value()) {
-    r.exit_code = *code;
-  } else {
-    kill(pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
-  }
-  r.out = ReadFile(out);
-  r.err = ReadFile(err);
-  unlink(out.c_str());
-  unlink(err.c_str());
-  return r;
+  return testing::RunCommand(args, std::chrono::seconds(30));
 }
 
 Client MakeClient(const std::string& target) {

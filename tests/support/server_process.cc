@@ -59,6 +59,23 @@ std::optional<int> WaitExit(pid_t pid, std::chrono::milliseconds timeout) {
   }
 }
 
+CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
+  const std::string out = TempPath("command-out"), err = TempPath("command-err");
+  const pid_t pid = Spawn(argv, out, err);
+  CommandResult r;
+  if (const std::optional<int> code = WaitExit(pid, timeout); code.has_value()) {
+    r.exit_code = *code;
+  } else {
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+  }
+  r.out = ReadFile(out);
+  r.err = ReadFile(err);
+  unlink(out.c_str());
+  unlink(err.c_str());
+  return r;
+}
+
 ServerProcess::ServerProcess(const std::string& binary, std::vector<std::string> extra_flags,
                              std::optional<rlimit> open_files)
     : log_(TempPath("server-log")) {

@@ -27,6 +27,16 @@ pid_t Spawn(const std::vector<std::string>& argv, const std::string& out_path, c
 // nullopt when the child still runs after `timeout`.
 std::optional<int> WaitExit(pid_t pid, std::chrono::milliseconds timeout);
 
+// What a finished child printed, and its exit code (-1 when it was killed
+// after `timeout`).
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+// Runs `argv` to its end (at most `timeout`), capturing stdout and stderr.
+CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::milliseconds timeout);
+
 // The collide-server binary at `binary`, listening on 127.0.0.1 at a port it
 // picks (port() is 0 when it failed to start: see log()).
 class ServerProcess {

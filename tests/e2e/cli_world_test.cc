@@ -1,0 +1,119 @@
+// `collide world ...` against the real server binary: the demo a new user
+// runs after the start command (its summary must report judged shots and
+// moves), and create/info/list/delete from the arena, a JSON description and
+// a map file in the server's --maps_dir (Debian's openarena-088-data).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "support/server_process.h"
+
+namespace collide {
+namespace {
+
+using testing::CommandResult;
+using testing::ServerProcess;
+
+constexpr char kMapsDir[] = "/usr/share/games/openarena/baseoa";
+
+CommandResult Cli(const ServerProcess& server, std::vector<std::string> args) {
+  args.insert(args.begin(), COLLIDE_CLI_BIN);
+  args.push_back("--target=" + server.target());
+  return testing::RunCommand(args, std::chrono::seconds(60));
+}
+
+// The count after `label` in `text` ("CONFIRMED 123"), 0 when absent.
+long Count(const std::string& text, const std::string& label) {
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(label + " ([0-9]+)"))) return 0;
+  return std::stol(m[1]);
+}
+
+class CliWorldTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_ =
+        new ServerProcess(COLLIDE_SERVER_BIN, {"--worker_threads=2", std::string("--maps_dir=") + kMapsDir});
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  void SetUp() override { ASSERT_NE(server_->port(), 0) << server_->log(); }
+  static ServerProcess* server_;
+};
+ServerProcess* CliWorldTest::server_ = nullptr;
+
+TEST_F(CliWorldTest, DemoReportsVerdicts) {
+  const CommandResult r = Cli(*server_, {"world", "demo", "--seconds=2", "--players=8"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  // A live line per second, then the summary.
+  EXPECT_GE(std::count(r.out.begin(), r.out.end(), '\n'), 5) << r.out;
+  EXPECT_NE(r.out.find("frames/s"), std::string::npos) << r.out;
+  const std::size_t summary = r.out.find("summary:");
+  ASSERT_NE(summary, std::string::npos) << r.out;
+  const std::string s = r.out.substr(summary);
+  EXPECT_GT(Count(s, "summary:"), 50) << s;  // ticks at 64 Hz in 2 s.
+  const long shots = Count(s, "CONFIRMED") + Count(s, "HIT_OTHER_PART") + Count(s, "HIT_OTHER_BODY") +
+                     Count(s, "BLOCKED") + Count(s, "MISSED");
+  EXPECT_GT(shots, 0) << s;
+  EXPECT_GT(Count(s, "CONFIRMED"), 0) << s;
+  EXPECT_GT(Count(s, "OK"), 0) << s;
+  EXPECT_NE(s.find("tick latency p50"), std::string::npos) << s;
+  // The demo deletes its world.
+  const CommandResult list = Cli(*server_, {"world", "list"});
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_EQ(list.out.find("demo-"), std::string::npos) << list.out;
+}
+
+TEST_F(CliWorldTest, CreateInfoListDelete) {
+  CommandResult r = Cli(*server_, {"world", "create", "cli-arena", "--arena"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("statics 14"), std::string::npos) << r.out;
+
+  const std::string description = testing::TempPath("world.json");
+  std::ofstream(description) << R"({"statics": [
+      {"id": 1, "mesh": {"vertices": [0,0,0, 1,0,0, 0,1,0], "indices": [0,1,2]}},
+      {"id": 2, "shape": {"sphere": {"center": {"x": 5}, "radius": 1}}}],
+    "historyTicks": 8, "policy": {"maxRewindTicks": 4}})";
+  r = Cli(*server_, {"world", "create", "cli-json", description});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("triangles 1 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("max_rewind_ticks 4"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("of 8"), std::string::npos) << r.out;
+
+  r = Cli(*server_, {"world", "create", "cli-map", "--map=pak6-patch088.pk3:oa_ctf2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("triangles 71578"), std::string::npos) << r.out;
+
+  r = Cli(*server_, {"world", "list"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* id : {"cli-arena", "cli-json", "cli-map"})
+    EXPECT_NE(r.out.find(id), std::string::npos) << r.out;
+
+  r = Cli(*server_, {"world", "info", "cli-json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("world cli-json"), std::string::npos) << r.out;
+
+  // Errors: the server's, with field paths.
+  r = Cli(*server_, {"world", "create", "cli-json", description});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("ALREADY_EXISTS"), std::string::npos) << r.err;
+  r = Cli(*server_, {"world", "create", "cli-missing", "--map=no-such-map.glb"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("statics[0].map_file"), std::string::npos) << r.err;
+
+  for (const char* id : {"cli-arena", "cli-json", "cli-map"}) {
+    r = Cli(*server_, {"world", "delete", id});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
+  r = Cli(*server_, {"world", "info", "cli-json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("NOT_FOUND"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace collide
