@@ -23,6 +23,7 @@
 #include "server/flags_env.h"
 #include "server/listener_watchdog.h"
 #include "server/logging.h"
+#include "server/malloc_arenas.h"
 #include "server/memory_trimmer.h"
 #include "server/open_files_limit.h"
 #include "server/server.h"
@@ -220,6 +221,9 @@ int main(int argc, char** argv) {
 
   // First, before gRPC opens anything: every connection costs a descriptor.
   const collide::server::OpenFilesLimit open_files = collide::server::RaiseOpenFilesLimit();
+  // And before it starts threads, so that the binary run bare gets the
+  // image's MALLOC_ARENA_MAX=2.
+  const std::string malloc_arenas = collide::server::LimitMallocArenas();
   const absl::Duration listener_check_timeout = absl::GetFlag(FLAGS_listener_check_timeout);
   if (listener_check_timeout < absl::ZeroDuration()) {
     std::fprintf(stderr, "collide-server: listener_check_timeout must be >= 0\n");
@@ -285,7 +289,8 @@ int main(int argc, char** argv) {
       "max_receive_message_bytes={}, max_send_message_bytes={}, max_concurrent_streams={}, "
       "resource_quota_bytes={}, max_threads={}, handshake_timeout={}, max_connection_idle={}, "
       "max_connection_age={}, max_connection_age_grace={}, min_ping_interval={}, max_ping_strikes={}, "
-      "max_concurrent_calls={}, max_items_in_flight={}, open_files={}, listener_check_timeout={}, "
+      "max_concurrent_calls={}, max_items_in_flight={}, open_files={}, malloc_arenas={}, "
+      "listener_check_timeout={}, "
       "max_worlds={}, max_worlds_per_tenant={}, world_memory_budget_bytes={}, world_idle_ttl={}, "
       "compression=identity only, drain_timeout={}, log_level={}, log_format={})",
       (*server)->address(), COLLIDE_VERSION, transport,
@@ -295,8 +300,9 @@ int main(int argc, char** argv) {
       absl::FormatDuration(o.handshake_timeout), absl::FormatDuration(o.max_connection_idle),
       absl::FormatDuration(o.max_connection_age), absl::FormatDuration(o.max_connection_age_grace),
       absl::FormatDuration(o.min_ping_interval), o.max_ping_strikes, o.max_concurrent_calls,
-      o.max_items_in_flight, open_files.Describe(), absl::FormatDuration(listener_check_timeout),
-      o.world_limits.max_worlds, o.world_limits.max_worlds_per_tenant, o.world_limits.memory_budget_bytes,
+      o.max_items_in_flight, open_files.Describe(), malloc_arenas,
+      absl::FormatDuration(listener_check_timeout), o.world_limits.max_worlds,
+      o.world_limits.max_worlds_per_tenant, o.world_limits.memory_budget_bytes,
       absl::FormatDuration(o.world_limits.idle_ttl), absl::FormatDuration(o.drain_timeout),
       absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
 
