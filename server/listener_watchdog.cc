@@ -159,19 +159,13 @@ absl::StatusOr<std::unique_ptr<ListenerWatchdog>> ListenerWatchdog::Start(
   }
   w->address_ = SelfAddress(host, port);
   w->timeout_ = timeout;
-  w->interval_ = interval;
   w->on_deaf_ = std::move(on_deaf);
-  w->thread_ = std::thread([raw = w.get()] { raw->Loop(); });
+  w->task_ = std::make_unique<PeriodicTask>(interval, [raw = w.get()] { return raw->Check(); });
   return w;
 }
 
 ListenerWatchdog::~ListenerWatchdog() {
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  if (task_ != nullptr) task_->Stop();
   if (self_fd_ >= 0) close(self_fd_);
   for (int fd : proc_fds_) close(fd);
 }
@@ -187,31 +181,27 @@ void ListenerWatchdog::Reconnect() {
   if (self_fd_ >= 0) connect(self_fd_, address, static_cast<socklen_t>(address_.size()));
 }
 
-void ListenerWatchdog::Loop() {
-  std::optional<absl::Time> waiting_since;  // First check of the current run of non-empty queues.
-  std::unique_lock lock(mu_);
-  while (!stop_) {
-    std::optional<long> queue;
-    for (int fd : proc_fds_) {
-      if (std::optional<long> q = AcceptQueueOf(ReadFrom(fd), inodes_)) queue = queue.value_or(0) + *q;
-    }
-    const absl::Time now = absl::Now();
-    if (!queue.has_value()) {
-      on_deaf_("the listening socket is gone");
-      return;
-    }
-    if (*queue == 0) {
-      waiting_since.reset();
-    } else if (!waiting_since) {
-      waiting_since = now;
-    } else if (now - *waiting_since >= timeout_) {
-      on_deaf_(absl::StrCat(*queue, " connection(s) have waited in its accept queue for ",
-                            absl::FormatDuration(now - *waiting_since)));
-      return;
-    }
-    Reconnect();
-    wake_.wait_for(lock, absl::ToChronoMicroseconds(interval_), [this] { return stop_; });
+bool ListenerWatchdog::Check() {
+  std::optional<long> queue;
+  for (int fd : proc_fds_) {
+    if (std::optional<long> q = AcceptQueueOf(ReadFrom(fd), inodes_)) queue = queue.value_or(0) + *q;
   }
+  const absl::Time now = absl::Now();
+  if (!queue.has_value()) {
+    on_deaf_("the listening socket is gone");
+    return false;
+  }
+  if (*queue == 0) {
+    waiting_since_.reset();
+  } else if (!waiting_since_) {
+    waiting_since_ = now;
+  } else if (now - *waiting_since_ >= timeout_) {
+    on_deaf_(absl::StrCat(*queue, " connection(s) have waited in its accept queue for ",
+                          absl::FormatDuration(now - *waiting_since_)));
+    return false;
+  }
+  Reconnect();
+  return true;
 }
 
 }  // namespace collide::server

@@ -6,18 +6,16 @@
 
 #include <sys/types.h>
 
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "server/periodic_task.h"
 
 namespace collide::server {
 
@@ -45,7 +43,8 @@ class ListenerWatchdog {
 
  private:
   ListenerWatchdog() = default;
-  void Loop();
+  // One check; false once on_deaf has run.
+  bool Check();
   // Closes the previous self-connection and opens a new one.
   void Reconnect();
 
@@ -54,12 +53,10 @@ class ListenerWatchdog {
   std::vector<char> address_;  // sockaddr of the self-connection (empty: none).
   int self_fd_ = -1;
   absl::Duration timeout_;
-  absl::Duration interval_;
   std::function<void(std::string)> on_deaf_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool stop_ = false;  // Guarded by mu_.
-  std::thread thread_;
+  // First check of the current run of non-empty queues (task_'s thread only).
+  std::optional<absl::Time> waiting_since_;
+  std::unique_ptr<PeriodicTask> task_;
 };
 
 }  // namespace collide::server

@@ -2,12 +2,10 @@
 #ifndef COLLIDE_SERVER_MEMORY_TRIMMER_H_
 #define COLLIDE_SERVER_MEMORY_TRIMMER_H_
 
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
-#include <thread>
 
 #include "absl/time/time.h"
+#include "server/periodic_task.h"
 
 namespace collide::server {
 
@@ -23,17 +21,16 @@ std::int64_t ResidentBytes();
 class MemoryTrimmer {
  public:
   MemoryTrimmer(absl::Duration interval, std::int64_t slack_bytes);
-  ~MemoryTrimmer();  // Stops the thread.
 
  private:
-  void Loop();
+  bool Tick();  // One check; always goes on.
 
-  const absl::Duration interval_;
   const std::int64_t slack_bytes_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool stop_ = false;  // Guarded by mu_.
-  std::thread thread_;
+  // What the last trim saw: trimming again is worth it only once the heap in
+  // use or the resident set has moved since (task_'s thread only).
+  std::int64_t in_use_at_trim_ = -1;
+  std::int64_t resident_at_trim_ = -1;
+  PeriodicTask task_;  // Last: stopped before the members its ticks use go.
 };
 
 }  // namespace collide::server
