@@ -1,24 +1,37 @@
 #!/usr/bin/env bash
-# Installs every Debian package the build, the tests and the benchmarks need.
-# Idempotent: packages already present are skipped by apt. Run as root on Debian bookworm.
+# Installs the Debian packages collide needs. Run as root on Debian bookworm.
+# Idempotent: packages already present are skipped by apt.
+#
+# Usage: scripts/install-deps.sh            everything: build, tests, benchmarks, other-language
+#                                           clients, sanitizers, fuzzers, container test (scripts/test.sh)
+#        scripts/install-deps.sh --server   only what building and running collide-server and the
+#                                           collide CLI needs (scripts/start.sh, which configures with
+#                                           tests, benchmarks and other clients off)
 set -euo pipefail
 
-PACKAGES=(
-  build-essential cmake ninja-build pkg-config git ca-certificates
+# collide-server and the collide CLI: the compiler and build tools, gRPC and protobuf, Abseil,
+# spdlog, JSON for the CLI, OpenSSL (token digests), and the map importers (assimp for
+# glTF/GLB/OBJ, zlib for .pk3 archives).
+SERVER_PACKAGES=(
+  build-essential cmake ninja-build pkg-config
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
-  libabsl-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
+  libabsl-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libssl-dev
+  libassimp-dev zlib1g-dev
+)
+# Added by the full profile.
+TEST_PACKAGES=(
+  git ca-certificates ccache
   libgtest-dev libgmock-dev libbenchmark-dev
   libfcl-dev libccd-dev libeigen3-dev libbullet-dev
   libgmp-dev  # exact rational references in tests (ray/triangle near-parallel classes)
-  # Meshes: map import (assimp for glTF/GLB/OBJ, zlib for .pk3 archives), Embree 3 as the
-  # mesh ray benchmark's peer, and real Quake 3 level geometry (OpenArena's pk3 files).
-  libassimp-dev zlib1g-dev libembree-dev openarena-088-data
+  # Embree 3 as the mesh ray benchmark's peer, and real Quake 3 level geometry (OpenArena's
+  # pk3 files) for the import, mesh and world tests and benchmarks.
+  libembree-dev openarena-088-data
   python3-grpcio python3-protobuf python3-yaml
   python3-numpy python3-mypy  # the Python client's packed world calls take numpy arrays; its type hints are checked by mypy
   haproxy  # the shared pool's proxy (deploy/haproxy), run by tests/scale/proxy_*_test and the manifests test
   python3-prometheus-client  # parses collide-server's /metrics in tests/server/metrics_test.py
   openssl  # tests/security make a throwaway CA and certificates at test time
-  ccache
   # Go client (client/go), built offline from Debian's Go sources.
   golang-go golang-google-grpc-dev golang-google-protobuf-dev golang-google-genproto-dev
   golang-github-golang-protobuf-1-5-dev  # grpc-go 1.33 marshals through it; 1.3 predates protoc-gen-go 1.28
@@ -32,12 +45,19 @@ PACKAGES=(
   docker.io debootstrap
 )
 
+case "${1:-}" in
+  --server) PACKAGES=("${SERVER_PACKAGES[@]}") ;;
+  "") PACKAGES=("${SERVER_PACKAGES[@]}" "${TEST_PACKAGES[@]}") ;;
+  *) echo "install-deps.sh: unknown argument $1 (--server or nothing)" >&2; exit 2 ;;
+esac
+FULL=$(( $# == 0 ))
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 # Some Node.js builds ship npm inside the nodejs package; Debian's ships it apart.
-command -v npm >/dev/null 2>&1 || missing+=(npm)
+((FULL)) && ! command -v npm >/dev/null 2>&1 && missing+=(npm)
 if ((${#missing[@]})); then
   echo "install-deps: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
@@ -46,6 +66,7 @@ if ((${#missing[@]})); then
 else
   echo "install-deps: all packages present"
 fi
+((FULL)) || exit 0
 
 # The Node.js client's npm packages, exactly as client/node/package-lock.json
 # pins them; skipped when node_modules already matches the lockfile.

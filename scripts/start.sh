@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds collide (Release) and starts collide-server
-# on 127.0.0.1:50051, then waits until `collide health` answers SERVING.
+# Installs what is missing for the server (scripts/install-deps.sh --server:
+# no test, benchmark or other-language client packages), builds collide-server
+# and the collide CLI (Release) and starts the server on 127.0.0.1:50051, then
+# waits until `collide health` answers SERVING.
 #
 # Usage: scripts/start.sh [--foreground] [--port=N] [-- extra collide-server flags]
 #   default     runs in the background: pid in run/collide-server.pid, log in
@@ -20,7 +22,7 @@ while (($#)); do
     --foreground) FOREGROUND=1 ;;
     --port=*) PORT="${1#--port=}" ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "start.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -46,8 +48,14 @@ if pid="$(running_pid)"; then
   exit 0
 fi
 
-scripts/install-deps.sh
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+scripts/install-deps.sh --server
+# A new build directory is configured without what the server profile lacks
+# (GTest, Google Benchmark, FCL, Bullet, Embree, Go, Node.js); one configured
+# before (e.g. by scripts/test.sh, which turns these back on) keeps its options.
+SERVER_ONLY=()
+[[ -f "$BUILD_DIR/CMakeCache.txt" ]] || SERVER_ONLY=(-DCOLLIDE_BUILD_TESTS=OFF -DCOLLIDE_BUILD_ORACLE_TESTS=OFF
+  -DCOLLIDE_BUILD_BENCH=OFF -DCOLLIDE_BUILD_CLIENTS=OFF)
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "${SERVER_ONLY[@]}" >/dev/null
 cmake --build "$BUILD_DIR" -j "$JOBS" --target collide-server collide
 
 if ((FOREGROUND)); then

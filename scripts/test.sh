@@ -41,7 +41,9 @@ stage() {  # stage NAME COMMAND...
   echo "=== stage $name: $((SECONDS - start)) s"
 }
 main_suite() {  # Chained with &&: set -e does not apply inside `if`.
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release &&
+  # Every part on, also in a build directory scripts/start.sh configured server-only.
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOLLIDE_BUILD_TESTS=ON \
+    -DCOLLIDE_BUILD_ORACLE_TESTS=ON -DCOLLIDE_BUILD_BENCH=ON -DCOLLIDE_BUILD_CLIENTS=ON &&
     cmake --build "$BUILD_DIR" -j "$JOBS" &&
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
 }
