@@ -3,8 +3,9 @@
 #  address: ASan + UBSan + LeakSanitizer build (-DCOLLIDE_SANITIZE=address,
 #           RelWithDebInfo) running the whole ctest suite;
 #  thread:  TSan build running the concurrent server tests (TSAN_TESTS:
-#           by default the in-process server tests and the e2e test, which
-#           drives the real server binary and CLI). Debian's gRPC headers are
+#           by default the in-process server tests, the world service and
+#           Tick stream tests, and the e2e tests, which drive the real server
+#           binary and CLI). Debian's gRPC headers are
 #           compiled uninstrumented (tests/sanitizers/tsan_ignorelist.txt),
 #           absl::Mutex is made visible to TSan by a preloaded shim
 #           (tests/sanitizers/tsan_absl_sync.cc), tests/sanitizers/tsan.supp
@@ -15,8 +16,8 @@
 # Prints one summary line per run; exit 1 if either fails.
 # Usage: scripts/sanitize.sh [address|thread|all]   (default all)
 # Env:   ASAN_BUILD_DIR (build-asan), TSAN_BUILD_DIR (build-tsan), JOBS (nproc),
-#        TSAN_TESTS ("server_service_test server_unit_test e2e_test", what CI's
-#        tsan stage runs).
+#        TSAN_TESTS ("server_service_test server_unit_test server_world_service_test
+#        server_world_tick_test e2e_test world_e2e_test", what CI's tsan stage runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WHAT="${1:-all}"
@@ -55,9 +56,10 @@ if [[ $WHAT == all || $WHAT == thread ]]; then
   start=$SECONDS
   CC=clang CXX=clang++ cmake -S . -B "$TSAN_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCOLLIDE_SANITIZE=thread -DCOLLIDE_BUILD_BENCH=OFF -DCOLLIDE_BUILD_ORACLE_TESTS=OFF >/dev/null
-  read -r -a tsan_tests <<<"${TSAN_TESTS:-server_service_test server_unit_test e2e_test}"
+  read -r -a tsan_tests <<<"${TSAN_TESTS:-server_service_test server_unit_test server_world_service_test server_world_tick_test e2e_test world_e2e_test}"
   targets=("${tsan_tests[@]}" collide_tsan_absl_sync)
   [[ " ${tsan_tests[*]} " == *" e2e_test "* ]] && targets+=(collide-server collide)
+  [[ " ${tsan_tests[*]} " == *" world_e2e_test "* ]] && targets+=(collide-server)
   cmake --build "$TSAN_DIR" -j "$JOBS" --target "${targets[@]}"
   # Reports go to files (one per process: e2e_test's servers and CLIs too) and
   # are sorted by tests/sanitizers/tsan_triage.py: gRPC-internal reports (both

@@ -12,7 +12,8 @@
 #        the main suite alone).
 # The sanitize stage is the ASan + UBSan + LSan build running the whole suite. The tsan stage
 # is scripts/sanitize.sh thread: a TSan build running the concurrent server tests
-# (server_service_test, server_unit_test, e2e_test with a TSan-built server and CLI); a report
+# (server_service_test, server_unit_test, the world service and Tick stream tests, e2e_test and
+# world_e2e_test with a TSan-built server and CLI); a report
 # involving our code fails it (README: Robustness, Sanitizers).
 # Measured on a fresh clone, idle 2-core machine, ccache off, packages already installed
 # (2026-11-21): main 307 s, fuzz 190 s, load 95 s, container 225 s (base image and the

@@ -57,7 +57,7 @@ std::string Metrics::Render() const {
   }
 
   absl::StrAppend(&out,
-                  "# HELP collide_calls_in_flight Query calls admitted and not answered yet.\n"
+                  "# HELP collide_calls_in_flight Calls and Tick messages admitted and not answered yet.\n"
                   "# TYPE collide_calls_in_flight gauge\n"
                   "collide_calls_in_flight ",
                   in_flight_ ? in_flight_() : 0, "\n");

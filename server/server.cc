@@ -138,12 +138,15 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
                     .replica = Replica(),
                     .metrics = server->metrics_.get()},
       *server->runner_);
-  server->world_service_ = std::make_unique<WorldService>(
-      WorldServiceConfig{.limits = o.world_limits,
-                         .max_items_per_request = o.max_items_per_request,
-                         .replica = Replica(),
-                         .maps_dir = o.maps_dir,
-                         .tenants_by_token = !TokenSet(o.auth_tokens).empty()});
+  server->world_service_ =
+      std::make_unique<WorldService>(WorldServiceConfig{.limits = o.world_limits,
+                                                        .max_items_per_request = o.max_items_per_request,
+                                                        .replica = Replica(),
+                                                        .maps_dir = o.maps_dir,
+                                                        .tenants_by_token = !TokenSet(o.auth_tokens).empty(),
+                                                        .admission = &server->service_->admission(),
+                                                        .call_threads = o.worker_threads,
+                                                        .before_tick_message = o.before_tick_message});
 
   // Process-wide switches, read when a server is built.
   grpc::EnableDefaultHealthCheckService(true);
@@ -200,6 +203,9 @@ void Server::Shutdown() {
   }
   // Health first, so load balancers stop sending before the port closes.
   StartDraining();
+  // Open Tick streams end with a status once their messages are answered;
+  // gRPC's Shutdown below would wait for them, then cancel them.
+  world_service_->Drain();
   server_->Shutdown(std::chrono::system_clock::now() + absl::ToChronoMicroseconds(options_.drain_timeout));
 }
 

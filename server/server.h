@@ -89,6 +89,9 @@ struct Options {
   // Test hook (ServiceConfig::before_posted_call): runs on the call thread
   // before each multi-chunk call's batch.
   std::function<void()> before_posted_call;
+  // Test hook (WorldServiceConfig::before_tick_message): runs before each
+  // Tick message with its sequence.
+  std::function<void(std::int64_t)> before_tick_message;
 };
 
 // Name of the service in health checks and reflection.
@@ -114,8 +117,9 @@ class Server {
   // health-checking load balancers move traffic away first.
   void StartDraining();
   // StartDraining(), then stops accepting calls and lets in-flight ones
-  // finish within options().drain_timeout (then cancels them). Idempotent and
-  // thread-safe.
+  // finish within options().drain_timeout (then cancels them); open Tick
+  // streams answer the messages they have read, then end UNAVAILABLE.
+  // Idempotent and thread-safe.
   void Shutdown();
   // Blocks until the server has shut down.
   void Wait();

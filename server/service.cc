@@ -377,7 +377,7 @@ class CollisionService::CallReactor final : public grpc::ServerUnaryReactor {
   // May run on the CallExecutor before the handler has returned this reactor
   // to gRPC: ServerUnaryReactor keeps the status until it is bound.
   void FinishCall(grpc::Status status) {
-    service_.Release(items_);
+    service_.admission_.Release(items_);
     // gRPC calls OnDone after Finish, on a thread of its own, ordered by its
     // (uninstrumented) completion queue: TsanAcquire in OnDone.
     TsanRelease(this);
@@ -398,39 +398,18 @@ CollisionService::CollisionService(ServiceConfig config, BatchRunner& runner)
     : config_(std::move(config)),
       runner_(runner),
       allocators_(std::make_unique<Allocators>()),
+      admission_(config_.max_concurrent_calls, config_.max_items_in_flight),
       executor_(config_.call_threads) {}
 
 CollisionService::~CollisionService() = default;
 
-bool CollisionService::Admit(std::size_t items) {
-  const int calls = calls_in_flight_.fetch_add(1, std::memory_order_relaxed) + 1;
-  const std::int64_t total =
-      items_in_flight_.fetch_add(static_cast<std::int64_t>(items), std::memory_order_relaxed) +
-      static_cast<std::int64_t>(items);
-  if ((config_.max_concurrent_calls > 0 && calls > config_.max_concurrent_calls) ||
-      (config_.max_items_in_flight > 0 && total > config_.max_items_in_flight)) {
-    Release(items);
-    return false;
-  }
-  return true;
-}
-
-void CollisionService::Release(std::size_t items) {
-  items_in_flight_.fetch_sub(static_cast<std::int64_t>(items), std::memory_order_relaxed);
-  calls_in_flight_.fetch_sub(1, std::memory_order_relaxed);
-}
-
 template <typename ServeFn>
 grpc::ServerUnaryReactor* CollisionService::Dispatch(const char* method, grpc::CallbackServerContext* context,
                                                      std::size_t items, bool post, ServeFn serve) {
-  if (!Admit(items)) {
+  if (!admission_.Admit(items)) {
     // Load shedding: answer at once rather than queue work the server cannot
     // keep up with (the client may retry, here or elsewhere).
-    const grpc::Status status = ToGrpcStatus(
-        {RequestError::Kind::kLimitExceeded,
-         "the server is at its admission limit (" + std::to_string(config_.max_concurrent_calls) +
-             " calls, --max_concurrent_calls; " + std::to_string(config_.max_items_in_flight) +
-             " items, --max_items_in_flight); retry later"});
+    const grpc::Status status = admission_.RefusedStatus();
     if (spdlog::should_log(spdlog::level::debug)) {
       spdlog::debug("{} peer={} items={} status={} shed", method, context->peer(), items,
                     static_cast<int>(status.error_code()));

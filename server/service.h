@@ -18,6 +18,7 @@
 #include "collide/v1/collide.grpc.pb.h"
 #include "google/protobuf/io/zero_copy_stream.h"
 #include "google/protobuf/message_lite.h"
+#include "server/admission.h"
 #include "server/batch_runner.h"
 #include "server/call_executor.h"
 #include "server/metrics.h"
@@ -124,17 +125,14 @@ class CollisionService final : public CollisionServiceBase {
                                           const grpc::ByteBuffer* request,
                                           grpc::ByteBuffer* response) override;
 
-  // Admitted query calls not answered yet (the metrics' in-flight gauge).
-  int calls_in_flight() const { return calls_in_flight_.load(std::memory_order_relaxed); }
+  // Admitted calls not answered yet (the metrics' in-flight gauge).
+  int calls_in_flight() const { return admission_.calls_in_flight(); }
+  // The server's admission limits, which the world service shares.
+  Admission& admission() { return admission_; }
 
  private:
   struct Allocators;
   class CallReactor;
-
-  // Counts a call of `items` items in flight, unless that takes either
-  // count past its limit (then counts nothing and returns false).
-  bool Admit(std::size_t items);
-  void Release(std::size_t items);
 
   // Runs a decoded request of `items` items (all the steps after decoding
   // are the same for every method) and records counters, metrics and the
@@ -163,9 +161,8 @@ class CollisionService final : public CollisionServiceBase {
   std::unique_ptr<Allocators> allocators_;
   std::atomic<std::int64_t> requests_served_{0};
   std::atomic<std::int64_t> items_served_{0};
-  std::atomic<int> calls_in_flight_{0};           // Admitted query calls not done yet.
-  std::atomic<std::int64_t> items_in_flight_{0};  // Their items.
-  CallExecutor executor_;                         // Last: destroyed (drained) first.
+  Admission admission_;
+  CallExecutor executor_;  // Last: destroyed (drained) first.
 };
 
 }  // namespace collide::server

@@ -1,5 +1,7 @@
 #include "server/world_service.h"
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "collide/import/map_import.h"
 #include "convert/packed.h"
 #include "convert/world_packed.h"
@@ -19,6 +22,7 @@
 #include "server/service.h"
 #include "server/status_mapping.h"
 #include "server/token_auth.h"
+#include "server/world_tick.h"
 #include "spdlog/spdlog.h"
 
 namespace collide::server {
@@ -68,12 +72,15 @@ bool IsIdChar(char c) {
          c == ':' || c == '-';
 }
 
+constexpr char kWorldIdForm[] = "must be 1 to 128 characters of [A-Za-z0-9._:-]";
+bool IsWorldId(std::string_view id) {
+  return !id.empty() && id.size() <= kMaxWorldIdLength && std::all_of(id.begin(), id.end(), IsIdChar);
+}
+
 // The world id's form, and the header that must repeat it (so that a proxy
 // routing on the header never sends a call to the wrong owner silently).
 grpc::Status CheckWorldId(const grpc::CallbackServerContext& context, const std::string& id) {
-  if (id.empty() || id.size() > kMaxWorldIdLength || !std::all_of(id.begin(), id.end(), IsIdChar)) {
-    return Invalid("world_id", "must be 1 to 128 characters of [A-Za-z0-9._:-]");
-  }
+  if (!IsWorldId(id)) return Invalid("world_id", kWorldIdForm);
   const auto& metadata = context.client_metadata();
   const auto it = metadata.find(kWorldHeader);
   if (it == metadata.end()) {
@@ -86,6 +93,82 @@ grpc::Status CheckWorldId(const grpc::CallbackServerContext& context, const std:
                                 "\" differs from world_id \"", id, "\""));
   }
   return grpc::Status::OK;
+}
+
+// The items of a request, as admission and --max_items_per_request count
+// them: queries, rays, shots, moves; a frame's body updates.
+std::size_t Items(const v1::GetWorldRequest&) { return 0; }
+std::size_t Items(const v1::Frame& f) { return static_cast<std::size_t>(f.bodies_size()); }
+std::size_t Items(const v1::PushFrameRequest& r) { return Items(r.frame()); }
+std::size_t Items(const v1::QueryWorldRequest& r) {
+  return static_cast<std::size_t>(r.ray_casts_size()) + static_cast<std::size_t>(r.shape_casts_size()) +
+         static_cast<std::size_t>(r.overlaps_size());
+}
+std::size_t Items(const v1::CastWorldRaysPackedRequest& r) {
+  return static_cast<std::size_t>(r.rays_size()) / convert::kPackedRayStride;
+}
+std::size_t Items(const v1::ValidateShotsRequest& r) { return static_cast<std::size_t>(r.shots_size()); }
+std::size_t Items(const v1::ValidateShotsPackedRequest& r) {
+  return static_cast<std::size_t>(r.shooter_ids_size());
+}
+std::size_t Items(const v1::ValidateMovesRequest& r) { return static_cast<std::size_t>(r.moves_size()); }
+std::size_t Items(const v1::TickRequest& r) {
+  return Items(r.frame()) + Items(r.query()) + Items(r.rays_packed()) + Items(r.shots()) +
+         Items(r.shots_packed()) + Items(r.moves());
+}
+
+// An admitted call's items, released when it ends; admitted() false when
+// refused (nothing counted) or when there are no limits.
+class AdmissionGuard {
+ public:
+  AdmissionGuard(Admission* admission, std::size_t items)
+      : admission_(admission), items_(items), refused_(admission != nullptr && !admission->Admit(items)) {}
+  ~AdmissionGuard() {
+    if (admission_ != nullptr && !refused_) admission_->Release(items_);
+  }
+  AdmissionGuard(const AdmissionGuard&) = delete;
+  AdmissionGuard& operator=(const AdmissionGuard&) = delete;
+  bool refused() const { return refused_; }
+
+ private:
+  Admission* const admission_;
+  const std::size_t items_;
+  const bool refused_;
+};
+
+// What admission charges for a call of `items` items: a call over
+// --max_items_per_request is refused without running, and a lone call always
+// fits (--max_items_in_flight is at least --max_items_per_request).
+std::size_t Charged(std::size_t items, int max_items_per_request) {
+  return std::min(items, static_cast<std::size_t>(max_items_per_request));
+}
+
+// `status` with the BadRequest field paths of its details under `part`
+// ("shots.shots[2].direction") and the message prefixed "part: ".
+grpc::Status UnderPart(const char* part, const grpc::Status& status) {
+  google::rpc::Status details;
+  std::string serialized;
+  if (!status.error_details().empty() && details.ParseFromString(status.error_details())) {
+    for (google::protobuf::Any& any : *details.mutable_details()) {
+      google::rpc::BadRequest bad;
+      if (!any.UnpackTo(&bad)) continue;
+      for (google::rpc::BadRequest::FieldViolation& v : *bad.mutable_field_violations()) {
+        v.set_field(convert::JoinPath(part, v.field()));
+      }
+      any.PackFrom(bad);
+    }
+    details.set_message(absl::StrCat(part, ": ", details.message()));
+    serialized = details.SerializeAsString();
+  }
+  return grpc::Status(status.error_code(), absl::StrCat(part, ": ", status.error_message()), serialized);
+}
+
+// `status` as a TickResponse's: the details it carries (BadRequest,
+// ErrorInfo), with its code and message.
+void SetStatus(const grpc::Status& status, google::rpc::Status* out) {
+  if (status.error_details().empty() || !out->ParseFromString(status.error_details())) out->Clear();
+  out->set_code(status.error_code());
+  out->set_message(status.error_message());
 }
 
 grpc::Status CheckItems(std::size_t items, int max) {
@@ -161,7 +244,7 @@ std::shared_ptr<WorldEntry> WorldService::Lookup(const grpc::CallbackServerConte
 }
 
 WorldService::WorldService(WorldServiceConfig config)
-    : config_(std::move(config)), registry_(config_.limits) {}
+    : config_(std::move(config)), registry_(config_.limits), executor_(config_.call_threads) {}
 
 void WorldService::FillInfo(WorldEntry& entry, v1::WorldInfo* out) {
   std::shared_lock lock(entry.mu);
@@ -259,8 +342,11 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::GetWorldRequest&, v1
 
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::PushFrameRequest& request,
                                v1::PushFrameResponse* response) {
+  return Run(entry, request.frame(), response);
+}
+
+grpc::Status WorldService::Run(WorldEntry& entry, const v1::Frame& in, v1::PushFrameResponse* response) {
   const WorldLimits& limits = config_.limits;
-  const v1::Frame& in = request.frame();
   std::int64_t parts = 0;
   for (int i = 0; i < in.bodies_size(); ++i) {
     if (in.bodies(i).parts_size() > limits.max_parts_per_body) {
@@ -306,10 +392,7 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::PushFrameRequest& re
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::QueryWorldRequest& request,
                                v1::QueryWorldResponse* response) {
   grpc::Status status;
-  const std::size_t items = static_cast<std::size_t>(request.ray_casts_size()) +
-                            static_cast<std::size_t>(request.shape_casts_size()) +
-                            static_cast<std::size_t>(request.overlaps_size());
-  if (status = CheckItems(items, config_.max_items_per_request); !status.ok()) return status;
+  if (status = CheckItems(Items(request), config_.max_items_per_request); !status.ok()) return status;
   convert::ViolationList violations;
   convert::DecodeArena arena;
   convert::WorldQueries queries;
@@ -357,7 +440,7 @@ grpc::Status WorldService::JudgeShots(WorldEntry& entry, const std::vector<ShotR
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsRequest& request,
                                v1::ValidateShotsResponse* response) {
   grpc::Status status;
-  if (status = CheckItems(request.shots_size(), config_.max_items_per_request); !status.ok()) {
+  if (status = CheckItems(Items(request), config_.max_items_per_request); !status.ok()) {
     return status;
   }
   convert::ViolationList violations;
@@ -372,7 +455,7 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsRequest
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsPackedRequest& request,
                                v1::ValidateShotsResponse* response) {
   grpc::Status status;
-  if (status = CheckItems(request.shooter_ids_size(), config_.max_items_per_request); !status.ok()) {
+  if (status = CheckItems(Items(request), config_.max_items_per_request); !status.ok()) {
     return status;
   }
   convert::ViolationList violations;
@@ -387,8 +470,7 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsPackedR
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
                                v1::CastWorldRaysPackedResponse* response) {
   grpc::Status status;
-  if (status = CheckItems(request.rays_size() / convert::kPackedRayStride, config_.max_items_per_request);
-      !status.ok()) {
+  if (status = CheckItems(Items(request), config_.max_items_per_request); !status.ok()) {
     return status;
   }
   convert::ViolationList violations;
@@ -411,7 +493,7 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::CastWorldRaysPackedR
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
                                v1::ValidateMovesResponse* response) {
   grpc::Status status;
-  if (status = CheckItems(request.moves_size(), config_.max_items_per_request); !status.ok()) {
+  if (status = CheckItems(Items(request), config_.max_items_per_request); !status.ok()) {
     return status;
   }
   convert::ViolationList violations;
@@ -456,12 +538,15 @@ template <typename Request, typename Response>
 grpc::ServerUnaryReactor* WorldService::ServeInWorld(grpc::CallbackServerContext* context,
                                                      const grpc::ByteBuffer* request_bytes,
                                                      grpc::ByteBuffer* response_bytes) {
-  return ServeRaw<Request, Response>(context, request_bytes, response_bytes,
-                                     [this, context](const Request& request, Response* response) {
-                                       grpc::Status status;
-                                       std::shared_ptr<WorldEntry> entry = Lookup(*context, request, status);
-                                       return entry != nullptr ? Run(*entry, request, response) : status;
-                                     });
+  return ServeRaw<Request, Response>(
+      context, request_bytes, response_bytes, [this, context](const Request& request, Response* response) {
+        const AdmissionGuard admitted(config_.admission,
+                                      Charged(Items(request), config_.max_items_per_request));
+        if (admitted.refused()) return config_.admission->RefusedStatus();
+        grpc::Status status;
+        std::shared_ptr<WorldEntry> entry = Lookup(*context, request, status);
+        return entry != nullptr ? Run(*entry, request, response) : status;
+      });
 }
 
 grpc::ServerUnaryReactor* WorldService::CreateWorld(grpc::CallbackServerContext* context,
@@ -541,6 +626,116 @@ grpc::ServerUnaryReactor* WorldService::ValidateMoves(grpc::CallbackServerContex
                                                       const grpc::ByteBuffer* request,
                                                       grpc::ByteBuffer* response) {
   return ServeInWorld<v1::ValidateMovesRequest, v1::ValidateMovesResponse>(context, request, response);
+}
+
+template <typename Request, typename Response>
+grpc::Status WorldService::RunPart(const char* name, WorldEntry& entry, const Request& part,
+                                   Response* (v1::TickResponse::*out)(), v1::TickResponse* response) {
+  Response answer;
+  const grpc::Status status = Run(entry, part, &answer);
+  if (!status.ok()) return UnderPart(name, status);
+  (response->*out)()->Swap(&answer);
+  return status;
+}
+
+grpc::Status WorldService::RunTick(const std::string& owner, const std::string& world,
+                                   const v1::TickRequest& request,
+                                   std::chrono::steady_clock::time_point read_at,
+                                   v1::TickResponse* response) {
+  const double budget_ms = request.budget_ms();
+  if (!(budget_ms >= 0) || !std::isfinite(budget_ms)) {
+    return Invalid("budget_ms", "must be a finite number of milliseconds >= 0");
+  }
+  const double waited_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - read_at).count();
+  if (budget_ms > 0 && waited_ms > budget_ms) {
+    return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
+                        absl::StrFormat("message %d waited %.3f ms, over its budget_ms %g: not run",
+                                        request.sequence(), waited_ms, budget_ms));
+  }
+  convert::ViolationList violations;
+  const auto check_id = [&](const char* part, bool present, const std::string& id) {
+    if (present && !id.empty() && id != world) {
+      violations.Add(absl::StrCat(part, ".world_id"),
+                     absl::StrCat("\"", id, "\" differs from the stream's world \"", world,
+                                  "\" (the collide-world header); leave it empty"));
+    }
+  };
+  check_id("query", request.has_query(), request.query().world_id());
+  check_id("rays_packed", request.has_rays_packed(), request.rays_packed().world_id());
+  check_id("shots", request.has_shots(), request.shots().world_id());
+  check_id("shots_packed", request.has_shots_packed(), request.shots_packed().world_id());
+  check_id("moves", request.has_moves(), request.moves().world_id());
+  if (!violations.empty()) return Invalid(violations);
+
+  const AdmissionGuard admitted(config_.admission, Charged(Items(request), config_.max_items_per_request));
+  if (admitted.refused()) return config_.admission->RefusedStatus();
+  if (config_.before_tick_message) config_.before_tick_message(request.sequence());
+  const std::shared_ptr<WorldEntry> entry = registry_.Find(owner, world);
+  if (entry == nullptr) return WorldNotFound(world);
+  grpc::Status status;
+  if (request.has_frame()) {
+    // Its paths start "frame." already, as in PushFrameRequest.
+    v1::PushFrameResponse pushed;
+    if (status = Run(*entry, request.frame(), &pushed); !status.ok()) return status;
+    response->mutable_frame()->Swap(&pushed);
+  }
+  // The batches in field order; the first error ends the message.
+  using R = v1::TickResponse;
+  if (status.ok() && request.has_query())
+    status = RunPart("query", *entry, request.query(), &R::mutable_query, response);
+  if (status.ok() && request.has_rays_packed())
+    status = RunPart("rays_packed", *entry, request.rays_packed(), &R::mutable_rays_packed, response);
+  if (status.ok() && request.has_shots())
+    status = RunPart("shots", *entry, request.shots(), &R::mutable_shots, response);
+  if (status.ok() && request.has_shots_packed())
+    status = RunPart("shots_packed", *entry, request.shots_packed(), &R::mutable_shots_packed, response);
+  if (status.ok() && request.has_moves())
+    status = RunPart("moves", *entry, request.moves(), &R::mutable_moves, response);
+  return status;
+}
+
+void WorldService::AnswerTick(const std::string& owner, const std::string& world,
+                              const v1::TickRequest& request, std::chrono::steady_clock::time_point read_at,
+                              v1::TickResponse* response) {
+  response->set_sequence(request.sequence());
+  const grpc::Status status = RunTick(owner, world, request, read_at, response);
+  if (!status.ok()) SetStatus(status, response->mutable_status());
+}
+
+grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* WorldService::Tick(
+    grpc::CallbackServerContext* context) {
+  // The stream's world is its header's (there is no request to repeat it).
+  const auto& metadata = context->client_metadata();
+  const auto it = metadata.find(kWorldHeader);
+  if (it == metadata.end()) {
+    return TickStream::Refuse(
+        Invalid(kWorldHeader, "the metadata header is required on Tick: it names the stream's world"));
+  }
+  std::string world(it->second.data(), it->second.size());
+  if (!IsWorldId(world)) return TickStream::Refuse(Invalid(kWorldHeader, kWorldIdForm));
+  return TickStream::Open(*this, std::move(world), Principal(*context));
+}
+
+bool WorldService::AddStream(TickStream* stream) {
+  std::lock_guard lock(streams_mu_);
+  if (draining_) return false;
+  streams_.insert(stream);
+  return true;
+}
+
+void WorldService::RemoveStream(TickStream* stream) {
+  std::lock_guard lock(streams_mu_);
+  streams_.erase(stream);
+}
+
+void WorldService::Drain() {
+  std::lock_guard lock(streams_mu_);
+  draining_ = true;
+  if (!streams_.empty()) spdlog::info("draining {} open Tick stream(s)", streams_.size());
+  // A stream leaves the set in OnDone, which waits for this lock: none is
+  // destroyed while it is told to drain.
+  for (TickStream* stream : streams_) stream->Drain();
 }
 
 }  // namespace collide::server

@@ -1,19 +1,28 @@
-// The collide.v1.WorldService unary handlers (gRPC callback API): checks of
-// the world id and the `collide-world` header, the registry's limits,
+// The collide.v1.WorldService handlers (gRPC callback API): checks of the
+// world id and the `collide-world` header, admission, the registry's limits,
 // conversion (convert/world_*), then the core World under the world's lock.
 // Errors as world.proto's header lists them.
 //
-// The handlers run on gRPC's callback threads: world calls are short (a
+// The unary handlers run on gRPC's callback threads: world calls are short (a
 // frame, a batch of queries), and a mesh's BVH is built once at creation.
+// Tick streams (TickStream, world_tick.h) run their messages on the service's
+// CallExecutor, each with the unary calls' code (Run).
 #ifndef COLLIDE_SERVER_WORLD_SERVICE_H_
 #define COLLIDE_SERVER_WORLD_SERVICE_H_
 
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "collide/v1/world.grpc.pb.h"
 #include "collide/world.h"
 #include "convert/violations.h"
+#include "server/admission.h"
+#include "server/call_executor.h"
 #include "server/world_registry.h"
 
 namespace collide::server {
@@ -33,18 +42,31 @@ struct WorldServiceConfig {
   // token (TokenPrincipal), and other tenants cannot see it. Off: every
   // caller is the one tenant "".
   bool tenants_by_token = false;
+  // The server's admission limits (shared with CollisionService); null:
+  // none. Counts every world call on a world, and each Tick message.
+  Admission* admission = nullptr;
+  // Threads running Tick messages.
+  int call_threads = 2;
+  // Test hook: runs on the executor before each Tick message is looked up
+  // and run, once admitted (its sequence), e.g. to hold one while the next
+  // ones wait.
+  std::function<void(std::int64_t)> before_tick_message;
 };
 
-// Every unary method served raw (ServeRaw); Tick is not implemented yet.
-using WorldServiceBase = v1::WorldService::WithRawCallbackMethod_CreateWorld<
-    v1::WorldService::WithRawCallbackMethod_DeleteWorld<v1::WorldService::WithRawCallbackMethod_GetWorld<
-        v1::WorldService::WithRawCallbackMethod_ListWorlds<v1::WorldService::WithRawCallbackMethod_PushFrame<
-            v1::WorldService::WithRawCallbackMethod_QueryWorld<
-                v1::WorldService::WithRawCallbackMethod_CastWorldRaysPacked<
-                    v1::WorldService::WithRawCallbackMethod_ValidateShots<
-                        v1::WorldService::WithRawCallbackMethod_ValidateShotsPacked<
-                            v1::WorldService::WithRawCallbackMethod_ValidateMoves<
-                                v1::WorldService::CallbackService>>>>>>>>>>;
+class TickStream;
+
+// Every method served raw (bytes in, bytes out; ServeRaw, TickStream), on the
+// plain Service base: CallbackService would declare a typed Tick.
+using WorldServiceBase = v1::WorldService::WithRawCallbackMethod_Tick<
+    v1::WorldService::WithRawCallbackMethod_CreateWorld<v1::WorldService::WithRawCallbackMethod_DeleteWorld<
+        v1::WorldService::WithRawCallbackMethod_GetWorld<v1::WorldService::WithRawCallbackMethod_ListWorlds<
+            v1::WorldService::WithRawCallbackMethod_PushFrame<
+                v1::WorldService::WithRawCallbackMethod_QueryWorld<
+                    v1::WorldService::WithRawCallbackMethod_CastWorldRaysPacked<
+                        v1::WorldService::WithRawCallbackMethod_ValidateShots<
+                            v1::WorldService::WithRawCallbackMethod_ValidateShotsPacked<
+                                v1::WorldService::WithRawCallbackMethod_ValidateMoves<
+                                    v1::WorldService::Service>>>>>>>>>>>;
 
 class WorldService final : public WorldServiceBase {
  public:
@@ -75,9 +97,26 @@ class WorldService final : public WorldServiceBase {
                                           const grpc::ByteBuffer* request,
                                           grpc::ByteBuffer* response) override;
 
+  grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* Tick(
+      grpc::CallbackServerContext* context) override;
+
+  // One Tick message of `owner`'s stream on `world` (a valid id), read at
+  // `read_at`, with no gRPC call: the budget, the nested world ids,
+  // admission, the world's lookup, then each part's Run in order; errors go
+  // to response->status (world.proto: TickRequest).
+  void AnswerTick(const std::string& owner, const std::string& world, const v1::TickRequest& request,
+                  std::chrono::steady_clock::time_point read_at, v1::TickResponse* response);
+
+  // Shutdown: every open Tick stream stops reading and ends UNAVAILABLE once
+  // the messages it has read are answered; streams opened later end so at
+  // once. Called before gRPC's Shutdown, which waits for open calls.
+  void Drain();
+
   WorldRegistry& registry() { return registry_; }
 
  private:
+  friend class TickStream;
+
   // The caller's tenant (WorldServiceConfig::tenants_by_token).
   std::string Principal(const grpc::CallbackServerContext& context) const;
   // Checks the id and header, then finds the caller's world; null with
@@ -103,6 +142,7 @@ class WorldService final : public WorldServiceBase {
   // core under the world's lock, the response or the error status).
   grpc::Status Run(WorldEntry& entry, const v1::GetWorldRequest& request, v1::WorldInfo* response);
   grpc::Status Run(WorldEntry& entry, const v1::PushFrameRequest& request, v1::PushFrameResponse* response);
+  grpc::Status Run(WorldEntry& entry, const v1::Frame& frame, v1::PushFrameResponse* response);
   grpc::Status Run(WorldEntry& entry, const v1::QueryWorldRequest& request, v1::QueryWorldResponse* response);
   grpc::Status Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
                    v1::CastWorldRaysPackedResponse* response);
@@ -112,6 +152,18 @@ class WorldService final : public WorldServiceBase {
                    v1::ValidateShotsResponse* response);
   grpc::Status Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
                    v1::ValidateMovesResponse* response);
+
+  // The Tick message's handling; AnswerTick puts a failed status into the
+  // response. RunPart runs one part into a fresh response, moved to
+  // (response->*out)() only when OK, its errors' field paths under `name`.
+  grpc::Status RunTick(const std::string& owner, const std::string& world, const v1::TickRequest& request,
+                       std::chrono::steady_clock::time_point read_at, v1::TickResponse* response);
+  template <typename Request, typename Response>
+  grpc::Status RunPart(const char* name, WorldEntry& entry, const Request& part,
+                       Response* (v1::TickResponse::*out)(), v1::TickResponse* response);
+  // TickStream's registration, for Drain; false when draining.
+  bool AddStream(TickStream* stream);
+  void RemoveStream(TickStream* stream);
 
   grpc::Status Create(const std::string& owner, const v1::CreateWorldRequest& request,
                       v1::WorldInfo* response);
@@ -124,6 +176,10 @@ class WorldService final : public WorldServiceBase {
 
   const WorldServiceConfig config_;
   WorldRegistry registry_;
+  std::mutex streams_mu_;
+  std::set<TickStream*> streams_;  // Open Tick streams; guarded by streams_mu_.
+  bool draining_ = false;          // Guarded by streams_mu_.
+  CallExecutor executor_;          // Last: destroyed (drained) first.
 };
 
 }  // namespace collide::server

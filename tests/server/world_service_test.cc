@@ -21,114 +21,12 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "tests/server/test_server.h"
+#include "tests/server/world_fixtures.h"
 
 namespace collide::server::testing {
 namespace {
 
 using google::protobuf::util::MessageDifferencer;
-
-constexpr char kWorld[] = "match-1";
-enum : std::int64_t { kWall = 10, kBall = 11, kShooter = 1, kTarget = 2 };
-enum : std::int32_t { kHead = 0, kChest = 1 };
-
-// A wall at x = 10 over |y| <= 5, 0 <= z <= 4: two triangles.
-MeshData Wall() { return {{{10, -5, 0}, {10, 5, 0}, {10, 5, 4}, {10, -5, 4}}, {{0, 1, 2}, {0, 2, 3}}}; }
-StaticElement Ball() { return {kBall, kAllCategories, Shape{Sphere{{5, 4, 1}, 1.0}}}; }
-
-std::vector<BodyPart> Hitboxes() {
-  return {{kHead, Sphere{{0, 0, 0}, 0.3}, {{0, 0, 1.7}, {}}},
-          {kChest, Capsule{{0, 0, 0.5}, {0, 0, 1.3}, 0.4}, {}}};
-}
-Pose At(double x, double y) { return {{x, y, 0}, {}}; }
-// Tick 1: the shooter at the origin, the target at x = 5; tick 2: the target
-// has moved to y = 2 and turned 90 degrees about z.
-Frame Frame1() {
-  Frame f{1, {}, {}};
-  f.bodies.push_back(
-      {kShooter, At(0, 0), Hitboxes(), {}, Shape{Capsule{{0, 0, 0.4}, {0, 0, 1.4}, 0.4}}, 1, false});
-  f.bodies.push_back({kTarget, At(5, 0), Hitboxes(), {}, std::nullopt, 2, false});
-  return f;
-}
-Frame Frame2() {
-  Frame f{2, {}, {}};
-  const double h = std::sqrt(0.5);
-  f.bodies.push_back(
-      {kTarget, Pose{{5, 2, 0}, {h, 0, 0, h}}, {}, {{kHead, {{0.1, 0, 1.7}, {}}}}, {}, {}, false});
-  return f;
-}
-
-// Core -> request encoding, the test's own (the service decodes with convert).
-void Put(const Vec3& v, v1::Vec3* out) { convert::ToProto(v, out); }
-void Put(const Pose& p, v1::Pose* out) {
-  Put(p.position, out->mutable_position());
-  v1::Quaternion* q = out->mutable_rotation();
-  q->set_w(p.rotation.w), q->set_x(p.rotation.x), q->set_y(p.rotation.y), q->set_z(p.rotation.z);
-}
-void Put(const Frame& f, v1::Frame* out) {
-  out->set_tick(f.tick);
-  for (const BodyUpdate& u : f.bodies) {
-    v1::BodyUpdate* b = out->add_bodies();
-    b->set_id(u.id);
-    if (u.pose) Put(*u.pose, b->mutable_pose());
-    for (const BodyPart& p : u.parts) {
-      v1::BodyPart* part = b->add_parts();
-      part->set_id(p.id);
-      convert::ToProto(p.shape, part->mutable_shape());
-      Put(p.local, part->mutable_local());
-    }
-    for (const PartPose& p : u.part_poses) {
-      v1::PartPose* pp = b->add_part_poses();
-      pp->set_part(p.part);
-      Put(p.local, pp->mutable_local());
-    }
-    if (u.movement_shape) convert::ToProto(*u.movement_shape, b->mutable_movement_shape());
-    if (u.category) b->set_category(*u.category);
-    b->set_teleport(u.teleport);
-  }
-  for (std::int64_t id : f.removals) out->add_removals(id);
-}
-v1::CreateWorldRequest CreateRequest(const std::string& id = kWorld) {
-  v1::CreateWorldRequest r;
-  r.set_world_id(id);
-  v1::StaticElement* wall = r.add_statics();
-  wall->set_id(kWall);
-  for (const Vec3& v : Wall().vertices) {
-    for (double c : {v.x, v.y, v.z}) wall->mutable_mesh()->add_vertices(c);
-  }
-  for (const TriangleIndices& t : Wall().triangles) {
-    for (std::uint32_t i : t) wall->mutable_mesh()->add_indices(i);
-  }
-  v1::StaticElement* ball = r.add_statics();
-  ball->set_id(kBall);
-  convert::ToProto(std::get<Shape>(Ball().geometry), ball->mutable_shape());
-  r.set_history_ticks(16);
-  return r;
-}
-World CoreWorld() {
-  WorldSettings settings;
-  settings.history_ticks = 16;
-  World w(settings, {{kWall, kAllCategories, std::make_shared<const TriangleMesh>(Wall())}, Ball()});
-  EXPECT_TRUE(w.PushFrame(Frame1()).ok());
-  EXPECT_TRUE(w.PushFrame(Frame2()).ok());
-  return w;
-}
-
-std::unique_ptr<grpc::ClientContext> Ctx(const std::string& header = kWorld) {
-  auto c = std::make_unique<grpc::ClientContext>();
-  if (!header.empty()) c->AddMetadata("collide-world", header);
-  return c;
-}
-
-// The ErrorInfo reason in `status`'s details ("" when none).
-std::string ErrorReason(const grpc::Status& status) {
-  google::rpc::Status details;
-  if (!details.ParseFromString(status.error_details())) return "";
-  for (const auto& any : details.details()) {
-    google::rpc::ErrorInfo info;
-    if (any.UnpackTo(&info)) return info.reason();
-  }
-  return "";
-}
 
 class WorldServiceTest : public ::testing::Test {
  protected:
@@ -264,24 +162,8 @@ TEST_F(WorldServiceTest, VerdictsEqualTheCore) {
   const World core = CoreWorld();
   // Head at tick 1 (claimed then, confirmed), the same claim at the latest
   // frame (the target moved), through the wall, and an implausible origin.
-  std::vector<ShotRequest> shots = {
-      {kShooter, {0, 0, 1.6}, {1, 0, 0.02}, kInfinity, Time{1, 0}, ShotClaim{kTarget, kHead}, 0.0},
-      {kShooter, {0, 0, 1.6}, {1, 0, 0.02}, 50.0, std::nullopt, ShotClaim{kTarget, kHead}, 0.1},
-      {kShooter, {0, -1.5, 1}, {1, 0, 0}, kInfinity, std::nullopt, std::nullopt, 0.0},
-      {kShooter, {0, 30, 1.6}, {1, 0, 0}, kInfinity, std::nullopt, ShotClaim{kTarget, kChest}, 0.0}};
-  v1::ValidateShotsRequest shot_request;
-  shot_request.set_world_id(kWorld);
-  for (const ShotRequest& s : shots) {
-    v1::Shot* p = shot_request.add_shots();
-    p->set_shooter_id(s.shooter);
-    Put(s.origin, p->mutable_origin());
-    Put(s.direction, p->mutable_direction());
-    if (std::isfinite(s.max_range)) p->set_max_range(s.max_range);
-    if (s.at) p->mutable_at()->set_tick(s.at->tick), p->mutable_at()->set_fraction(s.at->fraction);
-    if (s.claim)
-      p->mutable_claimed()->set_body_id(s.claim->body), p->mutable_claimed()->set_part_id(s.claim->part);
-    p->set_tolerance(s.tolerance);
-  }
+  const std::vector<ShotRequest> shots = Shots();
+  const v1::ValidateShotsRequest shot_request = ShotsRequest(shots);
   v1::ValidateShotsResponse shot_response, shot_expected;
   ASSERT_TRUE(stub_->ValidateShots(Ctx().get(), shot_request, &shot_response).ok());
   for (const ShotVerdict& v : core.ValidateShots(shots)) convert::ToProto(v, shot_expected.add_verdicts());
@@ -293,23 +175,8 @@ TEST_F(WorldServiceTest, VerdictsEqualTheCore) {
 
   // Into the wall (blocked, with and without slide), a short step, too fast,
   // and an unknown body.
-  std::vector<MoveRequest> moves = {
-      {kShooter, Vec3{8, 0, 0}, {12, 1, 0}, 0.5, std::nullopt, false, kAllCategories},
-      {kShooter, Vec3{8, 0, 0}, {12, 1, 0}, 0.5, std::nullopt, true, kAllCategories},
-      {kShooter, std::nullopt, {0.1, 0, 0}, 0.05, std::nullopt, false, kAllCategories},
-      {kShooter, std::nullopt, {9, 0, 0}, 0.05, 5.0, false, kAllCategories},
-      {99, std::nullopt, {1, 0, 0}, 0.05, std::nullopt, false, kAllCategories}};
-  v1::ValidateMovesRequest move_request;
-  move_request.set_world_id(kWorld);
-  for (const MoveRequest& m : moves) {
-    v1::Move* p = move_request.add_moves();
-    p->set_body_id(m.body);
-    if (m.from) Put(*m.from, p->mutable_from());
-    Put(m.to, p->mutable_to());
-    p->set_elapsed(m.elapsed);
-    if (m.max_speed) p->set_max_speed(*m.max_speed);
-    p->set_slide(m.slide);
-  }
+  const std::vector<MoveRequest> moves = Moves();
+  const v1::ValidateMovesRequest move_request = MovesRequest(moves);
   v1::ValidateMovesResponse move_response, move_expected;
   ASSERT_TRUE(stub_->ValidateMoves(Ctx().get(), move_request, &move_response).ok());
   for (const MoveVerdict& v : core.ValidateMoves(moves)) convert::ToProto(v, move_expected.add_verdicts());

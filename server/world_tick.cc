@@ -1,0 +1,190 @@
+#include "server/world_tick.h"
+
+#include <utility>
+
+#include "grpcpp/support/proto_buffer_reader.h"
+#include "server/service.h"
+
+namespace collide::server {
+namespace {
+
+grpc::Status ShuttingDown() {
+  return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                      "the server is shutting down: every message it read on this stream was answered; a "
+                      "message without an answer was not applied (send it again on a new stream)");
+}
+
+}  // namespace
+
+TickStream::TickStream(WorldService* service, std::string world, std::string owner)
+    : service_(service), world_(std::move(world)), owner_(std::move(owner)) {}
+
+TickStream* TickStream::Open(WorldService& service, std::string world, std::string owner) {
+  auto* stream = new TickStream(&service, std::move(world), std::move(owner));
+  if (!service.AddStream(stream)) {
+    stream->finished_ = true;
+    stream->Finish(ShuttingDown());
+    return stream;
+  }
+  std::lock_guard lock(stream->mu_);
+  stream->MaybeReadLocked();
+  return stream;
+}
+
+TickStream* TickStream::Refuse(const grpc::Status& status) {
+  auto* stream = new TickStream(nullptr, "", "");
+  stream->finished_ = true;
+  stream->Finish(status);
+  return stream;
+}
+
+void TickStream::MaybeReadLocked() {
+  if (reading_ || reads_ended_ || draining_ || cancelled_ || finished_) return;
+  if (queue_.size() >= kMaxQueued || queued_bytes_ >= kMaxQueuedBytes) return;
+  reading_ = true;
+  StartRead(&reading_buffer_);
+}
+
+void TickStream::MaybeRunLocked() {
+  if (running_ || queue_.empty() || cancelled_ || writes_.size() >= kMaxQueued) return;
+  running_ = true;
+  service_->executor_.Post([this] { RunNext(); });
+}
+
+std::optional<grpc::Status> TickStream::FinishableLocked() {
+  if (finished_ || running_ || writing_ || !queue_.empty() || !writes_.empty()) return std::nullopt;
+  if (!cancelled_ && !reads_ended_ && !draining_) return std::nullopt;
+  finished_ = true;
+  if (cancelled_) return grpc::Status(grpc::StatusCode::CANCELLED, "the call was cancelled");
+  // The client's half-close: it has sent everything, all of it answered.
+  if (reads_ended_) return grpc::Status::OK;
+  return ShuttingDown();
+}
+
+void TickStream::OnReadDone(bool ok) {
+  std::optional<grpc::Status> finish;
+  {
+    std::lock_guard lock(mu_);
+    reading_ = false;
+    if (!ok) {
+      reads_ended_ = true;
+    } else if (!cancelled_ && !finished_) {
+      queued_bytes_ += reading_buffer_.Length();
+      queue_.push_back({std::move(reading_buffer_), Clock::now()});
+      reading_buffer_.Clear();
+      MaybeRunLocked();
+      MaybeReadLocked();
+    }
+    finish = FinishableLocked();
+  }
+  if (finish) Finish(*std::move(finish));
+}
+
+void TickStream::RunNext() {
+  Read read;
+  bool got = false;
+  std::optional<grpc::Status> finish;
+  {
+    std::lock_guard lock(mu_);
+    if (cancelled_ || queue_.empty()) {
+      running_ = false;
+      finish = FinishableLocked();
+    } else {
+      read = std::move(queue_.front());
+      queue_.pop_front();
+      queued_bytes_ -= read.bytes.Length();
+      got = true;
+      MaybeReadLocked();  // Room for one more.
+    }
+  }
+  if (!got) {
+    if (finish) Finish(*std::move(finish));
+    return;
+  }
+
+  // The message, outside the lock: reads and writes go on meanwhile.
+  v1::TickRequest request;
+  v1::TickResponse response;
+  grpc::ProtoBufferReader reader(&read.bytes);
+  if (grpc::Status parsed = ParseRequest(reader, read.bytes.Length(), request); !parsed.ok()) {
+    // Its sequence is unknown: 0 (world.proto asks for sequences >= 1).
+    response.mutable_status()->set_code(parsed.error_code());
+    response.mutable_status()->set_message(parsed.error_message());
+  } else {
+    service_->AnswerTick(owner_, world_, request, read.at, &response);
+  }
+  grpc::ByteBuffer answer;
+  bool own_buffer = false;
+  const grpc::Status serialized =
+      grpc::SerializationTraits<v1::TickResponse>::Serialize(response, &answer, &own_buffer);
+
+  {
+    std::lock_guard lock(mu_);
+    running_ = false;
+    if (!cancelled_ && serialized.ok()) {
+      writes_.push_back(std::move(answer));
+      if (!writing_) {
+        writing_ = true;
+        StartWrite(&writes_.front());
+      }
+    }
+    MaybeRunLocked();
+    finish = FinishableLocked();
+  }
+  if (finish) Finish(*std::move(finish));
+}
+
+void TickStream::OnWriteDone(bool ok) {
+  std::optional<grpc::Status> finish;
+  {
+    std::lock_guard lock(mu_);
+    writing_ = false;
+    writes_.pop_front();
+    if (!ok) {  // The client is gone: nothing more can be delivered.
+      cancelled_ = true;
+      queue_.clear();
+      queued_bytes_ = 0;
+      writes_.clear();
+    } else if (!writes_.empty()) {
+      writing_ = true;
+      StartWrite(&writes_.front());
+    }
+    MaybeRunLocked();
+    finish = FinishableLocked();
+  }
+  if (finish) Finish(*std::move(finish));
+}
+
+void TickStream::OnCancel() {
+  std::optional<grpc::Status> finish;
+  {
+    std::lock_guard lock(mu_);
+    cancelled_ = true;
+    queue_.clear();
+    queued_bytes_ = 0;
+    while (writes_.size() > (writing_ ? 1 : 0)) writes_.pop_back();
+    finish = FinishableLocked();
+  }
+  if (finish) Finish(*std::move(finish));
+}
+
+void TickStream::Drain() {
+  std::optional<grpc::Status> finish;
+  {
+    std::lock_guard lock(mu_);
+    draining_ = true;
+    finish = FinishableLocked();
+  }
+  if (finish) Finish(*std::move(finish));
+}
+
+void TickStream::OnDone() {
+  if (service_ != nullptr) service_->RemoveStream(this);
+  // Every reaction and task left mu_ before OnDone: taking it once orders
+  // their last accesses before the destruction (for TSan, which does not see
+  // gRPC's own ordering).
+  { std::lock_guard lock(mu_); }
+  delete this;
+}
+
+}  // namespace collide::server

@@ -1,0 +1,93 @@
+// One WorldService.Tick stream (callback API, raw bytes; the contract is
+// world.proto's TickRequest). Reading runs ahead of running: each message is
+// timestamped when read (its budget_ms counts from there) and queued, up to
+// kMaxQueued messages or kMaxQueuedBytes; messages run one at a time, in
+// order, on the world service's CallExecutor (WorldService::AnswerTick, the
+// unary calls' code), one task per message so that streams share the
+// threads; answers are written in order, at most kMaxQueued waiting for a
+// slow reader before running pauses. So a stream holds a bounded amount of
+// memory, and a client that neither reads nor sends is held by gRPC's flow
+// control.
+//
+// Ending: the client's half-close ends it OK, and WorldService::Drain
+// (shutdown) UNAVAILABLE, each once every message read is answered and
+// written; a cancelled call ends CANCELLED without running what is queued.
+// Finish is called only then, outside the lock, as the last act of the
+// thread that calls it, so OnDone (which deletes the stream) never races a
+// task or a reaction still using it.
+#ifndef COLLIDE_SERVER_WORLD_TICK_H_
+#define COLLIDE_SERVER_WORLD_TICK_H_
+
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "grpcpp/support/byte_buffer.h"
+#include "grpcpp/support/server_callback.h"
+#include "server/world_service.h"
+
+namespace collide::server {
+
+class TickStream final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
+ public:
+  static constexpr std::size_t kMaxQueued = 8;
+  static constexpr std::size_t kMaxQueuedBytes = std::size_t{8} << 20;
+
+  // A stream on `world` (a valid id) for `owner`; registered with the
+  // service for Drain, or ended UNAVAILABLE at once when it drains.
+  static TickStream* Open(WorldService& service, std::string world, std::string owner);
+  // A stream ended at once with `status` (a bad header).
+  static TickStream* Refuse(const grpc::Status& status);
+
+  // Stops reading; ends UNAVAILABLE once every message read is answered.
+  void Drain();
+
+  void OnReadDone(bool ok) override;
+  void OnWriteDone(bool ok) override;
+  void OnCancel() override;
+  void OnDone() override;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  struct Read {
+    grpc::ByteBuffer bytes;
+    Clock::time_point at;
+  };
+
+  TickStream(WorldService* service, std::string world, std::string owner);
+
+  // Runs the oldest queued message and writes its answer (executor task).
+  void RunNext();
+  // Each with mu_ held: starts a read when there is room and reading goes
+  // on; posts RunNext when a message waits, none runs and the answers
+  // waiting to be written leave room.
+  void MaybeReadLocked();
+  void MaybeRunLocked();
+  // The status to end with once nothing is left to do, else nullopt; marks
+  // the stream finished. The caller calls Finish after unlocking.
+  std::optional<grpc::Status> FinishableLocked();
+
+  WorldService* const service_;  // Null for a refused stream.
+  const std::string world_;
+  const std::string owner_;
+
+  std::mutex mu_;
+  grpc::ByteBuffer reading_buffer_;  // The outstanding read's target.
+  bool reading_ = false;             // A read is outstanding.
+  bool reads_ended_ = false;         // Half-close or a failed read: no more.
+  bool draining_ = false;            // Drain(): no new reads.
+  bool cancelled_ = false;           // OnCancel or a failed write.
+  std::deque<Read> queue_;           // Read, not yet run.
+  std::size_t queued_bytes_ = 0;
+  bool running_ = false;                 // A RunNext task is posted or running.
+  std::deque<grpc::ByteBuffer> writes_;  // Answers; the front is being written when writing_.
+  bool writing_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_WORLD_TICK_H_

@@ -1,0 +1,424 @@
+// WorldService.Tick through a real in-process channel: messages answered in
+// order with their sequences, each part equal bit for bit to the unary call's
+// answer on a twin world, errors answered per message while the stream goes
+// on, the budget, admission, the header and an unknown world, and the drain
+// at shutdown (the message running finishes, then UNAVAILABLE, not a reset).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include "google/protobuf/util/message_differencer.h"
+#include "tests/server/test_server.h"
+#include "tests/server/world_fixtures.h"
+
+namespace collide::server::testing {
+namespace {
+
+using google::protobuf::util::MessageDifferencer;
+
+// An open Tick stream with its context.
+class TickCall {
+ public:
+  TickCall(v1::WorldService::Stub& stub, const std::string& header = kWorld) {
+    if (!header.empty()) context_.AddMetadata("collide-world", header);
+    stream_ = stub.Tick(&context_);
+  }
+  bool Send(const v1::TickRequest& request) { return stream_->Write(request); }
+  // The next answer; sequence -1 when the stream has ended.
+  v1::TickResponse Receive() {
+    v1::TickResponse response;
+    if (!stream_->Read(&response)) response.set_sequence(-1);
+    return response;
+  }
+  grpc::Status Close() {
+    stream_->WritesDone();
+    v1::TickResponse extra;
+    EXPECT_FALSE(stream_->Read(&extra)) << "an answer no message asked for: " << extra.DebugString();
+    return stream_->Finish();
+  }
+  grpc::Status Finish() { return stream_->Finish(); }
+
+ private:
+  grpc::ClientContext context_;
+  std::unique_ptr<grpc::ClientReaderWriter<v1::TickRequest, v1::TickResponse>> stream_;
+};
+
+v1::TickRequest Message(std::int64_t sequence) {
+  v1::TickRequest m;
+  m.set_sequence(sequence);
+  return m;
+}
+
+// The field paths of a TickResponse's BadRequest, and its ErrorInfo reason.
+std::vector<std::string> Fields(const v1::TickResponse& r) {
+  std::vector<std::string> fields;
+  for (const auto& any : r.status().details()) {
+    google::rpc::BadRequest bad;
+    if (!any.UnpackTo(&bad)) continue;
+    for (const auto& v : bad.field_violations()) fields.push_back(v.field());
+  }
+  return fields;
+}
+std::string Reason(const v1::TickResponse& r) {
+  for (const auto& any : r.status().details()) {
+    google::rpc::ErrorInfo info;
+    if (any.UnpackTo(&info)) return info.reason();
+  }
+  return "";
+}
+bool Has(const std::vector<std::string>& fields, const std::string& field) {
+  return std::find(fields.begin(), fields.end(), field) != fields.end();
+}
+
+// Ray casts along +x at the latest frame, and at tick 1.5 ignoring the
+// shooter: hitting the target, the ball, the wall.
+v1::QueryWorldRequest Query() {
+  v1::QueryWorldRequest q;
+  for (const double y : {0.0, 4.0, -4.0}) {
+    v1::WorldRayCast* c = q.add_ray_casts();
+    c->mutable_ray()->mutable_origin()->set_x(-1);
+    c->mutable_ray()->mutable_origin()->set_y(y);
+    c->mutable_ray()->mutable_origin()->set_z(1.2);
+    c->mutable_ray()->mutable_direction()->set_x(1);
+  }
+  q.mutable_ray_casts(2)->mutable_filter()->mutable_at()->set_tick(1);
+  q.mutable_ray_casts(2)->mutable_filter()->mutable_at()->set_fraction(0.5);
+  q.mutable_ray_casts(2)->mutable_filter()->add_ignore_bodies(kShooter);
+  return q;
+}
+v1::CastWorldRaysPackedRequest PackedRays() {
+  v1::CastWorldRaysPackedRequest r;
+  for (const double y : {1.1, 4.0, 40.0}) {
+    for (double v : {-1.0, y, 1.2, 1.0, 0.0, 0.0, kInfinity}) r.add_rays(v);
+  }
+  r.mutable_filter()->add_ignore_bodies(kShooter);
+  return r;
+}
+// Shots() packed (world.proto: ValidateShotsPackedRequest).
+v1::ValidateShotsPackedRequest PackedShots() {
+  v1::ValidateShotsPackedRequest r;
+  for (const ShotRequest& s : Shots()) {
+    for (double v : {s.origin.x, s.origin.y, s.origin.z, s.direction.x, s.direction.y, s.direction.z,
+                     s.max_range, s.at ? s.at->fraction : 0.0, s.tolerance, 0.0}) {
+      r.add_doubles(v);
+    }
+    r.add_shooter_ids(s.shooter);
+    r.add_ticks(s.at ? s.at->tick : -1);
+    r.add_claimed_body_ids(s.claim ? s.claim->body : -1);
+    r.add_claimed_part_ids(s.claim ? s.claim->part : -1);
+  }
+  return r;
+}
+
+class WorldTickTest : public ::testing::Test {
+ protected:
+  explicit WorldTickTest(Options options = {}) : server_(std::move(options)) {
+    stub_ = v1::WorldService::NewStub(server_.channel);
+  }
+  void Create(const std::string& id = kWorld) {
+    v1::WorldInfo info;
+    const grpc::Status s = stub_->CreateWorld(Ctx(id).get(), CreateRequest(id), &info);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  void PushFrame(const Frame& f, const std::string& id = kWorld) {
+    v1::PushFrameRequest r;
+    r.set_world_id(id);
+    Put(f, r.mutable_frame());
+    v1::PushFrameResponse response;
+    ASSERT_TRUE(stub_->PushFrame(Ctx(id).get(), r, &response).ok());
+  }
+
+  TestServer server_;
+  std::unique_ptr<v1::WorldService::Stub> stub_;
+};
+
+TEST_F(WorldTickTest, AnswersInOrderEqualToTheUnaryCalls) {
+  Create();
+  Create("twin");
+  v1::TickRequest m1 = Message(7), m2 = Message(3), ping = Message(42), m4 = Message(5);
+  Put(Frame1(), m1.mutable_frame());
+  Put(Frame2(), m2.mutable_frame());
+  *m2.mutable_query() = Query();
+  *m2.mutable_shots() = ShotsRequest(Shots(), "");
+  *m2.mutable_moves() = MovesRequest(Moves(), "");
+  *m4.mutable_shots_packed() = PackedShots();
+  *m4.mutable_rays_packed() = PackedRays();
+  m4.mutable_rays_packed()->set_world_id(kWorld);  // Empty or the stream's: both fine.
+  TickCall tick(*stub_);
+  // All sent before any is read: answered in order all the same.
+  for (const v1::TickRequest* m : {&m1, &m2, &ping, &m4}) ASSERT_TRUE(tick.Send(*m));
+  std::vector<v1::TickResponse> answers;
+  for (int i = 0; i < 4; ++i) answers.push_back(tick.Receive());
+  EXPECT_TRUE(tick.Close().ok());
+  ASSERT_EQ(answers[0].sequence(), 7);
+  ASSERT_EQ(answers[1].sequence(), 3);
+  ASSERT_EQ(answers[2].sequence(), 42);
+  ASSERT_EQ(answers[3].sequence(), 5);
+  for (const v1::TickResponse& a : answers) EXPECT_FALSE(a.has_status()) << a.status().message();
+
+  // The same requests as unary calls on the twin world.
+  const std::string twin = "twin";
+  v1::PushFrameRequest push;
+  push.set_world_id(twin);
+  v1::PushFrameResponse pushed1, pushed2;
+  *push.mutable_frame() = m1.frame();
+  ASSERT_TRUE(stub_->PushFrame(Ctx(twin).get(), push, &pushed1).ok());
+  *push.mutable_frame() = m2.frame();
+  ASSERT_TRUE(stub_->PushFrame(Ctx(twin).get(), push, &pushed2).ok());
+  v1::QueryWorldRequest query = m2.query();
+  query.set_world_id(twin);
+  v1::QueryWorldResponse queried;
+  ASSERT_TRUE(stub_->QueryWorld(Ctx(twin).get(), query, &queried).ok());
+  v1::ValidateShotsResponse shot, packed_shot;
+  ASSERT_TRUE(stub_->ValidateShots(Ctx(twin).get(), ShotsRequest(Shots(), twin), &shot).ok());
+  v1::ValidateMovesResponse moved;
+  ASSERT_TRUE(stub_->ValidateMoves(Ctx(twin).get(), MovesRequest(Moves(), twin), &moved).ok());
+  v1::ValidateShotsPackedRequest packed_shots = PackedShots();
+  packed_shots.set_world_id(twin);
+  ASSERT_TRUE(stub_->ValidateShotsPacked(Ctx(twin).get(), packed_shots, &packed_shot).ok());
+  v1::CastWorldRaysPackedRequest packed_rays = PackedRays();
+  packed_rays.set_world_id(twin);
+  v1::CastWorldRaysPackedResponse rays;
+  ASSERT_TRUE(stub_->CastWorldRaysPacked(Ctx(twin).get(), packed_rays, &rays).ok());
+
+  EXPECT_TRUE(MessageDifferencer::Equals(answers[0].frame(), pushed1));
+  EXPECT_TRUE(MessageDifferencer::Equals(answers[1].frame(), pushed2));
+  EXPECT_TRUE(MessageDifferencer::Equals(answers[1].query(), queried)) << answers[1].query().DebugString();
+  EXPECT_TRUE(MessageDifferencer::Equals(answers[1].shots(), shot)) << answers[1].shots().DebugString();
+  EXPECT_TRUE(MessageDifferencer::Equals(answers[1].moves(), moved)) << answers[1].moves().DebugString();
+  EXPECT_TRUE(MessageDifferencer::Equals(answers[3].shots_packed(), packed_shot));
+  EXPECT_TRUE(MessageDifferencer::Equals(answers[3].rays_packed(), rays));
+  // And the core's, on the verdicts (the unary tests check the rest).
+  const World core = CoreWorld();
+  v1::ValidateShotsResponse core_shots;
+  for (const ShotVerdict& v : core.ValidateShots(Shots())) convert::ToProto(v, core_shots.add_verdicts());
+  EXPECT_TRUE(MessageDifferencer::Equals(answers[1].shots(), core_shots));
+  // Not vacuous: hits and each kind of verdict.
+  EXPECT_FALSE(answers[2].has_frame() || answers[2].has_query() || answers[2].has_shots());
+  ASSERT_EQ(answers[1].query().ray_casts_size(), 3);
+  EXPECT_EQ(answers[1].query().ray_casts(0).hits(0).target().body().body_id(), kShooter);
+  EXPECT_EQ(answers[1].query().ray_casts(1).hits(0).target().static_element().element_id(), kBall);
+  ASSERT_EQ(answers[1].shots().verdicts_size(), 4);
+  EXPECT_EQ(answers[1].shots().verdicts(0).code(), v1::SHOT_CODE_CONFIRMED);
+  EXPECT_EQ(answers[1].shots().verdicts(2).code(), v1::SHOT_CODE_BLOCKED);
+  ASSERT_EQ(answers[1].moves().verdicts_size(), 5);
+  EXPECT_EQ(answers[1].moves().verdicts(0).code(), v1::MOVE_CODE_BLOCKED);
+  EXPECT_EQ(answers[3].shots_packed().verdicts(0).code(), v1::SHOT_CODE_CONFIRMED);
+  EXPECT_EQ(answers[3].rays_packed().target_id(1), kBall);
+}
+
+TEST_F(WorldTickTest, AnErrorAnswersItsMessageAloneAndTheStreamGoesOn) {
+  Create();
+  TickCall tick(*stub_);
+  v1::TickRequest m = Message(1);
+  Put(Frame1(), m.mutable_frame());
+  ASSERT_TRUE(tick.Send(m));
+  EXPECT_FALSE(tick.Receive().has_status());
+
+  m = Message(2);  // A NaN direction and a negative range.
+  *m.mutable_shots() = ShotsRequest(Shots(), "");
+  m.mutable_shots()->mutable_shots(0)->mutable_direction()->set_x(std::nan(""));
+  m.mutable_shots()->mutable_shots(1)->set_max_range(-1);
+  ASSERT_TRUE(tick.Send(m));
+  v1::TickResponse r = tick.Receive();
+  EXPECT_EQ(r.sequence(), 2);
+  EXPECT_EQ(r.status().code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(Has(Fields(r), "shots.shots[0].direction.x")) << r.status().DebugString();
+  EXPECT_TRUE(Has(Fields(r), "shots.shots[1].max_range")) << r.status().DebugString();
+  EXPECT_FALSE(r.has_shots());
+
+  m = Message(3);  // Tick 1 again: stale.
+  Put(Frame1(), m.mutable_frame());
+  ASSERT_TRUE(tick.Send(m));
+  r = tick.Receive();
+  EXPECT_EQ(r.sequence(), 3);
+  EXPECT_EQ(r.status().code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(r.status().message().find('1'), std::string::npos) << r.status().message();
+
+  m = Message(4);  // The frame applies; the moves after it fail.
+  Put(Frame2(), m.mutable_frame());
+  m.mutable_moves()->add_moves()->set_body_id(kShooter);  // elapsed 0.
+  ASSERT_TRUE(tick.Send(m));
+  r = tick.Receive();
+  EXPECT_EQ(r.status().code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(Has(Fields(r), "moves.moves[0].elapsed")) << r.status().DebugString();
+  EXPECT_TRUE(r.has_frame());
+  EXPECT_FALSE(r.has_moves());
+
+  m = Message(5);  // Another world's id in a part.
+  *m.mutable_query() = Query();
+  m.mutable_query()->set_world_id("other");
+  m.set_budget_ms(-1);
+  ASSERT_TRUE(tick.Send(m));
+  r = tick.Receive();
+  EXPECT_EQ(r.status().code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Fields(r), std::vector<std::string>{"budget_ms"}) << r.status().DebugString();
+  m.clear_budget_ms();
+  ASSERT_TRUE(tick.Send(m));
+  r = tick.Receive();
+  EXPECT_EQ(Fields(r), std::vector<std::string>{"query.world_id"}) << r.status().DebugString();
+
+  m = Message(6);  // The stream still answers, on the world with tick 2 applied.
+  *m.mutable_shots() = ShotsRequest(Shots(), "");
+  ASSERT_TRUE(tick.Send(m));
+  r = tick.Receive();
+  EXPECT_EQ(r.sequence(), 6);
+  EXPECT_FALSE(r.has_status()) << r.status().message();
+  v1::ValidateShotsResponse expected;
+  for (const ShotVerdict& v : CoreWorld().ValidateShots(Shots()))
+    convert::ToProto(v, expected.add_verdicts());
+  EXPECT_TRUE(MessageDifferencer::Equals(r.shots(), expected)) << r.shots().DebugString();
+  EXPECT_TRUE(tick.Close().ok());
+}
+
+TEST_F(WorldTickTest, AnUnknownWorldIsNotFoundPerMessage) {
+  TickCall tick(*stub_, "later");
+  ASSERT_TRUE(tick.Send(Message(1)));
+  v1::TickResponse r = tick.Receive();
+  EXPECT_EQ(r.status().code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Reason(r), "WORLD_NOT_FOUND") << r.status().DebugString();
+  // Created meanwhile: the same stream goes on with it.
+  Create("later");
+  v1::TickRequest m = Message(2);
+  Put(Frame1(), m.mutable_frame());
+  ASSERT_TRUE(tick.Send(m));
+  r = tick.Receive();
+  EXPECT_FALSE(r.has_status()) << r.status().message();
+  EXPECT_TRUE(r.has_frame());
+  EXPECT_TRUE(tick.Close().ok());
+}
+
+TEST_F(WorldTickTest, TheHeaderIsRequiredAndMustBeAnId) {
+  Create();
+  for (const std::string header : {"", "no such world"}) {
+    TickCall tick(*stub_, header);
+    tick.Send(Message(1));  // May fail: the stream is ending.
+    EXPECT_EQ(tick.Receive().sequence(), -1) << header;
+    const grpc::Status s = tick.Finish();
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << header;
+    EXPECT_EQ(BadRequestFields(s), std::vector<std::string>{"collide-world"}) << header << s.error_message();
+  }
+}
+
+// A hook that holds the message of one sequence until released.
+struct Hold {
+  explicit Hold(std::int64_t sequence) : sequence(sequence) {}
+  void operator()(std::int64_t s) {
+    if (s != sequence) return;
+    held.set_value();
+    release_future.wait();
+  }
+  const std::int64_t sequence;
+  std::promise<void> held;
+  std::promise<void> release;
+  std::shared_future<void> release_future = release.get_future().share();
+};
+Options Holding(const std::shared_ptr<Hold>& hold) {
+  Options o;
+  o.worker_threads = 2;  // Two messages of two streams can run at once.
+  o.before_tick_message = [hold](std::int64_t s) { (*hold)(s); };
+  return o;
+}
+
+class WorldTickBudgetTest : public WorldTickTest {
+ protected:
+  static Options Slow() {
+    Options o;
+    o.before_tick_message = [](std::int64_t s) {
+      if (s == 2) std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    };
+    return o;
+  }
+  WorldTickBudgetTest() : WorldTickTest(Slow()) {}
+};
+
+TEST_F(WorldTickBudgetTest, AMessagePastItsBudgetAloneIsDeadlineExceeded) {
+  Create();
+  PushFrame(Frame1());
+  // 2 runs 400 ms; 3, read meanwhile, is stale by then (1 ms budget) and
+  // not run: its frame is not applied, so 4's frame of the same tick is.
+  v1::TickRequest m3 = Message(3), m4 = Message(4), m5 = Message(5);
+  m3.set_budget_ms(1);
+  Put(Frame2(), m3.mutable_frame());
+  Put(Frame2(), m4.mutable_frame());
+  m5.set_budget_ms(60000);
+  *m5.mutable_shots() = ShotsRequest(Shots(), "");
+  TickCall tick(*stub_);
+  for (const v1::TickRequest& m : {Message(1), Message(2), m3, m4, m5}) ASSERT_TRUE(tick.Send(m));
+  for (std::int64_t s = 1; s <= 5; ++s) {
+    const v1::TickResponse r = tick.Receive();
+    ASSERT_EQ(r.sequence(), s);
+    if (s == 3) {
+      EXPECT_EQ(r.status().code(), grpc::StatusCode::DEADLINE_EXCEEDED) << r.status().message();
+      EXPECT_NE(r.status().message().find("budget_ms 1"), std::string::npos) << r.status().message();
+      EXPECT_FALSE(r.has_frame());
+    } else {
+      EXPECT_FALSE(r.has_status()) << s << ": " << r.status().message();
+    }
+  }
+  EXPECT_TRUE(tick.Close().ok());
+}
+
+TEST(WorldTickAdmissionTest, MessagesCountAgainstTheServersAdmission) {
+  auto hold = std::make_shared<Hold>(1);
+  Options o = Holding(hold);
+  o.max_concurrent_calls = 1;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  TickCall a(*stub), b(*stub);
+  ASSERT_TRUE(a.Send(Message(1)));
+  hold->held.get_future().wait();
+  // Message 1 is in flight: the one call admitted.
+  v1::GetWorldRequest get;
+  get.set_world_id(kWorld);
+  const grpc::Status refused = stub->GetWorld(Ctx().get(), get, &info);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(refused.error_message().find("--max_concurrent_calls"), std::string::npos);
+  ASSERT_TRUE(b.Send(Message(9)));
+  v1::TickResponse r = b.Receive();
+  EXPECT_EQ(r.sequence(), 9);
+  EXPECT_EQ(r.status().code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << r.status().message();
+  hold->release.set_value();
+  EXPECT_FALSE(a.Receive().has_status());
+  ASSERT_TRUE(b.Send(Message(10)));
+  EXPECT_FALSE(b.Receive().has_status());
+  EXPECT_TRUE(stub->GetWorld(Ctx().get(), get, &info).ok());
+  EXPECT_TRUE(a.Close().ok());
+  EXPECT_TRUE(b.Close().ok());
+}
+
+TEST(WorldTickDrainTest, ShutdownAnswersWhatWasReadThenEndsUnavailable) {
+  auto hold = std::make_shared<Hold>(1);
+  TestServer server(Holding(hold));
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  TickCall tick(*stub);
+  v1::TickRequest m = Message(1);
+  Put(Frame1(), m.mutable_frame());
+  ASSERT_TRUE(tick.Send(m));
+  hold->held.get_future().wait();
+  // Message 1 runs while the server shuts down.
+  const auto start = std::chrono::steady_clock::now();
+  std::thread shutdown([&] { server.server->Shutdown(); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  hold->release.set_value();
+  const v1::TickResponse r = tick.Receive();
+  EXPECT_EQ(r.sequence(), 1);
+  EXPECT_FALSE(r.has_status()) << r.status().message();
+  EXPECT_TRUE(r.has_frame());
+  EXPECT_EQ(tick.Receive().sequence(), -1);
+  const grpc::Status end = tick.Finish();
+  EXPECT_EQ(end.error_code(), grpc::StatusCode::UNAVAILABLE) << end.error_message();
+  EXPECT_NE(end.error_message().find("shutting down"), std::string::npos) << end.error_message();
+  shutdown.join();
+  // Ended by the stream itself, not by the 10 s drain timeout's cancellation.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+}  // namespace
+}  // namespace collide::server::testing
