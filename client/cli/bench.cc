@@ -41,6 +41,9 @@ ABSL_FLAG(std::string, client_path, "wire",
           "bench: wire (the request is serialized once and its bytes sent on every call, as a load "
           "generator should: the figure is the service's) or typed (every call goes through the typed "
           "Client methods, converting core shapes to messages and results back: what a C++ caller pays)");
+ABSL_FLAG(bool, world, false,
+          "bench: the world service instead of pair queries (shots/s, moves/s, frames/s, unary and stream, "
+          "against the in-process core: world_bench.cc)");
 ABSL_FLAG(absl::Duration, baseline_duration, absl::Seconds(2),
           "bench: how long each baseline (core, bare round trip) runs");
 
@@ -178,6 +181,7 @@ CoreRate MeasureCore(const BenchWorkload& w, QueryLevel level, absl::Duration bu
 }  // namespace
 
 int RunBench() {
+  if (absl::GetFlag(FLAGS_world)) return RunWorldBench();
   const std::string encoding = absl::GetFlag(FLAGS_encoding);
   const std::optional<ShapeKind> kind = ParseShapeKind(absl::GetFlag(FLAGS_kind));
   const std::optional<QueryLevel> level = ParseLevel(absl::GetFlag(FLAGS_level));

@@ -56,6 +56,14 @@ absl::StatusOr<std::vector<StaticElement>> CoreStatics(const WorldSpec& spec, co
 // the core's defaults).
 WorldSettings CoreSettings(const WorldSpec& spec);
 
+// Deletes the world when it goes out of scope (errors ignored): the demo's
+// and the bench's worlds do not outlive them.
+struct DeleteOnExit {
+  WorldClient& client;
+  std::string id;
+  ~DeleteOnExit() { client.DeleteWorld(id).IgnoreError(); }
+};
+
 }  // namespace collide::cli
 
 #endif  // COLLIDE_CLIENT_CLI_WORLD_ARENA_H_

@@ -27,7 +27,8 @@
 
 ABSL_DECLARE_FLAG(std::string, map);
 ABSL_DECLARE_FLAG(std::uint64_t, seed);
-ABSL_FLAG(int, players, 16, "world demo: bots in the match");
+ABSL_FLAG(int, players, 0,
+          "world demo and bench --world: bots in the match (0: 16 for the demo, 64 for the bench)");
 ABSL_FLAG(double, seconds, 10, "world demo: how long the match runs");
 ABSL_FLAG(double, tick_rate, 64, "world demo: ticks per second (0: as fast as the server answers)");
 ABSL_FLAG(std::string, transport, "auto",
@@ -75,7 +76,7 @@ int Fail(std::string_view what, const absl::Status& status) {
 
 int RunWorldDemo(const std::vector<std::string>& args) {
   const std::string map = absl::GetFlag(FLAGS_map);
-  const int players = absl::GetFlag(FLAGS_players);
+  const int players = absl::GetFlag(FLAGS_players) == 0 ? 16 : absl::GetFlag(FLAGS_players);
   const double seconds = absl::GetFlag(FLAGS_seconds);
   const double tick_rate = absl::GetFlag(FLAGS_tick_rate);
   const std::uint64_t seed = absl::GetFlag(FLAGS_seed);
@@ -98,11 +99,7 @@ int RunWorldDemo(const std::vector<std::string>& args) {
                                channel->target(), map.empty() ? "the built-in arena" : map, info->triangles,
                                info->static_elements);
   // From here on the world is deleted however the run ends.
-  struct Deleter {
-    WorldClient& client;
-    const std::string& id;
-    ~Deleter() { client.DeleteWorld(id).IgnoreError(); }
-  } deleter{client, id};
+  const DeleteOnExit deleter{client, id};
 
   absl::StatusOr<std::vector<Vec3>> floor = FindFloorPoints(client, id, scale, 4096, seed);
   if (!floor.ok()) return Fail("finding the floor", floor.status());
@@ -135,23 +132,23 @@ int RunWorldDemo(const std::vector<std::string>& args) {
       frame = match.SpawnFrame(tick);
     } else {
       const std::vector<MoveRequest> moves = match.ProposeMoves();
-      absl::StatusOr<std::vector<MoveVerdict>> verdicts = (*transport)->ValidateMoves(moves);
-      if (!verdicts.ok()) {
-        failure = verdicts.status();
+      absl::StatusOr<TickAnswers> answers = (*transport)->Send(nullptr, {}, moves);
+      if (!answers.ok()) {
+        failure = answers.status();
         break;
       }
-      for (const MoveVerdict& v : *verdicts) ++second.move_codes[static_cast<int>(v.code)];
-      second.moves += static_cast<std::int64_t>(verdicts->size());
-      frame = match.ApplyMoves(tick, *verdicts);
+      for (const MoveVerdict& v : answers->moves) ++second.move_codes[static_cast<int>(v.code)];
+      second.moves += static_cast<std::int64_t>(answers->moves.size());
+      frame = match.ApplyMoves(tick, answers->moves);
     }
     const std::vector<ShotRequest> shots = match.Shots(tick);
-    absl::StatusOr<std::vector<ShotVerdict>> verdicts = (*transport)->PushFrameAndShoot(frame, shots);
-    if (!verdicts.ok()) {
-      failure = verdicts.status();
+    absl::StatusOr<TickAnswers> answers = (*transport)->Send(&frame, shots, {});
+    if (!answers.ok()) {
+      failure = answers.status();
       break;
     }
-    for (const ShotVerdict& v : *verdicts) ++second.shot_codes[static_cast<int>(v.code)];
-    second.shots += static_cast<std::int64_t>(verdicts->size());
+    for (const ShotVerdict& v : answers->shots) ++second.shot_codes[static_cast<int>(v.code)];
+    second.shots += static_cast<std::int64_t>(answers->shots.size());
     ++second.ticks;
     const Clock::time_point t1 = Clock::now();
     second.tick_us.push_back(Micros(t1 - t0));

@@ -6,14 +6,24 @@ namespace {
 class UnaryTransport final : public TickTransport {
  public:
   UnaryTransport(WorldClient& client, std::string world_id) : client_(client), id_(std::move(world_id)) {}
-  absl::StatusOr<std::vector<MoveVerdict>> ValidateMoves(std::span<const MoveRequest> moves) override {
-    return client_.ValidateMoves(id_, moves);
-  }
-  absl::StatusOr<std::vector<ShotVerdict>> PushFrameAndShoot(const Frame& frame,
-                                                             std::span<const ShotRequest> shots) override {
-    if (absl::StatusOr<std::int64_t> pushed = client_.PushFrame(id_, frame); !pushed.ok())
-      return pushed.status();
-    return client_.ValidateShotsPacked(id_, shots);
+  absl::StatusOr<TickAnswers> Send(const Frame* frame, std::span<const ShotRequest> shots,
+                                   std::span<const MoveRequest> moves) override {
+    TickAnswers out;
+    if (frame != nullptr) {
+      if (absl::StatusOr<std::int64_t> pushed = client_.PushFrame(id_, *frame); !pushed.ok())
+        return pushed.status();
+    }
+    if (!shots.empty()) {
+      absl::StatusOr<std::vector<ShotVerdict>> verdicts = client_.ValidateShotsPacked(id_, shots);
+      if (!verdicts.ok()) return verdicts.status();
+      out.shots = *std::move(verdicts);
+    }
+    if (!moves.empty()) {
+      absl::StatusOr<std::vector<MoveVerdict>> verdicts = client_.ValidateMoves(id_, moves);
+      if (!verdicts.ok()) return verdicts.status();
+      out.moves = *std::move(verdicts);
+    }
+    return out;
   }
   std::string name() const override { return "unary calls"; }
 

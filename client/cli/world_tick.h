@@ -1,5 +1,6 @@
 // How the demo and the world bench send a tick's messages: through the Tick
-// stream (one stream per world, messages pipelined) or unary calls.
+// stream (one stream per world, one message holding every part) or unary
+// calls (one per part).
 #ifndef COLLIDE_CLIENT_CLI_WORLD_TICK_H_
 #define COLLIDE_CLIENT_CLI_WORLD_TICK_H_
 
@@ -13,17 +14,22 @@
 
 namespace collide::cli {
 
+struct TickAnswers {
+  std::vector<ShotVerdict> shots;
+  std::vector<MoveVerdict> moves;
+};
+
 class TickTransport {
  public:
   virtual ~TickTransport() = default;
-  virtual absl::StatusOr<std::vector<MoveVerdict>> ValidateMoves(std::span<const MoveRequest> moves) = 0;
-  // Pushes `frame`, then validates `shots` against it.
-  virtual absl::StatusOr<std::vector<ShotVerdict>> PushFrameAndShoot(const Frame& frame,
-                                                                     std::span<const ShotRequest> shots) = 0;
+  // Pushes `frame` (when given), then validates `shots` (packed) and `moves`
+  // (each when not empty), in that order: the verdicts see the frame.
+  virtual absl::StatusOr<TickAnswers> Send(const Frame* frame, std::span<const ShotRequest> shots,
+                                           std::span<const MoveRequest> moves) = 0;
   virtual std::string name() const = 0;
 };
 
-// `kind`: "unary" (PushFrame, ValidateMoves, ValidateShotsPacked), "stream"
+// `kind`: "unary" (PushFrame, ValidateShotsPacked, ValidateMoves), "stream"
 // (the Tick stream), or "auto" (the stream when the server answers it, else
 // unary).
 absl::StatusOr<std::unique_ptr<TickTransport>> MakeTickTransport(WorldClient& client,

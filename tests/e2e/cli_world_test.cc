@@ -1,6 +1,7 @@
 // `collide world ...` against the real server binary: the demo a new user
 // runs after the start command (its summary must report judged shots and
-// moves), and create/info/list/delete from the arena, a JSON description and
+// moves), `collide bench --world` (the service's verdicts equal the core's),
+// and create/info/list/delete from the arena, a JSON description and
 // a map file in the server's --maps_dir (Debian's openarena-088-data).
 #include <gtest/gtest.h>
 
@@ -67,6 +68,20 @@ TEST_F(CliWorldTest, DemoReportsVerdicts) {
   const CommandResult list = Cli(*server_, {"world", "list"});
   EXPECT_EQ(list.exit_code, 0) << list.err;
   EXPECT_EQ(list.out.find("demo-"), std::string::npos) << list.out;
+}
+
+// The world bench's match judged by the service and by the core in process:
+// equal verdicts, rates printed for every phase.
+TEST_F(CliWorldTest, BenchWorldAnswersAsTheCore) {
+  const CommandResult r =
+      Cli(*server_, {"bench", "--world", "--phase=200ms", "--batch=256", "--concurrency=1", "--players=16"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("answers equal to the core's: yes (0 of 512 verdicts differ)"), std::string::npos)
+      << r.out;
+  for (const char* line : {"shots unary", "moves unary", "frames unary", "tick (frame of 16 bodies"}) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+  }
+  EXPECT_EQ(r.out.find("ERRORS"), std::string::npos) << r.out;
 }
 
 TEST_F(CliWorldTest, CreateInfoListDelete) {
