@@ -28,6 +28,10 @@ for t in "${TARGETS[@]}"; do
     echo "fuzz: $t: $runs executions in ${SECONDS_PER_TARGET}s, no failure"
   else
     echo "fuzz: $t: FAILED"; grep -E 'invariant violated|ERROR|SUMMARY|Test unit written' "$log" | head -20
+    # The input itself, so a CI log alone reproduces the failure (base64 -d > crash; $t crash).
+    for a in "$BUILD_DIR/artifacts/$t-"*; do
+      [[ -f "$a" && $(stat -c %s "$a") -le 65536 ]] && echo "fuzz: $t: input $(basename "$a") base64: $(base64 -w0 "$a")"
+    done
     status=1
   fi
   rm -rf "$scratch"

@@ -29,11 +29,14 @@ export JOBS BUILD_DIR
 
 timings=()
 failed=()
+# Each stage's output is also kept here, so that the end of the run can repeat
+# the failure lines of a failed stage (CI shows only the tail of the output).
+STAGE_LOGS="$(mktemp -d)"
 stage() {  # stage NAME COMMAND...
   local name=$1 start=$SECONDS
   shift
   echo "=== stage $name"
-  if "$@"; then
+  if "$@" 2>&1 | tee "$STAGE_LOGS/$name.log"; then
     timings+=("$name $((SECONDS - start))s ok")
   else
     timings+=("$name $((SECONDS - start))s FAILED")
@@ -63,6 +66,10 @@ for s in $STAGES; do
 done
 echo "test.sh: stage timings: ${timings[*]}"
 if ((${#failed[@]})); then
+  for f in "${failed[@]}"; do
+    echo "--- stage $f, its failure lines:"
+    grep -E -i 'fail|error|invariant|SUMMARY|Test unit written|base64' "$STAGE_LOGS/$f.log" | grep -v -E '^\[[0-9]+/[0-9]+\]|warning:' | tail -40
+  done
   echo "test.sh: FAILED stages: ${failed[*]}"
   exit 1
 fi
