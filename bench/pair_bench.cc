@@ -302,6 +302,8 @@ void AddTypedKernels() {
   AddKernels<&IntersectSphereObb, &DistanceSphereObb, &ContactSphereObb>("sphere_obb");
   AddKernels<&IntersectCapsuleObb, &DistanceCapsuleObb, &ContactCapsuleObb>("capsule_obb");
   AddKernels<&IntersectObbObb, &DistanceObbObb, &ContactObbObb>("obb_obb");
+  AddKernels<&IntersectAabbTriangle, &DistanceAabbTriangle, &ContactAabbTriangle>("aabb_triangle");
+  AddKernels<&IntersectObbTriangle, &DistanceObbTriangle, &ContactObbTriangle>("obb_triangle");
 #endif
 #if COLLIDE_BENCH_CONVEX_KERNELS
   AddKernels<&IntersectSphereTriangle, &DistanceSphereTriangle, &ContactSphereTriangle>("sphere_triangle");

@@ -14,6 +14,8 @@ const std::vector<PairKind>& PairKinds() {
       {"capsule_capsule", ShapeKind::kCapsule, ShapeKind::kCapsule, 0.665},
       {"capsule_obb", ShapeKind::kCapsule, ShapeKind::kObb, 0.87},
       {"obb_obb", ShapeKind::kObb, ShapeKind::kObb, 1.08},
+      {"aabb_triangle", ShapeKind::kAabb, ShapeKind::kTriangle, 0.6},
+      {"obb_triangle", ShapeKind::kObb, ShapeKind::kTriangle, 0.6},
       {"convex_hull_convex_hull", ShapeKind::kConvexHull, ShapeKind::kConvexHull, 0.45},
   };
   return kinds;

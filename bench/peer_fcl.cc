@@ -8,9 +8,9 @@
 //   collide's kContact also returns the signed distance and witness points of
 //   separated pairs, so it does more work per miss.
 // - Triangles: FCL's collision matrix has no shape-vs-TriangleP entry; the
-//   narrowest FCL API for a sphere against one triangle is the narrow-phase
-//   solver's shapeTriangleIntersect / shapeTriangleDistance (the routines its
-//   mesh traversal calls per triangle), used directly here.
+//   narrowest FCL API for a sphere or box against one triangle is the
+//   narrow-phase solver's shapeTriangleIntersect / shapeTriangleDistance
+//   (the routines its mesh traversal calls per triangle), used directly here.
 // - Hulls: fcl::Convexd over the hull's vertices with no faces; below 32
 //   vertices FCL's support function scans the vertices, like collide's.
 #include <benchmark/benchmark.h>
@@ -80,15 +80,20 @@ class FclPeer final : public IndexedPeer<FclPeer> {
  public:
   explicit FclPeer(const PairSet& set) {
     triangles_ = set.kind.b == ShapeKind::kTriangle;
-    if (triangles_ && set.kind.a != ShapeKind::kSphere) {
-      std::fprintf(stderr, "peer_fcl: only sphere-triangle is wired\n");
+    const bool box = set.kind.a == ShapeKind::kAabb || set.kind.a == ShapeKind::kObb;
+    if (triangles_ && set.kind.a != ShapeKind::kSphere && !box) {
+      std::fprintf(stderr, "peer_fcl: only sphere-triangle and box-triangle are wired\n");
       std::abort();
     }
     for (int i = 0; i < static_cast<int>(set.a.size()); ++i) {
       a_.push_back(MakeObject(set.a[i]));
       if (triangles_) {
         const auto& t = std::get<Triangle>(set.b[i]);
-        spheres_.emplace_back(std::get<Sphere>(set.a[i]).radius);
+        if (box) {
+          boxes_.push_back(static_cast<const fcl::Boxd&>(*a_.back()->collisionGeometry()));
+        } else {
+          spheres_.emplace_back(std::get<Sphere>(set.a[i]).radius);
+        }
         tri_.push_back({ToFcl(t.a), ToFcl(t.b), ToFcl(t.c)});
       } else {
         b_.push_back(MakeObject(set.b[i]));
@@ -129,15 +134,19 @@ class FclPeer final : public IndexedPeer<FclPeer> {
   }
 
   Answer RunTriangle(QueryLevel level, int i) {
+    return boxes_.empty() ? RunTriangle(spheres_[i], level, i) : RunTriangle(boxes_[i], level, i);
+  }
+  template <typename S>
+  Answer RunTriangle(const S& shape, QueryLevel level, int i) {
     const fcl::Transform3d& tf = a_[i]->getTransform();
     const auto& [p1, p2, p3] = tri_[i];
     switch (level) {
       case QueryLevel::kIntersect:
-        return {solver_.shapeTriangleIntersect(spheres_[i], tf, p1, p2, p3), 0.0};
+        return {solver_.shapeTriangleIntersect(shape, tf, p1, p2, p3), 0.0};
       case QueryLevel::kDistance: {
         double distance = 0.0;
         fcl::Vector3d q1, q2;
-        const bool apart = solver_.shapeTriangleDistance(spheres_[i], tf, p1, p2, p3, &distance, &q1, &q2);
+        const bool apart = solver_.shapeTriangleDistance(shape, tf, p1, p2, p3, &distance, &q1, &q2);
         benchmark::DoNotOptimize(q1);
         benchmark::DoNotOptimize(q2);
         return {!apart, distance};
@@ -145,7 +154,7 @@ class FclPeer final : public IndexedPeer<FclPeer> {
       case QueryLevel::kContact: {
         fcl::Vector3d point, normal;
         double depth = 0.0;
-        const bool hit = solver_.shapeTriangleIntersect(spheres_[i], tf, p1, p2, p3, &point, &depth, &normal);
+        const bool hit = solver_.shapeTriangleIntersect(shape, tf, p1, p2, p3, &point, &depth, &normal);
         benchmark::DoNotOptimize(point);
         benchmark::DoNotOptimize(normal);
         return {hit, hit ? -depth : kNaN};
@@ -160,6 +169,7 @@ class FclPeer final : public IndexedPeer<FclPeer> {
   std::vector<std::unique_ptr<fcl::CollisionObjectd>> b_;
   bool triangles_ = false;
   std::vector<fcl::Sphered> spheres_;
+  std::vector<fcl::Boxd> boxes_;
   std::vector<std::array<fcl::Vector3d, 3>> tri_;
   fcl::detail::GJKSolver_libccd<double> solver_;
 

@@ -114,6 +114,44 @@ TEST(AccuracyRegressionTest, SphereAtASliversVertexGetsTheSliversDistance) {
       -1.0603708057580717e-13, "sliver");
 }
 
+TEST(AccuracyRegressionTest, TriangleNearlyParallelToABoxFaceGetsItsDistance) {
+  // Was (GJK/EPA): distance 1.36e-8 for 1.12e-8, and 3.12e-9 for 2.40e-9.
+  ExpectContract(Aabb{{-0.56545453208110774, -1.6750252112954516, -1.120942062390621},
+                      {0.78920063611441083, -0.29475430715343798, 0.17816807988044403}},
+                 Triangle{{-0.56545455340166439, -1.3427138053555687, 1.0004091516338454},
+                          {-0.56545454330798839, -0.41177627383520848, -0.8083141295538645},
+                          {-0.5654545511994673, 0.24160729371128908, 1.5780166687043149}},
+                 1.1226880647363657e-08, "aabb-triangle 1.1e-8 apart");
+  ExpectContract(Obb{{1.7016141338743642, -1.3866476372686249, 0.1798376354574418},
+                     {{{0.96319438518819922, 0.21976661208417669, 0.15478763695776862},
+                       {0.24794956861158707, -0.94876850748435793, -0.19585538193072757},
+                       {0.10381516154808436, 0.22702633199465275, -0.96833953591382338}}},
+                     {0.58027799560490001, 0.20648410561375652, 0.28385257797020308}},
+                 Triangle{{1.9807356612761975, -0.46351758312813218, 0.88116331080821975},
+                          {2.5269499428167745, -2.5755803773587091, 0.48093986914412612},
+                          {2.2092760910740927, -0.7891767013020522, -0.078602326866912778}},
+                 2.3998288763139061e-09, "obb-triangle 2.4e-9 apart");
+}
+
+TEST(AccuracyRegressionTest, TriangleSlightlyIntoABoxFaceIsAHit) {
+  // Was (GJK/EPA): a miss, contact distance +5.4e-10 and +3.6e-9.
+  ExpectContract(Aabb{{-0.26631284885089102, -1.4528405211978206, 0.089702423808939002},
+                      {1.6560994333211454, -0.69989376532154368, 1.0863841309899955}},
+                 Triangle{{0.82753971772414769, -0.73656986474242614, 0.089702423900050024},
+                          {1.956429221042844, -1.3989563268702172, 0.089702422648692492},
+                          {1.5862889322865033, 0.15898148568244241, 0.089702423071594817}},
+                 -9.1111021505163592e-11, "aabb-triangle 9.1e-11 deep");
+  ExpectContract(Obb{{0.54355631691041184, 0.021939941949082886, -1.6960751029137524},
+                     {{{-0.70580076694260518, 0.67251479418113314, 0.22264125626383549},
+                       {-0.29067966844351789, -0.5615409029901266, 0.77471100716499441},
+                       {0.64602678561867488, 0.48207433646331116, 0.59182237739600652}}},
+                     {0.4205537641609392, 0.78211321874741846, 0.61959545474614552}},
+                 Triangle{{0.49439877510693964, -0.40530323267734458, -3.0337569392892068},
+                          {1.4803830835252252, -0.71622124603310977, -2.8891708862277987},
+                          {0.57612706798987934, 0.5916846269577708, -2.280435740642504}},
+                 -5.2665949789119657e-10, "obb-triangle 5.3e-10 deep");
+}
+
 TEST(AccuracyTest, BoxBoxNearlyParallelEdges) {
   CheckClass(AccuracyClass::kBoxBoxParallelEdges, ShapeKind::kObb, false, 101, "obb-obb parallel edges");
   CheckClass(AccuracyClass::kBoxBoxParallelEdges, ShapeKind::kAabb, false, 102, "aabb-obb parallel edges");
@@ -122,13 +160,13 @@ TEST(AccuracyTest, BoxBoxNearlyParallelEdges) {
 
 TEST(AccuracyTest, TriangleBoxNearlyParallelFace) {
   CheckClass(AccuracyClass::kTriangleBoxParallelFace, ShapeKind::kAabb, false, 201,
-             "aabb-triangle parallel face", "accuracy-triangle-box-parallel-face");
+             "aabb-triangle parallel face");
   CheckClass(AccuracyClass::kTriangleBoxParallelFace, ShapeKind::kAabb, true, 202,
-             "triangle-aabb parallel face", "accuracy-triangle-box-parallel-face");
+             "triangle-aabb parallel face");
   CheckClass(AccuracyClass::kTriangleBoxParallelFace, ShapeKind::kObb, false, 203,
-             "obb-triangle parallel face", "accuracy-triangle-box-parallel-face");
+             "obb-triangle parallel face");
   CheckClass(AccuracyClass::kTriangleBoxParallelFace, ShapeKind::kObb, true, 204,
-             "triangle-obb parallel face", "accuracy-triangle-box-parallel-face");
+             "triangle-obb parallel face");
 }
 
 TEST(AccuracyTest, TriangleBoxThinShapes) {

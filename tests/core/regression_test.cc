@@ -21,9 +21,8 @@ using testing::Describe;
 // Passes, or skips loudly when `ok` is false and `bug` is a listed known bug.
 // Why a skip at all: a reported bug listed in support/known_bugs.h keeps its
 // regression test in the suite, visible as SKIPPED with the bug's id, until
-// its fix lands; any other failure fails. The list's one entry today
-// (accuracy-triangle-box-parallel-face) is measured by accuracy_test, not
-// here, so no test in this file skips.
+// its fix lands; any other failure fails. The list is empty today, so no
+// test in this file skips.
 #define EXPECT_OR_KNOWN_BUG(ok, bug, message)                                                     \
   do {                                                                                            \
     if (!(ok)) {                                                                                  \

@@ -39,10 +39,8 @@ struct ClassSet {
 constexpr ClassSet kSets[] = {
     {AccuracyClass::kBoxBoxParallelEdges, ShapeKind::kObb, false, "obb-obb parallel edges", nullptr},
     {AccuracyClass::kBoxBoxParallelEdges, ShapeKind::kAabb, true, "obb-aabb parallel edges", nullptr},
-    {AccuracyClass::kTriangleBoxParallelFace, ShapeKind::kObb, false, "obb-triangle parallel face",
-     "accuracy-triangle-box-parallel-face"},
-    {AccuracyClass::kTriangleBoxParallelFace, ShapeKind::kAabb, true, "triangle-aabb parallel face",
-     "accuracy-triangle-box-parallel-face"},
+    {AccuracyClass::kTriangleBoxParallelFace, ShapeKind::kObb, false, "obb-triangle parallel face", nullptr},
+    {AccuracyClass::kTriangleBoxParallelFace, ShapeKind::kAabb, true, "triangle-aabb parallel face", nullptr},
     {AccuracyClass::kTriangleBoxThin, ShapeKind::kAabb, false, "aabb-triangle thin", nullptr},
     {AccuracyClass::kTriangleBoxThin, ShapeKind::kObb, true, "triangle-obb thin", nullptr},
     {AccuracyClass::kSphereTriangleThin, ShapeKind::kSphere, false, "sphere-triangle thin", nullptr},

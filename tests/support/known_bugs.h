@@ -29,12 +29,11 @@ struct KnownBug {
 // support features, with the middle-of-the-contact rule; regression tests
 // RegressionTest.ObbObbFaceContactWitnessesOnTheShapes and
 // RegressionTest.CapsuleObbParallelContactWitnessesOnTheShapes run).
-inline const std::vector<KnownBug> kKnownBugs = {
-    {"accuracy-triangle-box-parallel-face",
-     "triangle-box nearly parallel to a box face (issue 14 class 2) goes through GJK/EPA, whose "
-     "distances there are off by up to ~1e-9 and whose hit flags miss overlaps of ~1e-10; needs a "
-     "dedicated exact triangle-box kernel (tests/core/accuracy_test.cc measures it)"},
-};
+// Fixed: "accuracy-triangle-box-parallel-face" (triangle-box nearly parallel
+// to a box face went through GJK/EPA, distances off by up to ~1e-9 and
+// overlaps of ~1e-10 missed; the triangle-box kernels answer it now and
+// AccuracyTest.TriangleBoxNearlyParallelFace enforces it).
+inline const std::vector<KnownBug> kKnownBugs = {};
 
 inline const KnownBug* FindKnownBug(std::string_view id) {
   for (const KnownBug& b : kKnownBugs) {

@@ -1,5 +1,5 @@
 // Specialized kernels for boxes (Aabb, Obb) against points, segments,
-// spheres, capsules and boxes, and ray casts against boxes. Every kernel is
+// spheres, capsules, boxes and triangles, and ray casts against boxes. Every kernel is
 // exact (up to round-off) and follows result.h: shape A is the first
 // argument, the normal points from A towards B. Each is defined in
 // core/src/query/<query>/<query>_<a>_<b>.cc and registered in register_box.cc.
@@ -23,6 +23,8 @@ bool IntersectCapsuleObb(const Capsule& a, const Obb& b);
 bool IntersectAabbAabb(const Aabb& a, const Aabb& b);
 bool IntersectAabbObb(const Aabb& a, const Obb& b);
 bool IntersectObbObb(const Obb& a, const Obb& b);
+bool IntersectAabbTriangle(const Aabb& a, const Triangle& b);
+bool IntersectObbTriangle(const Obb& a, const Triangle& b);
 
 // Distance level.
 PairResult DistancePointAabb(const Point& a, const Aabb& b);
@@ -36,6 +38,8 @@ PairResult DistanceCapsuleObb(const Capsule& a, const Obb& b);
 PairResult DistanceAabbAabb(const Aabb& a, const Aabb& b);
 PairResult DistanceAabbObb(const Aabb& a, const Obb& b);
 PairResult DistanceObbObb(const Obb& a, const Obb& b);
+PairResult DistanceAabbTriangle(const Aabb& a, const Triangle& b);
+PairResult DistanceObbTriangle(const Obb& a, const Triangle& b);
 
 // Contact level.
 PairResult ContactPointAabb(const Point& a, const Aabb& b);
@@ -49,6 +53,8 @@ PairResult ContactCapsuleObb(const Capsule& a, const Obb& b);
 PairResult ContactAabbAabb(const Aabb& a, const Aabb& b);
 PairResult ContactAabbObb(const Aabb& a, const Obb& b);
 PairResult ContactObbObb(const Obb& a, const Obb& b);
+PairResult ContactAabbTriangle(const Aabb& a, const Triangle& b);
+PairResult ContactObbTriangle(const Obb& a, const Triangle& b);
 // Ray casts (slab method).
 RayHit RayCastAabb(const Ray& ray, const Aabb& box);
 RayHit RayCastObb(const Ray& ray, const Obb& box);

@@ -1,6 +1,6 @@
 // Registers the specialized kernels of this family (see registry.h): boxes
-// against points, segments, spheres, capsules and boxes, and box ray casts.
-// Box pairs with triangles, hulls and halfspaces go to the convex fallback.
+// against points, segments, spheres, capsules, boxes and triangles, and box
+// ray casts. Box pairs with hulls and halfspaces go to the convex fallback.
 #include "query/kernels_box.h"
 #include "query/registry.h"
 
@@ -40,6 +40,12 @@ void RegisterBoxKernels(Registry& r) {
   r.Register<&IntersectObbObb>(QueryLevel::kIntersect);
   r.Register<&DistanceObbObb>(QueryLevel::kDistance);
   r.Register<&ContactObbObb>(QueryLevel::kContact);
+  r.Register<&IntersectAabbTriangle>(QueryLevel::kIntersect);
+  r.Register<&DistanceAabbTriangle>(QueryLevel::kDistance);
+  r.Register<&ContactAabbTriangle>(QueryLevel::kContact);
+  r.Register<&IntersectObbTriangle>(QueryLevel::kIntersect);
+  r.Register<&DistanceObbTriangle>(QueryLevel::kDistance);
+  r.Register<&ContactObbTriangle>(QueryLevel::kContact);
   r.RegisterRay<&RayCastAabb>();
   r.RegisterRay<&RayCastObb>();
 }

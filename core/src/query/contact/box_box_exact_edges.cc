@@ -4,25 +4,9 @@
 #include <limits>
 
 #include "query/closest/closest_point_box.h"
+#include "query/closest/exact_cross.h"
 
 namespace collide::internal {
-namespace {
-
-// p q - r s to ~1 ulp of the result (Kahan; Jeannerod, Louvet and Muller,
-// "Further analysis of Kahan's algorithm for the accurate computation of
-// 2x2 determinants", Math. Comp. 2013): w = r s rounded, e its exact error.
-double DifferenceOfProducts(double p, double q, double r, double s) {
-  const double w = r * s;
-  const double e = std::fma(-r, s, w);
-  return std::fma(p, q, -w) + e;
-}
-
-Vec3 ExactCross(const Vec3& u, const Vec3& v) {
-  return {DifferenceOfProducts(u.y, v.z, u.z, v.y), DifferenceOfProducts(u.z, v.x, u.x, v.z),
-          DifferenceOfProducts(u.x, v.y, u.y, v.x)};
-}
-
-}  // namespace
 
 ExactEdgeAxes ComputeExactEdgeAxes(const Obb& a, const Obb& b) {
   ExactEdgeAxes e;
@@ -31,8 +15,9 @@ ExactEdgeAxes ComputeExactEdgeAxes(const Obb& a, const Obb& b) {
   // Round-off of an overlap below: a few ulps of the scene's size. Within it
   // the boxes count as touching (overlap 0), as the fast test's slack does.
   const Vec3 ha = a.half_extents, hb = b.half_extents;
-  const double slack = 16.0 * std::numeric_limits<double>::epsilon() *
-                       (std::fabs(d.x) + std::fabs(d.y) + std::fabs(d.z) + ha.x + ha.y + ha.z + hb.x + hb.y + hb.z);
+  const double slack =
+      16.0 * std::numeric_limits<double>::epsilon() *
+      (std::fabs(d.x) + std::fabs(d.y) + std::fabs(d.z) + ha.x + ha.y + ha.z + hb.x + hb.y + hb.z);
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) {
       const int k = 3 * i + j;

@@ -1,0 +1,165 @@
+#include "query/closest/closest_triangle_box.h"
+
+#include <limits>
+
+#include "query/closest/clip_polygon.h"
+#include "query/closest/closest.h"
+#include "query/closest/closest_point_box.h"
+#include "query/closest/closest_segment_box.h"
+#include "query/closest/closest_triangle.h"
+
+namespace collide::internal {
+namespace {
+
+// The gap between the intervals [a0, a1] and [b0, b1], 0 if they meet.
+double IntervalGap(double a0, double a1, double b0, double b1) {
+  return a0 > b1 ? a0 - b1 : (b0 > a1 ? b0 - a1 : 0.0);
+}
+
+// Box vertex n: coordinate k at hi_k when bit k of n is set, else at lo_k.
+Vec3 BoxVertex(const TriangleBox& f, int n) {
+  return {(n & 1) ? f.hi.x : f.lo.x, (n & 2) ? f.hi.y : f.lo.y, (n & 4) ? f.hi.z : f.lo.z};
+}
+
+// A point in both shapes: the average of the vertices of the triangle
+// clipped by the box's six face planes (a convex polygon in both), or
+// false when round-off leaves nothing (touching shapes).
+bool CommonPoint(const TriangleBox& f, Vec3& out) {
+  Polygon poly;
+  for (const Vec3& p : f.v) poly.v[poly.n++] = p;
+  for (int k = 0; k < 3 && poly.n > 0; ++k) {
+    ClipPolygon(poly, k, 1.0, f.hi[k]);
+    if (poly.n > 0) ClipPolygon(poly, k, -1.0, -f.lo[k]);
+  }
+  if (poly.n == 0) return false;
+  Vec3 sum;
+  for (int m = 0; m < poly.n; ++m) sum += poly.v[m];
+  out = Clamp(sum / poly.n, f.lo, f.hi);
+  return true;
+}
+
+// A point where an edge of the box crosses the triangle's plane, nearest the
+// triangle (a box edge piercing it), as a pair of points within that
+// distance of each other: the crossing and its nearest triangle point.
+// Shapes that meet while every triangle edge misses the box are pierced
+// so; the clip in CommonPoint finds that point too, unless the box is
+// flat or a segment and round-off empties the clip.
+TriangleBoxClosest PiercingPair(const TriangleBox& f) {
+  TriangleBoxClosest best{kInfinity, {}, {}};
+  const Vec3 n = Cross(f.v[1] - f.v[0], f.v[2] - f.v[0]);
+  for (int m = 0; m < 8; ++m) {
+    for (int k = 0; k < 3; ++k) {
+      if ((m >> k) & 1) continue;
+      const Vec3 p = BoxVertex(f, m), q = BoxVertex(f, m | (1 << k));
+      const double dp = Dot(n, p - f.v[0]), dq = Dot(n, q - f.v[0]);
+      if ((dp > 0.0 && dq > 0.0) || (dp < 0.0 && dq < 0.0) || dp == dq) continue;
+      const Vec3 x = p + (q - p) * Clamp(dp / (dp - dq), 0.0, 1.0);
+      const std::optional<TriangleClosestPoint> c = ClosestPointOnTriangle(x, f.v[0], f.v[1], f.v[2]);
+      if (!c) return best;
+      const double d2 = LengthSquared(c->offset);
+      if (d2 < best.distance_squared) best = {d2, x + c->offset, x};
+    }
+  }
+  return best;
+}
+
+// The kDistance/kContact result of shapes apart with closest points c.
+PairResult ApartResult(const TriangleBoxClosest& c) {
+  const double d = std::sqrt(c.distance_squared);
+  // The separating-axis test decided "apart" by a few ulps where the
+  // closest points coincide: the smallest positive distance keeps hit ==
+  // (distance <= 0) with the test's decision, as ApartResult of box-box.
+  return {QueryStatus::kOk, false,    d > 0.0 ? d : std::numeric_limits<double>::denorm_min(),
+          c.on_triangle,    c.on_box, NormalizedOr(c.on_box - c.on_triangle, Vec3{1, 0, 0})};
+}
+
+}  // namespace
+
+TriangleBoxClosest ClosestTriangleBox(const TriangleBox& f, bool known_apart) {
+  const Vec3* v = f.v;
+  Vec3 tmin, tmax;
+  for (int k = 0; k < 3; ++k) {
+    tmin[k] = Min(Min(v[0][k], v[1][k]), v[2][k]);
+    tmax[k] = Max(Max(v[0][k], v[1][k]), v[2][k]);
+  }
+  // Candidates 0..2: the triangle's edges v[m] v[m + 1]; 3 + n: box vertex n.
+  struct Candidate {
+    double lower_bound_squared;
+    int index;
+  };
+  Candidate cand[11];
+  int count = 0;
+  for (int m = 0; m < 3; ++m) {
+    const Vec3 &p = v[m], &q = v[(m + 1) % 3];
+    double lb = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      const double g = IntervalGap(Min(p[k], q[k]), Max(p[k], q[k]), f.lo[k], f.hi[k]);
+      lb += g * g;
+    }
+    cand[count++] = {lb, m};
+  }
+  for (int n = 0; n < 8; ++n) {
+    bool reaches = true;
+    double lb = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      const bool high = (n >> k) & 1;
+      reaches &= high ? tmax[k] >= f.hi[k] : tmin[k] <= f.lo[k];
+      const double x = high ? f.hi[k] : f.lo[k];
+      const double g = IntervalGap(x, x, tmin[k], tmax[k]);
+      lb += g * g;
+    }
+    if (reaches) cand[count++] = {lb, 3 + n};
+  }
+  TriangleBoxClosest best{kInfinity, {}, {}};
+  for (;;) {
+    int pick = -1;
+    for (int m = 0; m < count; ++m) {
+      if (pick < 0 || cand[m].lower_bound_squared < cand[pick].lower_bound_squared) pick = m;
+    }
+    if (pick < 0 || cand[pick].lower_bound_squared >= best.distance_squared) break;
+    const int index = cand[pick].index;
+    cand[pick] = cand[--count];
+    if (index < 3) {
+      const SegmentBoxClosest c =
+          ClosestSegmentBoxFrame(v[index], v[(index + 1) % 3], f.lo, f.hi, known_apart);
+      if (c.distance_squared < best.distance_squared) best = {c.distance_squared, c.on_segment, c.on_box};
+    } else {
+      const Vec3 q = BoxVertex(f, index - 3);
+      // nullopt: a degenerate triangle, whose edges cover it.
+      const std::optional<TriangleClosestPoint> c = ClosestPointOnTriangle(q, v[0], v[1], v[2]);
+      if (!c) continue;
+      const double d2 = LengthSquared(c->offset);
+      if (d2 < best.distance_squared) best = {d2, q + c->offset, q};
+    }
+  }
+  return best;
+}
+
+bool IntersectTriangleBoxFrame(const TriangleBox& f) { return !SeparatedTriangleBox(f); }
+
+PairResult DistanceTriangleBoxFrame(const TriangleBox& f) {
+  if (SeparatedTriangleBox(f)) return ApartResult(ClosestTriangleBox(f, /*known_apart=*/true));
+  Vec3 p;
+  if (!CommonPoint(f, p)) {
+    TriangleBoxClosest c = ClosestTriangleBox(f, /*known_apart=*/false);
+    const TriangleBoxClosest pierce = PiercingPair(f);
+    if (pierce.distance_squared < c.distance_squared) c = pierce;
+    p = (c.on_triangle + c.on_box) * 0.5;
+  }
+  return {QueryStatus::kOk, true, 0.0, p, p, {}};
+}
+
+PairResult ContactTriangleBoxFrame(const TriangleBox& f) {
+  const TriangleBoxOverlap o = LeastOverlapTriangleBox(f);
+  if (o.separated) return ApartResult(ClosestTriangleBox(f, /*known_apart=*/true));
+  // Witnesses: the box moved by the depth along the normal touches the
+  // triangle; a closest pair of the two (distance 0 to round-off) is a
+  // point of the triangle's support feature along the normal and, moved
+  // back, one of the box's against it.
+  const Vec3 shift = o.normal * o.depth;
+  const TriangleBoxClosest c =
+      ClosestTriangleBox({{f.v[0], f.v[1], f.v[2]}, f.lo + shift, f.hi + shift}, false);
+  return {QueryStatus::kOk, true, o.depth > 0.0 ? -o.depth : 0.0, c.on_triangle, c.on_box - shift, o.normal};
+}
+
+}  // namespace collide::internal
