@@ -8,7 +8,6 @@
 #include "collide/math.h"
 #include "collide/result.h"
 #include "collide/shapes.h"
-#include "query/closest/clip_polygon.h"
 #include "query/closest/closest.h"
 #include "query/closest/closest_point_box.h"
 #include "query/closest/closest_segment_box.h"
@@ -16,6 +15,26 @@
 #include "query/raycast/slab.h"
 
 namespace collide::internal {
+
+// Convex polygon of at most 12 vertices in the reference box's frame.
+struct Polygon {
+  Vec3 v[12];
+  int n = 0;
+};
+
+// Sutherland-Hodgman step: keeps the part with sign * x_k <= limit.
+inline void ClipPolygon(Polygon& poly, int k, double sign, double limit) {
+  Polygon out;
+  for (int m = 0; m < poly.n; ++m) {
+    const Vec3& cur = poly.v[m];
+    const Vec3& next = poly.v[(m + 1) % poly.n];
+    const double dc = sign * cur[k] - limit;
+    const double dn = sign * next[k] - limit;
+    if (dc <= 0.0) out.v[out.n++] = cur;
+    if ((dc <= 0.0) != (dn <= 0.0)) out.v[out.n++] = cur + (next - cur) * (dc / (dc - dn));
+  }
+  poly = out;
+}
 
 // The reference box is centred at the origin of its frame with half extents
 // hr; its face i on side `sign` faces the incident box (centre c, axes ax,

@@ -2,11 +2,11 @@
 
 #include <limits>
 
-#include "query/closest/clip_polygon.h"
 #include "query/closest/closest.h"
 #include "query/closest/closest_point_box.h"
 #include "query/closest/closest_segment_box.h"
 #include "query/closest/closest_triangle.h"
+#include "query/raycast/slab.h"
 
 namespace collide::internal {
 namespace {
@@ -21,29 +21,10 @@ Vec3 BoxVertex(const TriangleBox& f, int n) {
   return {(n & 1) ? f.hi.x : f.lo.x, (n & 2) ? f.hi.y : f.lo.y, (n & 4) ? f.hi.z : f.lo.z};
 }
 
-// A point in both shapes: the average of the vertices of the triangle
-// clipped by the box's six face planes (a convex polygon in both), or
-// false when round-off leaves nothing (touching shapes).
-bool CommonPoint(const TriangleBox& f, Vec3& out) {
-  Polygon poly;
-  for (const Vec3& p : f.v) poly.v[poly.n++] = p;
-  for (int k = 0; k < 3 && poly.n > 0; ++k) {
-    ClipPolygon(poly, k, 1.0, f.hi[k]);
-    if (poly.n > 0) ClipPolygon(poly, k, -1.0, -f.lo[k]);
-  }
-  if (poly.n == 0) return false;
-  Vec3 sum;
-  for (int m = 0; m < poly.n; ++m) sum += poly.v[m];
-  out = Clamp(sum / poly.n, f.lo, f.hi);
-  return true;
-}
-
 // A point where an edge of the box crosses the triangle's plane, nearest the
 // triangle (a box edge piercing it), as a pair of points within that
 // distance of each other: the crossing and its nearest triangle point.
-// Shapes that meet while every triangle edge misses the box are pierced
-// so; the clip in CommonPoint finds that point too, unless the box is
-// flat or a segment and round-off empties the clip.
+// Shapes that meet while every triangle edge misses the box are pierced so.
 TriangleBoxClosest PiercingPair(const TriangleBox& f) {
   TriangleBoxClosest best{kInfinity, {}, {}};
   const Vec3 n = Cross(f.v[1] - f.v[0], f.v[2] - f.v[0]);
@@ -110,7 +91,15 @@ TriangleBoxClosest ClosestTriangleBox(const TriangleBox& f, bool known_apart) {
     }
     if (reaches) cand[count++] = {lb, 3 + n};
   }
+  // The vertices against the box first: exact, a few instructions each, and
+  // the closest pair when a vertex faces the box (then every edge's bound
+  // reaches it and no edge is evaluated).
   TriangleBoxClosest best{kInfinity, {}, {}};
+  for (const Vec3& p : f.v) {
+    const Vec3 q = Clamp(p, f.lo, f.hi);
+    const double d2 = LengthSquared(q - p);
+    if (d2 < best.distance_squared) best = {d2, p, q};
+  }
   for (;;) {
     int pick = -1;
     for (int m = 0; m < count; ++m) {
@@ -139,13 +128,23 @@ bool IntersectTriangleBoxFrame(const TriangleBox& f) { return !SeparatedTriangle
 
 PairResult DistanceTriangleBoxFrame(const TriangleBox& f) {
   if (SeparatedTriangleBox(f)) return ApartResult(ClosestTriangleBox(f, /*known_apart=*/true));
-  Vec3 p;
-  if (!CommonPoint(f, p)) {
-    TriangleBoxClosest c = ClosestTriangleBox(f, /*known_apart=*/false);
-    const TriangleBoxClosest pierce = PiercingPair(f);
-    if (pierce.distance_squared < c.distance_squared) c = pierce;
-    p = (c.on_triangle + c.on_box) * 0.5;
+  // A point in both shapes: a triangle edge's part in the box (its middle),
+  // else where a box edge pierces the triangle, else (touching, round-off)
+  // the middle of a closest pair.
+  for (int m = 0; m < 3; ++m) {
+    const Vec3 &a = f.v[m], d = f.v[(m + 1) % 3] - a;
+    const SlabClip c = ClipLineToBox(a, d, f.lo, f.hi, 0.0, 1.0);
+    if (c.hit) {
+      const Vec3 p = Clamp(a + d * (0.5 * (c.t_enter + c.t_exit)), f.lo, f.hi);
+      return {QueryStatus::kOk, true, 0.0, p, p, {}};
+    }
   }
+  TriangleBoxClosest c = PiercingPair(f);
+  if (c.distance_squared > 0.0) {
+    const TriangleBoxClosest near = ClosestTriangleBox(f, /*known_apart=*/false);
+    if (near.distance_squared < c.distance_squared) c = near;
+  }
+  const Vec3 p = (c.on_triangle + c.on_box) * 0.5;
   return {QueryStatus::kOk, true, 0.0, p, p, {}};
 }
 

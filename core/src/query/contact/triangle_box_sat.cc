@@ -10,11 +10,15 @@ namespace {
 
 // Calls visit(axis, plus, minus) for each of the 13 axes (0 vectors
 // skipped), until it returns true: moving B by `plus` along the axis
-// separates the shapes, or by `minus` against it (both in units of the
-// axis's length; negative: the shapes are apart by that much along it).
-// kUnit: the triangle normal and edge axes made unit vectors first (the
-// contact level needs their overlaps in length units; the separation test
-// only their signs).
+// separates the shapes, or by `minus` against it (negative: the shapes are
+// apart by that much along it). kUnit: axes, plus and minus are scaled to a
+// unit axis (the contact level needs overlaps in length units; the
+// separation test only their signs). Projections are taken relative to the
+// box's centre, where it spans [-r, r] along the axis; an edge axis's
+// triangle interval is spanned by the edge's first vertex and the opposite
+// one (the edge's ends project alike but for round-off of the edge vector,
+// which moves the triangle by ~eps of its size), and its zero component
+// is left out (Akenine-Moeller).
 template <bool kUnit, typename Visit>
 void ForEachAxis(const TriangleBox& f, Visit&& visit) {
   const Vec3 *v = f.v, &lo = f.lo, &hi = f.hi;
@@ -25,14 +29,17 @@ void ForEachAxis(const TriangleBox& f, Visit&& visit) {
     if (visit(Axis(k, 1.0), tmax - lo[k], hi[k] - tmin)) return;
   }
   const Vec3 c = (lo + hi) * 0.5, h = (hi - lo) * 0.5;
-  // Overlaps along a (non-zero) axis l of the three vertices' interval and
-  // the box's, centre c, radius sum h_k |l_k|.
-  const auto along = [&](Vec3 l) {
-    if constexpr (kUnit) l = LengthAndUnitOf(l, LengthSquared(l)).unit;
-    const double t0 = Dot(l, v[0]), t1 = Dot(l, v[1]), t2 = Dot(l, v[2]);
-    const double tmin = Min(Min(t0, t1), t2), tmax = Max(Max(t0, t1), t2);
-    const double bc = Dot(l, c), br = Dot(Abs(l), h);
-    return visit(l, tmax - (bc - br), (bc + br) - tmin);
+  const Vec3 w[3] = {v[0] - c, v[1] - c, v[2] - c};
+  // The interval [t0, t1] (either order) of the triangle along l, the box's
+  // [-r, r].
+  const auto overlaps = [&](const Vec3& l, double t0, double t1, double r) {
+    const double plus = Max(t0, t1) + r, minus = r - Min(t0, t1);
+    if constexpr (kUnit) {
+      const double inv = 1.0 / Length(l);
+      return visit(l * inv, plus * inv, minus * inv);
+    } else {
+      return visit(l, plus, minus);
+    }
   };
   const Vec3 e[3] = {v[1] - v[0], v[2] - v[1], v[0] - v[2]};
   const Vec3 ac = v[2] - v[0];
@@ -40,12 +47,27 @@ void ForEachAxis(const TriangleBox& f, Visit&& visit) {
   // A sliver's normal (sine below 1e-3, as ClosestPointOnTriangle's thin
   // test): its plain cross product cancels.
   if (!(LengthSquared(n) > 1e-6 * LengthSquared(e[0]) * LengthSquared(ac))) n = ExactCross(e[0], ac);
-  if (!(n == Vec3{}) && along(n)) return;
-  for (const Vec3& d : e) {
-    // d x a_0, d x a_1, d x a_2: exact given d.
-    const Vec3 axes[3] = {{0.0, d.z, -d.y}, {-d.z, 0.0, d.x}, {d.y, -d.x, 0.0}};
-    for (const Vec3& l : axes) {
-      if (!(l == Vec3{}) && along(l)) return;
+  if (!(n == Vec3{})) {
+    const double t0 = Dot(n, w[0]), t1 = Dot(n, w[1]), t2 = Dot(n, w[2]);
+    const double r = Dot(Abs(n), h);
+    if (overlaps(n, Min(Min(t0, t1), t2), Max(Max(t0, t1), t2), r)) return;
+  }
+  for (int m = 0; m < 3; ++m) {
+    const Vec3 &d = e[m], &p = w[m], &q = w[(m + 2) % 3];
+    const Vec3 ad = Abs(d);
+    // d x a_0 = (0, d_z, -d_y), d x a_1 = (-d_z, 0, d_x), d x a_2 = (d_y, -d_x, 0):
+    // exact given d.
+    if ((d.y != 0.0) | (d.z != 0.0)) {
+      if (overlaps({0.0, d.z, -d.y}, d.z * p.y - d.y * p.z, d.z * q.y - d.y * q.z, h.y * ad.z + h.z * ad.y))
+        return;
+    }
+    if ((d.x != 0.0) | (d.z != 0.0)) {
+      if (overlaps({-d.z, 0.0, d.x}, d.x * p.z - d.z * p.x, d.x * q.z - d.z * q.x, h.x * ad.z + h.z * ad.x))
+        return;
+    }
+    if ((d.x != 0.0) | (d.y != 0.0)) {
+      if (overlaps({d.y, -d.x, 0.0}, d.y * p.x - d.x * p.y, d.y * q.x - d.x * q.y, h.x * ad.y + h.y * ad.x))
+        return;
     }
   }
 }
