@@ -28,6 +28,7 @@ from collide.results import (  # noqa: E402
     RayHit,
     ServerInfo,
 )
+from collide.stream import AsyncTickStream, TickAnswer, TickStream  # noqa: E402
 from collide.world import World  # noqa: E402
 from collide.world_inputs import (  # noqa: E402
     Body,
@@ -95,6 +96,9 @@ __all__ = [
     "PACKED_STRIDES",
     "World",
     "WorldInfo",
+    "TickStream",
+    "AsyncTickStream",
+    "TickAnswer",
     "StaticMesh",
     "StaticShape",
     "StaticMap",

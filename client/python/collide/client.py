@@ -45,6 +45,9 @@ class Client:
     def __init__(self, target: str = "127.0.0.1:50051", *, timeout: Optional[float] = None,
                  channel: Optional[grpc.Channel] = None, options: Sequence[Tuple[str, Any]] = ()):
         self._channel = channel or grpc.insecure_channel(target, options=list(options))
+        # For the asyncio Tick stream's own channel (World.stream_async).
+        self.target: Optional[str] = None if channel is not None else target
+        self.options = tuple(options)
         self._stub = collide_pb2_grpc.CollisionServiceStub(self._channel)
         self._health = health_pb2_grpc.HealthStub(self._channel)
         self._worlds = world_pb2_grpc.WorldServiceStub(self._channel)

@@ -46,6 +46,7 @@ from collide.world_results import (
 
 if TYPE_CHECKING:
     from collide.client import Client
+    from collide.stream import AsyncTickStream, TickStream
 
 HEADER = "collide-world"
 _log = logging.getLogger("collide")
@@ -150,18 +151,25 @@ class World:
         """Closest hits of rays given as 7 doubles each (origin, direction,
         max_distance; math.inf unbounded): a list, array.array or numpy
         array (any shape)."""
+        return PackedWorldRayHits.from_proto(
+            self.call("CastWorldRaysPacked", self.rays_packed_request(rays, at=at, mask=mask, ignore=ignore)))
+
+    def rays_packed_request(self, rays: Iterable[float], *, at: At = None, mask: int = 0,
+                            ignore: Sequence[int] = ()) -> world_pb2.CastWorldRaysPackedRequest:
         request = world_pb2.CastWorldRaysPackedRequest(world_id=self.world_id, rays=flat(rays))
         request.filter.category_mask = mask
         request.filter.ignore_bodies.extend(ignore)
         t = time_to_proto(at)
         if t is not None:
             request.filter.at.CopyFrom(t)
-        return PackedWorldRayHits.from_proto(self.call("CastWorldRaysPacked", request))
+        return request
 
     def validate_shots(self, shots: Iterable[Any]) -> List[ShotVerdict]:
         """Shot verdicts (Shot, collide.v1.Shot or its dict), in order."""
-        request = world_pb2.ValidateShotsRequest(world_id=self.world_id, shots=[shot_to_proto(s) for s in shots])
-        return [ShotVerdict.from_proto(v) for v in self.call("ValidateShots", request).verdicts]
+        return [ShotVerdict.from_proto(v) for v in self.call("ValidateShots", self.shots_request(shots)).verdicts]
+
+    def shots_request(self, shots: Iterable[Any]) -> world_pb2.ValidateShotsRequest:
+        return world_pb2.ValidateShotsRequest(world_id=self.world_id, shots=[shot_to_proto(s) for s in shots])
 
     def validate_shots_packed(self, doubles: Iterable[float], shooter_ids: Iterable[int],
                               ticks: Iterable[int], claimed_body_ids: Optional[Iterable[int]] = None,
@@ -169,18 +177,50 @@ class World:
         """Shots in flat arrays (world.proto ValidateShotsPackedRequest: 10
         doubles per shot; tick < 0: the latest frame; claimed ids None: no
         claims). Lists, array.array or numpy arrays."""
+        request = self.shots_packed_request(doubles, shooter_ids, ticks, claimed_body_ids, claimed_part_ids)
+        return [ShotVerdict.from_proto(v) for v in self.call("ValidateShotsPacked", request).verdicts]
+
+    def shots_packed_request(self, doubles: Iterable[float], shooter_ids: Iterable[int], ticks: Iterable[int],
+                             claimed_body_ids: Optional[Iterable[int]] = None,
+                             claimed_part_ids: Optional[Iterable[int]] = None
+                             ) -> world_pb2.ValidateShotsPackedRequest:
         ids = flat(shooter_ids)
         no_claim = [-1] * len(ids)
-        request = world_pb2.ValidateShotsPackedRequest(
+        return world_pb2.ValidateShotsPackedRequest(
             world_id=self.world_id, doubles=flat(doubles), shooter_ids=ids, ticks=flat(ticks),
             claimed_body_ids=no_claim if claimed_body_ids is None else flat(claimed_body_ids),
             claimed_part_ids=no_claim if claimed_part_ids is None else flat(claimed_part_ids))
-        return [ShotVerdict.from_proto(v) for v in self.call("ValidateShotsPacked", request).verdicts]
 
     def validate_moves(self, moves: Iterable[Any]) -> List[MoveVerdict]:
         """Move verdicts (Move, collide.v1.Move or its dict), in order."""
-        request = world_pb2.ValidateMovesRequest(world_id=self.world_id, moves=[move_to_proto(m) for m in moves])
-        return [MoveVerdict.from_proto(v) for v in self.call("ValidateMoves", request).verdicts]
+        return [MoveVerdict.from_proto(v) for v in self.call("ValidateMoves", self.moves_request(moves)).verdicts]
+
+    def moves_request(self, moves: Iterable[Any]) -> world_pb2.ValidateMovesRequest:
+        return world_pb2.ValidateMovesRequest(world_id=self.world_id, moves=[move_to_proto(m) for m in moves])
+
+    # -- the tick stream --------------------------------------------------------
+
+    def stream(self, *, budget_ms: float = 0.0, timeout: Optional[float] = None) -> "TickStream":
+        """A Tick stream on this world (collide.stream): frames and batches
+        in order on one call. budget_ms: each message's default budget (0:
+        none). timeout: the whole stream's deadline (None: none)."""
+        from collide.stream import TickStream
+
+        return TickStream(self, budget_ms, timeout)
+
+    def stream_async(self, *, channel: Optional[grpc.aio.Channel] = None, budget_ms: float = 0.0,
+                     timeout: Optional[float] = None) -> "AsyncTickStream":
+        """The Tick stream on grpc.aio, inside a running event loop: on
+        `channel`, or on a new insecure one to the client's target (closed
+        with the stream)."""
+        from collide.stream import AsyncTickStream
+
+        own = channel is None
+        if channel is None:
+            if self._client.target is None:
+                raise ValueError("the client was made from a channel: pass an aio channel")
+            channel = grpc.aio.insecure_channel(self._client.target, options=list(self._client.options))
+        return AsyncTickStream(self, channel, budget_ms, timeout, own_channel=own)
 
     # -- the call path ----------------------------------------------------------
 

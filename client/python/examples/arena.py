@@ -1,8 +1,8 @@
 """A few seconds of a deathmatch on a map the server loads, judged by a
-collide world: players run between walls (move validation, with slide),
-shoot each other with 100 ms of lag (shot validation at the time the shooter
-saw, after a line-of-sight check by packed rays), and the verdicts are
-counted.
+collide world through its Tick stream: players run between walls (move
+validation, with slide), shoot each other with 100 ms of lag (shot
+validation at the time the shooter saw, after a line-of-sight check by
+rays at that time), and the verdicts are counted.
 
 Usage: arena.py [host:port] [--seconds=3] [--map=pak6-patch088.pk3:aggressor]
 The server needs the map in its --maps_dir, e.g.
@@ -62,20 +62,33 @@ def play(target: str, seconds: float, map_spec: str, out=print) -> Counter:
         ticks = max(1, round(seconds * TICK_RATE))
         started = time.monotonic()
         try:
-            for tick in range(1, ticks + 1):
-                world.push_frame(frame(tick, players))
-                for p in players:
-                    p.past.insert(0, p.position)
-                shots = [aim(world, tick, rng, players) for _ in range(2)]
-                counts.update("shot " + v.code for v in world.validate_shots(shots))
-                moves = [run(rng, p) for p in players]
-                for p, move, verdict in zip(players, moves, world.validate_moves(moves)):
-                    counts["move " + verdict.code] += 1
-                    if verdict.code == "OK":
-                        p.position = tuple(move.to)
-                    elif verdict.code == "BLOCKED":  # slide along the wall and turn
-                        p.position = verdict.slid_position
-                        p.heading += math.pi / 2 + rng.random() * math.pi
+            # Two messages a tick on one stream, lock-step: this tick's frame
+            # with the shooters' line-of-sight rays, then the shots and moves.
+            with world.stream() as stream:
+                for tick in range(1, ticks + 1):
+                    for p in players:
+                        p.past.insert(0, p.position)
+                    shooters = [rng.choice(players) for _ in range(2)]
+                    seen = max(1, tick - LAG_TICKS)
+                    sight = [sight_rays(s, players, tick - seen, seen) for s in shooters]
+                    looked = stream.tick(frame(tick, players), ray_casts=[r for rays in sight for r in rays])
+                    query = looked.raise_for_error().query
+                    assert query is not None
+                    results = query.ray_casts
+                    shots = []
+                    for i, shooter in enumerate(shooters):
+                        seen_rays = results[i * (len(players) - 1):(i + 1) * (len(players) - 1)]
+                        shots.append(aim(rng, shooter, players, seen_rays, tick - seen, seen))
+                    moves = [run(rng, p) for p in players]
+                    judged = stream.tick(shots=shots, moves=moves).raise_for_error()
+                    counts.update("shot " + v.code for v in judged.shots or [])
+                    for p, move, verdict in zip(players, moves, judged.moves or []):
+                        counts["move " + verdict.code] += 1
+                        if verdict.code == "OK":
+                            p.position = tuple(move.to)
+                        elif verdict.code == "BLOCKED":  # slide along the wall and turn
+                            p.position = verdict.slid_position
+                            p.heading += math.pi / 2 + rng.random() * math.pi
             info = world.info()
             out(f"{ticks} ticks ({ticks / TICK_RATE:g} s of play) in {time.monotonic() - started:.2f} s; "
                 f"history ticks {info.oldest_tick}..{info.latest_tick}, {info.bodies} players")
@@ -96,24 +109,34 @@ def frame(tick: int, players: List[Player]) -> collide.Frame:
         for p in players])
 
 
-def aim(world: collide.World, tick: int, rng: random.Random, players: List[Player]) -> collide.Shot:
-    """A shooter fires at someone it saw LAG_TICKS ago (everything as its
-    client showed it then): a player in sight if there is one (one packed ray
-    per other player), the head a third of the time, with a little spread."""
-    seen = max(1, tick - LAG_TICKS)
-    back = tick - seen
-    shooter = rng.choice(players)
-    others = [p for p in players if p is not shooter]
-    sx, sy, sz = shooter.at(back)
-    eye = (sx, sy, sz + EYE)
+def eye_of(shooter: Player, back: int) -> tuple:
+    x, y, z = shooter.at(back)
+    return (x, y, z + EYE)
+
+
+def sight_rays(shooter: Player, players: List[Player], back: int, seen: int) -> List[collide.RayCast]:
+    """One ray from the shooter's eye to each other player's chest, as the
+    shooter's client showed them `back` ticks ago (at tick `seen`)."""
+    eye = eye_of(shooter, back)
     rays = []
-    for p in others:
-        x, y, z = p.at(back)
-        rays += [*eye, x - eye[0], y - eye[1], z + 5 - eye[2], math.inf]
-    sight = world.cast_rays_packed(rays, at=seen, ignore=[shooter.id])
-    visible = [p for i, p in enumerate(others) if sight.target_kind[i] == 2 and sight.target_id[i] == p.id]
+    for p in players:
+        if p is not shooter:
+            x, y, z = p.at(back)
+            rays.append(collide.RayCast(collide.Ray(eye, (x - eye[0], y - eye[1], z + 5 - eye[2])), at=seen,
+                                        ignore=[shooter.id]))
+    return rays
+
+
+def aim(rng: random.Random, shooter: Player, players: List[Player], sight: List[collide.RayResult], back: int,
+        seen: int) -> collide.Shot:
+    """The shooter fires at a player in sight if there is one, the head a
+    third of the time, with a little spread."""
+    others = [p for p in players if p is not shooter]
+    visible = [p for p, r in zip(others, sight) if r.hits and r.hits[0].target is not None
+               and (r.hits[0].target.kind, r.hits[0].target.id) == ("body", p.id)]
     target = rng.choice(visible or others)
     head = rng.random() < 1 / 3
+    eye = eye_of(shooter, back)
     x, y, z = target.at(back)
     aim_at = (x, y, z + (22 if head else 5))
     direction = tuple(a - e + rng.uniform(-4, 4) for a, e in zip(aim_at, eye))
