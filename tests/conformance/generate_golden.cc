@@ -66,8 +66,16 @@ int Check(const std::string& file, const Json& fresh) {
     return 2;
   }
   const Json checked_in = Json::parse(in);
+  // Case lists: "cases", and the world file's "stream_cases" (world_cases.h).
+  const auto each_case = [](const Json& golden, const auto& f) {
+    for (const char* list : {"cases", "stream_cases"}) {
+      if (golden.contains(list)) {
+        for (const Json& c : golden[list]) f(list + std::string(":") + c["name"].get<std::string>(), c);
+      }
+    }
+  };
   std::map<std::string, const Json*> fresh_by_name;
-  for (const Json& c : fresh["cases"]) fresh_by_name[c["name"].get<std::string>()] = &c;
+  each_case(fresh, [&](const std::string& name, const Json& c) { fresh_by_name[name] = &c; });
 
   int failures = 0;
   std::string where;
@@ -77,8 +85,7 @@ int Check(const std::string& file, const Json& fresh) {
     ++failures;
   }
   std::map<std::string, bool> seen;
-  for (const Json& c : checked_in["cases"]) {
-    const std::string name = c["name"];
+  each_case(checked_in, [&](const std::string& name, const Json& c) {
     seen[name] = true;
     const auto it = fresh_by_name.find(name);
     if (it == fresh_by_name.end()) {
@@ -88,11 +95,11 @@ int Check(const std::string& file, const Json& fresh) {
       std::cerr << "FAIL " << where << "\n";
       ++failures;
     }
-  }
+  });
   int added = 0;
   for (const auto& [name, _] : fresh_by_name) added += seen.count(name) ? 0 : 1;
-  std::cout << checked_in["cases"].size() << " golden cases checked, " << failures
-            << " differ from the core; " << added << " new cases the core now answers"
+  std::cout << seen.size() << " golden cases checked, " << failures << " differ from the core; " << added
+            << " new cases the core now answers"
             << (added ? " (regenerate: ninja -C build regenerate_golden)" : "") << "\n";
   if (failures) {
     std::cerr << "If the core's answers changed on purpose, regenerate deliberately: "
@@ -105,21 +112,36 @@ int Write(const std::string& file, const Json& golden) {
   std::ofstream out(file);
   // One case per line: compact, and a diff names the cases that changed.
   out << "{\"tolerance\": " << golden["tolerance"].dump()
-      << ",\n\"server_args\": " << golden["server_args"].dump() << ",\n\"cases\": [\n";
-  const Json& cases = golden["cases"];
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const Json& c = cases[i];
-    if (c.contains("steps")) {  // A world script: one step per line.
-      out << "{\"name\": " << c["name"].dump() << ", \"steps\": [\n";
-      for (size_t j = 0; j < c["steps"].size(); ++j)
-        out << "  " << c["steps"][j].dump() << (j + 1 < c["steps"].size() ? ",\n" : "\n");
-      out << "]}";
-    } else {
-      out << c.dump();
+      << ",\n\"server_args\": " << golden["server_args"].dump();
+  for (const char* list : {"cases", "stream_cases"}) {
+    if (!golden.contains(list)) continue;
+    out << ",\n\"" << list << "\": [\n";
+    const Json& cases = golden[list];
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const Json& c = cases[i];
+      if (c.contains("steps")) {  // A world script: one step per line.
+        out << "{\"name\": " << c["name"].dump() << ", \"steps\": [\n";
+        for (size_t j = 0; j < c["steps"].size(); ++j) {
+          const Json& step = c["steps"][j];
+          if (step.contains("tick")) {  // A Tick stream: one message per line.
+            out << "  {\"tick\": [\n";
+            for (size_t k = 0; k < step["tick"].size(); ++k)
+              out << "    " << step["tick"][k].dump() << (k + 1 < step["tick"].size() ? ",\n" : "\n");
+            out << "  ]}";
+          } else {
+            out << "  " << step.dump();
+          }
+          out << (j + 1 < c["steps"].size() ? ",\n" : "\n");
+        }
+        out << "]}";
+      } else {
+        out << c.dump();
+      }
+      out << (i + 1 < cases.size() ? ",\n" : "\n");
     }
-    out << (i + 1 < cases.size() ? ",\n" : "\n");
+    out << "]";
   }
-  out << "]}\n";
+  out << "}\n";
   if (!out) {
     std::cerr << "cannot write " << file << "\n";
     return 2;

@@ -287,6 +287,50 @@ class Script {
     Error(rpc, std::move(request), "NOT_FOUND", nullptr, "WORLD_NOT_FOUND");
   }
 
+  // One part of a Tick message, named as in TickRequest ("frame", "query",
+  // "rays_packed", "shots", "shots_packed", "moves"), with what the unary
+  // step of that name takes.
+  struct TickPart {
+    std::string name;
+    Json body;
+  };
+
+  // A Tick stream opened, these messages sent one at a time, closed: each is
+  // answered as the unary calls of its parts in order, until the first
+  // error (field paths under the part's name, but a frame's), the parts
+  // after it not run (null).
+  void Tick(const std::vector<std::vector<TickPart>>& messages) {
+    Json exchange = Json::array();
+    for (const std::vector<TickPart>& parts : messages) {
+      Json message = Json::object(), answer = Json::object();
+      const bool lost = history_lost_;
+      history_lost_ = false;
+      bool failed = false;
+      for (const TickPart& part : parts) {
+        if (failed && part.name == "frame") Fail(name_ + ": a frame after a failing part");
+        Json step = RunPart(part);
+        message[part.name] = part.name == "frame" ? step["request"]["frame"] : step["request"];
+        if (failed) {
+          answer[part.name] = nullptr;
+        } else if (step.contains("error")) {
+          failed = true;
+          Json error = step["error"];
+          if (part.name != "frame" && error.contains("field_violations")) {
+            for (Json& f : error["field_violations"]) f = part.name + "." + f.get<std::string>();
+          }
+          answer["error"] = error;
+          answer[part.name] = nullptr;
+        } else {
+          answer[part.name] = step["response"];
+        }
+      }
+      Json entry = {{"message", message}, {"answer", answer}};
+      if (lost) entry["history_lost"] = true;
+      exchange.push_back(std::move(entry));
+    }
+    steps_.push_back({{"tick", exchange}});
+  }
+
   Json Done() const { return {{"name", name_}, {"steps", steps_}}; }
 
  private:
@@ -358,10 +402,36 @@ class Script {
     for (std::int64_t id : frame.removals()) bodies_.erase(id);
   }
 
+  // The unary step `part` stands for, computed but not added.
+  Json RunPart(const TickPart& part) {
+    collecting_ = true;
+    if (part.name == "frame") {
+      Push(part.body);
+    } else if (part.name == "query") {
+      Query(part.body);
+    } else if (part.name == "rays_packed") {
+      RaysPacked(part.body);
+    } else if (part.name == "shots") {
+      Shots(part.body);
+    } else if (part.name == "shots_packed") {
+      ShotsPacked(part.body);
+    } else if (part.name == "moves") {
+      Moves(part.body);
+    } else {
+      Fail(name_ + ": no Tick part " + part.name);
+    }
+    collecting_ = false;
+    return std::move(collected_);
+  }
+
   void Ok(const std::string& rpc, Json request, Json response) {
     Add({{"rpc", rpc}, {"request", std::move(request)}, {"response", std::move(response)}});
   }
   void Add(Json step) {
+    if (collecting_) {
+      collected_ = std::move(step);
+      return;
+    }
     if (history_lost_) step["history_lost"] = true;
     history_lost_ = false;
     steps_.push_back(std::move(step));
@@ -374,6 +444,8 @@ class Script {
   std::map<std::int64_t, v1::BodyUpdate> bodies_;
   std::int64_t latest_tick_ = 0;
   bool history_lost_ = false;
+  bool collecting_ = false;
+  Json collected_;
   Json steps_ = Json::array();
 };
 
@@ -652,6 +724,48 @@ Json Recreate() {
   return s.Done();
 }
 
+// The tick loop on one stream: a frame with every batch kind in one message,
+// per-message errors, a ping, and a world lost with its server re-created on
+// the stream's first message after the restart.
+Json TickStream() {
+  Script s = Arena("world/tick_stream", "conf-tick");
+  using P = Script::TickPart;
+  Json claimed = ShotJ(1, V(0, 0, 1.7), V(1, 0, 0));
+  claimed["claimed"] = Claim(2, 0);
+  Json rewound = ShotJ(1, V(0, 0, 1.7), V(2, -0.5, 0));
+  rewound["claimed"] = Claim(2, 0);
+  rewound["at"] = At(4);
+  const Json chest_line = Ray(V(-1, 0, 1.2), V(1, 0, 0));
+  const Json moves = Json::array({{{"body_id", 3}, {"to", V(4.4, 0.9, 0)}, {"elapsed", 0.5}, {"slide", true}},
+                                  {{"body_id", 1}, {"to", V(0.3, 0, 0)}, {"elapsed", 0.1}}});
+  s.Tick({{P{"frame", {{"tick", 6}, {"bodies", Json::array({{{"id", 2}, {"pose", Pose(V(2, 0.05, 0))}}})}}},
+           P{"query",
+             {{"ray_casts", Json::array({{{"ray", chest_line}, {"mode", "RAY_MODE_ALL"}}})},
+              {"overlaps",
+               Json::array({{{"shape", SphereJ(V(2, 0, 1.2), 0.5)}, {"level", "QUERY_LEVEL_CONTACT"}}})}}},
+           P{"rays_packed", {{"rays", {-1, 0, 1.2, 1, 0, 0, 30}}, {"filter", {{"ignore_bodies", {1}}}}}},
+           P{"shots", Json::array({claimed, rewound})},
+           P{"shots_packed",
+             {{"doubles", {0, 0, 1.7, 1, 0, 0, "Infinity", 0, 0, 0}},
+              {"shooter_ids", {1}},
+              {"ticks", {-1}},
+              {"claimed_body_ids", {2}},
+              {"claimed_part_ids", {0}}}},
+           P{"moves", moves}},
+          {P{"frame", {{"tick", 7}}}, P{"shots", Json::array({ShotJ(1, V(0, 0, 1.7), V(0, 0, 0)), claimed})},
+           P{"moves", moves}},
+          {P{"frame", {{"tick", 7}}}, P{"shots", Json::array({claimed})}},
+          {},
+          {P{"moves", Json::array({{{"body_id", 1}, {"to", V(0.3, 0, 0)}, {"elapsed", 0}}})}}});
+  s.Restart();
+  s.Tick({{P{"frame", {{"tick", 8}, {"bodies", Json::array({{{"id", 1}, {"pose", Pose(V(0.2, 0, 0))}}})}}},
+           P{"shots", Json::array({claimed, rewound})}},
+          {P{"query", {{"ray_casts", Json::array({{{"ray", chest_line}, {"filter", {{"at", At(3)}}}}})}}}}});
+  s.Get();
+  s.Delete();
+  return s.Done();
+}
+
 }  // namespace
 
 Json BuildWorldGolden() {
@@ -662,7 +776,8 @@ Json BuildWorldGolden() {
             "--max_history_ticks=" + std::to_string(kWorldMaxHistoryTicks),
             "--max_bodies_per_world=" + std::to_string(kWorldMaxBodies),
             "--max_parts_per_body=" + std::to_string(kWorldMaxParts)}},
-          {"cases", cases}};
+          {"cases", cases},
+          {"stream_cases", Json::array({TickStream()})}};
 }
 
 }  // namespace collide::conformance

@@ -37,6 +37,21 @@
 // names a message that must be unset (a verdict's first_hit, a target, an
 // overlap's contact). WorldInfo leaves out replica and memory_bytes (they
 // vary); ListWorlds lists the worlds sorted by world_id.
+// "stream_cases" (beside "cases"; a runner without a Tick stream leaves them
+// out) are scripts whose steps may also be
+//   {"tick": [{"message": {...}, "answer": {...}}, ...]}
+// : the runner opens a Tick stream on the script's world (its client's
+// stream API, which sets the header), sends each message and waits for its
+// answer before the next, and closes the stream. A message holds the
+// TickRequest parts, named as there ("frame", "query", "rays_packed",
+// "shots", "shots_packed", "moves"), each in its unary request's form (a
+// Frame for "frame"); the runner numbers the messages itself (sequences are
+// not compared). An answer holds each part's response as in the unary step
+// (the frame's PushFrameResponse), null for a part that did not run, and
+// "error" (as a step's, field paths under the part's name, a frame's as
+// PushFrame's) when the message failed; an empty message is a ping, answered
+// {}. "history_lost": true on a message as on a step (the re-creation happens
+// on the stream: the message answered WORLD_NOT_FOUND is re-sent once).
 // restart_server: the runner stops the server and starts it again, same
 // arguments and port: every world is lost. The next step's call must then
 // succeed through the client's re-creation (from the creation request and

@@ -96,29 +96,79 @@ class Runner:
         if rpc == "PushFrame":
             return {"oldest_tick": w.push_frame(req["frame"])}
         if rpc == "QueryWorld":
-            r = w.query(req.get("ray_casts", []), req.get("shape_casts", []), req.get("overlaps", []))
-            return {"ray_casts": [_ray(x) for x in r.ray_casts],
-                    "shape_casts": [_cast(x) for x in r.shape_casts],
-                    "overlaps": [_overlap(x) for x in r.overlaps]}
+            return _query(w.query(**_query_args(req)))
         if rpc == "CastWorldRaysPacked":
-            f = req.get("filter", {})
-            at = f.get("at")
-            r = w.cast_rays_packed(_nums(req.get("rays")), mask=int(f.get("category_mask", 0)),
-                                   ignore=f.get("ignore_bodies", ()),
-                                   at=None if at is None else (at.get("tick", 0), at.get("fraction", 0.0)))
-            out = {k: getattr(r, k) for k in ("hit", "distance", "point", "normal", "target_kind", "target_id",
-                                              "target_index")}
-            out["time"] = _time(r.time)
-            return out
+            args = _rays_args(req)
+            return _packed(w.cast_rays_packed(args.pop("rays"), **{k[5:]: v for k, v in args.items()}))
         if rpc == "ValidateShots":
-            return {"verdicts": [_shot(v) for v in w.validate_shots(req.get("shots", []))]}
+            return _verdicts(w.validate_shots(req.get("shots", [])))
         if rpc == "ValidateShotsPacked":
-            return {"verdicts": [_shot(v) for v in w.validate_shots_packed(
-                _nums(req.get("doubles")), req.get("shooter_ids", []), req.get("ticks", []),
-                req.get("claimed_body_ids", []), req.get("claimed_part_ids", []))]}
+            return _verdicts(w.validate_shots_packed(**_shots_packed_args(req)))
         if rpc == "ValidateMoves":
-            return {"verdicts": [_move(v) for v in w.validate_moves(req.get("moves", []))]}
+            return _verdicts(w.validate_moves(req.get("moves", [])))
         raise ValueError(f"unknown rpc {rpc}")
+
+    def tick_args(self, message):
+        """A Tick message's parts as TickStream.send's keywords."""
+        args = {}
+        for part, req in message.items():
+            if part == "frame":
+                args["frame"] = req
+            elif part == "query":
+                args.update(_query_args(req))
+            elif part == "rays_packed":
+                args.update(_rays_args(req))
+            elif part == "shots_packed":
+                args["shots_packed"] = _shots_packed_args(req)
+            elif part in ("shots", "moves"):
+                args[part] = req.get(part, [])
+            else:
+                raise ValueError(f"unknown Tick part {part}")
+        return args
+
+
+def _tick_answer(a):
+    """A TickAnswer as golden JSON (a part that did not run: None)."""
+    return {"frame": None if a.oldest_tick is None else {"oldest_tick": a.oldest_tick},
+            "query": a.query and _query(a.query), "rays_packed": a.rays_packed and _packed(a.rays_packed),
+            "shots": _verdicts(a.shots), "shots_packed": _verdicts(a.shots_packed), "moves": _verdicts(a.moves)}
+
+
+def _query_args(req):
+    return {"ray_casts": req.get("ray_casts", []), "shape_casts": req.get("shape_casts", []),
+            "overlaps": req.get("overlaps", [])}
+
+
+def _query(r):
+    return {"ray_casts": [_ray(x) for x in r.ray_casts], "shape_casts": [_cast(x) for x in r.shape_casts],
+            "overlaps": [_overlap(x) for x in r.overlaps]}
+
+
+def _rays_args(req):
+    f = req.get("filter", {})
+    at = f.get("at")
+    return {"rays": _nums(req.get("rays")), "rays_mask": int(f.get("category_mask", 0)),
+            "rays_ignore": f.get("ignore_bodies", ()),
+            "rays_at": None if at is None else (at.get("tick", 0), at.get("fraction", 0.0))}
+
+
+def _packed(r):
+    out = {k: getattr(r, k) for k in ("hit", "distance", "point", "normal", "target_kind", "target_id",
+                                      "target_index")}
+    out["time"] = _time(r.time)
+    return out
+
+
+def _shots_packed_args(req):
+    return {"doubles": _nums(req.get("doubles")), "shooter_ids": req.get("shooter_ids", []),
+            "ticks": req.get("ticks", []), "claimed_body_ids": req.get("claimed_body_ids", []),
+            "claimed_part_ids": req.get("claimed_part_ids", [])}
+
+
+def _verdicts(verdicts):
+    if verdicts is None:
+        return None
+    return {"verdicts": [_shot(v) if isinstance(v, collide.ShotVerdict) else _move(v) for v in verdicts]}
 
 
 @unittest.skipUnless(os.environ.get("COLLIDE_SERVER") and os.environ.get("COLLIDE_WORLD_GOLDEN"),
@@ -127,42 +177,62 @@ class WorldConformanceTest(GoldenServerTest):
     GOLDEN_ENV = "COLLIDE_WORLD_GOLDEN"
 
     def test_every_script(self):
-        cases = self.golden["cases"]
+        self.run_scripts("cases")
+
+    def test_every_stream_script(self):
+        self.run_scripts("stream_cases")
+
+    def run_scripts(self, key):
+        cases = self.golden[key]
         self.assertGreater(len(cases), 0)
-        tol = self.golden["tolerance"]
         restarts = lost = 0
         for case in cases:
             runner = Runner(self.client)
             for i, step in enumerate(case["steps"]):
-                with self.subTest(f"{case['name']} step {i} {step.get('rpc', 'restart')}"):
+                name = f"{case['name']} step {i} {step.get('rpc', 'tick' if 'tick' in step else 'restart')}"
+                with self.subTest(name):
                     if step.get("restart_server"):
                         self.server.restart()
                         self.client.wait_ready(30)
                         restarts += 1
-                        continue
-                    before = runner.history_lost()
-                    try:
-                        got = runner.run(step["rpc"], step["request"])
-                        error = None
-                    except collide.CollideError as e:
-                        got, error = None, e
-                    self.assertEqual(runner.history_lost() - before, 1 if step.get("history_lost") else 0)
-                    lost += runner.history_lost() - before
-                    want = step.get("error")
-                    if error is not None:
-                        self.assertIsNotNone(want, f"{error}")
-                        self.assertEqual(error.code.name, want["code"], f"{error}")
-                        if "field_violations" in want:
-                            self.assertEqual(sorted(error.fields), sorted(want["field_violations"]), f"{error}")
-                        if want.get("reason"):
-                            self.assertEqual(error.reason, want["reason"], f"{error}")
-                        continue
-                    self.assertIsNone(want, f"expected {want}, got {got}")
-                    diff = mismatch(got, step["response"], tol)
-                    self.assertIsNone(diff, diff)
-        # The suite holds a restart, and the client re-created a world after it.
+                    elif "tick" in step:
+                        world = runner.world(case["steps"][0]["request"]["world_id"])
+                        with world.stream() as stream:
+                            for j, exchange in enumerate(step["tick"]):
+                                with self.subTest(f"{name} message {j}"):
+                                    before = runner.history_lost()
+                                    answer = stream.tick(**runner.tick_args(exchange["message"]))
+                                    lost += self.check(exchange, runner.history_lost() - before, answer.error,
+                                                       _tick_answer(answer), exchange["answer"])
+                    else:
+                        before = runner.history_lost()
+                        try:
+                            got, error = runner.run(step["rpc"], step["request"]), None
+                        except collide.CollideError as e:
+                            got, error = None, e
+                        lost += self.check(step, runner.history_lost() - before, error, got, step.get("response"))
+        # The suite holds a restart, and the client re-created a world after each.
         self.assertGreater(restarts, 0)
         self.assertEqual(lost, restarts)
+
+    def check(self, step, lost, error, got, response):
+        """Compares one answer (a step's or a Tick message's) with the golden;
+        returns the re-creations it took."""
+        self.assertEqual(lost, 1 if step.get("history_lost") else 0)
+        want = step.get("error") or (response or {}).get("error")
+        if error is not None:
+            self.assertIsNotNone(want, f"{error}")
+            self.assertEqual(error.code.name, want["code"], f"{error}")
+            if "field_violations" in want:
+                self.assertEqual(sorted(error.fields), sorted(want["field_violations"]), f"{error}")
+            if want.get("reason"):
+                self.assertEqual(error.reason, want["reason"], f"{error}")
+        else:
+            self.assertIsNone(want, f"expected {want}, got {got}")
+        if response is not None:
+            diff = mismatch(got, {k: v for k, v in response.items() if k != "error"}, self.golden["tolerance"])
+            self.assertIsNone(diff, diff)
+        return lost
 
 
 if __name__ == "__main__":
