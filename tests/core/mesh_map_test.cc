@@ -15,6 +15,7 @@
 #include "support/case_count.h"
 #include "support/near_parallel_rays.h"
 #include "support/random_shapes.h"
+#include "support/watertight_rays.h"
 
 namespace collide::testing {
 namespace {
@@ -86,6 +87,54 @@ TEST(MeshMap, RaysAtVerticesAndEdgesMatchBruteForceAndTheExactReference) {
   }
   EXPECT_GT(hits, n / 2);
   EXPECT_GT(exact_checked, hits * 9 / 10);
+}
+
+// The checks of bench/mesh_watertight (a million rays per map, run by
+// scripts/mesh-watertight.sh) on fewer rays: every kind of
+// watertight_rays.h, judged against the exact answer. Closest hits at the
+// exact nearest distance (1e-9), the reported triangle exactly hit there,
+// and sight lines blocked exactly when the exact answer says so.
+void CheckWatertightRays(const char* map, int count) {
+  importer::ImportOptions options;
+  options.map = map;
+  auto imported = importer::ImportMap("/usr/share/games/openarena/baseoa/pak6-patch088.pk3", options);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  const TriangleMesh mesh(imported->mesh);
+  const MeshRayReference reference(imported->mesh);
+  EXPECT_EQ(reference.degenerate_count(), mesh.degenerate_count());
+  int judged = 0, hits = 0;
+  for (const WatertightRay& wr : MakeWatertightRays(imported->mesh, count, 16)) {
+    const Ray& ray = wr.ray;
+    SCOPED_TRACE(::testing::Message()
+                 << map << " " << WatertightRayKindName(wr.kind) << " ray " << Describe(ray));
+    const MeshRayReference::Answer ref = reference.Closest(ExtendedForJudging(ray));
+    const MeshRayHit c = RayCastClosest(mesh, ray);
+    const Verdict v = JudgeClosest(ref, ray, 1e-9, c.hit, c.distance);
+    ASSERT_NE(v, Verdict::kMissed) << "exact nearest hit " << ref.distance << " on " << ref.triangle;
+    ASSERT_NE(v, Verdict::kPhantom) << "exact nearest hit " << ref.distance << " on " << ref.triangle;
+    judged += v == Verdict::kAgree;
+    if (c.hit) {
+      ++hits;
+      const MeshRayReference::Answer own = reference.Single(ray, c.triangle);
+      if (own.certain) {
+        ASSERT_TRUE(own.hit) << "triangle " << c.triangle;
+        ASSERT_NEAR(own.distance, c.distance, 1e-9 * (1 + c.distance));
+      }
+    }
+    if (wr.kind == WatertightRayKind::kSight || wr.kind == WatertightRayKind::kSightGraze) {
+      const Verdict b = JudgeBlocked(ref, ray, 1e-9, RayCastAny(mesh, ray).hit);
+      ASSERT_TRUE(b == Verdict::kAgree || b == Verdict::kUncertain);
+    }
+  }
+  EXPECT_GT(judged, count * 99 / 100);
+  EXPECT_GT(hits, count / 2);
+  // The rays do go where signs are undecided in double: edges and vertices.
+  EXPECT_GT(reference.exact_evaluations(), static_cast<std::uint64_t>(count / 10));
+}
+
+TEST(MeshMap, WatertightRaysOfEveryKindMatchTheExactAnswer) {
+  CheckWatertightRays("aggressor", CaseCount(20000));
+  CheckWatertightRays("am_underworks2", CaseCount(10000));
 }
 
 }  // namespace
