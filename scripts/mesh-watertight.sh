@@ -4,7 +4,8 @@
 # vertices and edges, sight lines grazing them, eye-to-eye sight lines and
 # incoherent rays, judged against the exact answer for collide, Embree and
 # Bullet. Writes bench/results/<machine>/mesh_watertight.txt (the report,
-# with the machine, commit and date on top). About 5 minutes on the 2-core VM.
+# with the machine, commit and date on top). About 14 minutes on the shared
+# 2-core VM (the reference: a rational-arithmetic check per undecided sign).
 #
 # Usage: scripts/mesh-watertight.sh [--rays=N] [map...]
 # Env:   BUILD_DIR (default build-bench), MACHINE (as scripts/bench.sh), JOBS build jobs (default 2).
