@@ -34,6 +34,20 @@ std::vector<Named> Meshes() {
           {"sphere", testing::MakeClosedSphere(5, 2.0, {0.5, 0, 0}), 2.5, {0.5, 0, 0}}};
 }
 
+// The first triangle met, by brute force over every queried triangle.
+MeshSweepResult BruteForce(const TriangleMesh& mesh, const Shape& shape, const Vec3& v) {
+  MeshSweepResult want;
+  for (std::uint32_t id = 0; id < mesh.triangle_count(); ++id) {
+    const Triangle tri = mesh.triangle(id);
+    if (Cross(tri.b - tri.a, tri.c - tri.a) == Vec3{}) continue;  // zero-area: not queried.
+    const SweepResult s = ShapeCast(shape, v, tri);
+    if (s.hit && (!want.sweep.hit || s.t < want.sweep.t || (s.t == want.sweep.t && id < want.triangle))) {
+      want = {s, id};
+    }
+  }
+  return want;
+}
+
 class MeshSweepTest : public ::testing::TestWithParam<ShapeKind> {};
 
 TEST_P(MeshSweepTest, MatchesBruteForce) {
@@ -49,15 +63,7 @@ TEST_P(MeshSweepTest, MatchesBruteForce) {
       const Vec3 v = i % 10 == 0 ? Vec3{} : f.UnitVector() * (m.extent * (i % 2 == 0 ? 2.0 : 0.3));
       SCOPED_TRACE(::testing::Message()
                    << m.name << " case " << i << ": " << Describe(shape) << " v " << Describe(v));
-      MeshSweepResult want;
-      for (std::uint32_t id = 0; id < mesh.triangle_count(); ++id) {
-        const Triangle tri = mesh.triangle(id);
-        if (Cross(tri.b - tri.a, tri.c - tri.a) == Vec3{}) continue;  // zero-area: not queried.
-        const SweepResult s = ShapeCast(shape, v, tri);
-        if (s.hit && (!want.sweep.hit || s.t < want.sweep.t || (s.t == want.sweep.t && id < want.triangle))) {
-          want = {s, id};
-        }
-      }
+      const MeshSweepResult want = BruteForce(mesh, shape, v);
       const MeshSweepResult got = ShapeCast(shape, v, mesh);
       ++total;
       hits += want.sweep.hit;
@@ -75,6 +81,42 @@ INSTANTIATE_TEST_SUITE_P(AllMovingKinds, MeshSweepTest,
                                            ShapeKind::kCapsule, ShapeKind::kAabb, ShapeKind::kObb,
                                            ShapeKind::kTriangle, ShapeKind::kConvexHull),
                          [](const auto& info) { return std::string(ShapeKindName(info.param)); });
+
+// Shapes resting exactly on the boxes' top faces (grid-aligned: the gap is
+// exactly 0) or a hair above them, sliding along the face, lifting off or
+// pressing in: where the mesh sweep's per-triangle cull (the shape's box
+// against each triangle's plane and box) works at its margin. Same answer
+// as brute force.
+TEST(MeshSweepTest, ShapesRestingOnFacesMatchBruteForce) {
+  const MeshData data = testing::MakeBoxes(25, 6.0, 43);
+  const TriangleMesh mesh(data);
+  ShapeFactory f(77, 1.0, 0.5);
+  int tops = 0, hits = 0;
+  for (std::uint32_t id = 0; id < mesh.triangle_count() && tops < CaseCount(60); ++id) {
+    const Triangle tri = mesh.triangle(id);
+    if (tri.a.z != tri.b.z || tri.a.z != tri.c.z) continue;  // horizontal faces only.
+    ++tops;
+    const Vec3 mid = (tri.a + tri.b + tri.c) / 3.0;
+    for (const double gap : {0.0, 1e-12, -1e-12}) {
+      const double r = 0.2;
+      const Shape shapes[] = {Sphere{mid + Vec3{0, 0, r + gap}, r},
+                              Capsule{mid + Vec3{0, 0, r + gap}, mid + Vec3{0, 0, 1}, r},
+                              Aabb{mid + Vec3{-0.1, -0.1, gap}, mid + Vec3{0.1, 0.1, 0.5}},
+                              Segment{mid + Vec3{-0.3, 0, gap}, mid + Vec3{0.3, 0, gap}}};
+      for (const Shape& shape : shapes) {
+        for (const Vec3 v : {Vec3{1, 0.5, 0}, Vec3{0.5, 0, 1e-9}, Vec3{0, 0.7, -1e-9}, Vec3{0, 0, 0.5}}) {
+          SCOPED_TRACE(::testing::Message()
+                       << "triangle " << id << ": " << Describe(shape) << " v " << Describe(v));
+          const MeshSweepResult want = BruteForce(mesh, shape, v), got = ShapeCast(shape, v, mesh);
+          hits += want.sweep.hit;
+          if (got.sweep.status != QueryStatus::kNotConverged) EXPECT_EQ(got, want);
+        }
+      }
+    }
+  }
+  EXPECT_GE(tops, CaseCount(60));
+  EXPECT_GT(hits, tops * 12);  // every resting or pressing shape hits at t = 0.
+}
 
 TEST(MeshSweepTest, HalfspaceIsUnsupportedAndEmptyMeshMisses) {
   const TriangleMesh mesh(testing::MakeTerrain(4, 4.0, 1));
