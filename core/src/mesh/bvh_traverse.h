@@ -155,13 +155,18 @@ inline BvhStackEntry PushSortedKeepNearest(const BvhNode& node, int mask, __m128
   return e[0];
 }
 
-// Starts loading the node of a child the traversal visits soon.
-inline void Prefetch(const Bvh& bvh, std::uint32_t ref) {
-  if ((ref >> kLeafShift) == 0) {
-    const char* p = reinterpret_cast<const char*>(&bvh.nodes[ref]);
-    _mm_prefetch(p, _MM_HINT_T0);
-    _mm_prefetch(p + 64, _MM_HINT_T0);
-  }
+// Starts loading what a child the traversal may visit holds: a node's two
+// cache lines, or a leaf's triangle records (at most 64 bytes, on at most two
+// lines). Issued for every child the ray meets as soon as the mask is known,
+// so the loads overlap the sorting and the siblings' visits instead of
+// stalling the visit (perf: the node and leaf-record loads were a third of
+// the ray time on the maps).
+inline void PrefetchChild(const Bvh& bvh, const BvhNode& node, int i) {
+  const bool leaf = node.count[i] != 0;
+  const char* p = leaf ? reinterpret_cast<const char*>(&bvh.triangles[node.child[i]])
+                       : reinterpret_cast<const char*>(&bvh.nodes[node.child[i]]);
+  _mm_prefetch(p, _MM_HINT_T0);
+  _mm_prefetch(p + (leaf ? 63 : 64), _MM_HINT_T0);
 }
 
 // Visits, nearest box first, every leaf whose box the ray meets within
@@ -183,8 +188,9 @@ void TraverseRay(const Bvh& bvh, const RayBoxes& r, Visitor& visitor) {
       __m128 near;
       const int mask = HitChildren(node, r, _mm_set1_ps(t_max), near);
       if (mask != 0) {
+        for (int m = mask; m != 0; m &= m - 1)
+          PrefetchChild(bvh, node, __builtin_ctz(static_cast<unsigned>(m)));
         cur = PushSortedKeepNearest(node, mask, near, stack, top);
-        if (top > 0) Prefetch(bvh, stack[top - 1].ref);
         continue;
       }
     }
