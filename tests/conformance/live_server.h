@@ -49,10 +49,15 @@ class LiveServer {
     std::filesystem::remove(log_);
   }
 
-  // Stops the server and starts it again on the same port.
+  // Kills the server (SIGKILL: a replica that dies) and starts it again on
+  // the same port: every world it held is lost.
   void Restart() {
     const std::string port = target_.substr(target_.rfind(':') + 1);
-    Stop();
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
     Start(port);
   }
 

@@ -52,7 +52,7 @@
 // PushFrame's) when the message failed; an empty message is a ping, answered
 // {}. "history_lost": true on a message as on a step (the re-creation happens
 // on the stream: the message answered WORLD_NOT_FOUND is re-sent once).
-// restart_server: the runner stops the server and starts it again, same
+// restart_server: the runner kills the server (SIGKILL, a replica that dies) and starts it again, same
 // arguments and port: every world is lost. The next step's call must then
 // succeed through the client's re-creation (from the creation request and
 // the state after the latest frame: each body's latest pose, parts and their

@@ -37,8 +37,10 @@ class LiveServer:
             time.sleep(0.05)
 
     def restart(self) -> None:
-        """Stops the server and starts a new one on the same port: every
-        world it held is lost (what a replica restart does)."""
+        """Kills the server (SIGKILL: a replica that dies) and starts a new
+        one on the same port: every world it held is lost."""
+        self._process.kill()
+        self._process.wait()
         self.stop()
         port = int(self.target.rsplit(":", 1)[1])
         self.__init__(self._args, self._startup_timeout, port)
