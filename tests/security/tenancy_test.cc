@@ -1,6 +1,7 @@
 // Tenancy of worlds under token auth: a world belongs to the tenant of the
-// token that created it. Another tenant gets, on every world method, exactly
-// the status (code, message, details bytes) it got before the world existed,
+// token that created it. Another tenant gets, on every world method and the
+// Tick stream, exactly the status (code, message, details bytes; for Tick
+// the whole response message) it got before the world existed,
 // so it can neither use nor detect it; its list stays empty; the same world id
 // is a separate world per tenant. Without token auth every caller is one
 // tenant. All calls of both tokens share one channel (one connection), where
@@ -99,6 +100,19 @@ class Caller {
     r.set_world_id(kWorld);
     return Call(&v1::WorldService::Stub::DeleteWorld, r);
   }
+  // A Tick stream of one message: the message's status and the whole
+  // response's bytes, or the stream's status when it ended otherwise.
+  Answer TickOnce(const v1::TickRequest& message) const {
+    const std::unique_ptr<grpc::ClientContext> context = Ctx(kWorld);
+    const auto stream = stub_.Tick(context.get());
+    v1::TickResponse response;
+    const bool answered = stream->Write(message) && stream->Read(&response);
+    stream->WritesDone();
+    const grpc::Status end = stream->Finish();
+    if (!answered || !end.ok()) return {end.error_code(), end.error_message(), end.error_details()};
+    return {static_cast<grpc::StatusCode>(response.status().code()), response.status().message(),
+            response.SerializeAsString()};
+  }
   std::vector<std::string> List() const {
     v1::ListWorldsResponse list;
     EXPECT_EQ(Call(&v1::WorldService::Stub::ListWorlds, v1::ListWorldsRequest(), &list).code, grpc::OK);
@@ -144,6 +158,16 @@ class Caller {
     move->set_elapsed(1);
     move->set_max_speed(10);
     answers["ValidateMoves"] = Call(&v1::WorldService::Stub::ValidateMoves, moves);
+    // The stream: one message with a frame and every batch kind.
+    v1::TickRequest tick;
+    tick.set_sequence(1);
+    *tick.mutable_frame() = FrameRequest(2000, 0).frame();
+    *tick.mutable_query() = query;
+    *tick.mutable_rays_packed() = rays;
+    *tick.mutable_shots() = shots;
+    *tick.mutable_shots_packed() = packed;
+    *tick.mutable_moves() = moves;
+    answers["Tick"] = TickOnce(tick);
     answers["CreateWorld (exists?)"] = Create(CreateRequest(1.0));
     answers["DeleteWorld"] = Delete();
     return answers;
@@ -175,6 +199,7 @@ TEST_F(TenancyTest, AnotherTenantsWorldIsIndistinguishableFromNone) {
   // cycle inside EveryMethod leaves nothing behind).
   const std::map<std::string, Answer> before = b_.EveryMethod();
   EXPECT_EQ(before.at("GetWorld").code, grpc::NOT_FOUND) << before.at("GetWorld");
+  EXPECT_EQ(before.at("Tick").code, grpc::NOT_FOUND) << before.at("Tick");
   EXPECT_EQ(before.at("CreateWorld (exists?)").code, grpc::OK);
   EXPECT_EQ(before.at("DeleteWorld").code, grpc::OK);
   ASSERT_EQ(b_.List(), std::vector<std::string>{});
