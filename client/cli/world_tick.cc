@@ -32,13 +32,52 @@ class UnaryTransport final : public TickTransport {
   std::string id_;
 };
 
+// One stream message per Send, all parts in it.
+class StreamTransport final : public TickTransport {
+ public:
+  explicit StreamTransport(std::unique_ptr<TickStream> stream) : stream_(std::move(stream)) {}
+  ~StreamTransport() override { stream_->Finish().IgnoreError(); }
+  absl::StatusOr<TickAnswers> Send(const Frame* frame, std::span<const ShotRequest> shots,
+                                   std::span<const MoveRequest> moves) override {
+    TickMessage m;
+    if (frame != nullptr) m.frame = *frame;
+    m.shots.assign(shots.begin(), shots.end());
+    m.moves.assign(moves.begin(), moves.end());
+    absl::StatusOr<TickReply> reply = stream_->Send(std::move(m));
+    if (!reply.ok()) return reply.status();
+    if (!reply->status.ok()) return reply->status;
+    return TickAnswers{std::move(reply->shots), std::move(reply->moves)};
+  }
+  std::string name() const override { return "the Tick stream"; }
+
+ private:
+  std::unique_ptr<TickStream> stream_;
+};
+
+// A stream whose first message (a ping) is answered.
+absl::StatusOr<std::unique_ptr<TickStream>> OpenStream(WorldClient& client, const std::string& world_id) {
+  absl::StatusOr<std::unique_ptr<TickStream>> stream = client.OpenTickStream(world_id);
+  if (!stream.ok()) return stream.status();
+  absl::StatusOr<TickReply> ping = (*stream)->Send({});
+  if (!ping.ok()) return ping.status();
+  if (!ping->status.ok()) return ping->status;
+  return stream;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<TickTransport>> MakeTickTransport(WorldClient& client,
                                                                  const std::string& world_id,
                                                                  const std::string& kind) {
-  if (kind == "unary" || kind == "auto") return std::make_unique<UnaryTransport>(client, world_id);
-  if (kind == "stream") return absl::UnimplementedError("the Tick stream is not in this client yet");
+  if (kind == "unary") return std::make_unique<UnaryTransport>(client, world_id);
+  if (kind == "stream" || kind == "auto") {
+    absl::StatusOr<std::unique_ptr<TickStream>> stream = OpenStream(client, world_id);
+    if (stream.ok()) return std::make_unique<StreamTransport>(*std::move(stream));
+    // A server from before the stream answers UNIMPLEMENTED.
+    if (kind == "stream" || stream.status().code() != absl::StatusCode::kUnimplemented)
+      return stream.status();
+    return std::make_unique<UnaryTransport>(client, world_id);
+  }
   return absl::InvalidArgumentError("--transport must be auto, stream or unary, not \"" + kind + "\"");
 }
 

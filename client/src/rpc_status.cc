@@ -22,16 +22,21 @@ constexpr char kBadRequestTypeUrl[] = "type.googleapis.com/google.rpc.BadRequest
 
 absl::Status FromGrpcStatus(const grpc::Status& status) {
   if (status.ok()) return absl::OkStatus();
+  google::rpc::Status rich;
+  const std::string details = status.error_details();
+  if (details.empty() || !rich.ParseFromString(details)) rich.Clear();
   // grpc::StatusCode and absl::StatusCode both take their values from
   // google.rpc.Code, so the cast is exact.
-  absl::Status out(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
-  const std::string details = status.error_details();
-  google::rpc::Status rich;
-  if (!details.empty() && rich.ParseFromString(details)) {
-    for (const google::protobuf::Any& any : rich.details()) {
-      out.SetPayload(any.type_url(), absl::Cord(any.value()));
-    }
-  }
+  rich.set_code(static_cast<int>(status.error_code()));
+  rich.set_message(status.error_message());
+  return FromRpcStatus(rich);
+}
+
+absl::Status FromRpcStatus(const google::rpc::Status& status) {
+  if (status.code() == 0) return absl::OkStatus();
+  absl::Status out(static_cast<absl::StatusCode>(status.code()), status.message());
+  for (const google::protobuf::Any& any : status.details())
+    out.SetPayload(any.type_url(), absl::Cord(any.value()));
   return out;
 }
 

@@ -20,8 +20,8 @@
 #include "convert/shapes.h"
 #include "convert/world_encode.h"
 #include "google/rpc/error_details.pb.h"
-#include "kept_world.h"
 #include "rpc_status.h"
+#include "world_client_impl.h"
 
 namespace collide {
 
@@ -30,7 +30,6 @@ namespace pb = ::collide::v1;
 namespace {
 
 constexpr char kErrorInfoTypeUrl[] = "type.googleapis.com/google.rpc.ErrorInfo";
-constexpr char kWorldHeader[] = "collide-world";
 
 WorldInfo FromProto(const pb::WorldInfo& in) {
   WorldInfo out;
@@ -91,90 +90,6 @@ void BuildCreateWorldRequest(const WorldSpec& spec, pb::CreateWorldRequest& out)
   out.set_history_ticks(spec.history_ticks);
   ToProto(spec.policy, out.mutable_policy());
 }
-
-struct WorldClient::Impl {
-  std::shared_ptr<grpc::Channel> channel;
-  ClientOptions options;
-  WorldClientOptions world_options;
-  std::unique_ptr<pb::WorldService::Stub> stub;
-  std::mutex mu;  // guards kept.
-  std::map<std::string, KeptWorld, std::less<>> kept;
-  std::atomic<std::int64_t> losses{0};
-
-  Impl(std::shared_ptr<grpc::Channel> c, ClientOptions o, WorldClientOptions w)
-      : channel(std::move(c)),
-        options(std::move(o)),
-        world_options(std::move(w)),
-        stub(pb::WorldService::NewStub(channel)) {}
-
-  // A context with the deadline, the token and, for a world's call, the
-  // routing header.
-  void Prepare(grpc::ClientContext& context, std::string_view world_id) const {
-    context.set_deadline(absl::ToChronoTime(absl::Now() + options.deadline));
-    AddAuthorization(options, context);
-    if (!world_id.empty()) context.AddMetadata(kWorldHeader, std::string(world_id));
-  }
-
-  template <typename Request, typename Response>
-  absl::Status Call(grpc::Status (pb::WorldService::Stub::*method)(grpc::ClientContext*, const Request&,
-                                                                   Response*),
-                    std::string_view world_id, const Request& request, Response& response) {
-    grpc::ClientContext context;
-    Prepare(context, world_id);
-    return FromGrpcStatus((stub.get()->*method)(&context, request, &response));
-  }
-
-  // `call` (a function returning absl::Status), and once more after
-  // re-creating the world when it answers WORLD_NOT_FOUND for a kept world.
-  template <typename Fn>
-  absl::Status WithRecreation(std::string_view world_id, Fn&& call) {
-    absl::Status status = call();
-    if (status.ok() || !world_options.recreate_lost_worlds || !IsWorldNotFound(status)) return status;
-    absl::StatusOr<bool> recreated = Recreate(world_id, status);
-    if (!recreated.ok()) {
-      absl::Status out(
-          status.code(),
-          absl::StrCat(status.message(), "; re-creating it failed: ", recreated.status().ToString()));
-      status.ForEachPayload([&out](absl::string_view url, const absl::Cord& p) { out.SetPayload(url, p); });
-      return out;
-    }
-    return *recreated ? call() : status;
-  }
-
-  // Creates the world again from its kept request and pushes the kept state;
-  // false when nothing is kept for it. A concurrent re-creation by another
-  // thread or client (ALREADY_EXISTS, then a frame not after the latest) is
-  // success.
-  absl::StatusOr<bool> Recreate(std::string_view world_id, const absl::Status& cause) {
-    pb::CreateWorldRequest request;
-    std::optional<Frame> state;
-    {
-      std::lock_guard lock(mu);
-      const auto it = kept.find(world_id);
-      if (it == kept.end()) return false;
-      request = it->second.request;
-      state = it->second.bodies.Snapshot();
-    }
-    pb::WorldInfo info;
-    absl::Status s = Call(&pb::WorldService::Stub::CreateWorld, world_id, request, info);
-    if (!s.ok() && s.code() != absl::StatusCode::kAlreadyExists) return s;
-    if (state) {
-      pb::PushFrameRequest push;
-      push.set_world_id(std::string(world_id));
-      convert::ToProto(*state, push.mutable_frame());
-      pb::PushFrameResponse pushed;
-      s = Call(&pb::WorldService::Stub::PushFrame, world_id, push, pushed);
-      if (!s.ok() && s.code() != absl::StatusCode::kFailedPrecondition) return s;
-    }
-    losses.fetch_add(1, std::memory_order_relaxed);
-    if (world_options.on_history_lost) {
-      world_options.on_history_lost(HistoryLoss{std::string(world_id), cause,
-                                                state ? std::optional(state->tick) : std::nullopt,
-                                                state ? static_cast<int>(state->bodies.size()) : 0});
-    }
-    return true;
-  }
-};
 
 absl::StatusOr<WorldClient> WorldClient::Create(std::string_view target, const ClientOptions& options,
                                                 WorldClientOptions world_options) {
@@ -250,11 +165,62 @@ absl::StatusOr<std::int64_t> WorldClient::PushFrame(std::string_view world_id, c
   absl::Status s = impl_->WithRecreation(
       world_id, [&] { return impl_->Call(&pb::WorldService::Stub::PushFrame, world_id, request, response); });
   if (!s.ok()) return s;
-  if (impl_->world_options.recreate_lost_worlds) {
-    std::lock_guard lock(impl_->mu);
-    if (const auto it = impl_->kept.find(world_id); it != impl_->kept.end()) it->second.bodies.Apply(frame);
-  }
+  impl_->Keep(world_id, frame);
   return response.oldest_tick();
+}
+
+void EncodeQueries(const SceneQueries& queries, pb::QueryWorldRequest& out) {
+  for (const RayQuery& q : queries.rays) convert::ToProto(q, out.add_ray_casts());
+  for (const ShapeCastQuery& q : queries.shape_casts) convert::ToProto(q, out.add_shape_casts());
+  for (const OverlapQuery& q : queries.overlaps) convert::ToProto(q, out.add_overlaps());
+}
+
+absl::StatusOr<SceneAnswers> DecodeAnswers(const pb::QueryWorldResponse& response,
+                                           const SceneQueries& queries) {
+  if (response.ray_casts_size() != static_cast<int>(queries.rays.size()))
+    return SizeMismatch("ray results", response.ray_casts_size(), queries.rays.size());
+  if (response.shape_casts_size() != static_cast<int>(queries.shape_casts.size()))
+    return SizeMismatch("shape cast results", response.shape_casts_size(), queries.shape_casts.size());
+  if (response.overlaps_size() != static_cast<int>(queries.overlaps.size()))
+    return SizeMismatch("overlap results", response.overlaps_size(), queries.overlaps.size());
+  SceneAnswers out;
+  out.rays.reserve(queries.rays.size());
+  for (const pb::WorldRayResult& r : response.ray_casts()) out.rays.push_back(convert::FromProto(r));
+  out.shape_casts.reserve(queries.shape_casts.size());
+  for (const pb::WorldShapeCastResult& r : response.shape_casts())
+    out.shape_casts.push_back(convert::FromProto(r));
+  out.overlaps.reserve(queries.overlaps.size());
+  for (const pb::WorldOverlapResult& r : response.overlaps()) out.overlaps.push_back(convert::FromProto(r));
+  return out;
+}
+
+absl::StatusOr<std::vector<RayQueryResult>> DecodeRays(const pb::CastWorldRaysPackedResponse& response,
+                                                       std::size_t n) {
+  std::vector<RayQueryResult> out;
+  if (!convert::DecodePacked(response, n, out)) {
+    return absl::InternalError(absl::StrCat("client: malformed packed response for ", n, " rays"));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<ShotVerdict>> DecodeShots(const pb::ValidateShotsResponse& response,
+                                                     std::size_t n) {
+  if (response.verdicts_size() != static_cast<int>(n))
+    return SizeMismatch("verdicts", response.verdicts_size(), n);
+  std::vector<ShotVerdict> out;
+  out.reserve(n);
+  for (const pb::ShotVerdict& v : response.verdicts()) out.push_back(convert::FromProto(v));
+  return out;
+}
+
+absl::StatusOr<std::vector<MoveVerdict>> DecodeMoves(const pb::ValidateMovesResponse& response,
+                                                     std::size_t n) {
+  if (response.verdicts_size() != static_cast<int>(n))
+    return SizeMismatch("verdicts", response.verdicts_size(), n);
+  std::vector<MoveVerdict> out;
+  out.reserve(n);
+  for (const pb::MoveVerdict& v : response.verdicts()) out.push_back(convert::FromProto(v));
+  return out;
 }
 
 absl::StatusOr<SceneAnswers> WorldClient::Query(std::string_view world_id, const SceneQueries& queries) {
@@ -262,28 +228,12 @@ absl::StatusOr<SceneAnswers> WorldClient::Query(std::string_view world_id, const
   auto* request = google::protobuf::Arena::CreateMessage<pb::QueryWorldRequest>(&arena);
   auto* response = google::protobuf::Arena::CreateMessage<pb::QueryWorldResponse>(&arena);
   request->set_world_id(std::string(world_id));
-  for (const RayQuery& q : queries.rays) convert::ToProto(q, request->add_ray_casts());
-  for (const ShapeCastQuery& q : queries.shape_casts) convert::ToProto(q, request->add_shape_casts());
-  for (const OverlapQuery& q : queries.overlaps) convert::ToProto(q, request->add_overlaps());
+  EncodeQueries(queries, *request);
   absl::Status s = impl_->WithRecreation(world_id, [&] {
     return impl_->Call(&pb::WorldService::Stub::QueryWorld, world_id, *request, *response);
   });
   if (!s.ok()) return s;
-  if (response->ray_casts_size() != static_cast<int>(queries.rays.size()))
-    return SizeMismatch("ray results", response->ray_casts_size(), queries.rays.size());
-  if (response->shape_casts_size() != static_cast<int>(queries.shape_casts.size()))
-    return SizeMismatch("shape cast results", response->shape_casts_size(), queries.shape_casts.size());
-  if (response->overlaps_size() != static_cast<int>(queries.overlaps.size()))
-    return SizeMismatch("overlap results", response->overlaps_size(), queries.overlaps.size());
-  SceneAnswers out;
-  out.rays.reserve(queries.rays.size());
-  for (const pb::WorldRayResult& r : response->ray_casts()) out.rays.push_back(convert::FromProto(r));
-  out.shape_casts.reserve(queries.shape_casts.size());
-  for (const pb::WorldShapeCastResult& r : response->shape_casts())
-    out.shape_casts.push_back(convert::FromProto(r));
-  out.overlaps.reserve(queries.overlaps.size());
-  for (const pb::WorldOverlapResult& r : response->overlaps()) out.overlaps.push_back(convert::FromProto(r));
-  return out;
+  return DecodeAnswers(*response, queries);
 }
 
 absl::StatusOr<std::vector<RayQueryResult>> WorldClient::CastRaysPacked(std::string_view world_id,
@@ -299,24 +249,8 @@ absl::StatusOr<std::vector<RayQueryResult>> WorldClient::CastRaysPacked(std::str
     return impl_->Call(&pb::WorldService::Stub::CastWorldRaysPacked, world_id, request, response);
   });
   if (!s.ok()) return s;
-  std::vector<RayQueryResult> out;
-  if (!convert::DecodePacked(response, rays.size(), out)) {
-    return absl::InternalError(absl::StrCat("client: malformed packed response for ", rays.size(), " rays"));
-  }
-  return out;
+  return DecodeRays(response, rays.size());
 }
-
-namespace {
-template <typename Response>
-absl::StatusOr<std::vector<ShotVerdict>> ShotVerdicts(const Response& response, std::size_t n) {
-  if (response.verdicts_size() != static_cast<int>(n))
-    return SizeMismatch("verdicts", response.verdicts_size(), n);
-  std::vector<ShotVerdict> out;
-  out.reserve(n);
-  for (const pb::ShotVerdict& v : response.verdicts()) out.push_back(convert::FromProto(v));
-  return out;
-}
-}  // namespace
 
 absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShots(std::string_view world_id,
                                                                     std::span<const ShotRequest> shots) {
@@ -329,7 +263,7 @@ absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShots(std::string_
     return impl_->Call(&pb::WorldService::Stub::ValidateShots, world_id, *request, *response);
   });
   if (!s.ok()) return s;
-  return ShotVerdicts(*response, shots.size());
+  return DecodeShots(*response, shots.size());
 }
 
 absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShotsPacked(
@@ -343,7 +277,7 @@ absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShotsPacked(
     return impl_->Call(&pb::WorldService::Stub::ValidateShotsPacked, world_id, request, *response);
   });
   if (!s.ok()) return s;
-  return ShotVerdicts(*response, shots.size());
+  return DecodeShots(*response, shots.size());
 }
 
 absl::StatusOr<std::vector<MoveVerdict>> WorldClient::ValidateMoves(std::string_view world_id,
@@ -357,12 +291,7 @@ absl::StatusOr<std::vector<MoveVerdict>> WorldClient::ValidateMoves(std::string_
     return impl_->Call(&pb::WorldService::Stub::ValidateMoves, world_id, *request, *response);
   });
   if (!s.ok()) return s;
-  if (response->verdicts_size() != static_cast<int>(moves.size()))
-    return SizeMismatch("verdicts", response->verdicts_size(), moves.size());
-  std::vector<MoveVerdict> out;
-  out.reserve(moves.size());
-  for (const pb::MoveVerdict& v : response->verdicts()) out.push_back(convert::FromProto(v));
-  return out;
+  return DecodeMoves(*response, moves.size());
 }
 
 }  // namespace collide

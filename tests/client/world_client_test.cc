@@ -1,5 +1,5 @@
 // WorldClient against an in-process server on a free loopback port: every
-// world call, answers equal bit for bit to a core World built from the same
+// world call and the Tick stream, answers equal bit for bit to a core World built from the same
 // core values; the re-creation of a world the server lost (deleted behind
 // the client's back, or the server restarted) with the loss reported; and
 // the server's errors passed through with their codes and field paths.
@@ -435,6 +435,114 @@ TEST_F(WorldClientTest, ErrorsComeBackWithFieldPaths) {
   // Not created, so nothing kept: a later NOT_FOUND is not re-created.
   EXPECT_TRUE(IsWorldNotFound(client.GetWorld("bad-world").status()));
   EXPECT_EQ(client.history_losses(), 0);
+}
+
+// The Tick stream: every part of a message answered as the unary calls and
+// the core answer, messages pipelined and answered in order, a message's own
+// error leaving the stream open.
+TEST_F(WorldClientTest, TickStreamAnswersAsTheCore) {
+  WorldClient client = NewClient();
+  ASSERT_TRUE(client.CreateWorld(Spec()).ok());
+  absl::StatusOr<std::unique_ptr<TickStream>> stream = client.OpenTickStream(kWorld);
+  ASSERT_TRUE(stream.ok()) << stream.status();
+  absl::StatusOr<TickReply> first = (*stream)->Send({.frame = Frame1()});
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_TRUE(first->status.ok()) << DescribeStatus(first->status);
+  EXPECT_EQ(first->sequence, 1);
+  EXPECT_EQ(first->oldest_tick, 1);
+
+  const World core = CoreWorld();
+  TickMessage m{.frame = Frame2(), .shots = Shots(), .moves = Moves()};
+  m.query.rays.push_back({{{0, 0, 1.2}, {1, 0, 0}, kInfinity}, Time{1, 0}, {}, RayMode::kAll, 8});
+  m.query.overlaps.push_back({Sphere{{5, 2, 1}, 1.5}, std::nullopt, {}, QueryLevel::kContact, 256});
+  m.rays = {{{0, 0, 1.2}, {1, 0, 0}, kInfinity}, {{0, 4, 1.2}, {1, 0, 0}, kInfinity}};
+  m.rays_filter.ignored_bodies = {kShooter};
+  const TickMessage sent = m;
+  absl::StatusOr<TickReply> reply = (*stream)->Send(std::move(m));
+  ASSERT_TRUE(reply.ok()) << reply.status();
+  ASSERT_TRUE(reply->status.ok()) << DescribeStatus(reply->status);
+  EXPECT_EQ(reply->sequence, 2);
+  EXPECT_EQ(reply->oldest_tick, 1);
+  const std::vector<ShotVerdict> shots = core.ValidateShots(sent.shots);
+  ASSERT_EQ(reply->shots.size(), shots.size());
+  for (std::size_t i = 0; i < shots.size(); ++i) ExpectSame(reply->shots[i], shots[i]);
+  const std::vector<MoveVerdict> moves = core.ValidateMoves(sent.moves);
+  ASSERT_EQ(reply->moves.size(), moves.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) ExpectSame(reply->moves[i], moves[i]);
+  ASSERT_EQ(reply->query.rays.size(), 1u);
+  ExpectSame(reply->query.rays[0], core.RayCasts(sent.query.rays)[0]);
+  EXPECT_GE(reply->query.rays[0].hits.size(), 2u);
+  ASSERT_EQ(reply->query.overlaps.size(), 1u);
+  const OverlapQueryResult overlap = core.Overlaps(sent.query.overlaps)[0];
+  ASSERT_EQ(reply->query.overlaps[0].hits.size(), overlap.hits.size());
+  for (std::size_t i = 0; i < overlap.hits.size(); ++i) {
+    EXPECT_EQ(reply->query.overlaps[0].hits[i].target, overlap.hits[i].target);
+    EXPECT_EQ(reply->query.overlaps[0].hits[i].result, overlap.hits[i].result);
+  }
+  std::vector<RayQuery> closest;
+  for (const Ray& r : sent.rays)
+    closest.push_back({r, std::nullopt, sent.rays_filter, RayMode::kClosest, 64});
+  const std::vector<RayQueryResult> rays = core.RayCasts(closest);
+  ASSERT_EQ(reply->rays.size(), rays.size());
+  for (std::size_t i = 0; i < rays.size(); ++i) EXPECT_EQ(reply->rays[i].hits, rays[i].hits);
+
+  // Pipelined: three messages in flight, answered in order; the bad frame
+  // is its message's error alone.
+  Frame bad{3, {{kShooter, Pose{{0, 0, 0}, {2, 0, 0, 0}}, {}, {}, {}, {}, false}}, {}};
+  Frame good{4, {{kShooter, At(1, 0), {}, {}, {}, {}, false}}, {}};
+  ASSERT_TRUE((*stream)->Write({.frame = bad}).ok());
+  ASSERT_TRUE((*stream)->Write({.frame = good, .shots = {Shots()[0]}}).ok());
+  ASSERT_TRUE((*stream)->Write({}).ok());  // a ping.
+  absl::StatusOr<TickReply> r3 = (*stream)->Read();
+  absl::StatusOr<TickReply> r4 = (*stream)->Read();
+  absl::StatusOr<TickReply> r5 = (*stream)->Read();
+  ASSERT_TRUE(r3.ok() && r4.ok() && r5.ok());
+  EXPECT_EQ(r3->sequence, 3);
+  EXPECT_EQ(r3->status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Fields(r3->status), std::vector<std::string>{"frame.bodies[0].pose.rotation"})
+      << DescribeStatus(r3->status);
+  EXPECT_FALSE(r3->oldest_tick.has_value());
+  EXPECT_EQ(r4->sequence, 4);
+  EXPECT_TRUE(r4->status.ok()) << DescribeStatus(r4->status);
+  EXPECT_EQ(r4->shots.size(), 1u);
+  EXPECT_EQ(r5->sequence, 5);
+  EXPECT_TRUE(r5->status.ok());
+  EXPECT_EQ((*stream)->Read().status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE((*stream)->Finish().ok());
+  EXPECT_EQ(client.GetWorld(kWorld)->latest_tick, 4);
+}
+
+// A world lost while its stream is open: the first message that finds it
+// missing re-creates it (from the frames the stream and the unary calls
+// pushed) and goes again; messages pipelined behind it go again too, and the
+// loss is reported once.
+TEST_F(WorldClientTest, TickStreamRecreatesALostWorld) {
+  std::vector<HistoryLoss> losses;
+  WorldClient client = NewClient({.on_history_lost = [&](const HistoryLoss& l) { losses.push_back(l); }});
+  ASSERT_TRUE(client.CreateWorld(Spec()).ok());
+  absl::StatusOr<std::unique_ptr<TickStream>> stream = client.OpenTickStream(kWorld);
+  ASSERT_TRUE(stream.ok());
+  ASSERT_TRUE((*stream)->Send({.frame = Frame1()}).ok());
+  ASSERT_TRUE((*stream)->Send({.frame = Frame2()}).ok());
+  ASSERT_TRUE(NewClient().DeleteWorld(kWorld).ok());
+
+  std::vector<ShotRequest> latest = Shots();
+  for (ShotRequest& s : latest) s.at.reset();
+  const std::vector<ShotVerdict> want = CoreWorld().ValidateShots(latest);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE((*stream)->Write({.shots = latest}).ok());
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<TickReply> reply = (*stream)->Read();
+    ASSERT_TRUE(reply.ok()) << reply.status();
+    EXPECT_EQ(reply->sequence, 3 + i);
+    ASSERT_TRUE(reply->status.ok()) << DescribeStatus(reply->status);
+    ASSERT_EQ(reply->shots.size(), want.size());
+    for (std::size_t k = 0; k < want.size(); ++k) ExpectSame(reply->shots[k], want[k]);
+  }
+  ASSERT_EQ(losses.size(), 1u);
+  EXPECT_EQ(losses[0].restored_tick, 2);
+  EXPECT_EQ(losses[0].restored_bodies, 2);
+  EXPECT_EQ(client.history_losses(), 1);
+  EXPECT_TRUE((*stream)->Finish().ok());
 }
 
 }  // namespace

@@ -136,6 +136,70 @@ struct HistoryLoss {
   int restored_bodies = 0;
 };
 
+// One message of the tick loop (world.proto TickRequest): any of its parts,
+// run on the server in this order: frame, query, rays, shots, moves. A
+// message without parts is a ping.
+struct TickMessage {
+  std::optional<Frame> frame;
+  SceneQueries query;  // sent when it holds any query.
+  // Closest-hit rays in the packed form, all with one filter and time.
+  std::vector<Ray> rays;
+  QueryFilter rays_filter;
+  std::optional<Time> rays_at;
+  std::vector<ShotRequest> shots;  // sent packed (errors name shots_packed.doubles[i]).
+  std::vector<MoveRequest> moves;
+  // Milliseconds the message may wait on the server before it starts; past
+  // it, it is not run and answered DEADLINE_EXCEEDED alone. 0: no budget.
+  double budget_ms = 0;
+};
+
+// The answer to one TickMessage.
+struct TickReply {
+  std::int64_t sequence = 0;
+  // This message's own error (the unary call's code, message and details);
+  // the stream goes on. Parts run in order until the first error: the
+  // answers of the parts that ran are set (a frame with oldest_tick set was
+  // applied), the later parts did not run.
+  absl::Status status;
+  std::optional<std::int64_t> oldest_tick;  // the frame was applied.
+  SceneAnswers query;
+  std::vector<RayQueryResult> rays;
+  std::vector<ShotVerdict> shots;
+  std::vector<MoveVerdict> moves;
+};
+
+class WorldClient;
+
+// The Tick stream of one world: messages written in order, answered in the
+// same order, a batch seeing every frame sent before it. Several messages may
+// be in flight (Write, Write, Read, Read). A lost world (WORLD_NOT_FOUND on a
+// message) is re-created as for unary calls and the message sent again once
+// (the answers still come back in sequence order; a message written after a
+// lost one may then run before the lost one's second attempt). For one thread
+// at a time; it must not outlive its WorldClient.
+class TickStream {
+ public:
+  ~TickStream();  // cancels the stream if Finish() was not called.
+  // Sends `message`; returns its sequence number (1, 2, ...). An error
+  // means the stream has ended (Finish() says why).
+  absl::StatusOr<std::int64_t> Write(TickMessage message);
+  // The answer to the oldest message not yet read. An error means the
+  // stream ended (e.g. UNAVAILABLE: the server is shutting down; messages
+  // without an answer were not applied).
+  absl::StatusOr<TickReply> Read();
+  // Write, then Read: one round trip.
+  absl::StatusOr<TickReply> Send(TickMessage message);
+  // Half-closes, drops the answers not read, and returns the stream's final
+  // status (OK when the server ended it normally).
+  absl::Status Finish();
+
+  struct Impl;  // tick_stream.cc.
+  explicit TickStream(std::unique_ptr<Impl> impl);
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 struct WorldClientOptions {
   // Re-create a lost world and retry once (see the file comment).
   bool recreate_lost_worlds = true;
@@ -185,6 +249,10 @@ class WorldClient {
                                                                std::span<const ShotRequest> shots);
   absl::StatusOr<std::vector<MoveVerdict>> ValidateMoves(std::string_view world_id,
                                                          std::span<const MoveRequest> moves);
+
+  // Opens the Tick stream of a world (the header set to `world_id`). Fails
+  // when the stream cannot start; an unknown world is reported per message.
+  absl::StatusOr<std::unique_ptr<TickStream>> OpenTickStream(std::string_view world_id);
 
   // Re-creations after a lost world so far (all worlds).
   std::int64_t history_losses() const;

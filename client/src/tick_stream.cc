@@ -1,0 +1,183 @@
+// The Tick stream of WorldClient: messages encoded with the unary calls'
+// conversions, answers matched to their messages by sequence, and the
+// re-creation of a lost world followed by one more attempt of each message
+// that found it missing (world_client.h, TickStream).
+#include <deque>
+#include <map>
+
+#include "collide/world_client.h"
+#include "convert/packed.h"
+#include "world_client_impl.h"
+
+namespace collide {
+
+namespace pb = ::collide::v1;
+
+namespace {
+
+bool HasQueries(const SceneQueries& q) {
+  return !q.rays.empty() || !q.shape_casts.empty() || !q.overlaps.empty();
+}
+
+void Encode(const TickMessage& m, std::int64_t sequence, pb::TickRequest& out) {
+  out.set_sequence(sequence);
+  out.set_budget_ms(m.budget_ms);
+  if (m.frame) convert::ToProto(*m.frame, out.mutable_frame());
+  if (HasQueries(m.query)) EncodeQueries(m.query, *out.mutable_query());
+  if (!m.rays.empty()) {
+    convert::PackRays(m.rays, out.mutable_rays_packed()->mutable_rays());
+    convert::ToProto(m.rays_filter, m.rays_at, out.mutable_rays_packed()->mutable_filter());
+  }
+  if (!m.shots.empty()) convert::EncodePacked(m.shots, out.mutable_shots_packed());
+  for (const MoveRequest& move : m.moves) convert::ToProto(move, out.mutable_moves()->add_moves());
+}
+
+absl::StatusOr<TickReply> Decode(const TickMessage& m, const pb::TickResponse& r) {
+  TickReply out;
+  out.sequence = r.sequence();
+  if (r.has_status()) out.status = FromRpcStatus(r.status());
+  if (r.has_frame()) out.oldest_tick = r.frame().oldest_tick();
+  if (r.has_query()) {
+    absl::StatusOr<SceneAnswers> answers = DecodeAnswers(r.query(), m.query);
+    if (!answers.ok()) return answers.status();
+    out.query = *std::move(answers);
+  }
+  if (r.has_rays_packed()) {
+    absl::StatusOr<std::vector<RayQueryResult>> rays = DecodeRays(r.rays_packed(), m.rays.size());
+    if (!rays.ok()) return rays.status();
+    out.rays = *std::move(rays);
+  }
+  if (r.has_shots_packed()) {
+    absl::StatusOr<std::vector<ShotVerdict>> shots = DecodeShots(r.shots_packed(), m.shots.size());
+    if (!shots.ok()) return shots.status();
+    out.shots = *std::move(shots);
+  }
+  if (r.has_moves()) {
+    absl::StatusOr<std::vector<MoveVerdict>> moves = DecodeMoves(r.moves(), m.moves.size());
+    if (!moves.ok()) return moves.status();
+    out.moves = *std::move(moves);
+  }
+  return out;
+}
+
+}  // namespace
+
+struct TickStream::Impl {
+  struct Pending {
+    std::int64_t sequence = 0;
+    TickMessage message;
+    pb::TickRequest request;
+    bool retried = false;
+    std::int64_t epoch = 0;  // re-creations by this stream when last written.
+  };
+
+  Impl(WorldClient::Impl& w, std::string_view id) : world(w), world_id(id) {}
+
+  // The stream has ended: its final status (never OK while answers are due).
+  absl::Status End() {
+    if (!finished) {
+      finished = true;
+      final_status = FromGrpcStatus(stream->Finish());
+    }
+    if (final_status.ok()) return absl::InternalError("client: the tick stream ended with answers due");
+    return final_status;
+  }
+
+  WorldClient::Impl& world;
+  std::string world_id;
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReaderWriter<pb::TickRequest, pb::TickResponse>> stream;
+  std::deque<Pending> pending;                     // written, not read, in order.
+  std::map<std::int64_t, pb::TickResponse> early;  // answers read ahead of their turn.
+  std::int64_t next_sequence = 1;
+  std::int64_t epoch = 0;
+  bool finished = false;
+  absl::Status final_status;
+};
+
+TickStream::TickStream(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+TickStream::~TickStream() {
+  if (impl_ == nullptr || impl_->finished) return;
+  impl_->context.TryCancel();
+  (void)impl_->stream->Finish();  // CANCELLED: nobody waits for it.
+}
+
+absl::StatusOr<std::int64_t> TickStream::Write(TickMessage message) {
+  Impl& s = *impl_;
+  if (s.finished) return s.End();
+  Impl::Pending p{s.next_sequence++, std::move(message), {}, false, s.epoch};
+  Encode(p.message, p.sequence, p.request);
+  if (!s.stream->Write(p.request)) return s.End();
+  s.pending.push_back(std::move(p));
+  return s.pending.back().sequence;
+}
+
+absl::StatusOr<TickReply> TickStream::Read() {
+  Impl& s = *impl_;
+  if (s.pending.empty()) return absl::FailedPreconditionError("client: no tick message awaits an answer");
+  for (;;) {
+    Impl::Pending& front = s.pending.front();
+    auto it = s.early.find(front.sequence);
+    if (it == s.early.end()) {
+      pb::TickResponse response;
+      if (s.finished || !s.stream->Read(&response)) return s.End();
+      const std::int64_t sequence = response.sequence();
+      s.early.insert_or_assign(sequence, std::move(response));
+      continue;
+    }
+    const pb::TickResponse response = std::move(it->second);
+    s.early.erase(it);
+    const absl::Status own = response.has_status() ? FromRpcStatus(response.status()) : absl::OkStatus();
+    if (IsWorldNotFound(own) && s.world.world_options.recreate_lost_worlds && !front.retried) {
+      // Re-create once per loss: a message written before an earlier
+      // re-creation of this stream just goes again.
+      bool again = front.epoch != s.epoch;
+      if (!again) {
+        absl::StatusOr<bool> recreated = s.world.Recreate(s.world_id, own);
+        again = recreated.ok() && *recreated;
+        if (again) ++s.epoch;
+      }
+      if (again) {
+        front.retried = true;
+        front.epoch = s.epoch;
+        if (!s.stream->Write(front.request)) return s.End();
+        continue;
+      }
+    }
+    absl::StatusOr<TickReply> reply = Decode(front.message, response);
+    if (reply.ok() && reply->oldest_tick && front.message.frame)
+      s.world.Keep(s.world_id, *front.message.frame);
+    s.pending.pop_front();
+    return reply;
+  }
+}
+
+absl::StatusOr<TickReply> TickStream::Send(TickMessage message) {
+  if (absl::StatusOr<std::int64_t> written = Write(std::move(message)); !written.ok())
+    return written.status();
+  return Read();
+}
+
+absl::Status TickStream::Finish() {
+  Impl& s = *impl_;
+  if (s.finished) return s.final_status;
+  s.stream->WritesDone();
+  pb::TickResponse dropped;
+  while (s.stream->Read(&dropped)) {
+  }
+  s.finished = true;
+  s.final_status = FromGrpcStatus(s.stream->Finish());
+  return s.final_status;
+}
+
+absl::StatusOr<std::unique_ptr<TickStream>> WorldClient::OpenTickStream(std::string_view world_id) {
+  auto impl = std::make_unique<TickStream::Impl>(*impl_, world_id);
+  // No deadline: a stream lives as long as the match.
+  AddAuthorization(impl_->options, impl->context);
+  impl->context.AddMetadata(kWorldHeader, std::string(world_id));
+  impl->stream = impl_->stub->Tick(&impl->context);
+  return std::make_unique<TickStream>(std::move(impl));
+}
+
+}  // namespace collide
