@@ -41,6 +41,7 @@ struct TriangleBoxOverlap {
   bool separated;  // some axis separates strictly; depth and normal unset then.
   double depth;    // the least overlap over the axes: the penetration depth (>= 0).
   Vec3 normal;     // its unit axis, the direction to move B to separate (A towards B).
+  int axis;        // 0..2: the box's face axes; 3: the triangle's normal; 4 + 3m + i: edge m x box axis i.
 };
 // The least overlap of the 13 axes, stopping at the first that separates.
 TriangleBoxOverlap LeastOverlapTriangleBox(const TriangleBox& f);
