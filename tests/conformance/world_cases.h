@@ -52,14 +52,16 @@
 // PushFrame's) when the message failed; an empty message is a ping, answered
 // {}. "history_lost": true on a message as on a step (the re-creation happens
 // on the stream: the message answered WORLD_NOT_FOUND is re-sent once).
-// restart_server: the runner kills the server (SIGKILL, a replica that dies) and starts it again, same
-// arguments and port: every world is lost. The next step's call must then
-// succeed through the client's re-creation (from the creation request and
-// the state after the latest frame: each body's latest pose, parts and their
-// local poses, category and movement shape, pushed as one frame at the
-// latest tick); such a step carries "history_lost": true and the runner checks
-// that its client reported one re-creation during that call, and none during
-// any step without it.
+// restart_server: the runner kills the server (SIGKILL, a replica that dies)
+// and starts it again, same arguments and port: every world is lost. The
+// runner then waits until its client reaches the new server (a health check
+// answered: the channel may notice the killed connection only by failing a
+// call UNAVAILABLE). The next step's call must then succeed through the
+// client's re-creation (from the creation request and the state after the
+// latest frame: each body's latest pose, parts and their local poses, category
+// and movement shape, pushed as one frame at the latest tick); such a step
+// carries "history_lost": true and the runner checks that its client reported
+// one re-creation during that call, and none during any step without it.
 #ifndef COLLIDE_TESTS_CONFORMANCE_WORLD_CASES_H_
 #define COLLIDE_TESTS_CONFORMANCE_WORLD_CASES_H_
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 import grpc
@@ -18,6 +20,23 @@ from collide.world_results import WorldInfo
 
 Level = Union[str, int]
 Kind = Union[str, int]
+
+
+def _service_config(max_attempts: int) -> str:
+    """Retries of the calls that change nothing, on the codes that mean "the
+    server did not run the call" (a connection refused or reset, a server
+    draining: UNAVAILABLE, and the CANCELLED a shutting-down gRPC server
+    answers), backoff 10 ms doubling to 1 s: the C++ client's policy
+    (client/src/client.cc). CreateWorld, DeleteWorld and PushFrame are not
+    retried (a retry could answer ALREADY_EXISTS or FAILED_PRECONDITION for
+    its own first attempt), nor the Tick stream."""
+    read_only = ["GetWorld", "ListWorlds", "QueryWorld", "CastWorldRaysPacked", "ValidateShots",
+                 "ValidateShotsPacked", "ValidateMoves"]
+    return json.dumps({"methodConfig": [{
+        "name": [{"service": "collide.v1.CollisionService"}] +
+                [{"service": "collide.v1.WorldService", "method": m} for m in read_only],
+        "retryPolicy": {"maxAttempts": max_attempts, "initialBackoff": "0.01s", "maxBackoff": "1s",
+                        "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE", "CANCELLED"]}}]})
 
 
 def _level(level: Level) -> "collide_pb2.QueryLevel":
@@ -38,12 +57,18 @@ class Client:
     """A client of one collide-server (or a load balancer in front of several).
 
     target: "host:port". timeout: seconds per call (None: no deadline).
+    max_attempts: tries of a call that changes nothing when the server did
+    not run it (UNAVAILABLE, CANCELLED), with backoff; 1: no retries.
     Every method raises CollideError when the call fails. Usable as a
     context manager; close() releases the channel.
     """
 
     def __init__(self, target: str = "127.0.0.1:50051", *, timeout: Optional[float] = None,
-                 channel: Optional[grpc.Channel] = None, options: Sequence[Tuple[str, Any]] = ()):
+                 channel: Optional[grpc.Channel] = None, options: Sequence[Tuple[str, Any]] = (),
+                 max_attempts: int = 5):
+        options = tuple(options)
+        if max_attempts > 1 and not any(name == "grpc.service_config" for name, _ in options):
+            options += (("grpc.service_config", _service_config(max_attempts)),)
         self._channel = channel or grpc.insecure_channel(target, options=list(options))
         # For the asyncio Tick stream's own channel (World.stream_async).
         self.target: Optional[str] = None if channel is not None else target
@@ -54,11 +79,20 @@ class Client:
         self._timeout = timeout
 
     def wait_ready(self, timeout: float) -> None:
-        """Blocks until the channel is connected (raises grpc.FutureTimeoutError
-        after `timeout` seconds): e.g. after the server restarted, when calls
-        would otherwise fail UNAVAILABLE until the channel's reconnect backoff
-        ends."""
-        grpc.channel_ready_future(self._channel).result(timeout=timeout)
+        """Blocks until the server answers a health check (CollideError
+        UNAVAILABLE after `timeout` seconds): e.g. after a server restart,
+        which the channel may notice only on its next call."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                grpc.channel_ready_future(self._channel).result(timeout=max(0.0, deadline - time.monotonic()))
+                self.health()
+                return
+            except (CollideError, grpc.FutureTimeoutError) as e:
+                if time.monotonic() >= deadline or (isinstance(e, CollideError) and
+                                                    e.code != grpc.StatusCode.UNAVAILABLE):
+                    raise CollideError(grpc.StatusCode.UNAVAILABLE, f"the server is not ready: {e}", []) from None
+                time.sleep(0.02)
 
     def close(self) -> None:
         self._channel.close()
