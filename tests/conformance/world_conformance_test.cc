@@ -21,6 +21,7 @@
 #include "collide/v1/world.pb.h"
 #include "collide/world_client.h"
 #include "collide/world_client_proto.h"
+#include "conformance/expect_error.h"
 #include "conformance/golden_compare.h"
 #include "conformance/live_server.h"
 #include "convert/violations.h"
@@ -195,18 +196,7 @@ TEST(WorldConformanceTest, EveryScript) {
       const absl::Status s = RunStep(*client, step["rpc"], step["request"], response);
       EXPECT_EQ(client->history_losses() - losses, step.value("history_lost", false) ? 1 : 0);
       if (step.contains("error")) {
-        const Json& want = step["error"];
-        EXPECT_EQ(absl::StatusCodeToString(s.code()), want["code"].get<std::string>()) << DescribeStatus(s);
-        if (want.contains("field_violations")) {
-          std::vector<std::string> got_fields, want_fields = want["field_violations"];
-          for (const Violation& v : FieldViolations(s)) got_fields.push_back(v.field);
-          std::sort(got_fields.begin(), got_fields.end());
-          std::sort(want_fields.begin(), want_fields.end());
-          EXPECT_EQ(got_fields, want_fields) << DescribeStatus(s);
-        }
-        if (want.contains("reason")) {
-          EXPECT_EQ(IsWorldNotFound(s), want["reason"] == "WORLD_NOT_FOUND") << DescribeStatus(s);
-        }
+        conformance::ExpectError(s, step["error"]);
         continue;
       }
       ASSERT_TRUE(s.ok()) << DescribeStatus(s);

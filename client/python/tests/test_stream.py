@@ -11,7 +11,7 @@ import grpc
 
 import collide
 from live_server import LiveServer
-from test_world import FLOOR, WALL, player
+from test_world import FLOOR, WALL, WorldFixture, player
 
 
 def shots():
@@ -36,22 +36,7 @@ def frames():
 
 
 @unittest.skipUnless(os.environ.get("COLLIDE_SERVER"), "needs COLLIDE_SERVER")
-class StreamTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.server = LiveServer()
-        cls.client = collide.Client(cls.server.target, timeout=30)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.client.close()
-        cls.server.stop()
-
-    def arena(self, world_id, **kwargs):
-        world = self.client.create_world(world_id, [FLOOR, WALL], **kwargs)
-        self.addCleanup(lambda: world_id in [i.world_id for i in self.client.list_worlds()] and
-                        self.client.delete_world(world_id))
-        return world
+class StreamTest(WorldFixture, unittest.TestCase):
 
     def test_every_part_answers_as_the_unary_calls(self):
         unary, streamed = self.arena("py-st-unary"), self.arena("py-st-parts")

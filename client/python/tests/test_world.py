@@ -83,8 +83,10 @@ class InputsTest(unittest.TestCase):
         self.assertAlmostEqual(bodies[2].parts[0].local.position.y, 0.3)
 
 
-@unittest.skipUnless(os.environ.get("COLLIDE_SERVER"), "needs COLLIDE_SERVER")
-class LiveWorldTest(unittest.TestCase):
+class WorldFixture:
+    """A server for the class, a client, and arenas (floor and wall) deleted
+    after each test if they still exist."""
+
     @classmethod
     def setUpClass(cls):
         cls.server = LiveServer()
@@ -97,9 +99,13 @@ class LiveWorldTest(unittest.TestCase):
 
     def arena(self, world_id, **kwargs):
         world = self.client.create_world(world_id, [FLOOR, WALL], **kwargs)
-        self.addCleanup(lambda: world.delete() if world_id in
-                        [i.world_id for i in self.client.list_worlds()] else None)
+        self.addCleanup(lambda: world_id in [i.world_id for i in self.client.list_worlds()] and
+                        self.client.delete_world(world_id))
         return world
+
+
+@unittest.skipUnless(os.environ.get("COLLIDE_SERVER"), "needs COLLIDE_SERVER")
+class LiveWorldTest(WorldFixture, unittest.TestCase):
 
     def test_lifecycle_and_errors_carry_reason_and_fields(self):
         world = self.arena("py-life", history_ticks=8, policy=collide.Policy(max_rewind_ticks=4))
