@@ -6,6 +6,10 @@
                                          collide.Sphere((1.5, 0, 0), 1))])
         print(r.hit, r.distance, r.normal)   # True -0.5 (1.0, 0.0, 0.0)
 
+Worlds (collide.world, collide.stream): client.create_world(...) returns a
+World handle (frames, scene queries, shot and move verdicts, the Tick
+stream), which re-creates the world if the server loses it.
+
 The protobuf and gRPC stubs (collide.v1.*_pb2) are generated from proto/ by
 the CMake build into <build>/client/python/gen; put that directory and this
 one's parent on PYTHONPATH. Runs on Debian's python3-grpcio and

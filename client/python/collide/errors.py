@@ -27,7 +27,9 @@ class CollideError(Exception):
 
     code is a grpc.StatusCode: INVALID_ARGUMENT (see field_violations),
     RESOURCE_EXHAUSTED (a limit), UNIMPLEMENTED (halfspace vs halfspace),
-    UNAVAILABLE, DEADLINE_EXCEEDED...
+    NOT_FOUND (a world: reason "WORLD_NOT_FOUND"), ALREADY_EXISTS,
+    FAILED_PRECONDITION (a frame's tick not after the latest), UNAVAILABLE,
+    DEADLINE_EXCEEDED...
     """
 
     def __init__(self, code: grpc.StatusCode, message: str,
