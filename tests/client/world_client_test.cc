@@ -15,39 +15,26 @@
 #include <vector>
 
 #include "server/server.h"
+#include "tests/server/world_fixtures.h"
 
 namespace collide {
 namespace {
 
-constexpr char kWorld[] = "match-1";
-enum : std::int64_t { kWall = 10, kBall = 11, kShooter = 1, kTarget = 2 };
-enum : std::int32_t { kHead = 0, kChest = 1 };
-
-// A wall at x = 10 over |y| <= 5, 0 <= z <= 4, and a ball at (5, 4, 1).
-MeshData Wall() { return {{{10, -5, 0}, {10, 5, 0}, {10, 5, 4}, {10, -5, 4}}, {{0, 1, 2}, {0, 2, 3}}}; }
-Shape Ball() { return Sphere{{5, 4, 1}, 1.0}; }
-
-std::vector<BodyPart> Hitboxes() {
-  return {{kHead, Sphere{{0, 0, 0}, 0.3}, {{0, 0, 1.7}, {}}},
-          {kChest, Capsule{{0, 0, 0.5}, {0, 0, 1.3}, 0.4}, {}}};
-}
-Pose At(double x, double y) { return {{x, y, 0}, {}}; }
-// Tick 1: the shooter at the origin, the target at x = 5; tick 2: the target
-// at y = 2, turned 90 degrees about z, its head moved.
-Frame Frame1() {
-  Frame f{1, {}, {}};
-  f.bodies.push_back(
-      {kShooter, At(0, 0), Hitboxes(), {}, Shape{Capsule{{0, 0, 0.4}, {0, 0, 1.4}, 0.4}}, 1, false});
-  f.bodies.push_back({kTarget, At(5, 0), Hitboxes(), {}, std::nullopt, 2, false});
-  return f;
-}
-Frame Frame2() {
-  Frame f{2, {}, {}};
-  const double h = std::sqrt(0.5);
-  f.bodies.push_back(
-      {kTarget, Pose{{5, 2, 0}, {h, 0, 0, h}}, {}, {{kHead, {{0.1, 0, 1.7}, {}}}}, {}, {}, false});
-  return f;
-}
+// The world of the service tests (tests/server/world_fixtures.h): a wall and
+// a ball, a shooter and a target over two frames.
+using server::testing::At;
+using server::testing::Frame1;
+using server::testing::Frame2;
+using server::testing::Hitboxes;
+using server::testing::kBall;
+using server::testing::kChest;
+using server::testing::kHead;
+using server::testing::kShooter;
+using server::testing::kTarget;
+using server::testing::kWall;
+using server::testing::kWorld;
+using server::testing::Wall;
+Shape Ball() { return std::get<Shape>(server::testing::Ball().geometry); }
 
 WorldSpec Spec(const std::string& id = kWorld) {
   WorldSpec spec{.id = id, .history_ticks = 16};

