@@ -724,9 +724,22 @@ Json Recreate() {
   return s.Done();
 }
 
-// The tick loop on one stream: a frame with every batch kind in one message,
-// per-message errors, a ping, and a world lost with its server re-created on
-// the stream's first message after the restart.
+// One packed shot of shooter 1 at tick `tick` (< 0: the latest) claiming
+// body 2's head.
+Json PackedShot(Json doubles, std::int64_t tick) {
+  return {{"doubles", std::move(doubles)},
+          {"shooter_ids", {1}},
+          {"ticks", {tick}},
+          {"claimed_body_ids", {2}},
+          {"claimed_part_ids", {0}}};
+}
+
+// The tick loop on one stream: a frame with batches of every kind in one
+// message, packed shots, per-message errors, a stale frame, a ping, and a
+// world lost with its server re-created on the stream's first message after
+// the restart. A message holds readable or packed shots, not both, and shot
+// errors are in packed shots: what every client's stream can send (the C++
+// TickMessage sends its shots packed).
 Json TickStream() {
   Script s = Arena("world/tick_stream", "conf-tick");
   using P = Script::TickPart;
@@ -744,16 +757,10 @@ Json TickStream() {
               {"overlaps",
                Json::array({{{"shape", SphereJ(V(2, 0, 1.2), 0.5)}, {"level", "QUERY_LEVEL_CONTACT"}}})}}},
            P{"rays_packed", {{"rays", {-1, 0, 1.2, 1, 0, 0, 30}}, {"filter", {{"ignore_bodies", {1}}}}}},
-           P{"shots", Json::array({claimed, rewound})},
-           P{"shots_packed",
-             {{"doubles", {0, 0, 1.7, 1, 0, 0, "Infinity", 0, 0, 0}},
-              {"shooter_ids", {1}},
-              {"ticks", {-1}},
-              {"claimed_body_ids", {2}},
-              {"claimed_part_ids", {0}}}},
-           P{"moves", moves}},
-          {P{"frame", {{"tick", 7}}}, P{"shots", Json::array({ShotJ(1, V(0, 0, 1.7), V(0, 0, 0)), claimed})},
-           P{"moves", moves}},
+           P{"shots", Json::array({claimed, rewound})}, P{"moves", moves}},
+          {P{"shots_packed", PackedShot({0, 0, 1.7, 1, 0, 0, "Infinity", 0, 0, 0}, 4)}},
+          {P{"frame", {{"tick", 7}}},
+           P{"shots_packed", PackedShot({0, 0, 1.7, 0, 0, 0, "Infinity", 0, 0, 0}, -1)}, P{"moves", moves}},
           {P{"frame", {{"tick", 7}}}, P{"shots", Json::array({claimed})}},
           {},
           {P{"moves", Json::array({{{"body_id", 1}, {"to", V(0.3, 0, 0)}, {"elapsed", 0}}})}}});

@@ -1,4 +1,4 @@
-// The C++ WorldClient against the world conformance scripts
+// The C++ WorldClient and its TickStream against the world conformance scripts
 // (world_golden.json, $COLLIDE_WORLD_GOLDEN; format in world_cases.h), on a
 // collide-server ($COLLIDE_SERVER) that this test starts, restarts where a
 // script says so, and stops. The client's API takes core types: each step's
@@ -164,31 +164,127 @@ absl::Status RunStep(WorldClient& client, const std::string& rpc, const Json& re
   return absl::InvalidArgumentError("unknown rpc " + rpc);
 }
 
-TEST(WorldConformanceTest, EveryScript) {
-  const char* server_binary = std::getenv("COLLIDE_SERVER");
-  const char* golden_path = std::getenv("COLLIDE_WORLD_GOLDEN");
-  // ctest sets both (tests/conformance/CMakeLists.txt); the skip only
-  // explains a bare run of the binary.
-  if (!server_binary || !golden_path)
-    GTEST_SKIP() << "needs COLLIDE_SERVER and COLLIDE_WORLD_GOLDEN (ctest sets them)";
-  const Json golden = Json::parse(conformance::ReadFile(golden_path));
-  ASSERT_FALSE(golden["cases"].empty());
-  const double abs = golden["tolerance"]["abs"], rel = golden["tolerance"]["rel"];
+// A Tick message's parts as a TickMessage ("shots" and "shots_packed" both
+// become its shots, which the client sends packed).
+absl::Status TickMessageOf(const Json& message, TickMessage& out, convert::DecodeArena& arena) {
+  convert::ViolationList violations;
+  for (const auto& [part, request] : message.items()) {
+    bool ok = true;
+    if (part == "frame") {
+      out.frame.emplace();
+      ok = convert::DecodeFrame(FromJson<v1::Frame>(request), "frame", *out.frame, arena, violations);
+    } else if (part == "query") {
+      convert::WorldQueries q;
+      ok = convert::DecodeQueries(FromJson<v1::QueryWorldRequest>(request), q, arena, violations);
+      out.query = {q.rays, q.shape_casts, q.overlaps};
+    } else if (part == "rays_packed") {
+      std::vector<RayQuery> rays;
+      ok = convert::DecodePacked(FromJson<v1::CastWorldRaysPackedRequest>(request), rays, violations) &&
+           !rays.empty();
+      for (const RayQuery& r : rays) out.rays.push_back(r.ray);
+      if (ok) out.rays_filter = rays[0].filter, out.rays_at = rays[0].at;
+    } else if (part == "shots") {
+      convert::DecodeShots(FromJson<v1::ValidateShotsRequest>(request), out.shots, violations);
+    } else if (part == "shots_packed") {
+      ok = convert::DecodePacked(FromJson<v1::ValidateShotsPackedRequest>(request), out.shots, violations);
+    } else if (part == "moves") {
+      convert::DecodeMoves(FromJson<v1::ValidateMovesRequest>(request), out.moves, violations);
+    } else {
+      return absl::InvalidArgumentError("unknown Tick part " + part);
+    }
+    if (!ok) return absl::InvalidArgumentError("the message's " + part + " does not decode");
+  }
+  return absl::OkStatus();
+}
 
+// A TickReply as golden JSON, for the parts `message` holds (a part that did
+// not run: null; the client's reply leaves it empty).
+Json TickAnswerJson(const Json& message, const TickReply& reply) {
+  Json out = Json::object();
+  const bool query_ran =
+      !reply.query.rays.empty() || !reply.query.shape_casts.empty() || !reply.query.overlaps.empty();
+  for (const auto& [part, request] : message.items()) {
+    if (part == "frame") {
+      out[part] = reply.oldest_tick ? Json{{"oldest_tick", *reply.oldest_tick}} : Json();
+    } else if (part == "query" && query_ran) {
+      v1::QueryWorldResponse q;
+      for (const RayQueryResult& r : reply.query.rays) convert::ToProto(r, q.add_ray_casts());
+      for (const ShapeCastResult& r : reply.query.shape_casts) convert::ToProto(r, q.add_shape_casts());
+      for (const OverlapQueryResult& r : reply.query.overlaps) convert::ToProto(r, q.add_overlaps());
+      out[part] = ToJson(q);
+    } else if (part == "rays_packed" && !reply.rays.empty()) {
+      v1::CastWorldRaysPackedResponse r;
+      convert::EncodePacked(reply.rays, &r);
+      out[part] = ToJson(r);
+    } else if ((part == "shots" || part == "shots_packed") && !reply.shots.empty()) {
+      v1::ValidateShotsResponse r;
+      for (const ShotVerdict& v : reply.shots) convert::ToProto(v, r.add_verdicts());
+      out[part] = ToJson(r);
+    } else if (part == "moves" && !reply.moves.empty()) {
+      v1::ValidateMovesResponse r;
+      for (const MoveVerdict& v : reply.moves) convert::ToProto(v, r.add_verdicts());
+      out[part] = ToJson(r);
+    } else {
+      out[part] = nullptr;
+    }
+  }
+  return out;
+}
+
+// A "tick" step (world_cases.h): one stream, each message sent and answered
+// in turn, closed.
+void RunTickStep(WorldClient& client, const std::string& world_id, const Json& exchange, double abs,
+                 double rel) {
+  absl::StatusOr<std::unique_ptr<TickStream>> stream = client.OpenTickStream(world_id);
+  ASSERT_TRUE(stream.ok()) << stream.status();
+  for (size_t i = 0; i < exchange.size(); ++i) {
+    SCOPED_TRACE("message " + std::to_string(i));
+    const Json& message = exchange[i]["message"];
+    Json want = exchange[i]["answer"];
+    TickMessage m;
+    convert::DecodeArena arena;
+    ASSERT_TRUE(TickMessageOf(message, m, arena).ok());
+    const std::int64_t losses = client.history_losses();
+    absl::StatusOr<TickReply> reply = (*stream)->Send(std::move(m));
+    ASSERT_TRUE(reply.ok()) << reply.status();
+    EXPECT_EQ(client.history_losses() - losses, exchange[i].value("history_lost", false) ? 1 : 0);
+    if (want.contains("error")) {
+      conformance::ExpectError(reply->status, want["error"]);
+      want.erase("error");
+    } else {
+      EXPECT_TRUE(reply->status.ok()) << DescribeStatus(reply->status);
+    }
+    EXPECT_EQ(conformance::Mismatch(TickAnswerJson(message, *reply), want, abs, rel, "answer"), "");
+  }
+  EXPECT_TRUE((*stream)->Finish().ok());
+}
+
+// Every script of `list` ("cases" or "stream_cases") on a server this
+// starts, restarts where a script says so, and stops.
+void RunScripts(const std::string& server_binary, const Json& golden, const char* list) {
+  ASSERT_FALSE(golden[list].empty());
+  const double abs = golden["tolerance"]["abs"], rel = golden["tolerance"]["rel"];
   conformance::LiveServer server(server_binary, golden["server_args"].get<std::vector<std::string>>());
   ASSERT_FALSE(server.target().empty()) << "collide-server did not start:\n" << server.log();
   absl::StatusOr<WorldClient> client = WorldClient::Create(server.target());
   ASSERT_TRUE(client.ok()) << client.status();
 
   int restarts = 0;
-  for (const Json& c : golden["cases"]) {
+  for (const Json& c : golden[list]) {
     for (size_t i = 0; i < c["steps"].size(); ++i) {
       const Json& step = c["steps"][i];
       SCOPED_TRACE(c["name"].get<std::string>() + " step " + std::to_string(i));
       if (step.value("restart_server", false)) {
         server.Restart();
         ASSERT_FALSE(server.target().empty()) << "collide-server did not restart:\n" << server.log();
+        // Reach the new server: a read-only call, retried past the killed
+        // connection's UNAVAILABLE.
+        ASSERT_TRUE(client->ListWorlds().ok());
         ++restarts;
+        continue;
+      }
+      if (step.contains("tick")) {
+        RunTickStep(*client, c["steps"][0]["request"]["world_id"], step["tick"], abs, rel);
         continue;
       }
       const std::int64_t losses = client->history_losses();
@@ -205,6 +301,26 @@ TEST(WorldConformanceTest, EveryScript) {
   }
   EXPECT_GT(restarts, 0);
 }
+
+class WorldConformanceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // ctest sets both (tests/conformance/CMakeLists.txt); the skip only
+    // explains a bare run of the binary.
+    const char* server = std::getenv("COLLIDE_SERVER");
+    const char* golden = std::getenv("COLLIDE_WORLD_GOLDEN");
+    if (!server || !golden) GTEST_SKIP() << "needs COLLIDE_SERVER and COLLIDE_WORLD_GOLDEN (ctest sets them)";
+    server_ = server;
+    golden_ = Json::parse(conformance::ReadFile(golden));
+  }
+  std::string server_;
+  Json golden_;
+};
+
+TEST_F(WorldConformanceTest, EveryScript) { RunScripts(server_, golden_, "cases"); }
+
+// The Tick stream (TickStream), whose messages send shots packed.
+TEST_F(WorldConformanceTest, EveryStreamScript) { RunScripts(server_, golden_, "stream_cases"); }
 
 }  // namespace
 }  // namespace collide
