@@ -168,7 +168,7 @@ PairResult ContactTriangleBoxFrame(const TriangleBox& f) {
     for (int j = 1; j < 3; ++j) m = s * f.v[j][k] > s * f.v[m][k] ? j : m;
     const Vec3& p = f.v[m];
     bool over = true;
-    for (int j = 0; j < 3; ++j) over &= (j == k) | ((p[j] >= f.lo[j]) & (p[j] <= f.hi[j]));
+    for (int j = 0; j < 3; ++j) over &= j == k || (p[j] >= f.lo[j] && p[j] <= f.hi[j]);
     if (over) return result(p, WithCoordinate(p, k, s > 0.0 ? f.lo[k] : f.hi[k]));
   } else if (o.axis == 3) {
     const Vec3 q{o.normal.x > 0.0 ? f.lo.x : f.hi.x, o.normal.y > 0.0 ? f.lo.y : f.hi.y,
