@@ -68,7 +68,6 @@ struct TickStream::Impl {
     TickMessage message;
     pb::TickRequest request;
     bool retried = false;
-    std::int64_t epoch = 0;  // re-creations by this stream when last written.
   };
 
   Impl(WorldClient::Impl& w, std::string_view id) : world(w), world_id(id) {}
@@ -83,6 +82,15 @@ struct TickStream::Impl {
     return final_status;
   }
 
+  // Reads the next answer into `early`; false when the stream has ended.
+  bool ReadAhead() {
+    pb::TickResponse response;
+    if (finished || !stream->Read(&response)) return false;
+    const std::int64_t sequence = response.sequence();
+    early.insert_or_assign(sequence, std::move(response));
+    return true;
+  }
+
   WorldClient::Impl& world;
   std::string world_id;
   grpc::ClientContext context;
@@ -90,7 +98,6 @@ struct TickStream::Impl {
   std::deque<Pending> pending;                     // written, not read, in order.
   std::map<std::int64_t, pb::TickResponse> early;  // answers read ahead of their turn.
   std::int64_t next_sequence = 1;
-  std::int64_t epoch = 0;
   bool finished = false;
   absl::Status final_status;
 };
@@ -106,7 +113,7 @@ TickStream::~TickStream() {
 absl::StatusOr<std::int64_t> TickStream::Write(TickMessage message) {
   Impl& s = *impl_;
   if (s.finished) return s.End();
-  Impl::Pending p{s.next_sequence++, std::move(message), {}, false, s.epoch};
+  Impl::Pending p{s.next_sequence++, std::move(message), {}, false};
   Encode(p.message, p.sequence, p.request);
   if (!s.stream->Write(p.request)) return s.End();
   s.pending.push_back(std::move(p));
@@ -120,28 +127,35 @@ absl::StatusOr<TickReply> TickStream::Read() {
     Impl::Pending& front = s.pending.front();
     auto it = s.early.find(front.sequence);
     if (it == s.early.end()) {
-      pb::TickResponse response;
-      if (s.finished || !s.stream->Read(&response)) return s.End();
-      const std::int64_t sequence = response.sequence();
-      s.early.insert_or_assign(sequence, std::move(response));
+      if (!s.ReadAhead()) return s.End();
       continue;
     }
     const pb::TickResponse response = std::move(it->second);
     s.early.erase(it);
     const absl::Status own = response.has_status() ? FromRpcStatus(response.status()) : absl::OkStatus();
     if (IsWorldNotFound(own) && s.world.world_options.recreate_lost_worlds && !front.retried) {
-      // Re-create once per loss: a message written before an earlier
-      // re-creation of this stream just goes again.
-      bool again = front.epoch != s.epoch;
-      if (!again) {
-        absl::StatusOr<bool> recreated = s.world.Recreate(s.world_id, own);
-        again = recreated.ok() && *recreated;
-        if (again) ++s.epoch;
+      // Every message in flight is answered before the world is created
+      // again, so that none runs on a world re-created but not yet given
+      // its state; then the lost one and each behind it that also found the
+      // world missing go again, in order.
+      for (std::size_t k = 1; k < s.pending.size(); ++k) {
+        while (!s.early.contains(s.pending[k].sequence)) {
+          if (!s.ReadAhead()) return s.End();
+        }
       }
-      if (again) {
-        front.retried = true;
-        front.epoch = s.epoch;
-        if (!s.stream->Write(front.request)) return s.End();
+      absl::StatusOr<bool> recreated = s.world.Recreate(s.world_id, own);
+      if (recreated.ok() && *recreated) {
+        for (Impl::Pending& p : s.pending) {
+          if (&p != &front) {
+            const auto reply = s.early.find(p.sequence);
+            if (p.retried || !reply->second.has_status() ||
+                !IsWorldNotFound(FromRpcStatus(reply->second.status())))
+              continue;
+            s.early.erase(reply);
+          }
+          p.retried = true;
+          if (!s.stream->Write(p.request)) return s.End();
+        }
         continue;
       }
     }

@@ -31,6 +31,9 @@
 // map world keeps only its file name; an inline mesh its vertices) and of
 // every body's latest state; frames of one world are expected from one
 // thread at a time (their ticks increase, so the kept state is the latest).
+// A re-creation is two calls (CreateWorld, then PushFrame of the kept
+// state): a call on the same world from another thread or stream in between
+// sees it without bodies.
 //
 // Errors are the server's, with their details: INVALID_ARGUMENT carries a
 // google.rpc.BadRequest whose field paths ("frame.bodies[12].pose.rotation")
@@ -173,9 +176,9 @@ class WorldClient;
 // The Tick stream of one world: messages written in order, answered in the
 // same order, a batch seeing every frame sent before it. Several messages may
 // be in flight (Write, Write, Read, Read). A lost world (WORLD_NOT_FOUND on a
-// message) is re-created as for unary calls and the message sent again once
-// (the answers still come back in sequence order; a message written after a
-// lost one may then run before the lost one's second attempt). For one thread
+// message) is re-created as for unary calls once every message in flight has
+// been answered, and each message that found it missing is sent again once,
+// in their order; answers still come back in sequence order. For one thread
 // at a time; it must not outlive its WorldClient.
 class TickStream {
  public:
