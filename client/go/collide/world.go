@@ -211,7 +211,7 @@ func (w *World) Query(ctx context.Context, q *pb.QueryWorldRequest) (resp *pb.Qu
 
 // PackedWorldRayHits holds parallel arrays: ray i at [i], or [3i:3i+3] for
 // Point and Normal. TargetKind 0: none; 1: a static element (TargetID its
-// id, TargetIndex the triangle, -1 for a shape); 2: a body (TargetID the
+// id, TargetIndex the triangle, 0 for a shape); 2: a body (TargetID the
 // body, TargetIndex the part).
 type PackedWorldRayHits struct {
 	Hit                   []bool

@@ -163,7 +163,7 @@ class MoveVerdict:
 @dataclass(frozen=True)
 class PackedWorldRayHits:
     """Parallel arrays: ray i at [i], vectors at [3i:3i+3]; target_kind 0
-    none, 1 static (target_index: triangle, -1 for a shape), 2 body (part)."""
+    none, 1 static (target_index: triangle, 0 for a shape), 2 body (part)."""
 
     hit: List[bool]
     distance: List[float]

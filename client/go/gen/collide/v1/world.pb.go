@@ -2606,8 +2606,8 @@ type CastWorldRaysPackedResponse struct {
 	Point    []float64 `protobuf:"fixed64,3,rep,packed,name=point,proto3" json:"point,omitempty"`
 	Normal   []float64 `protobuf:"fixed64,4,rep,packed,name=normal,proto3" json:"normal,omitempty"`
 	// What ray i hit: target_kind 0 none, 1 a static element (target_id = its
-	// id, target_index = the triangle, -1 for a shape), 2 a body (target_id =
-	// the body, target_index = the part).
+	// id, target_index = the triangle, 0 for a shape, as StaticTarget.triangle),
+	// 2 a body (target_id = the body, target_index = the part).
 	TargetKind  []int32   `protobuf:"varint,5,rep,packed,name=target_kind,json=targetKind,proto3" json:"target_kind,omitempty"`
 	TargetId    []int64   `protobuf:"varint,6,rep,packed,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
 	TargetIndex []int64   `protobuf:"varint,7,rep,packed,name=target_index,json=targetIndex,proto3" json:"target_index,omitempty"`
