@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "google/protobuf/util/message_differencer.h"
+#include "grpcpp/impl/codegen/client_unary_call.h"
+#include "grpcpp/support/sync_stream.h"
 #include "tests/server/test_server.h"
 #include "tests/server/world_fixtures.h"
 
@@ -302,6 +304,41 @@ TEST_F(WorldTickTest, TheHeaderIsRequiredAndMustBeAnId) {
   }
 }
 
+TEST_F(WorldTickTest, BytesThatDoNotParseAreAnsweredWithSequenceZero) {
+  Create();
+  // The stream at the byte level, as a client with another protobuf might send.
+  grpc::ClientContext context;
+  context.AddMetadata("collide-world", kWorld);
+  const grpc::internal::RpcMethod method("/collide.v1.WorldService/Tick",
+                                         grpc::internal::RpcMethod::BIDI_STREAMING, server_.channel);
+  std::unique_ptr<grpc::ClientReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>> stream(
+      grpc::internal::ClientReaderWriterFactory<grpc::ByteBuffer, grpc::ByteBuffer>::Create(
+          server_.channel.get(), method, &context));
+  grpc::Slice garbage(std::string("\x1a\xff\xff\xff\x0f\x01", 6));  // Field 3: a 4 GB length.
+  ASSERT_TRUE(stream->Write(grpc::ByteBuffer(&garbage, 1)));
+  v1::TickRequest ping = Message(2);
+  grpc::Slice good(ping.SerializeAsString());
+  ASSERT_TRUE(stream->Write(grpc::ByteBuffer(&good, 1)));
+  stream->WritesDone();
+  v1::TickResponse answers[2];
+  for (v1::TickResponse& r : answers) {
+    grpc::ByteBuffer bytes;
+    ASSERT_TRUE(stream->Read(&bytes));
+    std::vector<grpc::Slice> slices;
+    ASSERT_TRUE(bytes.Dump(&slices).ok());
+    std::string joined;
+    for (const grpc::Slice& slice : slices) joined.append(slice.begin(), slice.end());
+    ASSERT_TRUE(r.ParseFromString(joined));
+  }
+  EXPECT_TRUE(stream->Finish().ok());
+  EXPECT_EQ(answers[0].sequence(), 0);
+  EXPECT_EQ(answers[0].status().code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(answers[0].status().message().find("do not parse"), std::string::npos)
+      << answers[0].status().message();
+  EXPECT_EQ(answers[1].sequence(), 2);
+  EXPECT_FALSE(answers[1].has_status()) << answers[1].status().message();
+}
+
 // A hook that holds the message of one sequence until released.
 struct Hold {
   explicit Hold(std::int64_t sequence) : sequence(sequence) {}
@@ -389,6 +426,37 @@ TEST(WorldTickAdmissionTest, MessagesCountAgainstTheServersAdmission) {
   EXPECT_TRUE(stub->GetWorld(Ctx().get(), get, &info).ok());
   EXPECT_TRUE(a.Close().ok());
   EXPECT_TRUE(b.Close().ok());
+}
+
+TEST(WorldTickCancelTest, ACancelledStreamEndsWithoutRunningWhatIsQueued) {
+  auto hold = std::make_shared<Hold>(1);
+  auto server = std::make_unique<TestServer>(Holding(hold));
+  auto stub = v1::WorldService::NewStub(server->channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  grpc::ClientContext context;
+  context.AddMetadata("collide-world", kWorld);
+  auto stream = stub->Tick(&context);
+  ASSERT_TRUE(stream->Write(Message(1)));
+  hold->held.get_future().wait();
+  v1::TickRequest queued = Message(2);  // Read while 1 runs, then dropped.
+  Put(Frame1(), queued.mutable_frame());
+  ASSERT_TRUE(stream->Write(queued));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  context.TryCancel();
+  // The server sees the cancellation (OnCancel) before message 1 ends.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  hold->release.set_value();
+  EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  // The queued frame did not run, and the server stops at once (no stream
+  // left waiting for the drain timeout).
+  v1::GetWorldRequest get;
+  get.set_world_id(kWorld);
+  ASSERT_TRUE(stub->GetWorld(Ctx().get(), get, &info).ok());
+  EXPECT_EQ(info.frames_kept(), 0);
+  const auto start = std::chrono::steady_clock::now();
+  server.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 TEST(WorldTickDrainTest, ShutdownAnswersWhatWasReadThenEndsUnavailable) {
