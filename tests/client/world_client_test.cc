@@ -532,5 +532,19 @@ TEST_F(WorldClientTest, TickStreamRecreatesALostWorld) {
   EXPECT_TRUE((*stream)->Finish().ok());
 }
 
+// The server shutting down ends an open stream with UNAVAILABLE (its drain),
+// which Send and Finish report.
+TEST_F(WorldClientTest, TickStreamEndsWithTheServersShutdown) {
+  WorldClient client = Populated();
+  absl::StatusOr<std::unique_ptr<TickStream>> stream = client.OpenTickStream(kWorld);
+  ASSERT_TRUE(stream.ok());
+  absl::StatusOr<TickReply> ping = (*stream)->Send({});
+  ASSERT_TRUE(ping.ok() && ping->status.ok()) << ping.status();
+  server_->Shutdown();
+  const absl::Status ended = (*stream)->Send({}).status();
+  EXPECT_EQ(ended.code(), absl::StatusCode::kUnavailable) << ended;
+  EXPECT_EQ((*stream)->Finish().code(), absl::StatusCode::kUnavailable);
+}
+
 }  // namespace
 }  // namespace collide
