@@ -37,8 +37,11 @@ std::string Metrics::Render() const {
     }
   };
   counter("collide_requests_total", "Calls answered, by RPC and gRPC status code.", &PerRpc::requests);
-  counter("collide_items_total", "Pairs or casts in the calls answered, by RPC and gRPC status code.",
-          &PerRpc::items);
+  counter(
+      "collide_items_total",
+      "Pairs, casts, world queries, shots or moves in the calls answered (a world call's: in its answer), "
+      "by RPC and gRPC status code.",
+      &PerRpc::items);
 
   constexpr char kLatency[] = "collide_request_duration_seconds";
   absl::StrAppend(&out, "# HELP ", kLatency,
@@ -61,6 +64,7 @@ std::string Metrics::Render() const {
                   "# TYPE collide_calls_in_flight gauge\n"
                   "collide_calls_in_flight ",
                   in_flight_ ? in_flight_() : 0, "\n");
+  for (const auto& section : sections_) out += section();
   return out;
 }
 

@@ -1,5 +1,6 @@
-// The service's Prometheus metrics: calls and items by RPC and status code,
-// call latency histograms by RPC, calls in flight. Recording is a few
+// The server's Prometheus metrics: calls and items by RPC and status code,
+// call latency histograms by RPC, calls in flight, then the sections others
+// add (the worlds': WorldMetrics). Recording is a few
 // relaxed atomic adds (no lock); Render() writes the Prometheus text
 // exposition format 0.0.4 that MetricsEndpoint serves at GET /metrics.
 #ifndef COLLIDE_SERVER_METRICS_H_
@@ -13,6 +14,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "grpcpp/support/status.h"
 
@@ -20,9 +22,13 @@ namespace collide::server {
 
 class Metrics {
  public:
-  // The service's RPCs, in the order of collide.proto.
-  static constexpr std::array<const char*, 5> kRpcs = {"QueryPairs", "QueryPairsPacked", "CastRays",
-                                                       "CastRaysPacked", "GetServerInfo"};
+  // The RPCs, in the order of collide.proto, then of world.proto's methods
+  // (Tick: each message of the stream, timed from its read).
+  static constexpr std::array<const char*, 16> kRpcs = {
+      "QueryPairs",    "QueryPairsPacked",    "CastRays",      "CastRaysPacked",
+      "GetServerInfo", "CreateWorld",         "DeleteWorld",   "GetWorld",
+      "ListWorlds",    "PushFrame",           "QueryWorld",    "CastWorldRaysPacked",
+      "ValidateShots", "ValidateShotsPacked", "ValidateMoves", "Tick"};
   // Upper bounds of the latency buckets, seconds (+Inf is implied): 50 us to
   // 10 s, about 2.5x apart.
   static constexpr std::array<double, 13> kLatencyBounds = {5e-5, 1e-4,   2.5e-4, 5e-4, 1e-3, 2.5e-3, 5e-3,
@@ -35,6 +41,8 @@ class Metrics {
               std::chrono::nanoseconds latency);
   // Calls in flight, read when rendering (the service's own count).
   void SetInFlightSource(std::function<int()> in_flight) { in_flight_ = std::move(in_flight); }
+  // More families, rendered after these (WorldMetrics::Render).
+  void AddSection(std::function<std::string()> render) { sections_.push_back(std::move(render)); }
 
   std::string Render() const;
 
@@ -49,6 +57,7 @@ class Metrics {
   };
   std::array<PerRpc, kRpcs.size()> rpcs_;
   std::function<int()> in_flight_;
+  std::vector<std::function<std::string()>> sections_;
 };
 
 }  // namespace collide::server

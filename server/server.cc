@@ -162,6 +162,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   builder.AddListeningPort(absl::StrCat(host, ":", o.port), *credentials, &server->port_);
   ApplyTransportLimits(o, builder);
   builder.RegisterService(server->service_.get());
+  if (server->metrics_ != nullptr) server->world_service_->AttachMetrics(*server->metrics_);
   builder.RegisterService(server->world_service_.get());
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {

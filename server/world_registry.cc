@@ -50,6 +50,7 @@ std::vector<std::shared_ptr<WorldEntry>> WorldRegistry::TakeIdleLocked(std::int6
                  absl::FormatDuration(limits_.idle_ttl), it->second->world.latest_tick().value_or(-1));
     idle.push_back(std::move(it->second));
     it = worlds_.erase(it);
+    evicted_.fetch_add(1, std::memory_order_relaxed);
   }
   return idle;
 }
@@ -127,6 +128,7 @@ WorldRegistry::InsertResult WorldRegistry::Insert(std::shared_ptr<WorldEntry> en
   used_bytes_ += extra;
   entry->last_used_ns = NowNs();
   worlds_.emplace(std::move(key), std::move(entry));
+  created_.fetch_add(1, std::memory_order_relaxed);
   return InsertResult::kInserted;
 }
 
@@ -151,7 +153,28 @@ bool WorldRegistry::Erase(const std::string& owner, const std::string& id) {
     worlds_.erase(it);
   }
   Retire(entry);
+  deleted_.fetch_add(1, std::memory_order_relaxed);
   return true;
+}
+
+WorldRegistryStats WorldRegistry::Stats() {
+  std::vector<std::shared_ptr<WorldEntry>> entries;
+  {
+    std::shared_lock lock(mu_);
+    entries.reserve(worlds_.size());
+    for (const auto& [key, entry] : worlds_) entries.push_back(entry);
+  }
+  WorldRegistryStats stats{.worlds = static_cast<std::int64_t>(entries.size()),
+                           .used_bytes = used_bytes_.load(),
+                           .created = created_.load(std::memory_order_relaxed),
+                           .deleted = deleted_.load(std::memory_order_relaxed),
+                           .evicted = evicted_.load(std::memory_order_relaxed)};
+  for (const auto& entry : entries) {
+    stats.triangles += entry->triangles;
+    std::shared_lock lock(entry->mu);
+    stats.bodies += static_cast<std::int64_t>(entry->world.body_count());
+  }
+  return stats;
 }
 
 std::vector<std::shared_ptr<WorldEntry>> WorldRegistry::List(const std::string& owner) {

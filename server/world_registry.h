@@ -69,6 +69,17 @@ struct WorldEntry {
   bool retired = false;                       // Out of the registry; guarded by mu.
 };
 
+// What the registry holds and has done, for the metrics endpoint.
+struct WorldRegistryStats {
+  std::int64_t worlds = 0;
+  std::int64_t bodies = 0;     // In each world's latest frame.
+  std::int64_t triangles = 0;  // Of the static geometry.
+  std::int64_t used_bytes = 0;
+  std::int64_t created = 0;  // Since start.
+  std::int64_t deleted = 0;
+  std::int64_t evicted = 0;  // Idle past the TTL.
+};
+
 class WorldRegistry {
  public:
   using Clock = std::chrono::steady_clock;
@@ -100,6 +111,9 @@ class WorldRegistry {
   // (a correction of an estimate already charged).
   std::string Charge(WorldEntry& entry, std::int64_t delta, bool may_exceed = false);
   std::int64_t used_bytes() const { return used_bytes_.load(); }
+  // Reads every world under its own lock, shared (a frame under way is
+  // waited for), after the map's lock is released.
+  WorldRegistryStats Stats();
 
  private:
   using Key = std::pair<std::string, std::string>;
@@ -118,6 +132,9 @@ class WorldRegistry {
   int reserved_worlds_ = 0;                            // Guarded by mu_.
   std::map<std::string, int> reserved_by_owner_;       // Guarded by mu_; no zeros.
   std::atomic<std::int64_t> used_bytes_{0};
+  std::atomic<std::int64_t> created_{0};
+  std::atomic<std::int64_t> deleted_{0};
+  std::atomic<std::int64_t> evicted_{0};
 };
 
 }  // namespace collide::server

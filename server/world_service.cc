@@ -1,11 +1,14 @@
 #include "server/world_service.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -29,6 +32,16 @@ namespace collide::server {
 namespace {
 
 constexpr std::size_t kMaxWorldIdLength = 128;
+
+// The method a request type is for: "PushFrame" of PushFrameRequest.
+template <typename Request>
+std::string_view RpcName() {
+  static const std::string name = [] {
+    std::string type = Request::descriptor()->name();
+    return type.ends_with("Request") ? type.substr(0, type.size() - 7) : type;
+  }();
+  return name;
+}
 
 grpc::ServerUnaryReactor* Finish(grpc::CallbackServerContext* context, const grpc::Status& status) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
@@ -521,16 +534,16 @@ template <typename Request, typename Response, typename Handle>
 grpc::ServerUnaryReactor* WorldService::ServeRaw(grpc::CallbackServerContext* context,
                                                  const grpc::ByteBuffer* request_bytes,
                                                  grpc::ByteBuffer* response_bytes, Handle handle) {
+  const auto start = std::chrono::steady_clock::now();
   Request request;
-  if (grpc::Status status = ParseRequest(*request_bytes, request); !status.ok()) {
-    return Finish(context, status);
-  }
   Response response;
-  grpc::Status status = handle(request, &response);
+  grpc::Status status = ParseRequest(*request_bytes, request);
+  if (status.ok()) status = handle(request, &response);
   if (status.ok()) {
     bool own_buffer = false;
     status = grpc::SerializationTraits<Response>::Serialize(response, response_bytes, &own_buffer);
   }
+  world_metrics_.Record(metrics_, RpcName<Request>(), status, response, start);
   return Finish(context, status);
 }
 
@@ -547,6 +560,11 @@ grpc::ServerUnaryReactor* WorldService::ServeInWorld(grpc::CallbackServerContext
         std::shared_ptr<WorldEntry> entry = Lookup(*context, request, status);
         return entry != nullptr ? Run(*entry, request, response) : status;
       });
+}
+
+void WorldService::AttachMetrics(Metrics& metrics) {
+  metrics_ = &metrics;
+  metrics.AddSection([this] { return world_metrics_.Render(); });
 }
 
 grpc::ServerUnaryReactor* WorldService::CreateWorld(grpc::CallbackServerContext* context,
@@ -700,6 +718,7 @@ void WorldService::AnswerTick(const std::string& owner, const std::string& world
                               v1::TickResponse* response) {
   response->set_sequence(request.sequence());
   const grpc::Status status = RunTick(owner, world, request, read_at, response);
+  world_metrics_.Record(metrics_, "Tick", status, *response, read_at);
   if (!status.ok()) SetStatus(status, response->mutable_status());
 }
 

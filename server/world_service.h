@@ -23,6 +23,8 @@
 #include "convert/violations.h"
 #include "server/admission.h"
 #include "server/call_executor.h"
+#include "server/metrics.h"
+#include "server/world_metrics.h"
 #include "server/world_registry.h"
 
 namespace collide::server {
@@ -113,6 +115,9 @@ class WorldService final : public WorldServiceBase {
   void Drain();
 
   WorldRegistry& registry() { return registry_; }
+  // Sends each call's status, items and latency to `metrics` (by RPC), and
+  // adds the worlds' section to it. Before the server starts.
+  void AttachMetrics(Metrics& metrics);
 
  private:
   friend class TickStream;
@@ -125,7 +130,8 @@ class WorldService final : public WorldServiceBase {
   std::shared_ptr<WorldEntry> Lookup(const grpc::CallbackServerContext& context, const Request& request,
                                      grpc::Status& status);
   // Parses the request bytes (ParseRequest), answers with handle(request,
-  // &response) and serializes the response: the body of every unary method.
+  // &response), serializes the response and records the call
+  // (WorldMetrics::Record): the body of every unary method.
   template <typename Request, typename Response, typename Handle>
   grpc::ServerUnaryReactor* ServeRaw(grpc::CallbackServerContext* context,
                                      const grpc::ByteBuffer* request_bytes, grpc::ByteBuffer* response_bytes,
@@ -176,6 +182,8 @@ class WorldService final : public WorldServiceBase {
 
   const WorldServiceConfig config_;
   WorldRegistry registry_;
+  WorldMetrics world_metrics_{registry_};
+  Metrics* metrics_ = nullptr;  // Null: no metrics endpoint.
   std::mutex streams_mu_;
   std::set<TickStream*> streams_;  // Open Tick streams; guarded by streams_mu_.
   bool draining_ = false;          // Guarded by streams_mu_.

@@ -13,15 +13,19 @@ import urllib.request
 import grpc
 from prometheus_client.parser import text_string_to_metric_families
 
+import collide
 from collide import Client, CollideError, Sphere
 from live_server import LiveServer
 
 RPCS = ("QueryPairs", "QueryPairsPacked", "CastRays", "CastRaysPacked", "GetServerInfo")
 
 
+WORLD_TTL_S = 2
+
+
 class MetricsTest(unittest.TestCase):
     def setUp(self):
-        self.server = LiveServer(["--metrics_port=0", "--worker_threads=1"])
+        self.server = LiveServer(["--metrics_port=0", "--worker_threads=1", f"--world_idle_ttl={WORLD_TTL_S}s"])
         self.addCleanup(self.server.stop)
         deadline = time.monotonic() + 10
         while not (m := re.search(r"metrics on http://127\.0\.0\.1:(\d+)/metrics", self.server.log())):
@@ -93,6 +97,71 @@ class MetricsTest(unittest.TestCase):
             for _ in range(7):
                 client.query_pairs_packed("contact", "sphere", [0, 0, 0, 1] * 3, [1.5, 0, 0, 1] * 3)
         self.assertEqual(self.value(self.scrape(), items, rpc="QueryPairsPacked", code="OK"), 42)
+
+    def test_world_metrics_match_the_calls_made(self):
+        head = collide.Part(0, collide.Sphere((0, 0, 0), 0.15), local=collide.Pose((0, 0, 1.7)))
+        chest = collide.Part(1, collide.Capsule((0, 0, 1.0), (0, 0, 1.4), 0.25))
+
+        def player(body_id, x):
+            return collide.Body(body_id, collide.Pose((x, 0, 0)), parts=[head, chest])
+
+        floor = collide.StaticMesh(1, [-10, -10, 0, 10, -10, 0, 10, 10, 0, -10, 10, 0], [0, 1, 2, 0, 2, 3])
+        wall = collide.StaticShape(2, collide.Aabb((4, -3, 0), (4.5, 3, 3)))
+        shots = [collide.Shot(1, (0, 0, 1.7), (1, 0, 0), claimed=(2, 0)),
+                 collide.Shot(1, (0, 0, 1.2), (1, 0, 0), max_range=30, claimed=(2, 0), tolerance=0.05),
+                 collide.Shot(1, (0, 0, 1.2), (0, 1, 0)),
+                 collide.Shot(9, (0, 0, 1.2), (0, 1, 0))]
+        moves = [collide.Move(1, (0.5, 0, 0), 0.5), collide.Move(99, (1, 0, 0), 0.5)]
+        with Client(self.server.target, timeout=10) as client:
+            world = client.create_world("metrics-a", [floor, wall])
+            for tick in (1, 2, 3):
+                world.push_frame(collide.Frame(tick, [player(1, 0), player(2, 2)]))
+            shot_codes = collide.count_codes(world.validate_shots(shots) + world.validate_shots(shots))
+            move_codes = collide.count_codes(world.validate_moves(moves))
+            self.assertGreater(len(shot_codes), 2, shot_codes)
+            self.assertGreater(len(move_codes), 1, move_codes)
+            with self.assertRaises(CollideError) as lost:
+                client.world("metrics-none").push_frame(collide.Frame(1))
+            self.assertEqual(lost.exception.code, grpc.StatusCode.NOT_FOUND)
+            client.create_world("metrics-b").delete()
+            samples = self.scrape()
+
+            self.assertEqual(self.value(samples, "collide_worlds"), 1)
+            self.assertEqual(self.value(samples, "collide_world_bodies"), 2)
+            self.assertEqual(self.value(samples, "collide_world_triangles"), 2)
+            memory = self.value(samples, "collide_world_memory_bytes")
+            self.assertGreater(memory, 0)
+            self.assertLess(memory, self.value(samples, "collide_world_memory_budget_bytes"))
+            self.assertEqual(self.value(samples, "collide_worlds_created_total"), 2)
+            self.assertEqual(self.value(samples, "collide_worlds_deleted_total"), 1)
+            self.assertEqual(self.value(samples, "collide_worlds_evicted_total"), 0)
+            self.assertEqual(self.value(samples, "collide_world_frames_total"), 3)
+            for name, codes in (("collide_world_shot_verdicts_total", shot_codes),
+                                ("collide_world_move_verdicts_total", move_codes)):
+                reported = {dict(l)["code"]: v for (n, l), v in samples.items() if n == name}
+                self.assertEqual(reported, codes, name)
+
+            requests, items = "collide_requests_total", "collide_items_total"
+            self.assertEqual(self.value(samples, requests, rpc="PushFrame", code="OK"), 3)
+            self.assertEqual(self.value(samples, requests, rpc="PushFrame", code="NOT_FOUND"), 1)
+            self.assertEqual(self.value(samples, requests, rpc="ValidateShots", code="OK"), 2)
+            self.assertEqual(self.value(samples, items, rpc="ValidateShots", code="OK"), 2 * len(shots))
+            self.assertEqual(self.value(samples, items, rpc="ValidateMoves", code="OK"), len(moves))
+            self.assertEqual(self.value(samples, requests, rpc="CreateWorld", code="OK"), 2)
+            self.assertEqual(self.value(samples, requests, rpc="DeleteWorld", code="OK"), 1)
+            latency = "collide_request_duration_seconds"
+            self.assertEqual(self.value(samples, latency + "_count", rpc="PushFrame"), 4)
+            self.assertEqual(self.value(samples, latency + "_bucket", rpc="ValidateShots", le="+Inf"), 2)
+            self.assertGreater(self.value(samples, latency + "_sum", rpc="ValidateShots"), 0)
+
+            # Idle past the TTL: the next registry sweep (ListWorlds) evicts it.
+            time.sleep(WORLD_TTL_S + 0.5)
+            self.assertEqual(client.list_worlds(), [])
+        samples = self.scrape()
+        self.assertEqual(self.value(samples, "collide_worlds_evicted_total"), 1)
+        for gauge in ("collide_worlds", "collide_world_bodies", "collide_world_triangles",
+                      "collide_world_memory_bytes"):
+            self.assertEqual(self.value(samples, gauge), 0, gauge)
 
     def test_only_metrics_is_served(self):
         with self.assertRaises(urllib.error.HTTPError) as other:
