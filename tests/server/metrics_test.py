@@ -116,8 +116,17 @@ class MetricsTest(unittest.TestCase):
             world = client.create_world("metrics-a", [floor, wall])
             for tick in (1, 2, 3):
                 world.push_frame(collide.Frame(tick, [player(1, 0), player(2, 2)]))
-            shot_codes = collide.count_codes(world.validate_shots(shots) + world.validate_shots(shots))
-            move_codes = collide.count_codes(world.validate_moves(moves))
+            shot_verdicts = world.validate_shots(shots) + world.validate_shots(shots)
+            move_verdicts = world.validate_moves(moves)
+            # The Tick stream: each message is a "Tick" call, its parts count as the unary ones; the
+            # failing message's frame ran (the shots after it did not).
+            with world.stream() as stream:
+                a = stream.tick(collide.Frame(4, [player(1, 0), player(2, 2)]), shots=shots)
+                b = stream.tick(collide.Frame(5, [player(1, 0), player(2, 2)]), moves=moves)
+                bad = stream.tick(collide.Frame(6), shots=[collide.Shot(1, (0, 0, 1.7), (0, 0, 0))])
+            self.assertEqual((a.error, b.error, bad.error.code), (None, None, grpc.StatusCode.INVALID_ARGUMENT))
+            shot_codes = collide.count_codes(shot_verdicts + a.shots)
+            move_codes = collide.count_codes(move_verdicts + b.moves)
             self.assertGreater(len(shot_codes), 2, shot_codes)
             self.assertGreater(len(move_codes), 1, move_codes)
             with self.assertRaises(CollideError) as lost:
@@ -135,7 +144,7 @@ class MetricsTest(unittest.TestCase):
             self.assertEqual(self.value(samples, "collide_worlds_created_total"), 2)
             self.assertEqual(self.value(samples, "collide_worlds_deleted_total"), 1)
             self.assertEqual(self.value(samples, "collide_worlds_evicted_total"), 0)
-            self.assertEqual(self.value(samples, "collide_world_frames_total"), 3)
+            self.assertEqual(self.value(samples, "collide_world_frames_total"), 6)
             for name, codes in (("collide_world_shot_verdicts_total", shot_codes),
                                 ("collide_world_move_verdicts_total", move_codes)):
                 reported = {dict(l)["code"]: v for (n, l), v in samples.items() if n == name}
@@ -149,6 +158,9 @@ class MetricsTest(unittest.TestCase):
             self.assertEqual(self.value(samples, items, rpc="ValidateMoves", code="OK"), len(moves))
             self.assertEqual(self.value(samples, requests, rpc="CreateWorld", code="OK"), 2)
             self.assertEqual(self.value(samples, requests, rpc="DeleteWorld", code="OK"), 1)
+            self.assertEqual(self.value(samples, requests, rpc="Tick", code="OK"), 2)
+            self.assertEqual(self.value(samples, requests, rpc="Tick", code="INVALID_ARGUMENT"), 1)
+            self.assertEqual(self.value(samples, items, rpc="Tick", code="OK"), len(shots) + len(moves))
             latency = "collide_request_duration_seconds"
             self.assertEqual(self.value(samples, latency + "_count", rpc="PushFrame"), 4)
             self.assertEqual(self.value(samples, latency + "_bucket", rpc="ValidateShots", le="+Inf"), 2)
