@@ -71,6 +71,7 @@ for _ in $(seq 1 60); do
   if "$CLI" health --target="$TARGET" --timeout=1s >/dev/null 2>&1; then
     cat <<MSG
 collide-server is SERVING on $TARGET (pid $pid, log $LOG_FILE).
+  see it:    $CLI world demo --target=$TARGET
   query it:  $CLI query examples/pairs.json --target=$TARGET
              $CLI info --target=$TARGET
   stop it:   scripts/stop.sh
