@@ -1,6 +1,6 @@
 // Type declarations of the collide Node.js client (index.js).
 import type {ChannelCredentials, ChannelOptions} from '@grpc/grpc-js';
-import type {CreateWorldRequest, World, WorldInfo, WorldOptions} from './world';
+import type {CreateWorldRequest, TickAnswer, World, WorldInfo, WorldOptions} from './world';
 
 /** [x, y, z] or the proto's {x, y, z} (unset components are 0). */
 export type Vec3 = [number, number, number] | {x?: number; y?: number; z?: number};
@@ -98,6 +98,8 @@ export class CollideError extends Error {
   readonly reason: string;
   /** google.rpc.ErrorInfo domain, e.g. 'collide.v1'; '' without one. */
   readonly domain: string;
+  /** A failed Tick message: the parts that ran before the failing one. */
+  readonly answer?: TickAnswer;
 }
 
 export interface ClientOptions {

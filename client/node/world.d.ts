@@ -252,6 +252,36 @@ export interface RecreatedEvent {
   cause: CollideError;
 }
 
+/** The parts of one Tick message, run by the server in this order. */
+export interface TickParts {
+  frame?: Frame;
+  query?: QueryWorldRequest;
+  shots?: Shot[];
+  moves?: Move[];
+  shots_packed?: PackedShots;
+  rays_packed?: {rays: ArrayLike<number>; filter?: SceneFilter};
+}
+
+/** The answer of one Tick message: each part's result, null for parts not sent (or not run). */
+export interface TickAnswer {
+  sequence: number;
+  frame: {oldestTick: number} | null;
+  query: QueryWorldResponse | null;
+  shots: ShotVerdict[] | null;
+  moves: MoveVerdict[] | null;
+  shotsPacked: ShotVerdict[] | null;
+  raysPacked: PackedWorldRayHits | null;
+}
+
+/** One world's Tick stream (tick.js). */
+export class TickStream {
+  /** Resolves to the message's answer; rejects with a CollideError whose `answer` holds the parts that ran. */
+  send(parts: TickParts, options?: {budgetMs?: number}): Promise<TickAnswer>;
+  /** Half-closes; resolves once the server ended the stream OK. */
+  end(): Promise<void>;
+  cancel(): void;
+}
+
 export class World extends EventEmitter {
   readonly id: string;
   /** What CreateWorld answered; null for a handle from Client.world(). */
@@ -268,6 +298,8 @@ export class World extends EventEmitter {
   validateShots(shots: Shot[]): Promise<ShotVerdict[]>;
   validateShotsPacked(shots: PackedShots): Promise<ShotVerdict[]>;
   validateMoves(moves: Move[]): Promise<MoveVerdict[]>;
+  /** Opens the world's Tick stream; budgetMs: its messages' default budget. */
+  tick(options?: {budgetMs?: number}): TickStream;
   on(event: 'recreated', listener: (e: RecreatedEvent) => void): this;
   once(event: 'recreated', listener: (e: RecreatedEvent) => void): this;
 }

@@ -9,6 +9,7 @@
 // before that tick is lost: rewinds are clamped until it refills).
 const {EventEmitter} = require('events');
 const grpc = require('@grpc/grpc-js');
+const {TickStream} = require('./tick');
 const {WorldState} = require('./world_state');
 
 const WORLD_HEADER = 'collide-world';
@@ -26,6 +27,7 @@ class World extends EventEmitter {
     this._metadata.set(WORLD_HEADER, worldId);
     this._state = new WorldState();
     this._recreating = null;
+    this._losses = 0;  // restorations done: a call that failed before one need not restore again
     this.recreations = 0;
     // The WorldInfo CreateWorld answered (null for an opened world).
     this.created = null;
@@ -41,19 +43,26 @@ class World extends EventEmitter {
   }
 
   async _call(method, request) {
+    const losses = this._losses;
     try {
       return await this._rpc(method, request);
     } catch (e) {
-      if (!this._recreate || e.reason !== 'WORLD_NOT_FOUND') throw e;
-      await this._restore(e);
+      if (!this._recreates(e)) throw e;
+      await this._restore(e, losses);
       return this._rpc(method, request);
     }
   }
 
+  _recreates(error) {
+    return this._recreate && error.reason === 'WORLD_NOT_FOUND';
+  }
+
   // Re-creates the world once for every call that found it missing at the
-  // same time. ALREADY_EXISTS / FAILED_PRECONDITION: someone restored it
-  // first, which is what was wanted.
-  _restore(cause) {
+  // same time (`losses`: the count of restorations when the call began).
+  // ALREADY_EXISTS / FAILED_PRECONDITION: someone restored it first, which
+  // is what was wanted.
+  async _restore(cause, losses) {
+    if (losses !== this._losses) return;
     if (!this._recreating) {
       this._recreating = (async () => {
         try {
@@ -69,13 +78,14 @@ class World extends EventEmitter {
             if (e.codeName !== 'FAILED_PRECONDITION') throw e;
           }
         }
+        this._losses += 1;
         this.recreations += 1;
         this.emit('recreated', {worldId: this.id, latestTick: this._state.latestTick, cause});
       })().finally(() => {
         this._recreating = null;
       });
     }
-    return this._recreating;
+    await this._recreating;
   }
 
   _view(typeName, message) {
@@ -116,8 +126,15 @@ class World extends EventEmitter {
   // or [3i, 3i + 3); targetKind 0 none, 1 static (targetId element,
   // targetIndex triangle or -1), 2 body (targetId body, targetIndex part).
   async castRaysPacked(raysFlat, filter = {}) {
-    const request = this._client._toProto({world_id: this.id, rays: Array.from(raysFlat), filter}, 'CastWorldRaysPackedRequest');
-    const r = await this._call('CastWorldRaysPacked', request);
+    const r = await this._call('CastWorldRaysPacked', this._raysPackedRequest({rays: raysFlat, filter}));
+    return this._raysPackedView(r);
+  }
+
+  _raysPackedRequest({rays, filter = {}}) {
+    return this._client._toProto({world_id: this.id, rays: Array.from(rays), filter}, 'CastWorldRaysPackedRequest');
+  }
+
+  _raysPackedView(r) {
     return {
       hit: r.hit,
       distance: Float64Array.from(r.distance),
@@ -140,16 +157,26 @@ class World extends EventEmitter {
   // Shots in flat arrays (world.proto ValidateShotsPackedRequest): doubles
   // (10 per shot), shooterIds, ticks (< 0: latest), claimedBodyIds and
   // claimedPartIds (-1: no claim); any array-likes.
-  async validateShotsPacked({doubles, shooterIds, ticks, claimedBodyIds, claimedPartIds}) {
-    const r = await this._call('ValidateShotsPacked', {
+  async validateShotsPacked(shots) {
+    const r = await this._call('ValidateShotsPacked', this._shotsPackedRequest(shots));
+    return this._view('ValidateShotsResponse', r).verdicts;
+  }
+
+  _shotsPackedRequest({doubles, shooterIds, ticks, claimedBodyIds, claimedPartIds}) {
+    return {
       world_id: this.id,
       doubles: Array.from(doubles),
       shooter_ids: Array.from(shooterIds),
       ticks: Array.from(ticks),
       claimed_body_ids: Array.from(claimedBodyIds),
       claimed_part_ids: Array.from(claimedPartIds),
-    });
-    return this._view('ValidateShotsResponse', r).verdicts;
+    };
+  }
+
+  // Opens the world's Tick stream (tick.js); options.budgetMs: the default
+  // budget of its messages.
+  tick(options = {}) {
+    return new TickStream(this, this._metadata, options);
   }
 
   // moves: [{body_id, from, to, elapsed, max_speed, slide, category_mask}].

@@ -36,18 +36,8 @@ type goldenFile struct {
 // TestConformance runs every case of tests/conformance/golden.json through the
 // client against a live collide-server ($COLLIDE_GOLDEN, $COLLIDE_SERVER).
 func TestConformance(t *testing.T) {
-	path := os.Getenv("COLLIDE_GOLDEN")
-	if path == "" {
-		t.Skip("needs COLLIDE_GOLDEN (ctest sets it)")
-	}
-	text, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var golden goldenFile
-	if err := json.Unmarshal(text, &golden); err != nil {
-		t.Fatal(err)
-	}
+	readGolden(t, "COLLIDE_GOLDEN", &golden)
 	if len(golden.Cases) == 0 {
 		t.Fatal("no cases")
 	}
@@ -90,6 +80,23 @@ func TestConformance(t *testing.T) {
 				t.Fatal(d)
 			}
 		})
+	}
+}
+
+// readGolden decodes the JSON file named by the environment variable env
+// into golden; the test is skipped without it.
+func readGolden(t *testing.T, env string, golden interface{}) {
+	t.Helper()
+	path := os.Getenv(env)
+	if path == "" {
+		t.Skipf("needs %s (ctest sets it)", env)
+	}
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(text, golden); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -42,18 +41,8 @@ type worldGoldenFile struct {
 // tests/conformance/world_cases.h) through the client's world API against a
 // live collide-server, restarting the server where a script says so.
 func TestWorldConformance(t *testing.T) {
-	path := os.Getenv("COLLIDE_WORLD_GOLDEN")
-	if path == "" {
-		t.Skip("needs COLLIDE_WORLD_GOLDEN (ctest sets it)")
-	}
-	text, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var golden worldGoldenFile
-	if err := json.Unmarshal(text, &golden); err != nil {
-		t.Fatal(err)
-	}
+	readGolden(t, "COLLIDE_WORLD_GOLDEN", &golden)
 	if len(golden.Cases) == 0 {
 		t.Fatal("no cases")
 	}

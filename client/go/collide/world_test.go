@@ -92,14 +92,21 @@ func staticTarget(element int64, triangle uint32) *pb.Target {
 	return &pb.Target{Target: &pb.Target_StaticElement{StaticElement: &pb.StaticTarget{ElementId: element, Triangle: triangle}}}
 }
 
-func TestWorlds(t *testing.T) {
-	c, err := Dial(liveserver.Start(t))
+// liveClient is a client of a server started for the test, with a context
+// that ends with it (60 s at most).
+func liveClient(t *testing.T, serverArgs ...string) (*Client, context.Context) {
+	c, err := Dial(liveserver.Start(t, serverArgs...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
+	return c, ctx
+}
+
+func TestWorlds(t *testing.T) {
+	c, ctx := liveClient(t)
 
 	t.Run("lifecycle and errors", func(t *testing.T) {
 		w, err := c.CreateWorld(ctx, arena("life", nil))

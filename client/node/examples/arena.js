@@ -1,8 +1,9 @@
 'use strict';
 // A few seconds of a deathmatch on a map the server loads, judged by a
-// collide world: players run between walls (move validation, with slide),
-// shoot each other with 100 ms of lag (shot validation at the time the
-// shooter saw), and the verdicts are counted.
+// collide world through its Tick stream: players run between walls (move
+// validation, with slide), shoot each other with 100 ms of lag (line of
+// sight and shot validation at the time the shooter saw), and the verdicts
+// are counted.
 //
 // Usage: node examples/arena.js [host:port] [--seconds=3] [--map=pak6-patch088.pk3:aggressor]
 // The server needs the map in its --maps_dir, e.g.
@@ -64,6 +65,10 @@ async function main() {
   const moveCounts = new Map();
   const ticks = Math.max(1, Math.round(args.seconds * TICK_RATE));
   const started = Date.now();
+  // The tick loop on the world's stream: per tick one message with the
+  // frame and the shooters' line-of-sight rays, then one with the shots and
+  // the moves (a batch sent after a frame sees it).
+  const stream = world.tick();
   for (let tick = 1; tick <= ticks; ++tick) {
     // This tick's poses: the positions the last move verdicts allowed.
     const bodies = players.map((p) => ({
@@ -71,33 +76,38 @@ async function main() {
       pose: {position: p.position, rotation: [Math.cos(p.heading / 2), 0, 0, Math.sin(p.heading / 2)]},
       ...(tick === 1 && {parts: HITBOXES, movement_shape: shapes.capsule([0, 0, -6], [0, 0, 14], 14)}),
     }));
-    await world.pushFrame({tick, bodies});
     for (const p of players) p.past.unshift(p.position.slice());
 
     // Two shooters fire at someone they saw LAG_TICKS ago (everything as
-    // their client showed it then): a player in sight if there is one (one
-    // packed ray per other player), claiming the head a third of the time,
+    // their client showed it then): a player in sight if there is one (a ray
+    // to each other player's chest), claiming the head a third of the time,
     // with a little aim spread.
     const seen = Math.max(1, tick - LAG_TICKS);
     const back = tick - seen;
     const chest = (p) => [p.past[back][0], p.past[back][1], p.past[back][2] + 5];
-    const shots = [];
-    for (let s = 0; s < 2; ++s) {
-      const shooter = players[Math.floor(rand() * players.length)];
-      const others = players.filter((p) => p !== shooter);
+    const shooters = [0, 1].map(() => players[Math.floor(rand() * players.length)]);
+    const sights = shooters.map((shooter) => {
       const eye = [shooter.past[back][0], shooter.past[back][1], shooter.past[back][2] + EYE];
-      const rays = new Float64Array(7 * others.length);
-      others.forEach((p, i) => rays.set([...eye, ...chest(p).map((c, k) => c - eye[k]), Infinity], 7 * i));
-      const sight = await world.castRaysPacked(rays, {at: {tick: seen}, ignore_bodies: [shooter.id]});
-      const visible = others.filter((p, i) => sight.targetKind[i] === 2 && sight.targetId[i] === p.id);
+      return {shooter, eye, others: players.filter((p) => p !== shooter)};
+    });
+    const rayCasts = sights.flatMap(({shooter, eye, others}) => others.map((p) => ({
+      ray: shapes.ray(eye, chest(p).map((c, k) => c - eye[k])),
+      filter: {at: {tick: seen}, ignore_bodies: [shooter.id]},
+    })));
+    const {query} = await stream.send({frame: {tick, bodies}, query: {ray_casts: rayCasts}});
+    let ray = 0;
+    const shots = sights.map(({shooter, eye, others}) => {
+      const visible = others.filter((p) => {
+        const hit = query.rayCasts[ray++].hits[0];
+        return hit && hit.target.kind === 'body' && hit.target.bodyId === p.id;
+      });
       const pool = visible.length ? visible : others;
       const target = pool[Math.floor(rand() * pool.length)];
       const head = rand() < 1 / 3;
       const aim = chest(target).map((c, k) => c + (k === 2 && head ? 17 : 0) - eye[k] + (rand() - 0.5) * 8);
-      shots.push({shooter_id: shooter.id, origin: eye, direction: aim, at: {tick: seen},
-        claimed: {body_id: target.id, part_id: head ? 0 : 1}, tolerance: 1});
-    }
-    for (const v of await world.validateShots(shots)) count(shotCounts, v.code.replace('SHOT_CODE_', ''));
+      return {shooter_id: shooter.id, origin: eye, direction: aim, at: {tick: seen},
+        claimed: {body_id: target.id, part_id: head ? 0 : 1}, tolerance: 1};
+    });
 
     // Every player asks to run on; one in 50 with a speed hack. A blocked
     // player slides along the wall and turns.
@@ -107,8 +117,9 @@ async function main() {
       const to = [p.position[0] + step * Math.cos(p.heading), p.position[1] + step * Math.sin(p.heading), p.position[2]];
       return {body_id: p.id, from: p.position, to, elapsed: 1 / TICK_RATE, slide: true};
     });
-    const verdicts = await world.validateMoves(moves);
-    verdicts.forEach((v, i) => {
+    const verdicts = await stream.send({shots, moves});
+    for (const v of verdicts.shots) count(shotCounts, v.code.replace('SHOT_CODE_', ''));
+    verdicts.moves.forEach((v, i) => {
       const p = players[i];
       count(moveCounts, v.code.replace('MOVE_CODE_', ''));
       if (v.code === 'MOVE_CODE_OK') p.position = moves[i].to;
@@ -118,6 +129,7 @@ async function main() {
       }
     });
   }
+  await stream.end();
   const seconds = (Date.now() - started) / 1000;
   const info = await world.info();
   console.log(`${ticks} ticks (${ticks / TICK_RATE} s of play) in ${seconds.toFixed(2)} s; ` +

@@ -1,7 +1,8 @@
 // Command arena plays a few seconds of a deathmatch on a map the server
-// loads, judged by a collide world: players run between walls (move
-// validation, with slide), shoot each other with 100 ms of lag (shot
-// validation at the time the shooter saw), and the verdicts are counted.
+// loads, judged by a collide world through its Tick stream: players run
+// between walls (move validation, with slide), shoot each other with 100 ms
+// of lag (line of sight and shot validation at the time the shooter saw),
+// and the verdicts are counted.
 //
 //	go run ./examples/arena [-seconds 3] [-map pak6-patch088.pk3:aggressor] [host:port]
 //
@@ -99,6 +100,19 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 	shotCounts, moveCounts := map[string]int{}, map[string]int{}
 	ticks := int64(math.Max(1, math.Round(seconds*tickRate)))
 	started := time.Now()
+	// The tick loop on the world's stream: per tick one message with the
+	// frame and the shooters' line-of-sight rays, then one with the shots and
+	// the moves (a batch sent after a frame sees it).
+	stream, err := w.Tick(ctx)
+	if err != nil {
+		return err
+	}
+	call := func(req *pb.TickRequest) (*pb.TickResponse, error) {
+		if _, err := stream.Send(req); err != nil {
+			return nil, err
+		}
+		return stream.Recv()
+	}
 	for tick := int64(1); tick <= ticks; tick++ {
 		// This tick's poses: the positions the last move verdicts allowed.
 		frame := &pb.Frame{Tick: tick}
@@ -111,21 +125,16 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 			frame.Bodies = append(frame.Bodies, u)
 			p.past = append([]collide.Vec3{p.position}, p.past...)
 		}
-		if _, err := w.PushFrame(ctx, frame); err != nil {
-			return err
+		sights := lookAround(rng, players, tick)
+		query := &pb.QueryWorldRequest{}
+		for _, s := range sights {
+			query.RayCasts = append(query.RayCasts, s.rays...)
 		}
-
-		shots, err := aim(ctx, w, rng, players, tick)
+		seen, err := call(&pb.TickRequest{Frame: frame, Query: query})
 		if err != nil {
 			return err
 		}
-		verdicts, err := w.ValidateShots(ctx, shots)
-		if err != nil {
-			return err
-		}
-		for _, v := range verdicts {
-			shotCounts[strings.TrimPrefix(v.GetCode().String(), "SHOT_CODE_")]++
-		}
+		shots := aim(rng, sights, seen.GetQuery().GetRayCasts())
 
 		// Every player asks to run on; one in 50 with a speed hack. A blocked
 		// player slides along the wall and turns.
@@ -141,11 +150,15 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 			to := collide.Vec3{p.position[0] + step*math.Cos(p.heading), p.position[1] + step*math.Sin(p.heading), p.position[2]}
 			moves[i] = &pb.Move{BodyId: p.id, From: pbVec(p.position), To: pbVec(to), Elapsed: 1.0 / tickRate, Slide: true}
 		}
-		mv, err := w.ValidateMoves(ctx, moves)
+		verdicts, err := call(&pb.TickRequest{Shots: &pb.ValidateShotsRequest{Shots: shots},
+			Moves: &pb.ValidateMovesRequest{Moves: moves}})
 		if err != nil {
 			return err
 		}
-		for i, v := range mv {
+		for _, v := range verdicts.GetShots().GetVerdicts() {
+			shotCounts[strings.TrimPrefix(v.GetCode().String(), "SHOT_CODE_")]++
+		}
+		for i, v := range verdicts.GetMoves().GetVerdicts() {
 			p := players[i]
 			moveCounts[strings.TrimPrefix(v.GetCode().String(), "MOVE_CODE_")]++
 			switch v.GetCode() {
@@ -156,6 +169,12 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 				p.heading += math.Pi/2 + rng.Float64()*math.Pi
 			}
 		}
+	}
+	if err := stream.CloseSend(); err != nil {
+		return err
+	}
+	if _, err := stream.Recv(); err != io.EOF {
+		return fmt.Errorf("stream end: %v", err)
 	}
 	elapsed := time.Since(started)
 	info, err := w.Info(ctx)
@@ -168,60 +187,78 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 	return nil
 }
 
-// aim makes two shots at someone the shooter saw lagTicks ago (everything as
-// its client showed it then): a player in sight if there is one (one packed
-// ray per other player), claiming the head a third of the time, with a
-// little aim spread.
-func aim(ctx context.Context, w *collide.World, rng *rand.Rand, players []*player, tick int64) ([]*pb.Shot, error) {
+// sight is a shooter's view lagTicks ago (everything as its client showed
+// it then): a ray from its eye to each other player's chest.
+type sight struct {
+	shooter *player
+	eye     collide.Vec3
+	seen    int64
+	others  []*player
+	aimAt   []collide.Vec3
+	rays    []*pb.WorldRayCast
+}
+
+// lookAround picks two shooters and the rays of what they saw.
+func lookAround(rng *rand.Rand, players []*player, tick int64) []*sight {
 	seen := tick - lagTicks
 	if seen < 1 {
 		seen = 1
 	}
 	back := tick - seen
-	chest := func(p *player) collide.Vec3 { q := p.past[back]; return collide.Vec3{q[0], q[1], q[2] + 5} }
-	var shots []*pb.Shot
+	var sights []*sight
 	for s := 0; s < 2; s++ {
 		shooter := players[rng.Intn(len(players))]
-		var others []*player
-		for _, p := range players {
-			if p != shooter {
-				others = append(others, p)
-			}
-		}
 		from := shooter.past[back]
-		origin := collide.Vec3{from[0], from[1], from[2] + eye}
-		rays := make([]float64, 0, 7*len(others))
-		for _, p := range others {
-			c := chest(p)
-			rays = append(rays, origin[0], origin[1], origin[2], c[0]-origin[0], c[1]-origin[1], c[2]-origin[2], math.Inf(1))
-		}
-		sight, err := w.CastRaysPacked(ctx, rays, &pb.SceneFilter{At: collide.At(seen, 0), IgnoreBodies: []int64{shooter.id}})
-		if err != nil {
-			return nil, err
-		}
-		var visible []*player
-		for i, p := range others {
-			if sight.TargetKind[i] == 2 && sight.TargetID[i] == p.id {
-				visible = append(visible, p)
+		v := &sight{shooter: shooter, eye: collide.Vec3{from[0], from[1], from[2] + eye}, seen: seen}
+		for _, p := range players {
+			if p == shooter {
+				continue
 			}
+			q := p.past[back]
+			chest := collide.Vec3{q[0], q[1], q[2] + 5}
+			v.others, v.aimAt = append(v.others, p), append(v.aimAt, chest)
+			v.rays = append(v.rays, &pb.WorldRayCast{
+				Ray:    collide.Ray(v.eye, collide.Vec3{chest[0] - v.eye[0], chest[1] - v.eye[1], chest[2] - v.eye[2]}, math.Inf(1)),
+				Filter: &pb.SceneFilter{At: collide.At(seen, 0), IgnoreBodies: []int64{shooter.id}}})
+		}
+		sights = append(sights, v)
+	}
+	return sights
+}
+
+// aim makes each shooter's shot at a player in sight if there is one (the
+// rays' results, in order), claiming the head a third of the time, with a
+// little aim spread.
+func aim(rng *rand.Rand, sights []*sight, results []*pb.WorldRayResult) []*pb.Shot {
+	var shots []*pb.Shot
+	for _, s := range sights {
+		var visible []int
+		for i, p := range s.others {
+			hits := results[0].GetHits()
+			if len(hits) > 0 && hits[0].GetTarget().GetBody().GetBodyId() == p.id {
+				visible = append(visible, i)
+			}
+			results = results[1:]
 		}
 		if len(visible) == 0 {
-			visible = others
+			for i := range s.others {
+				visible = append(visible, i)
+			}
 		}
-		target := visible[rng.Intn(len(visible))]
+		k := visible[rng.Intn(len(visible))]
 		head := rng.Float64() < 1.0/3
-		part, aimAt := int32(1), chest(target)
+		part, at := int32(1), s.aimAt[k]
 		if head {
-			part, aimAt[2] = 0, aimAt[2]+17
+			part, at[2] = 0, at[2]+17
 		}
 		var dir collide.Vec3
-		for k := range dir {
-			dir[k] = aimAt[k] - origin[k] + (rng.Float64()-0.5)*8
+		for j := range dir {
+			dir[j] = at[j] - s.eye[j] + (rng.Float64()-0.5)*8
 		}
-		shots = append(shots, &pb.Shot{ShooterId: shooter.id, Origin: pbVec(origin), Direction: pbVec(dir),
-			At: collide.At(seen, 0), Claimed: &pb.BodyTarget{BodyId: target.id, PartId: part}, Tolerance: 1})
+		shots = append(shots, &pb.Shot{ShooterId: s.shooter.id, Origin: pbVec(s.eye), Direction: pbVec(dir),
+			At: collide.At(s.seen, 0), Claimed: &pb.BodyTarget{BodyId: s.others[k].id, PartId: part}, Tolerance: 1})
 	}
-	return shots, nil
+	return shots
 }
 
 func pbVec(v collide.Vec3) *pb.Vec3 { return &pb.Vec3{X: v[0], Y: v[1], Z: v[2]} }

@@ -37,6 +37,10 @@ async function usage(): Promise<void> {
   const moves: MoveVerdict[] = await world.validateMoves([{body_id: 7, to: [1, 0, 0], elapsed: 0.05, slide: true}]);
   console.log(d, oldestTick, dist, verdicts[0].code === 'SHOT_CODE_CONFIRMED', same.length, moves[0].slidPosition[2]);
   console.log((await world.info()).latestTick, (await client.listWorlds()).length, world.recreations);
+  const stream = world.tick({budgetMs: 50});
+  const answer = await stream.send({frame: {tick: 2}, shots: [{shooter_id: 7}], rays_packed: {rays: new Float64Array(7)}});
+  if (answer.shots) console.log(answer.sequence, answer.shots[0].code, answer.raysPacked && answer.raysPacked.distance[0]);
+  await stream.end();
   await client.world('other').delete();
   try {
     await world.pushFrame({tick: 1});

@@ -1,0 +1,136 @@
+'use strict';
+// The tick loop of one world on one WorldService.Tick stream (world.proto
+// TickRequest): each message carries any of a frame, a query, shots, moves,
+// packed shots and packed rays, run by the server in that order, and a
+// message sent after a frame sees it. send() writes a message at once and
+// returns a promise of its answer, so a game loop may pipeline several
+// ticks; answers are matched by sequence number.
+//
+// A message that fails alone (its google.rpc.Status) rejects its promise
+// with a CollideError whose `answer` holds the parts that ran before the
+// failing one; the stream goes on. A message answered WORLD_NOT_FOUND is
+// sent again once after the World handle re-created its world (as for the
+// unary calls). The stream's end: end() half-closes and resolves once every
+// answer arrived; a stream error (UNAVAILABLE when the server shuts down)
+// rejects every pending message and end().
+const grpc = require('@grpc/grpc-js');
+
+class TickStream {
+  constructor(world, metadata, options = {}) {
+    this._world = world;
+    this._client = world._client;
+    this._budgetMs = options.budgetMs || 0;
+    this._sequence = 0;
+    this._pending = new Map();  // sequence -> {message, losses, retried, resolve, reject}
+    this._ended = null;
+    this._failure = null;
+    this._call = this._client._worlds.Tick(metadata);
+    this._done = new Promise((resolve, reject) => {
+      this._call.on('data', (response) => this._answer(response));
+      this._call.on('error', (err) => {
+        this._failure = this._client._errors.fromCallError(err);
+        for (const p of this._pending.values()) p.reject(this._failure);
+        this._pending.clear();
+        reject(this._failure);
+      });
+      this._call.on('status', (s) => {
+        if (s.code === grpc.status.OK) resolve();
+      });
+    });
+    this._done.catch(() => {});  // surfaced through end() and the pending promises
+  }
+
+  // parts: {frame, query, shots, moves, shots_packed, rays_packed} as the
+  // World methods take them (shots and moves as arrays; shots_packed as
+  // validateShotsPacked's object; rays_packed {rays, filter}).
+  // options.budgetMs: how long the message may wait on the server before it
+  // is answered DEADLINE_EXCEEDED unrun (default: the stream's).
+  send(parts, options = {}) {
+    if (this._failure) return Promise.reject(this._failure);
+    const message = this._message(parts, options.budgetMs === undefined ? this._budgetMs : options.budgetMs);
+    return new Promise((resolve, reject) => {
+      this._write({message, losses: this._world._losses, retried: false, resolve, reject});
+    });
+  }
+
+  // Half-closes; resolves when the server ended the stream OK.
+  end() {
+    if (!this._ended) {
+      this._call.end();
+      this._ended = this._done;
+    }
+    return this._ended;
+  }
+
+  // Cancels the stream (pending messages reject CANCELLED).
+  cancel() {
+    this._call.cancel();
+  }
+
+  _write(pending) {
+    this._sequence += 1;
+    pending.message.sequence = this._sequence;
+    this._pending.set(this._sequence, pending);
+    this._call.write(pending.message);
+  }
+
+  _message(parts, budgetMs) {
+    const world = this._world;
+    const id = world.id;
+    const m = {sequence: 0, budget_ms: budgetMs};
+    const proto = (value, type) => this._client._toProto(value, type);
+    if (parts.frame) m.frame = proto(parts.frame, 'Frame');
+    if (parts.query) m.query = proto({...parts.query, world_id: id}, 'QueryWorldRequest');
+    if (parts.shots) m.shots = proto({world_id: id, shots: parts.shots}, 'ValidateShotsRequest');
+    if (parts.moves) m.moves = proto({world_id: id, moves: parts.moves}, 'ValidateMovesRequest');
+    if (parts.shots_packed) m.shots_packed = world._shotsPackedRequest(parts.shots_packed);
+    if (parts.rays_packed) m.rays_packed = world._raysPackedRequest(parts.rays_packed);
+    return m;
+  }
+
+  async _answer(response) {
+    const pending = this._pending.get(response.sequence);
+    if (!pending) return;
+    this._pending.delete(response.sequence);
+    const answer = this._view(response);
+    // A frame whose response is set was applied: keep its state.
+    if (response.frame && pending.message.frame) this._world._state.apply(pending.message.frame);
+    if (!response.status || response.status.code === grpc.status.OK) {
+      pending.resolve(answer);
+      return;
+    }
+    const error = this._client._errors.fromStatus(response.status);
+    error.answer = answer;
+    if (pending.retried || !this._world._recreates(error) || this._failure) {
+      pending.reject(error);
+      return;
+    }
+    try {
+      await this._world._restore(error, pending.losses);
+    } catch (e) {
+      pending.reject(e);
+      return;
+    }
+    if (this._failure) {
+      pending.reject(this._failure);
+      return;
+    }
+    this._write({...pending, retried: true});
+  }
+
+  _view(r) {
+    const world = this._world;
+    const view = (type, value) => (value ? world._view(type, value) : null);
+    return {
+      sequence: r.sequence,
+      frame: view('PushFrameResponse', r.frame),
+      query: view('QueryWorldResponse', r.query),
+      shots: r.shots ? view('ValidateShotsResponse', r.shots).verdicts : null,
+      moves: r.moves ? view('ValidateMovesResponse', r.moves).verdicts : null,
+      shotsPacked: r.shots_packed ? view('ValidateShotsResponse', r.shots_packed).verdicts : null,
+      raysPacked: r.rays_packed ? world._raysPackedView(r.rays_packed) : null,
+    };
+  }
+}
+
+module.exports = {TickStream};
