@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"testing"
@@ -16,34 +17,46 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-type worldGoldenFile struct {
-	Tolerance  struct{ Abs, Rel float64 }
-	ServerArgs []string `json:"server_args"`
-	Cases      []struct {
-		Name  string
-		Steps []struct {
-			RPC           string
-			Request       json.RawMessage
-			Response      interface{}
-			RestartServer bool `json:"restart_server"`
-			HistoryLost   bool `json:"history_lost"`
-			Error         *struct {
-				Code            string
-				FieldViolations []string `json:"field_violations"`
-				Reason          string
-			}
+// goldenError is the error a step or a Tick message must fail with.
+type goldenError struct {
+	Code            string
+	FieldViolations []string `json:"field_violations"`
+	Reason          string
+}
+
+type worldScript struct {
+	Name  string
+	Steps []struct {
+		RPC           string
+		Request       json.RawMessage
+		Response      interface{}
+		RestartServer bool `json:"restart_server"`
+		HistoryLost   bool `json:"history_lost"`
+		Error         *goldenError
+		Tick          []struct {
+			Message     json.RawMessage
+			Answer      map[string]interface{}
+			HistoryLost bool `json:"history_lost"`
 		}
 	}
 }
 
+type worldGoldenFile struct {
+	Tolerance   struct{ Abs, Rel float64 }
+	ServerArgs  []string      `json:"server_args"`
+	Cases       []worldScript `json:"cases"`
+	StreamCases []worldScript `json:"stream_cases"`
+}
+
 // TestWorldConformance runs every world script of
 // tests/conformance/world_golden.json ($COLLIDE_WORLD_GOLDEN; format in
-// tests/conformance/world_cases.h) through the client's world API against a
-// live collide-server, restarting the server where a script says so.
+// tests/conformance/world_cases.h), unary and stream, through the client's
+// world API against a live collide-server, restarting the server where a
+// script says so.
 func TestWorldConformance(t *testing.T) {
 	var golden worldGoldenFile
 	readGolden(t, "COLLIDE_WORLD_GOLDEN", &golden)
-	if len(golden.Cases) == 0 {
+	if len(golden.Cases) == 0 || len(golden.StreamCases) == 0 {
 		t.Fatal("no cases")
 	}
 	target := liveserver.Start(t, golden.ServerArgs...)
@@ -52,73 +65,140 @@ func TestWorldConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	outer := t // the restarted server lives until the whole test ends
+	restart := func(ctx context.Context, t *testing.T) {
+		liveserver.Stop(t, target)
+		liveserver.Start(outer, append(append([]string{}, golden.ServerArgs...), "--port="+strings.Split(target, ":")[1])...)
+		for s, err := c.Health(ctx, ""); s != "SERVING"; s, err = c.Health(ctx, "") {
+			if ctx.Err() != nil {
+				t.Fatalf("the restarted server never answered: %v", err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 	restarts, lost := 0, 0
-	for _, tc := range golden.Cases {
+	for _, tc := range append(append([]worldScript{}, golden.Cases...), golden.StreamCases...) {
 		t.Run(tc.Name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			r := &worldRunner{c: c, worlds: map[string]*World{}}
-			for i, step := range tc.Steps {
-				where := fmt.Sprintf("step %d %s", i, step.RPC)
-				if step.RestartServer {
-					liveserver.Stop(t, target)
-					liveserver.Start(t, append(append([]string{}, golden.ServerArgs...), "--port="+strings.Split(target, ":")[1])...)
-					for s, err := c.Health(ctx, ""); s != "SERVING"; s, err = c.Health(ctx, "") {
-						if ctx.Err() != nil {
-							t.Fatalf("the restarted server never answered: %v", err)
-						}
-						time.Sleep(20 * time.Millisecond)
-					}
-					restarts++
-					continue
+			check := func(where string, historyLost bool, recreations int, err error, want *goldenError, got,
+				response interface{}) {
+				t.Helper()
+				lost += recreations
+				if wantLost := map[bool]int{true: 1}[historyLost]; recreations != wantLost {
+					t.Fatalf("%s: %d re-creations, want %d", where, recreations, wantLost)
 				}
-				before := r.recreations
-				got, err := r.run(ctx, step.RPC, step.Request)
-				want := 0
-				if step.HistoryLost {
-					want = 1
-				}
-				if r.recreations-before != want {
-					t.Fatalf("%s: %d re-creations, want %d", where, r.recreations-before, want)
-				}
-				lost += r.recreations - before
 				var ce *Error
 				if errors.As(err, &ce) {
-					if step.Error == nil {
+					if want == nil {
 						t.Fatalf("%s: unexpected %v", where, ce)
 					}
-					if ce.Code.String() != codeName(step.Error.Code) {
-						t.Fatalf("%s: code %v, want %s: %v", where, ce.Code, step.Error.Code, ce)
+					if ce.Code.String() != codeName(want.Code) {
+						t.Fatalf("%s: code %v, want %s: %v", where, ce.Code, want.Code, ce)
 					}
-					if step.Error.FieldViolations != nil {
-						gotFields, wantFields := ce.Fields(), append([]string{}, step.Error.FieldViolations...)
+					if want.FieldViolations != nil {
+						gotFields, wantFields := ce.Fields(), append([]string{}, want.FieldViolations...)
 						sort.Strings(gotFields)
 						sort.Strings(wantFields)
 						if fmt.Sprint(gotFields) != fmt.Sprint(wantFields) {
 							t.Fatalf("%s: fields %q, want %q: %v", where, gotFields, wantFields, ce)
 						}
 					}
-					if step.Error.Reason != "" && ce.Reason != step.Error.Reason {
-						t.Fatalf("%s: reason %q, want %q", where, ce.Reason, step.Error.Reason)
+					if want.Reason != "" && ce.Reason != want.Reason {
+						t.Fatalf("%s: reason %q, want %q", where, ce.Reason, want.Reason)
 					}
-					continue
-				}
-				if err != nil {
+				} else if err != nil {
 					t.Fatalf("%s: %v", where, err)
+				} else if want != nil {
+					t.Fatalf("%s: want %s, got %v", where, want.Code, got)
 				}
-				if step.Error != nil {
-					t.Fatalf("%s: want %s, got %v", where, step.Error.Code, got)
+				if response == nil || got == nil {
+					return
 				}
-				if d := mismatch(got, step.Response, golden.Tolerance.Abs, golden.Tolerance.Rel, where); d != "" {
+				if d := mismatch(got, response, golden.Tolerance.Abs, golden.Tolerance.Rel, where); d != "" {
 					t.Fatal(d)
+				}
+			}
+			for i, step := range tc.Steps {
+				where := fmt.Sprintf("step %d %s", i, step.RPC)
+				if step.RPC == "" {
+					where = fmt.Sprintf("step %d tick", i)
+				}
+				switch {
+				case step.RestartServer:
+					restart(ctx, t)
+					restarts++
+				case step.Tick != nil:
+					var first struct {
+						WorldID string `json:"world_id"`
+					}
+					if err := json.Unmarshal(tc.Steps[0].Request, &first); err != nil {
+						t.Fatal(err)
+					}
+					stream, err := r.world(first.WorldID).Tick(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for j, exchange := range step.Tick {
+						before := r.recreations
+						got, err := r.tick(stream, exchange.Message)
+						var want *goldenError
+						if e, ok := exchange.Answer["error"]; ok {
+							b, _ := json.Marshal(e)
+							want = &goldenError{}
+							if jerr := json.Unmarshal(b, want); jerr != nil {
+								t.Fatal(jerr)
+							}
+						}
+						response := map[string]interface{}{}
+						for k, v := range exchange.Answer {
+							if k != "error" {
+								response[k] = v
+							}
+						}
+						check(fmt.Sprintf("%s tick message %d", where, j), exchange.HistoryLost, r.recreations-before, err,
+							want, got, response)
+					}
+					if err := stream.CloseSend(); err != nil {
+						t.Fatal(err)
+					}
+					if _, err := stream.Recv(); err != io.EOF {
+						t.Fatalf("%s: stream end %v", where, err)
+					}
+				default:
+					before := r.recreations
+					got, err := r.run(ctx, step.RPC, step.Request)
+					check(where, step.HistoryLost, r.recreations-before, err, step.Error, got, step.Response)
 				}
 			}
 		})
 	}
-	// The suite holds a restart, and the client re-created a world after it.
+	// The scripts hold restarts, and the client re-created a world after each.
 	if restarts == 0 || lost != restarts {
 		t.Errorf("%d restarts, %d re-creations", restarts, lost)
 	}
+}
+
+// tick sends one message (its parts in their unary requests' form) and
+// returns its answer in the golden JSON form, with the message's error.
+func (r *worldRunner) tick(stream *TickStream, message json.RawMessage) (interface{}, error) {
+	req := &pb.TickRequest{}
+	if err := protojson.Unmarshal(message, req); err != nil {
+		return nil, err
+	}
+	if _, err := stream.Send(req); err != nil {
+		return nil, err
+	}
+	resp, err := stream.Recv()
+	if resp == nil {
+		return nil, err
+	}
+	got, jerr := asGolden(resp)
+	if jerr != nil {
+		return nil, jerr
+	}
+	return got, err
 }
 
 // worldRunner is one client and its world handles across a script.

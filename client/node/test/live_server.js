@@ -38,7 +38,7 @@ async function startServer(extraArgs = [], timeoutMs = 30000) {
       server.restart = async () => {
         await server.stop();
         const next = await startServer([...extraArgs, `--port=${match[1]}`], timeoutMs);
-        Object.assign(server, {stop: next.stop, restart: next.restart});
+        server.stop = next.stop;  // restart stays this one, which stops the current server
       };
       return server;
     }

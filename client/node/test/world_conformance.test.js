@@ -1,8 +1,9 @@
 'use strict';
 // Runs every world script of tests/conformance/world_golden.json
-// ($COLLIDE_WORLD_GOLDEN; format in tests/conformance/world_cases.h) through
-// the Node client's world API against a live collide-server
-// ($COLLIDE_SERVER), restarting the server where a script says so.
+// ($COLLIDE_WORLD_GOLDEN; format in tests/conformance/world_cases.h), unary
+// and stream, through the Node client's world API against a live
+// collide-server ($COLLIDE_SERVER), restarting the server where a script
+// says so.
 const {test, before, after} = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
@@ -12,7 +13,7 @@ const {startServer} = require('./live_server');
 const {mismatch, num} = require('./golden_compare');
 
 const skip = !(process.env.COLLIDE_SERVER && process.env.COLLIDE_WORLD_GOLDEN) && 'needs COLLIDE_SERVER and COLLIDE_WORLD_GOLDEN';
-const golden = skip ? {cases: []} : JSON.parse(fs.readFileSync(process.env.COLLIDE_WORLD_GOLDEN, 'utf8'));
+const golden = skip ? {cases: [], stream_cases: []} : JSON.parse(fs.readFileSync(process.env.COLLIDE_WORLD_GOLDEN, 'utf8'));
 let server;
 let client;
 
@@ -100,17 +101,70 @@ class Runner {
         throw new Error(`unknown rpc ${rpc}`);
     }
   }
+
+  // A Tick message's parts (each in its unary request's form) as
+  // TickStream.send takes them.
+  static tickParts(message) {
+    const parts = {};
+    for (const [part, req] of Object.entries(message)) {
+      if (part === 'frame' || part === 'query') parts[part] = req;
+      else if (part === 'shots' || part === 'moves') parts[part] = req[part] || [];
+      else if (part === 'rays_packed') parts.rays_packed = {rays: nums(req.rays), filter: req.filter || {}};
+      else if (part === 'shots_packed') {
+        parts.shots_packed = {
+          doubles: nums(req.doubles), shooterIds: req.shooter_ids || [], ticks: req.ticks || [],
+          claimedBodyIds: req.claimed_body_ids || [], claimedPartIds: req.claimed_part_ids || [],
+        };
+      } else {
+        throw new Error(`unknown Tick part ${part}`);
+      }
+    }
+    return parts;
+  }
+
+  // A TickAnswer as golden JSON (a part that did not run: null).
+  static tickAnswer(a) {
+    const as = (typeName, value) => (value ? golden_(value, client._root.lookupType(`collide.v1.${typeName}`)) : null);
+    const verdicts = (list, typeName) => (list ? {verdicts: list.map((v) => as(typeName, v))} : null);
+    return {
+      frame: as('PushFrameResponse', a.frame), query: as('QueryWorldResponse', a.query),
+      rays_packed: as('CastWorldRaysPackedResponse', a.raysPacked), shots: verdicts(a.shots, 'ShotVerdict'),
+      shots_packed: verdicts(a.shotsPacked, 'ShotVerdict'), moves: verdicts(a.moves, 'MoveVerdict'),
+    };
+  }
 }
 
-test('world scripts', {skip}, async (t) => {
-  assert.ok(golden.cases.length > 0);
+// Compares one outcome (a step's or a Tick message's) with the golden
+// `step` (its "error", or `response`'s, and "history_lost").
+function check(where, step, recreations, error, got, response) {
+  assert.equal(recreations, step.history_lost ? 1 : 0, `${where}: re-creations`);
+  const want = step.error || (response && response.error);
+  if (error) {
+    assert.ok(want, `${where}: unexpected ${error.message}`);
+    assert.equal(error.codeName, want.code, `${where}: ${error.message}`);
+    if (want.field_violations) {
+      assert.deepEqual([...error.fields].sort(), [...want.field_violations].sort(), `${where}: ${error.message}`);
+    }
+    if (want.reason) assert.equal(error.reason, want.reason, `${where}: ${error.message}`);
+  } else {
+    assert.ok(!want, `${where}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+  }
+  if (response) {
+    const {error: _, ...expected} = response;
+    const d = mismatch(got, expected, golden.tolerance, where);
+    assert.equal(d, null, d);
+  }
+}
+
+async function runScripts(t, key) {
+  assert.ok(golden[key].length > 0);
   let restarts = 0;
   let lost = 0;
-  for (const c of golden.cases) {
+  for (const c of golden[key]) {
     await t.test(c.name, async () => {
       const runner = new Runner();
       for (const [i, step] of c.steps.entries()) {
-        const where = `step ${i} ${step.rpc || 'restart'}`;
+        const where = `step ${i} ${step.rpc || (step.tick ? 'tick' : 'restart')}`;
         if (step.restart_server) {
           await server.restart();
           for (let tries = 0; (await client.health().catch(() => '')) !== 'SERVING'; ++tries) {
@@ -118,35 +172,43 @@ test('world scripts', {skip}, async (t) => {
             await new Promise((resolve) => setTimeout(resolve, 50));
           }
           restarts += 1;
-          continue;
-        }
-        const before = runner.recreations;
-        let got;
-        let error = null;
-        try {
-          got = await runner.run(step.rpc, step.request);
-        } catch (e) {
-          if (!(e instanceof CollideError)) throw e;
-          error = e;
-        }
-        assert.equal(runner.recreations - before, step.history_lost ? 1 : 0, `${where}: re-creations`);
-        lost += runner.recreations - before;
-        if (error) {
-          assert.ok(step.error, `${where}: unexpected ${error.message}`);
-          assert.equal(error.codeName, step.error.code, `${where}: ${error.message}`);
-          if (step.error.field_violations) {
-            assert.deepEqual([...error.fields].sort(), [...step.error.field_violations].sort(), `${where}: ${error.message}`);
+        } else if (step.tick) {
+          const stream = runner.world(c.steps[0].request.world_id).tick();
+          for (const [j, exchange] of step.tick.entries()) {
+            const before = runner.recreations;
+            let answer;
+            let error = null;
+            try {
+              answer = await stream.send(Runner.tickParts(exchange.message));
+            } catch (e) {
+              if (!(e instanceof CollideError) || !e.answer) throw e;
+              [answer, error] = [e.answer, e];
+            }
+            lost += runner.recreations - before;
+            check(`${where} message ${j}`, exchange, runner.recreations - before, error, Runner.tickAnswer(answer),
+                exchange.answer);
           }
-          if (step.error.reason) assert.equal(error.reason, step.error.reason, `${where}: ${error.message}`);
-          continue;
+          await stream.end();
+        } else {
+          const before = runner.recreations;
+          let got;
+          let error = null;
+          try {
+            got = await runner.run(step.rpc, step.request);
+          } catch (e) {
+            if (!(e instanceof CollideError)) throw e;
+            error = e;
+          }
+          lost += runner.recreations - before;
+          check(where, step, runner.recreations - before, error, got, step.response);
         }
-        assert.ok(!step.error, `${where}: expected ${JSON.stringify(step.error)}, got ${JSON.stringify(got)}`);
-        const d = mismatch(got, step.response, golden.tolerance, where);
-        assert.equal(d, null, d);
       }
     });
   }
-  // The suite holds a restart, and the client re-created a world after it.
+  // The scripts hold a restart, and the client re-created a world after each.
   assert.ok(restarts > 0);
   assert.equal(lost, restarts);
-});
+}
+
+test('world scripts', {skip}, (t) => runScripts(t, 'cases'));
+test('world stream scripts', {skip}, (t) => runScripts(t, 'stream_cases'));
