@@ -197,7 +197,7 @@ export interface QueryWorldResponse {
 }
 
 /** Ray i at [i], or [3i, 3i + 3) for vectors. targetKind: 0 none, 1 static (targetId = element, targetIndex =
- * triangle or -1), 2 body (targetId = body, targetIndex = part). */
+ * triangle, 0 for a shape), 2 body (targetId = body, targetIndex = part). */
 export interface PackedWorldRayHits {
   hit: boolean[];
   distance: Float64Array;

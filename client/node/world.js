@@ -124,7 +124,7 @@ class World extends EventEmitter {
   // max_distance; Infinity for unbounded), all with one filter ({at,
   // category_mask, ignore_bodies}). Resolves to flat arrays: ray i at [i]
   // or [3i, 3i + 3); targetKind 0 none, 1 static (targetId element,
-  // targetIndex triangle or -1), 2 body (targetId body, targetIndex part).
+  // targetIndex triangle, 0 for a shape), 2 body (targetId body, targetIndex part).
   async castRaysPacked(raysFlat, filter = {}) {
     const r = await this._call('CastWorldRaysPacked', this._raysPackedRequest({rays: raysFlat, filter}));
     return this._raysPackedView(r);
