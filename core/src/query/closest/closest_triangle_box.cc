@@ -59,12 +59,32 @@ PairResult ApartResult(const TriangleBoxClosest& c) {
 
 TriangleBoxClosest ClosestTriangleBox(const TriangleBox& f, bool known_apart) {
   const Vec3* v = f.v;
+  // The vertices against the box first: exact, a few instructions each, and
+  // often the answer.
+  TriangleBoxClosest best{kInfinity, {}, {}};
+  int vertex = 0;
+  for (int m = 0; m < 3; ++m) {
+    const Vec3 q = Clamp(v[m], f.lo, f.hi);
+    const double d2 = LengthSquared(q - v[m]);
+    if (d2 < best.distance_squared) best = {d2, v[m], q}, vertex = m;
+  }
+  // Certified by mutual projection (convex sets: p and q are closest
+  // points when q is the box's point nearest p and p the triangle's nearest
+  // q): q clamps p, and p is the triangle's point nearest q when q - p
+  // makes an obtuse angle with both edges leaving p. Measured on the bench
+  // pairs apart: two in five.
+  if (best.distance_squared > 0.0) {
+    const Vec3 &p = v[vertex], g = best.on_box - p;
+    if (Dot(g, v[(vertex + 1) % 3] - p) <= 0.0 && Dot(g, v[(vertex + 2) % 3] - p) <= 0.0) return best;
+  }
   Vec3 tmin, tmax;
   for (int k = 0; k < 3; ++k) {
     tmin[k] = Min(Min(v[0][k], v[1][k]), v[2][k]);
     tmax[k] = Max(Max(v[0][k], v[1][k]), v[2][k]);
   }
-  // Candidates 0..2: the triangle's edges v[m] v[m + 1]; 3 + n: box vertex n.
+  // Candidates 0..2: the triangle's edges v[m] v[m + 1]; 3 + n: box vertex
+  // n. An edge whose bound reaches the best vertex's distance (a vertex
+  // facing the box) is never evaluated.
   struct Candidate {
     double lower_bound_squared;
     int index;
@@ -91,15 +111,6 @@ TriangleBoxClosest ClosestTriangleBox(const TriangleBox& f, bool known_apart) {
       lb += g * g;
     }
     if (reaches) cand[count++] = {lb, 3 + n};
-  }
-  // The vertices against the box first: exact, a few instructions each, and
-  // the closest pair when a vertex faces the box (then every edge's bound
-  // reaches it and no edge is evaluated).
-  TriangleBoxClosest best{kInfinity, {}, {}};
-  for (const Vec3& p : f.v) {
-    const Vec3 q = Clamp(p, f.lo, f.hi);
-    const double d2 = LengthSquared(q - p);
-    if (d2 < best.distance_squared) best = {d2, p, q};
   }
   for (;;) {
     int pick = -1;
