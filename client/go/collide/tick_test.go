@@ -1,6 +1,7 @@
 package collide
 
 import (
+	"context"
 	"errors"
 	"io"
 	"math"
@@ -17,19 +18,27 @@ func chestShot() *pb.Shot {
 		Claimed: &pb.BodyTarget{BodyId: 2, PartId: 1}}
 }
 
+// openStream creates world id (the arena) and opens its stream; the world
+// is deleted when the test ends.
+func openStream(ctx context.Context, t *testing.T, c *Client, id string, opts ...WorldOption) (*World, *TickStream) {
+	t.Helper()
+	w, err := c.CreateWorld(ctx, arena(id, nil), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Delete(ctx) })
+	s, err := w.Tick(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, s
+}
+
 func TestTickStream(t *testing.T) {
 	c, ctx := liveClient(t)
 
 	t.Run("pipelined messages answer in order, as the unary calls", func(t *testing.T) {
-		w, err := c.CreateWorld(ctx, arena("tick-order", nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Delete(ctx)
-		s, err := w.Tick(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		w, s := openStream(ctx, t, c, "tick-order")
 		fast := 100.0
 		move := &pb.Move{BodyId: 2, To: vec(Vec3{12, 0, 0}), Elapsed: 1, MaxSpeed: &fast}
 		packed := &PackedShots{}
@@ -92,15 +101,7 @@ func TestTickStream(t *testing.T) {
 	})
 
 	t.Run("an error answers its message alone and the stream goes on", func(t *testing.T) {
-		w, err := c.CreateWorld(ctx, arena("tick-errors", nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Delete(ctx)
-		s, err := w.Tick(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		w, s := openStream(ctx, t, c, "tick-errors")
 		bad := chestShot()
 		bad.Direction = vec(Vec3{})
 		for _, r := range []*pb.TickRequest{
@@ -139,15 +140,7 @@ func TestTickStream(t *testing.T) {
 
 	t.Run("a world lost mid-stream is re-created and the message sent again", func(t *testing.T) {
 		var events []RecreatedEvent
-		w, err := c.CreateWorld(ctx, arena("tick-lost", nil), OnRecreated(func(e RecreatedEvent) { events = append(events, e) }))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Delete(ctx)
-		s, err := w.Tick(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		w, s := openStream(ctx, t, c, "tick-lost", OnRecreated(func(e RecreatedEvent) { events = append(events, e) }))
 		for _, f := range []*pb.Frame{{Tick: 1, Bodies: []*pb.BodyUpdate{player(1, 0, 0), player(2, 5, 0)}},
 			{Tick: 2, Bodies: []*pb.BodyUpdate{moveTo(2, 6, 0)}}} {
 			if _, err := s.Send(&pb.TickRequest{Frame: f}); err != nil {

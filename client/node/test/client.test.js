@@ -1,10 +1,10 @@
 'use strict';
 // The Node wrapper: shape builders offline, then every method against a live
 // collide-server ($COLLIDE_SERVER).
-const {test, describe, before, after} = require('node:test');
+const {test, describe} = require('node:test');
 const assert = require('node:assert/strict');
 const {Client, CollideError, shapes, PACKED_STRIDES, status} = require('..');
-const {startServer} = require('./live_server');
+const {liveClient} = require('./live_server');
 
 test('shape builders produce the proto form', () => {
   assert.deepEqual(shapes.sphere([1, 2, 3], 0.5), {sphere: {center: {x: 1, y: 2, z: 3}, radius: 0.5}});
@@ -19,26 +19,17 @@ test('shape builders produce the proto form', () => {
 });
 
 describe('against a live server', {skip: !process.env.COLLIDE_SERVER && 'needs COLLIDE_SERVER'}, () => {
-  let server;
-  let client;
-  before(async () => {
-    server = await startServer();
-    client = new Client(server.target, {deadlineMs: 30000});
-  });
-  after(async () => {
-    if (client) client.close();
-    if (server) await server.stop();
-  });
+  const live = liveClient();
 
   test('health and server info', async () => {
-    assert.equal(await client.health(), 'SERVING');
-    const info = await client.serverInfo();
+    assert.equal(await live.client.health(), 'SERVING');
+    const info = await live.client.serverInfo();
     assert.ok(info.version);
     assert.ok(info.maxItemsPerRequest > 0);
   });
 
   test('contact between spheres, vectors as arrays or objects', async () => {
-    const [r, s] = await client.queryPairs('contact', [
+    const [r, s] = await live.client.queryPairs('contact', [
       [shapes.sphere([0, 0, 0], 1), shapes.sphere([1.5, 0, 0], 1)],
       [{sphere: {radius: 1}}, {sphere: {center: [1.5, 0, 0], radius: 1}}],
     ]);
@@ -51,25 +42,25 @@ describe('against a live server', {skip: !process.env.COLLIDE_SERVER && 'needs C
 
   test('packed from a Float64Array keeps order', async () => {
     const spheres = new Float64Array([0, 0, 0, 1, 10, 0, 0, 1]);
-    const r = await client.queryPairsPacked('DISTANCE', 'sphere', spheres, [0.5, 0, 0, 13, 0, 0], 'point');
+    const r = await live.client.queryPairsPacked('DISTANCE', 'sphere', spheres, [0.5, 0, 0, 13, 0, 0], 'point');
     assert.deepEqual(r.hit, [true, false]);
     assert.ok(Math.abs(r.distance[1] - 2) < 1e-12);
     assert.deepEqual(r.pointB.slice(3, 6), [13, 0, 0]);
   });
 
   test('rays, readable and packed', async () => {
-    const [h] = await client.castRays([[shapes.ray([-5, 0, 0], [2, 0, 0]), shapes.aabb([-1, -1, -1], [1, 1, 1])]]);
+    const [h] = await live.client.castRays([[shapes.ray([-5, 0, 0], [2, 0, 0]), shapes.aabb([-1, -1, -1], [1, 1, 1])]]);
     assert.equal(h.hit, true);
     assert.ok(Math.abs(h.distance - 4) < 1e-12);
     assert.deepEqual(h.normal, [-1, 0, 0]);
-    const p = await client.castRaysPacked('sphere', [-5, 0, 0, 1, 0, 0, Infinity], [0, 0, 0, 1]);
+    const p = await live.client.castRaysPacked('sphere', [-5, 0, 0, 1, 0, 0, Infinity], [0, 0, 0, 1]);
     assert.deepEqual(p.hit, [true]);
     assert.ok(Math.abs(p.distance[0] - 4) < 1e-12);
   });
 
   test('INVALID_ARGUMENT lists every violation', async () => {
     await assert.rejects(
-        client.queryPairs('contact', [
+        live.client.queryPairs('contact', [
           [shapes.sphere([0, 0, 0], -1), shapes.point([0, 0, 0])],
           [shapes.point([0, 0, 0]), shapes.capsule([0, 0, 0], [1, 0, 0], NaN)],
         ]),
@@ -83,7 +74,7 @@ describe('against a live server', {skip: !process.env.COLLIDE_SERVER && 'needs C
 
   test('halfspace vs halfspace is UNIMPLEMENTED', async () => {
     await assert.rejects(
-        client.queryPairs('intersect', [[shapes.halfspace([0, 0, 1], 0), shapes.halfspace([1, 0, 0], 0)]]),
+        live.client.queryPairs('intersect', [[shapes.halfspace([0, 0, 1], 0), shapes.halfspace([1, 0, 0], 0)]]),
         (e) => e instanceof CollideError && e.codeName === 'UNIMPLEMENTED');
   });
 
@@ -91,7 +82,7 @@ describe('against a live server', {skip: !process.env.COLLIDE_SERVER && 'needs C
     // The server does not inflate requests (README: Security) and so does not
     // advertise gzip: a gzip call is refused naming identity, as the gRPC
     // compression spec says.
-    const gzip = new Client(server.target, {deadlineMs: 30000, channelOptions: {'grpc.default_compression_algorithm': 2}});
+    const gzip = new Client(live.server.target, {deadlineMs: 30000, channelOptions: {'grpc.default_compression_algorithm': 2}});
     const sphere = shapes.sphere([0, 0, 0], 1);
     const calls = {
       serverInfo: () => gzip.serverInfo(),

@@ -1,27 +1,16 @@
 'use strict';
 // Runs every case of tests/conformance/golden.json through the Node client
 // against a live collide-server ($COLLIDE_GOLDEN, $COLLIDE_SERVER).
-const {test, before, after} = require('node:test');
+const {test} = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
-const {Client, CollideError} = require('..');
-const {startServer} = require('./live_server');
+const {CollideError} = require('..');
+const {liveClient} = require('./live_server');
 const {mismatch, num} = require('./golden_compare');
 
 const skip = !(process.env.COLLIDE_SERVER && process.env.COLLIDE_GOLDEN) && 'needs COLLIDE_SERVER and COLLIDE_GOLDEN';
 const golden = skip ? {cases: []} : JSON.parse(fs.readFileSync(process.env.COLLIDE_GOLDEN, 'utf8'));
-let server;
-let client;
-
-before(async () => {
-  if (skip) return;
-  server = await startServer(golden.server_args);
-  client = new Client(server.target, {deadlineMs: 30000});
-});
-after(async () => {
-  if (client) client.close();
-  if (server) await server.stop();
-});
+const live = liveClient(golden.server_args, Boolean(skip));
 
 const nums = (values) => (values || []).map(num);
 const vec = (t) => ({x: t[0], y: t[1], z: t[2]});
@@ -36,10 +25,10 @@ async function run(rpc, req) {
   switch (rpc) {
     case 'QueryPairs': {
       const pairs = (req.pairs || []).map((p) => [p.a || {}, p.b || {}]);
-      return {results: (await client.queryPairs(req.level || 0, pairs)).map(pair)};
+      return {results: (await live.client.queryPairs(req.level || 0, pairs)).map(pair)};
     }
     case 'QueryPairsPacked': {
-      const r = await client.queryPairsPacked(
+      const r = await live.client.queryPairsPacked(
           req.level || 0, req.a.kind || 0, nums(req.a.data), nums(req.b.data), req.b.kind || 0);
       return {
         hit: r.hit, distance: r.distance, point_a: r.pointA, point_b: r.pointB, normal: r.normal,
@@ -48,20 +37,20 @@ async function run(rpc, req) {
     }
     case 'CastRays': {
       const casts = (req.casts || []).map((c) => [c.ray || {}, c.shape || {}]);
-      return {hits: (await client.castRays(casts)).map(hit)};
+      return {hits: (await live.client.castRays(casts)).map(hit)};
     }
     case 'CastRaysPacked': {
       const shapes = req.shapes || {};
-      const r = await client.castRaysPacked(shapes.kind || 0, nums(req.rays), nums(shapes.data));
+      const r = await live.client.castRaysPacked(shapes.kind || 0, nums(req.rays), nums(shapes.data));
       return {hit: r.hit, distance: r.distance, point: r.point, normal: r.normal, not_converged: r.notConverged};
     }
     case 'GetServerInfo': {
-      const info = await client.serverInfo();
+      const info = await live.client.serverInfo();
       assert.ok(info.version && info.replica, JSON.stringify(info));
       return {max_items_per_request: info.maxItemsPerRequest};
     }
     case 'Health':
-      return {status: await client.health(req.service || '')};
+      return {status: await live.client.health(req.service || '')};
     default:
       throw new Error(`unknown rpc ${rpc}`);
   }

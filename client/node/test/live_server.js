@@ -5,6 +5,7 @@ const {spawn} = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const {before, after} = require('node:test');
 
 const LISTENING = /listening on 127\.0\.0\.1:(\d+)/;
 
@@ -51,4 +52,22 @@ async function startServer(extraArgs = [], timeoutMs = 30000) {
   }
 }
 
-module.exports = {startServer};
+// Hooks of the enclosing suite (or file) that start a server (serverArgs)
+// and a Client on it before its tests, and stop both after them: use
+// `live.server` and `live.client` in the tests. Nothing starts when skip.
+function liveClient(serverArgs = [], skip = false) {
+  const {Client} = require('..');
+  const live = {server: null, client: null};
+  before(async () => {
+    if (skip) return;
+    live.server = await startServer(serverArgs);
+    live.client = new Client(live.server.target, {deadlineMs: 30000});
+  });
+  after(async () => {
+    if (live.client) live.client.close();
+    if (live.server) await live.server.stop();
+  });
+  return live;
+}
+
+module.exports = {startServer, liveClient};

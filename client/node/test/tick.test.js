@@ -2,10 +2,10 @@
 // The Tick stream (tick.js) against a live collide-server ($COLLIDE_SERVER):
 // pipelined messages answered by sequence, each equal to the unary calls, an
 // error answering its message alone, and a lost world re-created mid-stream.
-const {test, describe, before, after} = require('node:test');
+const {test, describe} = require('node:test');
 const assert = require('node:assert/strict');
-const {Client, CollideError, shapes} = require('..');
-const {startServer} = require('./live_server');
+const {CollideError, shapes} = require('..');
+const {liveClient} = require('./live_server');
 
 const near = (got, want, what) => assert.ok(Math.abs(got - want) < 1e-9, `${what}: ${got} != ${want}`);
 
@@ -23,19 +23,10 @@ const arena = (worldId) => ({
 const chestShot = {shooter_id: 1, origin: [0, 0, 1.2], direction: [1, 0, 0], claimed: {body_id: 2, part_id: 1}};
 
 describe('the Tick stream against a live server', {skip: !process.env.COLLIDE_SERVER && 'needs COLLIDE_SERVER'}, () => {
-  let server;
-  let client;
-  before(async () => {
-    server = await startServer();
-    client = new Client(server.target, {deadlineMs: 30000});
-  });
-  after(async () => {
-    if (client) client.close();
-    if (server) await server.stop();
-  });
+  const live = liveClient();
 
   test('pipelined messages see the frames sent before them and answer as the unary calls', async () => {
-    const world = await client.createWorld(arena('tick-order'));
+    const world = await live.client.createWorld(arena('tick-order'));
     const stream = world.tick();
     // Sent without waiting: each batch sees the frame of the message before it.
     const answers = await Promise.all([
@@ -71,7 +62,7 @@ describe('the Tick stream against a live server', {skip: !process.env.COLLIDE_SE
   });
 
   test('an error answers its message alone, with the parts that ran, and the stream goes on', async () => {
-    const world = await client.createWorld(arena('tick-errors'));
+    const world = await live.client.createWorld(arena('tick-errors'));
     const stream = world.tick();
     const first = stream.send({frame: {tick: 1, bodies: [player(1, 0), player(2, 5)]}});
     const stale = stream.send({frame: {tick: 1}});
@@ -92,13 +83,13 @@ describe('the Tick stream against a live server', {skip: !process.env.COLLIDE_SE
   });
 
   test('a world lost mid-stream is re-created and the message sent again', async () => {
-    const world = await client.createWorld(arena('tick-lost'));
+    const world = await live.client.createWorld(arena('tick-lost'));
     const events = [];
     world.on('recreated', (e) => events.push(e));
     const stream = world.tick();
     await stream.send({frame: {tick: 1, bodies: [player(1, 0), player(2, 5)]}});
     await stream.send({frame: {tick: 2, bodies: [{id: 2, pose: {position: [6, 0, 0]}}]}});
-    await client.world('tick-lost').delete();
+    await live.client.world('tick-lost').delete();
     const [a, b] = await Promise.all([stream.send({shots: [chestShot]}), stream.send({frame: {tick: 3}, shots: [chestShot]})]);
     near(a.shots[0].firstHit.distance, 6 - 0.3, 'distance');
     assert.equal(b.frame.oldestTick, 2);

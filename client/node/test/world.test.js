@@ -1,12 +1,12 @@
 'use strict';
 // The world API (world.js) against a live collide-server ($COLLIDE_SERVER):
 // a floor, a wall and three players whose answers a reader can work out.
-const {test, describe, before, after} = require('node:test');
+const {test, describe} = require('node:test');
 const assert = require('node:assert/strict');
 const grpc = require('@grpc/grpc-js');
 const {Client, CollideError, WORLD_HEADER, shapes, status} = require('..');
 const {WorldState} = require('../world_state');
-const {startServer} = require('./live_server');
+const {startServer, liveClient} = require('./live_server');
 
 const near = (got, want, what) => assert.ok(Math.abs(got - want) < 1e-9, `${what}: ${got} != ${want}`);
 
@@ -48,32 +48,23 @@ const arena = (worldId, policy = {}) => ({
 });
 
 describe('worlds against a live server', {skip: !process.env.COLLIDE_SERVER && 'needs COLLIDE_SERVER'}, () => {
-  let server;
-  let client;
-  before(async () => {
-    server = await startServer();
-    client = new Client(server.target, {deadlineMs: 30000});
-  });
-  after(async () => {
-    if (client) client.close();
-    if (server) await server.stop();
-  });
+  const live = liveClient();
 
   test('create, get, list, delete, and the errors of each', async () => {
-    const world = await client.createWorld(arena('life'));
+    const world = await live.client.createWorld(arena('life'));
     assert.equal(world.created.worldId, 'life');
     assert.equal(world.created.staticElements, 2);
     assert.equal(world.created.triangles, 2);
     assert.equal(world.created.historyTicks, 16);
-    assert.ok((await client.listWorlds()).some((w) => w.worldId === 'life'));
-    await assert.rejects(client.createWorld(arena('life')), (e) => e instanceof CollideError && e.codeName === 'ALREADY_EXISTS');
-    await assert.rejects(client.createWorld({...arena('bad'), history_ticks: -1}), (e) => {
+    assert.ok((await live.client.listWorlds()).some((w) => w.worldId === 'life'));
+    await assert.rejects(live.client.createWorld(arena('life')), (e) => e instanceof CollideError && e.codeName === 'ALREADY_EXISTS');
+    await assert.rejects(live.client.createWorld({...arena('bad'), history_ticks: -1}), (e) => {
       assert.equal(e.code, status.INVALID_ARGUMENT);
       assert.deepEqual(e.fields, ['history_ticks']);
       return true;
     });
     await world.delete();
-    assert.ok(!(await client.listWorlds()).some((w) => w.worldId === 'life'));
+    assert.ok(!(await live.client.listWorlds()).some((w) => w.worldId === 'life'));
     await assert.rejects(world.info(), (e) => {
       assert.equal(e.codeName, 'NOT_FOUND');
       assert.equal(e.reason, 'WORLD_NOT_FOUND');
@@ -83,15 +74,15 @@ describe('worlds against a live server', {skip: !process.env.COLLIDE_SERVER && '
   });
 
   test('the client sends the collide-world header the server requires', async () => {
-    const world = await client.createWorld(arena('header'));
+    const world = await live.client.createWorld(arena('header'));
     assert.equal((await world.info()).worldId, 'header');
-    const raw = (metadata) => client._call(client._worlds, 'GetWorld', {world_id: 'header'}, metadata);
+    const raw = (metadata) => live.client._call(live.client._worlds, 'GetWorld', {world_id: 'header'}, metadata);
     await assert.rejects(raw(new grpc.Metadata()), (e) => e.codeName === 'INVALID_ARGUMENT' && e.fields[0] === WORLD_HEADER);
     await world.delete();
   });
 
   test('frames across a gap, queries at interpolated and clamped times', async () => {
-    const world = await client.createWorld(arena('queries'));
+    const world = await live.client.createWorld(arena('queries'));
     await world.pushFrame({tick: 1, bodies: [player(1, 0), player(2, 5), player(3, 15)]});
     assert.deepEqual(await world.pushFrame({tick: 3, bodies: [{id: 2, pose: {position: [7, 0, 0]}}]}), {oldestTick: 1});
     await assert.rejects(world.pushFrame({tick: 3}), (e) => e.codeName === 'FAILED_PRECONDITION');
@@ -157,7 +148,7 @@ describe('worlds against a live server', {skip: !process.env.COLLIDE_SERVER && '
   });
 
   test('every shot verdict, readable and packed alike', async () => {
-    const world = await client.createWorld(arena('shots', {max_rewind_ticks: 4, max_origin_offset: 2}));
+    const world = await live.client.createWorld(arena('shots', {max_rewind_ticks: 4, max_origin_offset: 2}));
     await world.pushFrame({tick: 1, bodies: [player(1, 0), player(2, 5), player(3, 15), player(4, 3, {pose: {position: [3, 2, 0]}})]});
     await world.pushFrame({tick: 10, bodies: []});
     const eye = [0, 0, 1.2];
@@ -197,7 +188,7 @@ describe('worlds against a live server', {skip: !process.env.COLLIDE_SERVER && '
   });
 
   test('move verdicts', async () => {
-    const world = await client.createWorld(arena('moves'));
+    const world = await live.client.createWorld(arena('moves'));
     await world.pushFrame({tick: 1, bodies: [player(1, 0), player(2, 8)]});
     const verdicts = await world.validateMoves([
       {body_id: 1, to: [0.5, 0, 0], elapsed: 0.1},                                        // OK
@@ -218,14 +209,14 @@ describe('worlds against a live server', {skip: !process.env.COLLIDE_SERVER && '
   });
 
   test('a lost world is re-created from the creation request and the latest state, once per loss', async () => {
-    const world = await client.createWorld(arena('lost'));
+    const world = await live.client.createWorld(arena('lost'));
     const events = [];
     world.on('recreated', (e) => events.push(e));
     await world.pushFrame({tick: 1, bodies: [player(1, 0), player(2, 5), player(3, 15)]});
     await world.pushFrame({tick: 2, bodies: [{id: 2, pose: {position: [6, 0, 0]}}], removals: [3]});
-    await client.world('lost').delete();  // what a replica restart does to it
+    await live.client.world('lost').delete();  // what a replica restart does to it
 
-    const unguarded = client.world('lost');
+    const unguarded = live.client.world('lost');
     await assert.rejects(unguarded.info(), (e) => e.reason === 'WORLD_NOT_FOUND');
     const [v] = await world.validateShots([{shooter_id: 1, origin: [0, 0, 1.2], direction: [1, 0, 0], claimed: {body_id: 2, part_id: 1}}]);
     assert.equal(v.code, 'SHOT_CODE_CONFIRMED');
@@ -236,8 +227,8 @@ describe('worlds against a live server', {skip: !process.env.COLLIDE_SERVER && '
     const info = await world.info();
     assert.deepEqual([info.bodies, info.latestTick, info.framesKept, world.recreations], [2, 2, 1, 1]);
 
-    const fragile = await client.createWorld(arena('fragile'), {recreate: false});
-    await client.world('fragile').delete();
+    const fragile = await live.client.createWorld(arena('fragile'), {recreate: false});
+    await live.client.world('fragile').delete();
     await assert.rejects(fragile.pushFrame({tick: 1, bodies: [player(1, 0)]}), (e) => e.codeName === 'NOT_FOUND');
     await world.delete();
   });

@@ -4,28 +4,17 @@
 // and stream, through the Node client's world API against a live
 // collide-server ($COLLIDE_SERVER), restarting the server where a script
 // says so.
-const {test, before, after} = require('node:test');
+const {test} = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const protobuf = require('protobufjs');
-const {Client, CollideError} = require('..');
-const {startServer} = require('./live_server');
+const {CollideError} = require('..');
+const {liveClient} = require('./live_server');
 const {mismatch, num} = require('./golden_compare');
 
 const skip = !(process.env.COLLIDE_SERVER && process.env.COLLIDE_WORLD_GOLDEN) && 'needs COLLIDE_SERVER and COLLIDE_WORLD_GOLDEN';
 const golden = skip ? {cases: [], stream_cases: []} : JSON.parse(fs.readFileSync(process.env.COLLIDE_WORLD_GOLDEN, 'utf8'));
-let server;
-let client;
-
-before(async () => {
-  if (skip) return;
-  server = await startServer(golden.server_args);
-  client = new Client(server.target, {deadlineMs: 30000});
-});
-after(async () => {
-  if (client) client.close();
-  if (server) await server.stop();
-});
+const live = liveClient(golden.server_args, Boolean(skip));
 
 // A result of the client (world.js, proto_view.js) back in golden JSON:
 // proto field names, {x, y, z} vectors, the Target oneof, plain arrays.
@@ -58,15 +47,15 @@ class Runner {
   }
 
   world(id) {
-    return this.worlds.get(id) || client.world(id);
+    return this.worlds.get(id) || live.client.world(id);
   }
 
   async run(rpc, req) {
-    const as = (typeName, value) => golden_(value, client._root.lookupType(`collide.v1.${typeName}`));
+    const as = (typeName, value) => golden_(value, live.client._root.lookupType(`collide.v1.${typeName}`));
     const w = this.world(req.world_id || '');
     switch (rpc) {
       case 'CreateWorld': {
-        const created = await client.createWorld(req);
+        const created = await live.client.createWorld(req);
         created.on('recreated', () => (this.recreations += 1));
         this.worlds.set(req.world_id, created);
         return as('WorldInfo', created.created);
@@ -77,7 +66,7 @@ class Runner {
         await w.delete();
         return {};
       case 'ListWorlds': {
-        const worlds = (await client.listWorlds()).sort((a, b) => (a.worldId < b.worldId ? -1 : a.worldId > b.worldId));
+        const worlds = (await live.client.listWorlds()).sort((a, b) => (a.worldId < b.worldId ? -1 : a.worldId > b.worldId));
         return {worlds: worlds.map((i) => as('WorldInfo', i))};
       }
       case 'PushFrame':
@@ -124,7 +113,7 @@ class Runner {
 
   // A TickAnswer as golden JSON (a part that did not run: null).
   static tickAnswer(a) {
-    const as = (typeName, value) => (value ? golden_(value, client._root.lookupType(`collide.v1.${typeName}`)) : null);
+    const as = (typeName, value) => (value ? golden_(value, live.client._root.lookupType(`collide.v1.${typeName}`)) : null);
     const verdicts = (list, typeName) => (list ? {verdicts: list.map((v) => as(typeName, v))} : null);
     return {
       frame: as('PushFrameResponse', a.frame), query: as('QueryWorldResponse', a.query),
@@ -166,8 +155,8 @@ async function runScripts(t, key) {
       for (const [i, step] of c.steps.entries()) {
         const where = `step ${i} ${step.rpc || (step.tick ? 'tick' : 'restart')}`;
         if (step.restart_server) {
-          await server.restart();
-          for (let tries = 0; (await client.health().catch(() => '')) !== 'SERVING'; ++tries) {
+          await live.server.restart();
+          for (let tries = 0; (await live.client.health().catch(() => '')) !== 'SERVING'; ++tries) {
             assert.ok(tries < 600, 'the restarted server never answered');
             await new Promise((resolve) => setTimeout(resolve, 50));
           }
