@@ -98,7 +98,8 @@ TriangleBoxOverlap LeastOverlapTriangleBox(const TriangleBox& f) {
   ForEachAxis<true>(f, [&](int index, const Vec3& l, double plus, double minus, double length) {
     o.separated = (plus < 0.0) | (minus < 0.0);
     const double least = Min(plus, minus);
-    if (least < o.depth * length) o.depth = least / length, o.axis = index, axis = plus <= minus ? l : -l;
+    if (least < o.depth * length && length > 0.0)
+      o.depth = least / length, o.axis = index, axis = plus <= minus ? l : -l;
     return o.separated;
   });
   o.normal = o.axis < 3 ? axis : LengthAndUnitOf(axis, LengthSquared(axis)).unit;
