@@ -7,8 +7,10 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	pb "collide/client/go/gen/collide/v1"
+	"collide/client/go/internal/liveserver"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 )
@@ -180,4 +182,35 @@ func TestTickStream(t *testing.T) {
 			t.Errorf("after: %v %v", info, err)
 		}
 	})
+}
+
+func TestTickStreamEndsUnavailableOnShutdown(t *testing.T) {
+	target := liveserver.Start(t)
+	c, err := Dial(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	w, err := c.CreateWorld(ctx, arena("tick-shutdown", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := w.Tick(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Send(&pb.TickRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := s.Recv(); err != nil || a.GetSequence() != 1 {
+		t.Fatalf("ping %v %v", a, err)
+	}
+	liveserver.Stop(t, target)
+	a, err := s.Recv()
+	var ce *Error
+	if a != nil || !errors.As(err, &ce) || ce.Code != codes.Unavailable {
+		t.Errorf("after shutdown: %v %v", a, err)
+	}
 }

@@ -4,8 +4,8 @@
 // error answering its message alone, and a lost world re-created mid-stream.
 const {test, describe} = require('node:test');
 const assert = require('node:assert/strict');
-const {CollideError, shapes} = require('..');
-const {liveClient} = require('./live_server');
+const {Client, CollideError, shapes} = require('..');
+const {liveClient, startServer} = require('./live_server');
 
 const near = (got, want, what) => assert.ok(Math.abs(got - want) < 1e-9, `${what}: ${got} != ${want}`);
 
@@ -101,3 +101,20 @@ describe('the Tick stream against a live server', {skip: !process.env.COLLIDE_SE
     await world.delete();
   });
 });
+
+test('a stream ended by a server shutdown rejects what it has not answered, and end()',
+    {skip: !process.env.COLLIDE_SERVER && 'needs COLLIDE_SERVER'}, async () => {
+      const server = await startServer();
+      const client = new Client(server.target, {deadlineMs: 30000});
+      try {
+        const world = await client.createWorld(arena('tick-shutdown'));
+        const stream = world.tick();
+        assert.equal((await stream.send({})).sequence, 1);
+        await server.stop();
+        await assert.rejects(stream.send({}), (e) => e instanceof CollideError && e.codeName === 'UNAVAILABLE');
+        await assert.rejects(stream.end(), (e) => e.codeName === 'UNAVAILABLE');
+      } finally {
+        client.close();
+        await server.stop();
+      }
+    });
