@@ -1,6 +1,8 @@
 #include "server/world_metrics.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "spdlog/spdlog.h"
 
 namespace collide::server {
 namespace {
@@ -49,6 +51,18 @@ void WorldMetrics::Count(const v1::TickResponse& r) {
   Count(r.shots());
   Count(r.shots_packed());
   Count(r.moves());
+}
+
+void WorldMetrics::LogAccess(std::string_view rpc, std::string_view world, std::size_t items,
+                             const grpc::Status& status, std::chrono::steady_clock::duration latency) {
+  if (!spdlog::should_log(spdlog::level::debug)) return;
+  std::int64_t suppressed = 0;
+  if (!access_lines_.Admit(absl::Now(), &suppressed)) return;
+  if (suppressed > 0) spdlog::debug("world calls: suppressed {} access log lines", suppressed);
+  spdlog::debug("{} world={} items={} status={} latency_us={}{}{}", rpc, world, items,
+                static_cast<int>(status.error_code()),
+                std::chrono::duration_cast<std::chrono::microseconds>(latency).count(),
+                status.ok() ? "" : " message=", status.error_message());
 }
 
 std::string WorldMetrics::Render() const {

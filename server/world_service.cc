@@ -43,6 +43,16 @@ std::string_view RpcName() {
   return name;
 }
 
+// The world a request names ("" for ListWorlds).
+template <typename Request>
+std::string_view WorldIdOf(const Request& request) {
+  if constexpr (requires { request.world_id(); }) {
+    return request.world_id();
+  } else {
+    return "";
+  }
+}
+
 grpc::ServerUnaryReactor* Finish(grpc::CallbackServerContext* context, const grpc::Status& status) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   reactor->Finish(status);
@@ -543,7 +553,7 @@ grpc::ServerUnaryReactor* WorldService::ServeRaw(grpc::CallbackServerContext* co
     bool own_buffer = false;
     status = grpc::SerializationTraits<Response>::Serialize(response, response_bytes, &own_buffer);
   }
-  world_metrics_.Record(metrics_, RpcName<Request>(), status, response, start);
+  world_metrics_.Record(metrics_, RpcName<Request>(), WorldIdOf(request), status, response, start);
   return Finish(context, status);
 }
 
@@ -718,7 +728,7 @@ void WorldService::AnswerTick(const std::string& owner, const std::string& world
                               v1::TickResponse* response) {
   response->set_sequence(request.sequence());
   const grpc::Status status = RunTick(owner, world, request, read_at, response);
-  world_metrics_.Record(metrics_, "Tick", status, *response, read_at);
+  world_metrics_.Record(metrics_, "Tick", world, status, *response, read_at);
   if (!status.ok()) SetStatus(status, response->mutable_status());
 }
 

@@ -12,6 +12,9 @@
 #include <fstream>
 #include <future>
 #include <limits>
+#include <memory>
+#include <regex>
+#include <sstream>
 #include <thread>
 
 #include "collide/v1/world.grpc.pb.h"
@@ -20,6 +23,9 @@
 #include "convert/world_results.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/generic/generic_stub.h"
+#include "server/world_metrics.h"
+#include "spdlog/sinks/ostream_sink.h"
+#include "spdlog/spdlog.h"
 #include "tests/server/test_server.h"
 #include "tests/server/world_fixtures.h"
 
@@ -634,6 +640,70 @@ TEST(WorldConcurrencyTest, QueriesSeeWholeFrames) {
   for (std::thread& t : readers) t.join();
   EXPECT_EQ(mixed.load(), 0);
   EXPECT_GT(answered.load(), 0);
+}
+
+// At debug level each world call writes one access line (RPC, world, items,
+// status, latency, the message when not OK), at most
+// WorldMetrics::kAccessLinesPerSecond, then a line counting the dropped ones.
+TEST_F(WorldServiceTest, AccessLinesAtDebugNameTheCallAndAreRateLimited) {
+  std::ostringstream captured;
+  const std::shared_ptr<spdlog::logger> previous = spdlog::default_logger();
+  auto logger =
+      std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(captured));
+  logger->set_pattern("%v");
+  logger->set_level(spdlog::level::debug);
+  spdlog::set_default_logger(logger);
+
+  ASSERT_TRUE(Create(CreateRequest()).ok());
+  ASSERT_TRUE(Push(Frame1()).ok());
+  v1::ValidateShotsResponse shots;
+  ASSERT_TRUE(stub_->ValidateShots(Ctx().get(), ShotsRequest(Shots()), &shots).ok());
+  ASSERT_EQ(Push(Frame2(), "nowhere").error_code(), grpc::StatusCode::NOT_FOUND);
+  const std::string calls = captured.str();
+  EXPECT_TRUE(
+      std::regex_search(calls, std::regex("CreateWorld world=match-1 items=0 status=0 latency_us=\\d+\n")))
+      << calls;
+  EXPECT_TRUE(
+      std::regex_search(calls, std::regex("PushFrame world=match-1 items=0 status=0 latency_us=\\d+\n")))
+      << calls;
+  EXPECT_TRUE(std::regex_search(
+      calls, std::regex("ValidateShots world=match-1 items=" + std::to_string(shots.verdicts_size()) +
+                        " status=0 latency_us=\\d+\n")))
+      << calls;
+  EXPECT_TRUE(std::regex_search(
+      calls, std::regex("PushFrame world=nowhere items=0 status=5 latency_us=\\d+ message=.*nowhere")))
+      << calls;
+
+  // A burst past the bucket, then one more call once it has refilled.
+  captured.str("");
+  constexpr int kCalls = 300;
+  v1::GetWorldRequest get;
+  get.set_world_id(kWorld);
+  v1::WorldInfo info;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < kCalls; ++i) ASSERT_TRUE(stub_->GetWorld(Ctx().get(), get, &info).ok());
+  const double burst_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_TRUE(stub_->GetWorld(Ctx().get(), get, &info).ok());
+  spdlog::set_default_logger(previous);
+
+  const std::string burst = captured.str();
+  int written = 0;
+  for (std::size_t at = burst.find("GetWorld world="); at != std::string::npos;
+       at = burst.find("GetWorld world=", at + 1)) {
+    ++written;
+  }
+  int suppressed = 0;
+  const std::regex count("world calls: suppressed (\\d+) access log lines");
+  for (auto it = std::sregex_iterator(burst.begin(), burst.end(), count); it != std::sregex_iterator();
+       ++it) {
+    suppressed += std::stoi((*it)[1]);
+  }
+  // The bucket, its refill during the burst and the last call: in Release the
+  // burst takes tens of milliseconds, so most lines are dropped and counted.
+  EXPECT_LE(written, WorldMetrics::kAccessLinesPerSecond * (1 + burst_seconds) + 1);
+  EXPECT_EQ(written + suppressed, kCalls + 1);
 }
 
 }  // namespace
