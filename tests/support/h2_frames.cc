@@ -97,4 +97,30 @@ bool PeerClosed(int fd, std::chrono::milliseconds within) {
   }
 }
 
+bool PingAcked(int fd, std::chrono::milliseconds within) {
+  constexpr std::string_view kOpaque = "collide!";  // PING payload: 8 bytes (RFC 9113 6.7).
+  if (!SendAll(fd, Frame(kPing, 0, 0, kOpaque))) return false;
+  const Clock::time_point end = Clock::now() + within;
+  std::string bytes;
+  char buffer[16384];
+  for (;;) {
+    // Whole frames: a 9-byte header (24-bit length, type, flags, stream),
+    // then the payload.
+    while (bytes.size() >= 9) {
+      const std::size_t length = (static_cast<std::uint8_t>(bytes[0]) << 16) |
+                                 (static_cast<std::uint8_t>(bytes[1]) << 8) |
+                                 static_cast<std::uint8_t>(bytes[2]);
+      if (bytes.size() < 9 + length) break;
+      if (bytes[3] == kPing && (bytes[4] & kAck) != 0 && bytes.compare(9, length, kOpaque) == 0) return true;
+      bytes.erase(0, 9 + length);
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(std::max<std::int64_t>(left.count(), 0))) <= 0) return false;
+    const ssize_t n = recv(fd, buffer, sizeof(buffer), MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) return false;
+    if (n > 0) bytes.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
 }  // namespace collide::testing::h2

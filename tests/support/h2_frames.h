@@ -17,10 +17,11 @@ enum FrameType : std::uint8_t {
   kHeaders = 1,
   kRstStream = 3,
   kSettings = 4,
+  kPing = 6,
   kGoAway = 7,
   kContinuation = 9
 };
-enum Flags : std::uint8_t { kEndStream = 1, kEndHeaders = 4 };
+enum Flags : std::uint8_t { kEndStream = 1, kAck = 1, kEndHeaders = 4 };
 enum ErrorCode : std::uint32_t { kCancel = 8 };
 
 // The client connection preface followed by an empty SETTINGS frame.
@@ -44,6 +45,10 @@ bool SendAll(int fd, std::string_view bytes);
 // True when the peer has closed or reset the connection, waiting up to
 // `within` for it (reading and dropping whatever it sends).
 bool PeerClosed(int fd, std::chrono::milliseconds within);
+// Sends a PING and reads (dropping the rest) until the peer acknowledges it,
+// waiting up to `within`: the peer has then processed every frame sent
+// before it. False on close or timeout.
+bool PingAcked(int fd, std::chrono::milliseconds within);
 
 }  // namespace collide::testing::h2
 
