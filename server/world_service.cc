@@ -574,7 +574,16 @@ grpc::ServerUnaryReactor* WorldService::ServeInWorld(grpc::CallbackServerContext
 
 void WorldService::AttachMetrics(Metrics& metrics) {
   metrics_ = &metrics;
-  metrics.AddSection([this] { return world_metrics_.Render(); });
+  metrics.AddSection([this] {
+    std::size_t streams = 0;
+    {
+      std::lock_guard lock(streams_mu_);
+      streams = streams_.size();
+    }
+    return world_metrics_.Render() +
+           absl::StrCat("# HELP collide_tick_streams Tick streams open.\n# TYPE collide_tick_streams gauge\n",
+                        "collide_tick_streams ", streams, "\n");
+  });
 }
 
 grpc::ServerUnaryReactor* WorldService::CreateWorld(grpc::CallbackServerContext* context,

@@ -124,6 +124,7 @@ class MetricsTest(unittest.TestCase):
                 a = stream.tick(collide.Frame(4, [player(1, 0), player(2, 2)]), shots=shots)
                 b = stream.tick(collide.Frame(5, [player(1, 0), player(2, 2)]), moves=moves)
                 bad = stream.tick(collide.Frame(6), shots=[collide.Shot(1, (0, 0, 1.7), (0, 0, 0))])
+                self.assertEqual(self.value(self.scrape(), "collide_tick_streams"), 1)
             self.assertEqual((a.error, b.error, bad.error.code), (None, None, grpc.StatusCode.INVALID_ARGUMENT))
             shot_codes = collide.count_codes(shot_verdicts + a.shots)
             move_codes = collide.count_codes(move_verdicts + b.moves)
@@ -133,9 +134,13 @@ class MetricsTest(unittest.TestCase):
                 client.world("metrics-none").push_frame(collide.Frame(1))
             self.assertEqual(lost.exception.code, grpc.StatusCode.NOT_FOUND)
             client.create_world("metrics-b").delete()
-            samples = self.scrape()
+            # The stream is removed once gRPC is done with it, just after its status.
+            deadline = time.monotonic() + 5
+            while self.value(samples := self.scrape(), "collide_tick_streams") and time.monotonic() < deadline:
+                time.sleep(0.01)
 
             self.assertEqual(self.value(samples, "collide_worlds"), 1)
+            self.assertEqual(self.value(samples, "collide_tick_streams"), 0)
             self.assertEqual(self.value(samples, "collide_world_bodies"), 2)
             self.assertEqual(self.value(samples, "collide_world_triangles"), 2)
             memory = self.value(samples, "collide_world_memory_bytes")
