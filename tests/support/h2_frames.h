@@ -38,7 +38,7 @@ std::string HpackLiteral(std::string_view name, std::string_view value);
 // application/grpc, te trailers), plus `collide-world: world` when not empty.
 std::string GrpcRequestHeaders(std::string_view path, std::string_view world = "");
 
-// A TCP connection to 127.0.0.1:port (-1 on failure).
+// A TCP connection to 127.0.0.1:port (-1 on failure, errno set).
 int ConnectLoopback(int port);
 // Sends all of `bytes`; false once the peer has closed or reset.
 bool SendAll(int fd, std::string_view bytes);
