@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
@@ -46,6 +47,8 @@ ABSL_FLAG(bool, world, false,
           "against the in-process core: world_bench.cc)");
 ABSL_FLAG(absl::Duration, baseline_duration, absl::Seconds(2),
           "bench: how long each baseline (core, bare round trip) runs");
+
+ABSL_DECLARE_FLAG(int, matches);
 
 namespace collide::cli {
 namespace {
@@ -182,6 +185,7 @@ CoreRate MeasureCore(const BenchWorkload& w, QueryLevel level, absl::Duration bu
 
 int RunBench() {
   if (absl::GetFlag(FLAGS_world)) return RunWorldBench();
+  if (absl::GetFlag(FLAGS_matches) > 0) return RunMatchesBench();
   const std::string encoding = absl::GetFlag(FLAGS_encoding);
   const std::optional<ShapeKind> kind = ParseShapeKind(absl::GetFlag(FLAGS_kind));
   const std::optional<QueryLevel> level = ParseLevel(absl::GetFlag(FLAGS_level));

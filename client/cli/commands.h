@@ -30,6 +30,8 @@ int RunWorld(const std::vector<std::string>& args);
 int RunWorldDemo(const std::vector<std::string>& args);
 // `bench --world`: the world service against the in-process core.
 int RunWorldBench();
+// `bench --matches=M`: M simulated matches through the Tick stream (bench_matches.cc).
+int RunMatchesBench();
 
 }  // namespace collide::cli
 
