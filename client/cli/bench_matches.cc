@@ -11,8 +11,9 @@
 //
 // With --server_pid (the server on this machine) it also reports the
 // server's CPU per match-second over the measured --duration and its
-// resident memory per match (after creating the worlds and spawning the
-// bots, against before). --report_every prints a line per interval (the
+// resident memory per match (at the end of the run against before the
+// worlds were created: meaningful on a fresh server, as
+// scripts/matches-bench.sh starts one per run). --report_every prints a line per interval (the
 // soak). The last line, "result key=value ...", is for scripts
 // (scripts/matches-bench.sh). Exit 1 on any failed call.
 #include <sys/resource.h>
@@ -196,7 +197,6 @@ int RunMatchesBench() {
     run->last_moves = std::move(answers->moves);
     runs.push_back(std::move(run));
   }
-  const std::optional<ProcessUsage> loaded = ServerUsage(server_pid);
   std::cout << absl::StrFormat(
       "%d matches of %d players on %s at %g ticks/s, %g shots per player per second, through %s; %d floor "
       "points; %s\n",
@@ -279,16 +279,19 @@ int RunMatchesBench() {
       "tick latency (frame + shots + moves, round trip) p50 %.0f us  p90 %.0f us  p99 "
       "%.0f us  max %.0f us\n",
       p.p50, p.p90, p.p99, p.max);
+  // The server's own accounting of one world (statics and history).
+  absl::StatusOr<WorldInfo> world = client.GetWorld(ids[0]);
+  const double world_mb = world.ok() ? static_cast<double>(world->memory_bytes) / (1 << 20) : -1;
   double cpu_ms = -1, rss_per_match = -1;
-  if (before && loaded && cpu_before && after) {
+  if (before && cpu_before && after) {
     cpu_ms = 1000 * (after->cpu_seconds - cpu_before->cpu_seconds) / match_seconds;
-    rss_per_match = (loaded->rss_mb - before->rss_mb) / matches;
+    rss_per_match = (after->rss_mb - before->rss_mb) / matches;
     std::cout << absl::StrFormat(
-        "server: %.2f ms CPU per match-second (%.0f%% of a core), RSS %.1f MB before the worlds, %.1f MB "
-        "with "
-        "them (%.2f MB per match), %.1f MB at the end\n",
-        cpu_ms, 100 * (after->cpu_seconds - cpu_before->cpu_seconds) / elapsed, before->rss_mb,
-        loaded->rss_mb, rss_per_match, after->rss_mb);
+        "server: %.2f ms CPU per match-second (%.0f%% of a core); RSS %.1f MB before the worlds, %.1f MB at "
+        "the "
+        "end: %.2f MB per match (a world's own accounting: %.2f MB)\n",
+        cpu_ms, 100 * (after->cpu_seconds - cpu_before->cpu_seconds) / elapsed, before->rss_mb, after->rss_mb,
+        rss_per_match, world_mb);
   }
   std::cout << absl::StrFormat(
       "load generator: %.0f%% of a core (%.2f ms per match-second); load average %.1f -> %.1f on %d cores\n",
@@ -298,8 +301,8 @@ int RunMatchesBench() {
   std::cout << absl::StrFormat(
       "result matches=%d p50_us=%.0f p99_us=%.0f max_us=%.0f errors=%d ticks=%d missed=%d "
       "cpu_ms_per_match_s=%.2f "
-      "rss_mb_per_match=%.2f rss_mb_end=%.1f client_cpu_pct=%.0f load=%.1f\n",
-      matches, p.p50, p.p99, p.max, errors, ticks, missed, cpu_ms, rss_per_match,
+      "rss_mb_per_match=%.2f world_mb=%.2f rss_mb_end=%.1f client_cpu_pct=%.0f load=%.1f\n",
+      matches, p.p50, p.p99, p.max, errors, ticks, missed, cpu_ms, rss_per_match, world_mb,
       after ? after->rss_mb : -1.0, 100 * self_cpu / elapsed, LoadAverage());
   return errors == 0 && ticks > 0 ? 0 : 1;
 }
