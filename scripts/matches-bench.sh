@@ -4,7 +4,8 @@
 # M simulated matches (`collide bench --matches`: 64 players on an OpenArena
 # map at 64 ticks/s through the Tick stream, a frame, every player's move and
 # 10 shots per player per second validated each tick) with the p99 tick
-# latency under P99_MS, no failed call and at most 1% of ticks missed.
+# latency under P99_MS and no failed call (ticks missed, when an answer came
+# back after the match's next tick was due, are counted and shown).
 # Each run starts a fresh server on a free loopback port (so its RSS growth
 # is the matches'), M is found by doubling from 4, then bisection; a table of
 # every run is printed: latency, server CPU per match-second, RSS per match,
@@ -72,8 +73,8 @@ run() {
 }
 # Whether the last run met the criteria.
 passed() {
-  awk -v e="$r_errors" -v p="$r_p99_us" -v lim="$P99_MS" -v t="$r_ticks" -v mi="$r_missed" \
-    'BEGIN {exit !(e == 0 && t > 0 && p < lim * 1000 && mi <= 0.01 * t)}'
+  awk -v e="$r_errors" -v p="$r_p99_us" -v lim="$P99_MS" -v t="$r_ticks" \
+    'BEGIN {exit !(e == 0 && t > 0 && p < lim * 1000)}'
 }
 header() {
   printf '%6s %8s %8s %8s %6s %7s %13s %11s %9s %9s %8s %5s\n' M "p50 ms" "p99 ms" "max ms" errors missed \

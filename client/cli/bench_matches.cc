@@ -6,8 +6,8 @@
 // (lagged head shots, validated), and every bot's next move (validated).
 // The tick latency is that message's round trip. Matches are phased evenly
 // over a tick period (game servers are not in lockstep); a match whose
-// answer comes back after its next tick was due skips the ticks it missed
-// (counted) instead of bursting to catch up.
+// answer comes back after its next tick was due skips the tick slots it
+// missed (counted) instead of bursting to catch up.
 //
 // With --server_pid (the server on this machine) it also reports the
 // server's CPU per match-second over the measured --duration and its
@@ -115,12 +115,13 @@ void PlayMatch(MatchRun& run, std::int64_t players, double tick_rate, double sho
       stats.interval_us.push_back(Micros(t1 - t0));
       ++stats.ticks;
     }
-    // Past the next tick already: skip to the first slot still ahead.
+    // Past the next tick already: skip to the first slot still ahead. The
+    // tick numbers stay consecutive (the match's lag compensation counts
+    // frames back; a gap would point past its memory).
     if (t1 > due + period) {
       const auto behind = (t1 - due) / period;  // whole periods; >= 1.
       stats.missed += behind;
       due += period * behind;
-      tick += behind;
     }
   }
 }
