@@ -1,11 +1,16 @@
 // World history: frames accepted or rejected whole, the interpolation rule
 // across gaps, adds, removals and teleports, clamping, and rewinding part
-// sets (crouch).
+// sets (crouch), and the history's memory accounting against a walk of it.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
+#include <set>
+#include <unordered_set>
 
 #include "collide/world.h"
+#include "support/case_count.h"
+#include "world/scene.h"
 
 namespace collide {
 namespace {
@@ -134,6 +139,73 @@ TEST(WorldHistoryTest, PartPosesAreInterpolatedBetweenEqualPartSets) {
   ASSERT_EQ(parts.size(), 2u);
   EXPECT_EQ(parts[0].first, 1);
   EXPECT_DOUBLE_EQ(std::get<Sphere>(parts[0].second).center.z, 1.5);
+}
+
+// The bytes of the kept frames by walking them: each snapshot's own, and
+// each part set and part pose vector once however many frames share it.
+std::size_t WalkHistoryBytes(const World& world) {
+  std::size_t bytes = 0;
+  std::unordered_set<const void*> seen;
+  for (const auto& s : internal::SceneAccess::History(world)) {
+    bytes += sizeof(internal::Snapshot) + s->bodies.capacity() * sizeof(internal::BodyState) +
+             s->tree.memory_bytes();
+    for (const internal::BodyState& b : s->bodies) {
+      if (seen.insert(b.parts.get()).second) {
+        bytes += b.parts->ids.capacity() * sizeof(std::int32_t) + b.parts->shapes.capacity() * sizeof(Shape);
+      }
+      if (seen.insert(b.part_poses.get()).second) bytes += b.part_poses->capacity() * sizeof(Pose);
+    }
+  }
+  return bytes;
+}
+
+// history_bytes() is kept as frames come and go (history_memory.h): after
+// every frame of seeded runs of adds, moves, part set changes (which start
+// sharing anew), part pose changes and removals, with the history wrapping
+// (2 to 6 frames kept, frames evicted), it equals the walk.
+TEST(WorldHistoryTest, HistoryBytesEqualAWalkOfTheKeptFrames) {
+  for (int c = 0; c < testing::CaseCount(200); ++c) {
+    std::mt19937_64 rng(static_cast<std::uint64_t>(c));
+    WorldSettings settings;
+    settings.history_ticks = 2 + c % 5;
+    World world(settings, {});
+    std::set<std::int64_t> alive;
+    std::uniform_real_distribution<double> coord(-20, 20);
+    for (std::int64_t tick = 1; tick <= 40; ++tick) {
+      Frame f{tick, {}, {}};
+      std::set<std::int64_t> touched;
+      for (int k = 0; k < 4; ++k) {
+        const std::int64_t id = static_cast<std::int64_t>(rng() % 12);
+        if (!touched.insert(id).second) continue;
+        const Vec3 p{coord(rng), coord(rng), 0};
+        if (!alive.count(id)) {
+          f.bodies.push_back(NewBody(id, p, 1.2 + 0.1 * static_cast<double>(rng() % 5)));
+          alive.insert(id);
+          continue;
+        }
+        switch (rng() % 4) {
+          case 0:
+            f.bodies.push_back(Move(id, p));
+            break;
+          case 1:  // a new part set (crouch).
+            f.bodies.push_back(NewBody(id, p, 1.1));
+            f.bodies.back().parts.pop_back();
+            break;
+          case 2: {  // a part's local pose (animation): part 1 exists in every set.
+            BodyUpdate u = Move(id, p);
+            u.part_poses = {{1, Pose{{0, 0, 0.01 * static_cast<double>(tick)}, Quat{}}}};
+            f.bodies.push_back(u);
+            break;
+          }
+          default:
+            f.removals.push_back(id);
+            alive.erase(id);
+        }
+      }
+      ASSERT_TRUE(world.PushFrame(f).ok()) << "case " << c << " tick " << tick;
+      ASSERT_EQ(world.history_bytes(), WalkHistoryBytes(world)) << "case " << c << " tick " << tick;
+    }
+  }
 }
 
 TEST(WorldHistoryTest, RejectsFramesWholeAndLeavesTheWorldUnchanged) {

@@ -66,6 +66,7 @@
 namespace collide {
 
 namespace internal {
+class HistoryMemory;
 struct Snapshot;
 struct StaticSet;
 struct SceneAccess;
@@ -349,6 +350,7 @@ class World {
   WorldSettings settings_;
   std::unique_ptr<internal::StaticSet> statics_;
   std::deque<std::unique_ptr<internal::Snapshot>> history_;
+  std::unique_ptr<internal::HistoryMemory> memory_;  // of history_, kept as it changes.
   friend struct internal::SceneAccess;
 };
 

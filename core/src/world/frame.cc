@@ -4,6 +4,7 @@
 #include <string>
 
 #include "mesh/shape_bounds.h"
+#include "world/history_memory.h"
 #include "world/snapshot.h"
 #include "world/statics.h"
 
@@ -231,10 +232,17 @@ FrameError World::PushFrame(const Frame& frame) {
               [](const BodyState& a, const BodyState& b) { return a.id < b.id; });
   }
   BuildTree(*next, nullptr);
-  if (!history_.empty()) BuildTree(*history_.back(), next.get());
+  if (!history_.empty()) {
+    const std::size_t old_tree = history_.back()->tree.memory_bytes();
+    BuildTree(*history_.back(), next.get());
+    memory_->Retree(old_tree, history_.back()->tree.memory_bytes());
+  }
+  memory_->Add(*next);
   history_.push_back(std::move(next));
-  while (history_.size() > static_cast<std::size_t>(std::max(1, settings_.history_ticks)))
+  while (history_.size() > static_cast<std::size_t>(std::max(1, settings_.history_ticks))) {
+    memory_->Remove(*history_.front());
     history_.pop_front();
+  }
   return {};
 }
 

@@ -57,6 +57,7 @@ struct SceneAccess {
   static const Snapshot* Latest(const World& world) {
     return world.history_.empty() ? nullptr : world.history_.back().get();
   }
+  static const std::deque<std::unique_ptr<Snapshot>>& History(const World& world) { return world.history_; }
 };
 
 // PlaceShape (world.h) with the pose's rotation matrix given.

@@ -1,8 +1,8 @@
 // World construction, time resolution and the placing of bodies at a time.
 #include <algorithm>
 #include <string>
-#include <unordered_set>
 
+#include "world/history_memory.h"
 #include "world/scene.h"
 
 namespace collide {
@@ -30,7 +30,9 @@ bool ValidateSettings(const WorldSettings& s, std::vector<Violation>& out) {
 }
 
 World::World(WorldSettings settings, std::vector<StaticElement> statics)
-    : settings_(settings), statics_(internal::MakeStaticSet(std::move(statics))) {}
+    : settings_(settings),
+      statics_(internal::MakeStaticSet(std::move(statics))),
+      memory_(std::make_unique<internal::HistoryMemory>()) {}
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
@@ -45,20 +47,7 @@ std::optional<std::int64_t> World::latest_tick() const {
 }
 std::size_t World::body_count() const { return history_.empty() ? 0 : history_.back()->bodies.size(); }
 
-std::size_t World::history_bytes() const {
-  std::size_t bytes = 0;
-  std::unordered_set<const void*> shared;
-  for (const auto& s : history_) {
-    bytes += sizeof(Snapshot) + s->bodies.capacity() * sizeof(BodyState) + s->tree.memory_bytes();
-    for (const BodyState& b : s->bodies) {
-      if (shared.insert(b.parts.get()).second) {
-        bytes += b.parts->ids.capacity() * sizeof(std::int32_t) + b.parts->shapes.capacity() * sizeof(Shape);
-      }
-      if (shared.insert(b.part_poses.get()).second) bytes += b.part_poses->capacity() * sizeof(Pose);
-    }
-  }
-  return bytes;
-}
+std::size_t World::history_bytes() const { return memory_->bytes(); }
 
 TimeUsed World::Resolve(std::optional<Time> at) const {
   if (history_.empty()) return {Time{}, at.has_value()};
