@@ -9,7 +9,10 @@
 #  (d) faults: clients SIGKILLed mid-call, 1 us and 1 ms deadlines, idle and
 #      half-open TCP connections (nothing or a partial HTTP/2 preface sent),
 #      connections reset mid-preface, many short connections; after each the
-#      next legitimate call must succeed at once (within 2 s).
+#      next legitimate call must succeed at once (within 2 s);
+#  (e) matches: scripts/matches-bench.sh --short, a few simulated 64-player
+#      matches through the Tick stream against a server of its own (~6 s): no
+#      call may fail.
 # Prints the figures and one summary line; exit 1 on any failed check.
 # Usage: scripts/load-test.sh [--short]   (--short: CI, ~2.5 min; default ~15 min)
 # Env:   BUILD_DIR (default build), COLLIDE_SERVER_BIN, COLLIDE_CLI_BIN, MAX_CALLS (8),
@@ -244,10 +247,18 @@ else
 fi
 server_pid=""
 
+# (e) Matches through the Tick stream, on a server of its own.
+echo "(e) matches"
+matches_ok=yes
+COLLIDE_SERVER_BIN="$SERVER_BIN" COLLIDE_CLI_BIN="$CLI_BIN" scripts/matches-bench.sh --short >"$work/matches.out" 2>&1 ||
+  matches_ok=no
+sed 's/^/  /' "$work/matches.out"
+[[ $matches_ok == yes ]] || fail "matches: a call failed or the run did not complete"
+
 if ((${#failures[@]})); then
   echo "load-test: FAILED (${#failures[@]} checks): ${failures[*]}"
   exit 1
 fi
 echo "load-test: PASS capacity ${capacity} pairs/s (c=$cap_conc); soak ${soak_pps:-?} pairs/s, 0 errors," \
   "RSS ${soak_rss_rate} kB/min, threads $soak_thr, fds $soak_fd; overload ${over_counts}peak RSS $((peak_rss / 1024)) MB;" \
-  "faults survived"
+  "faults survived; matches: $(grep -o 'PASS M=[0-9]*: [0-9]* ticks' "$work/matches.out")"
