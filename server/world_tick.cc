@@ -1,12 +1,32 @@
 #include "server/world_tick.h"
 
+#include <cstddef>
+#include <memory>
 #include <utility>
 
+#include "google/protobuf/arena.h"
 #include "grpcpp/support/proto_buffer_reader.h"
 #include "server/service.h"
 
 namespace collide::server {
 namespace {
+
+// A message's request and response live on an arena whose first block is
+// the running thread's own, reused message after message: a tick of a
+// 64-player match (a frame, 64 moves, 10 shots, and the verdicts) is ~1,000
+// sub-messages, and parsed onto the heap their malloc and free were a fifth
+// of the server's CPU under 8 such matches (perf, `collide bench
+// --matches`). RunNext runs from start to end on one thread and never
+// nests, so the block is used by one arena at a time; blocks beyond it are
+// the arena's, freed with it.
+google::protobuf::ArenaOptions ThreadArenaOptions() {
+  constexpr std::size_t kBlockBytes = 256 << 10;
+  thread_local const std::unique_ptr<char[]> block(new char[kBlockBytes]);
+  google::protobuf::ArenaOptions options;
+  options.initial_block = block.get();
+  options.initial_block_size = kBlockBytes;
+  return options;
+}
 
 grpc::Status ShuttingDown() {
   return grpc::Status(grpc::StatusCode::UNAVAILABLE,
@@ -103,20 +123,23 @@ void TickStream::RunNext() {
   }
 
   // The message, outside the lock: reads and writes go on meanwhile.
-  v1::TickRequest request;
-  v1::TickResponse response;
-  grpc::ProtoBufferReader reader(&read.bytes);
-  if (grpc::Status parsed = ParseRequest(reader, read.bytes.Length(), request); !parsed.ok()) {
-    // Its sequence is unknown: 0 (world.proto asks for sequences >= 1).
-    response.mutable_status()->set_code(parsed.error_code());
-    response.mutable_status()->set_message(parsed.error_message());
-  } else {
-    service_->AnswerTick(owner_, world_, request, read.at, &response);
-  }
   grpc::ByteBuffer answer;
-  bool own_buffer = false;
-  const grpc::Status serialized =
-      grpc::SerializationTraits<v1::TickResponse>::Serialize(response, &answer, &own_buffer);
+  grpc::Status serialized;
+  {
+    google::protobuf::Arena arena(ThreadArenaOptions());
+    auto* request = google::protobuf::Arena::CreateMessage<v1::TickRequest>(&arena);
+    auto* response = google::protobuf::Arena::CreateMessage<v1::TickResponse>(&arena);
+    grpc::ProtoBufferReader reader(&read.bytes);
+    if (grpc::Status parsed = ParseRequest(reader, read.bytes.Length(), *request); !parsed.ok()) {
+      // Its sequence is unknown: 0 (world.proto asks for sequences >= 1).
+      response->mutable_status()->set_code(parsed.error_code());
+      response->mutable_status()->set_message(parsed.error_message());
+    } else {
+      service_->AnswerTick(owner_, world_, *request, read.at, response);
+    }
+    bool own_buffer = false;
+    serialized = grpc::SerializationTraits<v1::TickResponse>::Serialize(*response, &answer, &own_buffer);
+  }
 
   {
     std::lock_guard lock(mu_);
