@@ -203,6 +203,9 @@ void TraverseRay(const Bvh& bvh, const RayBoxes& r, Visitor& visitor) {
 }
 
 // Visits every leaf whose box overlaps [lo, hi]; Leaf returns true to stop.
+// Every overlapping child is prefetched as soon as the mask is known (perf on
+// capsule overlaps of the 1M-triangle terrain: 70% of the traversal's time
+// stalled on the node load, the tree being far larger than the caches).
 template <typename Visitor>
 void TraverseBox(const Bvh& bvh, const __m128 lo[3], const __m128 hi[3], Visitor& visitor) {
   if (bvh.nodes.empty()) return;
@@ -220,6 +223,7 @@ void TraverseBox(const Bvh& bvh, const __m128 lo[3], const __m128 hi[3], Visitor
     const BvhNode& node = bvh.nodes[ref];
     for (int m = OverlapChildren(node, lo, hi); m != 0; m &= m - 1) {
       const int i = __builtin_ctz(static_cast<unsigned>(m));
+      PrefetchChild(bvh, node, i);
       stack[top] = node.child[i], counts[top++] = node.count[i];
     }
   }

@@ -1,6 +1,8 @@
 // Overlap, distance and contact of a convex shape against a mesh: the BVH
 // gives the candidate triangles, the pair kernels (Query with a Triangle)
 // answer each.
+#include <emmintrin.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -47,6 +49,17 @@ Candidate CandidateAt(const TriangleMesh& mesh, std::uint32_t i, const Aabb& box
   return {t.id, tri, LengthSquared(gap) * (1.0 - 0x1p-40)};
 }
 
+// Starts loading the vertices of a leaf's triangles before the first is
+// tested, so their cache misses overlap instead of stalling one triangle
+// after the other (perf on the 1M-triangle terrain's capsule overlaps: the
+// first vertex load and the record before it held 3/4 of CandidateAt).
+void PrefetchLeafVertices(const TriangleMesh& mesh, std::uint32_t first, std::uint32_t count) {
+  const Vec3* v = mesh.vertices().data();
+  for (std::uint32_t i = first; i < first + count; ++i)
+    for (const std::uint32_t k : mesh.bvh().triangles[i].v)
+      _mm_prefetch(reinterpret_cast<const char*>(v + k), _MM_HINT_T0);
+}
+
 }  // namespace
 
 std::size_t OverlapTriangles(const TriangleMesh& mesh, const Shape& shape, std::size_t max_results,
@@ -59,6 +72,7 @@ std::size_t OverlapTriangles(const TriangleMesh& mesh, const Shape& shape, std::
     const Aabb& box;
     std::vector<std::uint32_t>& out;
     bool Leaf(std::uint32_t first, std::uint32_t count) {
+      PrefetchLeafVertices(mesh, first, count);
       for (std::uint32_t i = first; i < first + count; ++i) {
         const Candidate c = CandidateAt(mesh, i, box);
         if (c.gap2 == 0.0 && Intersect(shape, c.triangle).hit) out.push_back(c.id);
@@ -84,6 +98,7 @@ MeshPairResult QueryMesh(QueryLevel level, const Shape& shape, const TriangleMes
       const Aabb& box;
       MeshPairResult& best;
       bool Leaf(std::uint32_t first, std::uint32_t count) {
+        PrefetchLeafVertices(mesh, first, count);
         for (std::uint32_t i = first; i < first + count; ++i) {
           const Candidate c = CandidateAt(mesh, i, box);
           if (c.gap2 != 0.0) continue;
