@@ -1,8 +1,6 @@
 // Overlap, distance and contact of a convex shape against a mesh: the BVH
 // gives the candidate triangles, the pair kernels (Query with a Triangle)
 // answer each.
-#include <emmintrin.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -41,23 +39,10 @@ struct Candidate {
   double gap2;
 };
 Candidate CandidateAt(const TriangleMesh& mesh, std::uint32_t i, const Aabb& box) {
-  const internal::BvhTriangle& t = mesh.bvh().triangles[i];
-  const std::vector<Vec3>& v = mesh.vertices();
-  const Triangle tri{v[t.v[0]], v[t.v[1]], v[t.v[2]]};
+  const Triangle tri = internal::LeafTriangle(mesh.bvh(), mesh.vertices(), i);
   const Vec3 lo = Min(tri.a, Min(tri.b, tri.c)), hi = Max(tri.a, Max(tri.b, tri.c));
   const Vec3 gap = Max(Max(lo - box.max, box.min - hi), Vec3{});
-  return {t.id, tri, LengthSquared(gap) * (1.0 - 0x1p-40)};
-}
-
-// Starts loading the vertices of a leaf's triangles before the first is
-// tested, so their cache misses overlap instead of stalling one triangle
-// after the other (perf on the 1M-triangle terrain's capsule overlaps: the
-// first vertex load and the record before it held 3/4 of CandidateAt).
-void PrefetchLeafVertices(const TriangleMesh& mesh, std::uint32_t first, std::uint32_t count) {
-  const Vec3* v = mesh.vertices().data();
-  for (std::uint32_t i = first; i < first + count; ++i)
-    for (const std::uint32_t k : mesh.bvh().triangles[i].v)
-      _mm_prefetch(reinterpret_cast<const char*>(v + k), _MM_HINT_T0);
+  return {mesh.bvh().triangles[i].id, tri, LengthSquared(gap) * (1.0 - 0x1p-40)};
 }
 
 }  // namespace
@@ -72,7 +57,7 @@ std::size_t OverlapTriangles(const TriangleMesh& mesh, const Shape& shape, std::
     const Aabb& box;
     std::vector<std::uint32_t>& out;
     bool Leaf(std::uint32_t first, std::uint32_t count) {
-      PrefetchLeafVertices(mesh, first, count);
+      internal::PrefetchLeafVertices(mesh.bvh(), mesh.vertices(), first, count);
       for (std::uint32_t i = first; i < first + count; ++i) {
         const Candidate c = CandidateAt(mesh, i, box);
         if (c.gap2 == 0.0 && Intersect(shape, c.triangle).hit) out.push_back(c.id);
@@ -98,7 +83,7 @@ MeshPairResult QueryMesh(QueryLevel level, const Shape& shape, const TriangleMes
       const Aabb& box;
       MeshPairResult& best;
       bool Leaf(std::uint32_t first, std::uint32_t count) {
-        PrefetchLeafVertices(mesh, first, count);
+        internal::PrefetchLeafVertices(mesh.bvh(), mesh.vertices(), first, count);
         for (std::uint32_t i = first; i < first + count; ++i) {
           const Candidate c = CandidateAt(mesh, i, box);
           if (c.gap2 != 0.0) continue;

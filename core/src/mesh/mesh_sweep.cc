@@ -81,13 +81,14 @@ MeshSweepResult ShapeCast(const Shape& shape, const Vec3& v, const TriangleMesh&
     float t_max_world;
     float TMax() const { return t_max_world; }
     bool Leaf(std::uint32_t first, std::uint32_t count) {
+      internal::PrefetchLeafVertices(mesh.bvh(), mesh.vertices(), first, count);
       for (std::uint32_t i = first; i < first + count; ++i) {
         const std::uint32_t id = mesh.bvh().triangles[i].id;
         // A start contact (t = 0) is beaten only by a smaller index; on dense
         // maps a capsule starts touching dozens of triangles, each a
         // conservative advancement from its Contact.
         if (best.sweep.hit && best.sweep.t == 0.0 && id > best.triangle) continue;
-        const Triangle tri = mesh.triangle(id);
+        const Triangle tri = internal::LeafTriangle(mesh.bvh(), mesh.vertices(), i);
         // Up to the best t, with slack so that an equal t (a tie on the
         // index) is still tested.
         const double t_lim = best.sweep.hit ? best.sweep.t * (1.0 + 0x1p-40) + 0x1p-60 : 1.0;
