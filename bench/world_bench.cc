@@ -5,7 +5,8 @@
 // shapes, posed at each shot's rewound time by the benchmark itself, then
 // rayTest; convexSweepTest of the player capsule with the same slide loop)
 // and against a brute-force scan (every hitbox placed and ray cast, the mesh
-// through its BVH). Also the cost of pushing a frame of 64 bodies, and shots
+// through its BVH). Also the cost of pushing a frame of 64 bodies (poses
+// only, poses and the server's memory accounting, poses and part poses), and shots
 // in a world of 10,000 bodies (the same 64 players plus 9,936 bodies beside
 // the map). Run: build/bench/world_bench.
 #include <benchmark/benchmark.h>
@@ -17,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "collide/query.h"
 #include "bullet_mesh.h"
+#include "collide/query.h"
 #include "collide/world.h"
 #include "support/player_hitboxes.h"
 #include "support/synthetic_meshes.h"
@@ -333,10 +334,16 @@ void BM_MoveBullet(benchmark::State& state) {
 }
 BENCHMARK(BM_MoveBullet);
 
-void BM_PushFrame64(benchmark::State& state) {
+// Frames of the 64 players (16 hitboxes each) into a full history of 128
+// ticks: the steady state drops the oldest frame per push. `animated`: each
+// body also sends its 16 part-local poses (a walk cycle's sway); `charged`:
+// history_bytes() read before and after each push, as the server does to
+// charge the world's memory budget.
+void PushFrames64(benchmark::State& state, bool animated, bool charged) {
   const Scene& s = TheScene();
   World world(Settings(), {{1, kAllCategories, s.mesh}});
   std::int64_t tick = 0;
+  const std::vector<BodyPart> hitboxes = testing::PlayerHitboxes();
   std::vector<Frame> frames;
   for (int t = 0; t < kTicks; ++t) {
     Frame f{0, {}, {}};
@@ -345,27 +352,40 @@ void BM_PushFrame64(benchmark::State& state) {
       u.id = i + 1;
       u.pose = s.poses[t][i];
       if (t == 0) {
-        u.parts = testing::PlayerHitboxes();
+        u.parts = hitboxes;
         u.movement_shape = testing::PlayerCapsule();
+      } else if (animated) {
+        const double sway = 0.5 * std::sin(0.3 * t + i);
+        for (const BodyPart& p : hitboxes)
+          u.part_poses.push_back({p.id, {p.local.position + Vec3{0, sway, 0}, p.local.rotation}});
       }
       f.bodies.push_back(std::move(u));
     }
     frames.push_back(std::move(f));
   }
-  // Fill the history first: the steady state drops the oldest frame per push.
   for (int t = 0; t < kTicks; ++t) {
     frames[t].tick = ++tick;
     world.PushFrame(frames[t]);
   }
+  std::size_t bytes = 0;
   for (auto _ : state) {
     Frame& f = frames[1 + tick % (kTicks - 1)];
     f.tick = ++tick;
+    if (charged) bytes += world.history_bytes();
     benchmark::DoNotOptimize(world.PushFrame(f));
+    if (charged) bytes -= world.history_bytes();
   }
+  benchmark::DoNotOptimize(bytes);
   state.counters["history_bytes"] = static_cast<double>(world.history_bytes());
+  state.counters["bytes_per_body_tick"] = static_cast<double>(world.history_bytes()) / (kPlayers * kTicks);
   Report(state, 1);
 }
+void BM_PushFrame64(benchmark::State& state) { PushFrames64(state, false, false); }
 BENCHMARK(BM_PushFrame64);
+void BM_PushFrame64Charged(benchmark::State& state) { PushFrames64(state, false, true); }
+BENCHMARK(BM_PushFrame64Charged);
+void BM_PushFrame64Animated(benchmark::State& state) { PushFrames64(state, true, false); }
+BENCHMARK(BM_PushFrame64Animated);
 
 // A frame moving the 64 players of a world of 10,000 bodies (32 ticks kept):
 // the copy of every body's state and the two tree builds dominate.

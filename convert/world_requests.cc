@@ -150,7 +150,10 @@ bool DecodeFrame(const v1::Frame& in, std::string_view prefix, Frame& out, Decod
   out.removals.assign(in.removals().begin(), in.removals().end());
   for (int i = 0; i < in.bodies_size(); ++i) {
     const v1::BodyUpdate& b = in.bodies(i);
-    const std::string path = JoinPath(prefix, Index("bodies", i));
+    // Only shapes can fail here: a pose update (most bodies, most frames)
+    // builds no path string.
+    const std::string path =
+        b.parts_size() > 0 || b.has_movement_shape() ? JoinPath(prefix, Index("bodies", i)) : std::string();
     BodyUpdate& u = out.bodies[i];
     u = BodyUpdate{};
     u.id = b.id();

@@ -387,8 +387,8 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::Frame& in, v1::PushF
   World& world = entry.world;
   // Bodies after the frame (an invalid frame is rejected below anyway).
   std::int64_t bodies = static_cast<std::int64_t>(world.body_count());
-  for (const BodyUpdate& u : frame.bodies) bodies += world.BodyPoseAt(u.id, std::nullopt) ? 0 : 1;
-  for (std::int64_t id : frame.removals) bodies -= world.BodyPoseAt(id, std::nullopt) ? 1 : 0;
+  for (const BodyUpdate& u : frame.bodies) bodies += world.has_body(u.id) ? 0 : 1;
+  for (std::int64_t id : frame.removals) bodies -= world.has_body(id) ? 1 : 0;
   if (bodies > limits.max_bodies_per_world) {
     return Exhausted(absl::StrCat("the frame would make ", bodies, " bodies; --max_bodies_per_world is ",
                                   limits.max_bodies_per_world));

@@ -326,7 +326,8 @@ class World {
   std::size_t frame_count() const;
   std::optional<std::int64_t> oldest_tick() const;
   std::optional<std::int64_t> latest_tick() const;
-  std::size_t body_count() const;  // in the latest frame.
+  std::size_t body_count() const;        // in the latest frame.
+  bool has_body(std::int64_t id) const;  // in the latest frame.
   // Heap bytes of the history (snapshots, part sets, trees), not the statics.
   std::size_t history_bytes() const;
 

@@ -19,10 +19,16 @@ std::string Index(std::string_view name, std::size_t i) {
   return std::string(name) + "[" + std::to_string(i) + "]";
 }
 
-void ValidatePose(const Pose& pose, const std::string& at, std::vector<Violation>& out) {
+// `at()` makes the pose's path, only when there is a problem: a valid frame
+// of thousands of poses builds no strings.
+template <typename Path>
+void ValidatePose(const Pose& pose, const Path& at, std::vector<Violation>& out) {
   if (!IsValidNumber(pose.position))
-    out.push_back({at + ".position", "not a valid number (finite, |v| <= 1e12)"});
-  ValidateRotation(pose.rotation, at + ".rotation", out);
+    out.push_back({at() + ".position", "not a valid number (finite, |v| <= 1e12)"});
+  std::vector<Violation> rotation;
+  if (!ValidateRotation(pose.rotation, "rotation", rotation)) {
+    for (Violation& v : rotation) out.push_back({at() + "." + v.field, std::move(v.description)});
+  }
 }
 
 bool IsPartKind(ShapeKind k) { return k != ShapeKind::kConvexHull && k != ShapeKind::kHalfspace; }
@@ -62,39 +68,43 @@ std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest)
   const std::vector<std::int64_t> removed = Sorted(frame.removals);
   for (std::size_t i = 0; i < frame.bodies.size(); ++i) {
     const BodyUpdate& u = frame.bodies[i];
-    const std::string at = Index("bodies", i);
-    if (repeated[i]) out.push_back({at + ".id", "duplicate body id " + std::to_string(u.id)});
+    const auto at = [i] { return Index("bodies", i); };
+    if (repeated[i]) out.push_back({at() + ".id", "duplicate body id " + std::to_string(u.id)});
     if (std::binary_search(removed.begin(), removed.end(), u.id)) {
-      out.push_back({at + ".id", "body " + std::to_string(u.id) + " is also removed in this frame"});
+      out.push_back({at() + ".id", "body " + std::to_string(u.id) + " is also removed in this frame"});
     }
     const BodyState* old = latest != nullptr ? latest->Find(u.id) : nullptr;
-    if (old == nullptr && !u.pose) out.push_back({at + ".pose", "required for a new body"});
-    if (old == nullptr && u.parts.empty()) out.push_back({at + ".parts", "required for a new body"});
-    if (u.pose) ValidatePose(*u.pose, at + ".pose", out);
+    if (old == nullptr && !u.pose) out.push_back({at() + ".pose", "required for a new body"});
+    if (old == nullptr && u.parts.empty()) out.push_back({at() + ".parts", "required for a new body"});
+    if (u.pose)
+      ValidatePose(
+          *u.pose, [&] { return at() + ".pose"; }, out);
     std::vector<std::int32_t> ids;
     for (std::size_t k = 0; k < u.parts.size(); ++k) {
-      const std::string pat = at + "." + Index("parts", k);
+      const auto pat = [&] { return at() + "." + Index("parts", k); };
       if (std::find(ids.begin(), ids.end(), u.parts[k].id) != ids.end()) {
-        out.push_back({pat + ".id", "duplicate part id " + std::to_string(u.parts[k].id)});
+        out.push_back({pat() + ".id", "duplicate part id " + std::to_string(u.parts[k].id)});
       }
       ids.push_back(u.parts[k].id);
-      ValidatePartShape(u.parts[k].shape, pat + ".shape", out);
-      ValidatePose(u.parts[k].local, pat + ".local", out);
+      ValidatePartShape(u.parts[k].shape, pat() + ".shape", out);
+      ValidatePose(
+          u.parts[k].local, [&] { return pat() + ".local"; }, out);
     }
-    if (u.parts.empty() && old != nullptr) ids = old->parts->ids;
+    const std::vector<std::int32_t>& known = u.parts.empty() && old != nullptr ? old->parts->ids : ids;
     std::vector<std::int32_t> posed;
     for (std::size_t k = 0; k < u.part_poses.size(); ++k) {
-      const std::string pat = at + "." + Index("part_poses", k);
+      const auto pat = [&] { return at() + "." + Index("part_poses", k); };
       const std::int32_t part = u.part_poses[k].part;
-      if (std::find(ids.begin(), ids.end(), part) == ids.end()) {
-        out.push_back({pat + ".part", "unknown part " + std::to_string(part)});
+      if (std::find(known.begin(), known.end(), part) == known.end()) {
+        out.push_back({pat() + ".part", "unknown part " + std::to_string(part)});
       } else if (std::find(posed.begin(), posed.end(), part) != posed.end()) {
-        out.push_back({pat + ".part", "duplicate part " + std::to_string(part)});
+        out.push_back({pat() + ".part", "duplicate part " + std::to_string(part)});
       }
       posed.push_back(part);
-      ValidatePose(u.part_poses[k].local, pat + ".local", out);
+      ValidatePose(
+          u.part_poses[k].local, [&] { return pat() + ".local"; }, out);
     }
-    if (u.movement_shape) ValidatePartShape(*u.movement_shape, at + ".movement_shape", out);
+    if (u.movement_shape) ValidatePartShape(*u.movement_shape, at() + ".movement_shape", out);
   }
   const std::vector<bool> removed_twice = Repeats(frame.removals, [](std::int64_t id) { return id; });
   for (std::size_t j = 0; j < frame.removals.size(); ++j) {
@@ -145,11 +155,11 @@ void BuildTree(Snapshot& s, const Snapshot* next) {
   s.tree.Build(std::move(boxes));
 }
 
-BodyState NewOrUpdated(const BodyUpdate& u, const BodyState* old) {
-  BodyState b;
-  if (old != nullptr) b = *old;
+// Applies `u` to `b`: the latest frame's state of a known body (updated in
+// place: no copy of its shared pointers), or a default state for a new one.
+void Apply(const BodyUpdate& u, bool known, BodyState& b) {
   b.id = u.id;
-  b.teleported = u.teleport && old != nullptr;
+  b.teleported = u.teleport && known;
   if (u.pose) b.pose = *u.pose;
   if (u.category) b.category = *u.category;
   if (u.movement_shape) b.movement = std::make_shared<const Shape>(*u.movement_shape);
@@ -157,6 +167,10 @@ BodyState NewOrUpdated(const BodyUpdate& u, const BodyState* old) {
   if (!u.parts.empty()) {
     auto set = std::make_shared<PartSet>();
     auto poses = std::make_shared<std::vector<Pose>>();
+    set->ids.reserve(u.parts.size());
+    set->shapes.reserve(u.parts.size());
+    set->spheres.reserve(u.parts.size());
+    poses->reserve(u.parts.size());
     for (const BodyPart& p : u.parts) {
       set->ids.push_back(p.id);
       set->shapes.push_back(p.shape);
@@ -179,7 +193,6 @@ BodyState NewOrUpdated(const BodyUpdate& u, const BodyState* old) {
     reposed = true;
   }
   if (reposed) SetBounds(b);
-  return b;
 }
 
 }  // namespace
@@ -222,9 +235,9 @@ FrameError World::PushFrame(const Frame& frame) {
     const auto it = std::lower_bound(next->bodies.begin(), end, u.id,
                                      [](const BodyState& b, std::int64_t id) { return b.id < id; });
     if (it != end && it->id == u.id) {
-      *it = NewOrUpdated(u, &*it);
+      Apply(u, true, *it);
     } else {
-      next->bodies.push_back(NewOrUpdated(u, nullptr));
+      Apply(u, false, next->bodies.emplace_back());
     }
   }
   if (next->bodies.size() > known) {

@@ -49,6 +49,10 @@ std::size_t World::body_count() const { return history_.empty() ? 0 : history_.b
 
 std::size_t World::history_bytes() const { return memory_->bytes(); }
 
+bool World::has_body(std::int64_t id) const {
+  return !history_.empty() && history_.back()->Find(id) != nullptr;
+}
+
 TimeUsed World::Resolve(std::optional<Time> at) const {
   if (history_.empty()) return {Time{}, at.has_value()};
   const std::int64_t oldest = history_.front()->tick, latest = history_.back()->tick;
