@@ -1,6 +1,8 @@
 // `collide world ...` against the real server binary: the demo a new user
 // runs after the start command (its summary must report judged shots and
 // moves), `collide bench --world` (the service's verdicts equal the core's),
+// `collide bench --matches` (every bot's move judged every tick, the server's
+// CPU and memory read),
 // and create/info/list/delete from the arena, a JSON description and
 // a map file in the server's --maps_dir (Debian's openarena-088-data).
 #include <gtest/gtest.h>
@@ -82,6 +84,33 @@ TEST_F(CliWorldTest, BenchWorldAnswersAsTheCore) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
   }
   EXPECT_EQ(r.out.find("ERRORS"), std::string::npos) << r.out;
+}
+
+// Matches per replica: each tick's message holds every bot's move and the
+// tick's share of shots (16 players x 10 per second at 64 ticks/s: 2.5 a
+// tick), all judged; the server's CPU and memory are read from /proc; the
+// worlds are deleted at the end.
+TEST_F(CliWorldTest, BenchMatchesJudgesEveryMoveEveryTick) {
+  const CommandResult r = Cli(
+      *server_, {"bench", "--matches=3", "--players=16", "--duration=1s", "--map=pak6-patch088.pk3:aggressor",
+                 "--transport=stream", "--server_pid=" + std::to_string(server_->pid())});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::smatch m;
+  ASSERT_TRUE(
+      std::regex_search(r.out, m, std::regex("ticks ([0-9]+) .*shots ([0-9]+) .*moves ([0-9]+) .*errors 0")))
+      << r.out;
+  const long ticks = std::stol(m[1]), shots = std::stol(m[2]), moves = std::stol(m[3]);
+  EXPECT_GT(ticks, 3 * 8) << r.out;  // 192 at 64 Hz, fewer under sanitizers.
+  EXPECT_EQ(moves, 16 * ticks) << r.out;
+  EXPECT_GE(shots, 2 * ticks) << r.out;
+  EXPECT_LE(shots, 3 * ticks) << r.out;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("result matches=3 .*cpu_ms_per_match_s=([0-9.]+)")))
+      << r.out;
+  EXPECT_GT(std::stod(m[1]), 0) << r.out;
+  EXPECT_NE(r.out.find("through the Tick stream"), std::string::npos) << r.out;
+  const CommandResult list = Cli(*server_, {"world", "list"});
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_EQ(list.out.find("match-"), std::string::npos) << list.out;
 }
 
 TEST_F(CliWorldTest, CreateInfoListDelete) {
