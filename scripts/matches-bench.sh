@@ -57,6 +57,9 @@ run() {
   shift 2
   # Worlds, streams and in-flight messages are limited by flags whose
   # defaults are sized for a general replica: raised to what M matches need.
+  # A fresh log each run: the previous server's startup line must not be
+  # read as this one's before the new server has truncated the file.
+  rm -f "$work/server.log"
   start_local_server "$work/server.log" "$SERVER_BIN" --worker_threads=2 --maps_dir="$MAPS_DIR" \
     --max_worlds=$((m + 8)) --max_concurrent_streams=$((m + 64)) --max_concurrent_calls=0 || { echo "matches-bench: the server did not start"; exit 1; }
   "$CLI_BIN" bench --target="127.0.0.1:$port" --matches="$m" --map="$MAP" --transport=stream \
@@ -67,7 +70,10 @@ run() {
   line=$(grep '^result ' "$work/run.out" || true)
   if [[ -z "$line" ]]; then
     echo "matches-bench: no result for M=$m:"; cat "$work/run.out"
-    r_errors=1; r_p99_us=0; r_ticks=0; r_missed=0; return
+    r_matches=$m; r_errors=1; r_ticks=0; r_missed=0
+    r_p50_us=0; r_p99_us=0; r_max_us=0; r_cpu_ms_per_match_s=-1; r_rss_mb_per_match=-1; r_client_cpu_pct=0
+    r_load=$(cut -d' ' -f1 /proc/loadavg)
+    return
   fi
   for kv in ${line#result }; do printf -v "r_${kv%%=*}" '%s' "${kv#*=}"; done
 }
