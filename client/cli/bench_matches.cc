@@ -10,15 +10,16 @@
 // missed (counted) instead of bursting to catch up.
 //
 // With --server_pid (the server on this machine) it also reports the
-// server's CPU per match-second over the measured --duration and its
-// resident memory per match (at the end of the run against before the
-// worlds were created: meaningful on a fresh server, as
-// scripts/matches-bench.sh starts one per run). --report_every prints a line per interval (the
-// soak). The last line, "result key=value ...", is for scripts
-// (scripts/matches-bench.sh). Exit 1 on any failed call.
+// server's CPU per match-second played (64 ticks answered at 64 ticks/s)
+// over the measured --duration, and its resident memory per match (at the
+// end of the run against before the worlds were created: meaningful on a
+// fresh server, as scripts/matches-bench.sh starts one per run).
+// --report_every prints a line per interval (the soak). The last line,
+// "result key=value ...", is for scripts. Exit 1 on any failed call.
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -269,7 +270,10 @@ int RunMatchesBench() {
     if (first_error.empty()) first_error = s.first_error;
   }
   const Percentiles p = Summarize(us);
-  const double match_seconds = matches * elapsed;
+  // Match-seconds played: the ticks answered at the tick rate (a match that
+  // missed slots played less than the wall time), so that the CPU per
+  // match-second is per unit of work even when the server falls behind.
+  const double match_seconds = static_cast<double>(ticks) / tick_rate;
   std::cout << absl::StrFormat(
       "ticks %d (%.0f/s of %.0f/s), missed %d; shots %d (%.0f/s, %.0f%% CONFIRMED), moves %d (%.0f/s, %.0f%% "
       "OK); errors %d\n",
@@ -284,7 +288,7 @@ int RunMatchesBench() {
   absl::StatusOr<WorldInfo> world = client.GetWorld(ids[0]);
   const double world_mb = world.ok() ? static_cast<double>(world->memory_bytes) / (1 << 20) : -1;
   double cpu_ms = -1, rss_per_match = -1;
-  if (before && cpu_before && after) {
+  if (before && cpu_before && after && ticks > 0) {
     cpu_ms = 1000 * (after->cpu_seconds - cpu_before->cpu_seconds) / match_seconds;
     rss_per_match = (after->rss_mb - before->rss_mb) / matches;
     std::cout << absl::StrFormat(
@@ -296,7 +300,7 @@ int RunMatchesBench() {
   }
   std::cout << absl::StrFormat(
       "load generator: %.0f%% of a core (%.2f ms per match-second); load average %.1f -> %.1f on %d cores\n",
-      100 * self_cpu / elapsed, 1000 * self_cpu / match_seconds, load_before, LoadAverage(),
+      100 * self_cpu / elapsed, 1000 * self_cpu / std::max(match_seconds, 1e-9), load_before, LoadAverage(),
       std::thread::hardware_concurrency());
   if (!first_error.empty()) std::cout << "first error: " << first_error << "\n";
   std::cout << absl::StrFormat(
