@@ -71,7 +71,7 @@ run() {
   if [[ -z "$line" ]]; then
     echo "matches-bench: no result for M=$m:"; cat "$work/run.out"
     r_matches=$m; r_errors=1; r_ticks=0; r_missed=0
-    r_p50_us=0; r_p99_us=0; r_max_us=0; r_cpu_ms_per_match_s=-1; r_rss_mb_per_match=-1; r_client_cpu_pct=0
+    r_p50_us=0; r_p99_us=0; r_max_us=0; r_cpu_ms_per_match_s=-1; r_rss_mb_per_match=-1; r_server_cpu_pct=0; r_client_cpu_pct=0
     r_load=$(cut -d' ' -f1 /proc/loadavg)
     return
   fi
@@ -92,7 +92,7 @@ row() {
   printf '%6d %8.2f %8.2f %8.1f %6d %7d %13.2f %11.0f %9.2f %9.0f %8.1f %5s\n' "$r_matches" \
     "$(awk -v x="$r_p50_us" 'BEGIN {print x / 1000}')" "$(awk -v x="$r_p99_us" 'BEGIN {print x / 1000}')" \
     "$(awk -v x="$r_max_us" 'BEGIN {print x / 1000}')" "$r_errors" "$r_missed" "$r_cpu_ms_per_match_s" \
-    "$(awk -v c="$r_cpu_ms_per_match_s" -v m="$r_matches" 'BEGIN {print c * m / 10}')" "$r_rss_mb_per_match" \
+    "$r_server_cpu_pct" "$r_rss_mb_per_match" \
     "$r_client_cpu_pct" "$r_load" "$ok"
 }
 

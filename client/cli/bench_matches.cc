@@ -287,16 +287,16 @@ int RunMatchesBench() {
   // The server's own accounting of one world (statics and history).
   absl::StatusOr<WorldInfo> world = client.GetWorld(ids[0]);
   const double world_mb = world.ok() ? static_cast<double>(world->memory_bytes) / (1 << 20) : -1;
-  double cpu_ms = -1, rss_per_match = -1;
+  double cpu_ms = -1, rss_per_match = -1, server_cpu_pct = -1;
   if (before && cpu_before && after && ticks > 0) {
     cpu_ms = 1000 * (after->cpu_seconds - cpu_before->cpu_seconds) / match_seconds;
+    server_cpu_pct = 100 * (after->cpu_seconds - cpu_before->cpu_seconds) / elapsed;
     rss_per_match = (after->rss_mb - before->rss_mb) / matches;
     std::cout << absl::StrFormat(
         "server: %.2f ms CPU per match-second (%.0f%% of a core); RSS %.1f MB before the worlds, %.1f MB at "
         "the "
         "end: %.2f MB per match (a world's own accounting: %.2f MB)\n",
-        cpu_ms, 100 * (after->cpu_seconds - cpu_before->cpu_seconds) / elapsed, before->rss_mb, after->rss_mb,
-        rss_per_match, world_mb);
+        cpu_ms, server_cpu_pct, before->rss_mb, after->rss_mb, rss_per_match, world_mb);
   }
   std::cout << absl::StrFormat(
       "load generator: %.0f%% of a core (%.2f ms per match-second); load average %.1f -> %.1f on %d cores\n",
@@ -306,9 +306,10 @@ int RunMatchesBench() {
   std::cout << absl::StrFormat(
       "result matches=%d p50_us=%.0f p99_us=%.0f max_us=%.0f errors=%d ticks=%d missed=%d "
       "cpu_ms_per_match_s=%.2f "
-      "rss_mb_per_match=%.2f world_mb=%.2f rss_mb_end=%.1f client_cpu_pct=%.0f load=%.1f\n",
+      "rss_mb_per_match=%.2f world_mb=%.2f rss_mb_end=%.1f server_cpu_pct=%.0f client_cpu_pct=%.0f "
+      "load=%.1f\n",
       matches, p.p50, p.p99, p.max, errors, ticks, missed, cpu_ms, rss_per_match, world_mb,
-      after ? after->rss_mb : -1.0, 100 * self_cpu / elapsed, LoadAverage());
+      after ? after->rss_mb : -1.0, server_cpu_pct, 100 * self_cpu / elapsed, LoadAverage());
   return errors == 0 && ticks > 0 ? 0 : 1;
 }
 
