@@ -102,18 +102,15 @@ bool IsWorldId(std::string_view id) {
 
 // The world id's form, and the header that must repeat it (so that a proxy
 // routing on the header never sends a call to the wrong owner silently).
-grpc::Status CheckWorldId(const grpc::CallbackServerContext& context, const std::string& id) {
+grpc::Status CheckWorldId(const std::optional<std::string_view>& header, const std::string& id) {
   if (!IsWorldId(id)) return Invalid("world_id", kWorldIdForm);
-  const auto& metadata = context.client_metadata();
-  const auto it = metadata.find(kWorldHeader);
-  if (it == metadata.end()) {
+  if (!header.has_value()) {
     return Invalid(kWorldHeader,
                    absl::StrCat("the metadata header is required and must equal world_id \"", id, "\""));
   }
-  if (std::string_view(it->second.data(), it->second.size()) != id) {
-    return Invalid(kWorldHeader,
-                   absl::StrCat("the metadata header \"", std::string(it->second.data(), it->second.size()),
-                                "\" differs from world_id \"", id, "\""));
+  if (*header != id) {
+    return Invalid(kWorldHeader, absl::StrCat("the metadata header \"", std::string(*header),
+                                              "\" differs from world_id \"", id, "\""));
   }
   return grpc::Status::OK;
 }
@@ -256,12 +253,21 @@ std::string WorldService::Principal(const grpc::CallbackServerContext& context) 
   return token.has_value() ? TokenPrincipal(*token) : "";
 }
 
+WorldService::Caller WorldService::CallerOf(const grpc::CallbackServerContext& context) const {
+  Caller caller{Principal(context), std::nullopt};
+  const auto& metadata = context.client_metadata();
+  if (const auto it = metadata.find(kWorldHeader); it != metadata.end()) {
+    caller.world_header.emplace(it->second.data(), it->second.size());
+  }
+  return caller;
+}
+
 template <typename Request>
-std::shared_ptr<WorldEntry> WorldService::Lookup(const grpc::CallbackServerContext& context,
-                                                 const Request& request, grpc::Status& status) {
-  status = CheckWorldId(context, request.world_id());
+std::shared_ptr<WorldEntry> WorldService::Lookup(const Caller& caller, const Request& request,
+                                                 grpc::Status& status) {
+  status = CheckWorldId(caller.world_header, request.world_id());
   if (!status.ok()) return nullptr;
-  std::shared_ptr<WorldEntry> entry = registry_.Find(Principal(context), request.world_id());
+  std::shared_ptr<WorldEntry> entry = registry_.Find(caller.principal, request.world_id());
   if (entry == nullptr) status = WorldNotFound(request.world_id());
   return entry;
 }
@@ -537,39 +543,87 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest
   return grpc::Status::OK;
 }
 
+template <typename Request, typename Response>
+grpc::Status WorldService::HandleInWorld(const Caller& caller, const Request& request, Response* response) {
+  const AdmissionGuard admitted(config_.admission, Charged(Items(request), config_.max_items_per_request));
+  if (admitted.refused()) return config_.admission->RefusedStatus();
+  grpc::Status status;
+  std::shared_ptr<WorldEntry> entry = Lookup(caller, request, status);
+  return entry != nullptr ? Run(*entry, request, response) : status;
+}
+
+grpc::Status WorldService::Handle(const Caller& caller, const v1::CreateWorldRequest& request,
+                                  v1::WorldInfo* response) {
+  grpc::Status status = CheckWorldId(caller.world_header, request.world_id());
+  return status.ok() ? Create(caller.principal, request, response) : status;
+}
+
+grpc::Status WorldService::Handle(const Caller& caller, const v1::DeleteWorldRequest& request,
+                                  v1::DeleteWorldResponse*) {
+  grpc::Status status = CheckWorldId(caller.world_header, request.world_id());
+  if (status.ok() && !registry_.Erase(caller.principal, request.world_id())) {
+    status = WorldNotFound(request.world_id());
+  }
+  if (status.ok()) spdlog::info("world {} deleted", request.world_id());
+  return status;
+}
+
+grpc::Status WorldService::Handle(const Caller& caller, const v1::ListWorldsRequest&,
+                                  v1::ListWorldsResponse* response) {
+  for (const std::shared_ptr<WorldEntry>& entry : registry_.List(caller.principal)) {
+    FillInfo(*entry, response->add_worlds());
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status WorldService::Handle(const Caller& caller, const v1::GetWorldRequest& request,
+                                  v1::WorldInfo* response) {
+  return HandleInWorld(caller, request, response);
+}
+grpc::Status WorldService::Handle(const Caller& caller, const v1::PushFrameRequest& request,
+                                  v1::PushFrameResponse* response) {
+  return HandleInWorld(caller, request, response);
+}
+grpc::Status WorldService::Handle(const Caller& caller, const v1::QueryWorldRequest& request,
+                                  v1::QueryWorldResponse* response) {
+  return HandleInWorld(caller, request, response);
+}
+grpc::Status WorldService::Handle(const Caller& caller, const v1::CastWorldRaysPackedRequest& request,
+                                  v1::CastWorldRaysPackedResponse* response) {
+  return HandleInWorld(caller, request, response);
+}
+grpc::Status WorldService::Handle(const Caller& caller, const v1::ValidateShotsRequest& request,
+                                  v1::ValidateShotsResponse* response) {
+  return HandleInWorld(caller, request, response);
+}
+grpc::Status WorldService::Handle(const Caller& caller, const v1::ValidateShotsPackedRequest& request,
+                                  v1::ValidateShotsResponse* response) {
+  return HandleInWorld(caller, request, response);
+}
+grpc::Status WorldService::Handle(const Caller& caller, const v1::ValidateMovesRequest& request,
+                                  v1::ValidateMovesResponse* response) {
+  return HandleInWorld(caller, request, response);
+}
+
 // Raw serving (as CollisionService): the bytes are parsed by ParseRequest, so
 // that a body that does not parse is INVALID_ARGUMENT naming the message type
-// (gRPC's typed handlers answer it UNIMPLEMENTED with an empty message).
-template <typename Request, typename Response, typename Handle>
+// (gRPC's typed handlers answer it UNIMPLEMENTED with an empty message); the
+// parsed request goes to Handle, then the response is serialized.
+template <typename Request, typename Response>
 grpc::ServerUnaryReactor* WorldService::ServeRaw(grpc::CallbackServerContext* context,
                                                  const grpc::ByteBuffer* request_bytes,
-                                                 grpc::ByteBuffer* response_bytes, Handle handle) {
+                                                 grpc::ByteBuffer* response_bytes) {
   const auto start = std::chrono::steady_clock::now();
   Request request;
   Response response;
   grpc::Status status = ParseRequest(*request_bytes, request);
-  if (status.ok()) status = handle(request, &response);
+  if (status.ok()) status = Handle(CallerOf(*context), request, &response);
   if (status.ok()) {
     bool own_buffer = false;
     status = grpc::SerializationTraits<Response>::Serialize(response, response_bytes, &own_buffer);
   }
   world_metrics_.Record(metrics_, RpcName<Request>(), WorldIdOf(request), status, response, start);
   return Finish(context, status);
-}
-
-template <typename Request, typename Response>
-grpc::ServerUnaryReactor* WorldService::ServeInWorld(grpc::CallbackServerContext* context,
-                                                     const grpc::ByteBuffer* request_bytes,
-                                                     grpc::ByteBuffer* response_bytes) {
-  return ServeRaw<Request, Response>(
-      context, request_bytes, response_bytes, [this, context](const Request& request, Response* response) {
-        const AdmissionGuard admitted(config_.admission,
-                                      Charged(Items(request), config_.max_items_per_request));
-        if (admitted.refused()) return config_.admission->RefusedStatus();
-        grpc::Status status;
-        std::shared_ptr<WorldEntry> entry = Lookup(*context, request, status);
-        return entry != nullptr ? Run(*entry, request, response) : status;
-      });
 }
 
 void WorldService::AttachMetrics(Metrics& metrics) {
@@ -589,80 +643,62 @@ void WorldService::AttachMetrics(Metrics& metrics) {
 grpc::ServerUnaryReactor* WorldService::CreateWorld(grpc::CallbackServerContext* context,
                                                     const grpc::ByteBuffer* request,
                                                     grpc::ByteBuffer* response) {
-  return ServeRaw<v1::CreateWorldRequest, v1::WorldInfo>(
-      context, request, response, [this, context](const v1::CreateWorldRequest& r, v1::WorldInfo* info) {
-        grpc::Status status = CheckWorldId(*context, r.world_id());
-        return status.ok() ? Create(Principal(*context), r, info) : status;
-      });
+  return ServeRaw<v1::CreateWorldRequest, v1::WorldInfo>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::DeleteWorld(grpc::CallbackServerContext* context,
                                                     const grpc::ByteBuffer* request,
                                                     grpc::ByteBuffer* response) {
-  return ServeRaw<v1::DeleteWorldRequest, v1::DeleteWorldResponse>(
-      context, request, response, [this, context](const v1::DeleteWorldRequest& r, v1::DeleteWorldResponse*) {
-        grpc::Status status = CheckWorldId(*context, r.world_id());
-        if (status.ok() && !registry_.Erase(Principal(*context), r.world_id())) {
-          status = WorldNotFound(r.world_id());
-        }
-        if (status.ok()) spdlog::info("world {} deleted", r.world_id());
-        return status;
-      });
+  return ServeRaw<v1::DeleteWorldRequest, v1::DeleteWorldResponse>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::ListWorlds(grpc::CallbackServerContext* context,
                                                    const grpc::ByteBuffer* request,
                                                    grpc::ByteBuffer* response) {
-  return ServeRaw<v1::ListWorldsRequest, v1::ListWorldsResponse>(
-      context, request, response, [this, context](const v1::ListWorldsRequest&, v1::ListWorldsResponse* out) {
-        for (const std::shared_ptr<WorldEntry>& entry : registry_.List(Principal(*context))) {
-          FillInfo(*entry, out->add_worlds());
-        }
-        return grpc::Status::OK;
-      });
+  return ServeRaw<v1::ListWorldsRequest, v1::ListWorldsResponse>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::GetWorld(grpc::CallbackServerContext* context,
                                                  const grpc::ByteBuffer* request,
                                                  grpc::ByteBuffer* response) {
-  return ServeInWorld<v1::GetWorldRequest, v1::WorldInfo>(context, request, response);
+  return ServeRaw<v1::GetWorldRequest, v1::WorldInfo>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::PushFrame(grpc::CallbackServerContext* context,
                                                   const grpc::ByteBuffer* request,
                                                   grpc::ByteBuffer* response) {
-  return ServeInWorld<v1::PushFrameRequest, v1::PushFrameResponse>(context, request, response);
+  return ServeRaw<v1::PushFrameRequest, v1::PushFrameResponse>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::QueryWorld(grpc::CallbackServerContext* context,
                                                    const grpc::ByteBuffer* request,
                                                    grpc::ByteBuffer* response) {
-  return ServeInWorld<v1::QueryWorldRequest, v1::QueryWorldResponse>(context, request, response);
+  return ServeRaw<v1::QueryWorldRequest, v1::QueryWorldResponse>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::CastWorldRaysPacked(grpc::CallbackServerContext* context,
                                                             const grpc::ByteBuffer* request,
                                                             grpc::ByteBuffer* response) {
-  return ServeInWorld<v1::CastWorldRaysPackedRequest, v1::CastWorldRaysPackedResponse>(context, request,
-                                                                                       response);
+  return ServeRaw<v1::CastWorldRaysPackedRequest, v1::CastWorldRaysPackedResponse>(context, request,
+                                                                                   response);
 }
 
 grpc::ServerUnaryReactor* WorldService::ValidateShots(grpc::CallbackServerContext* context,
                                                       const grpc::ByteBuffer* request,
                                                       grpc::ByteBuffer* response) {
-  return ServeInWorld<v1::ValidateShotsRequest, v1::ValidateShotsResponse>(context, request, response);
+  return ServeRaw<v1::ValidateShotsRequest, v1::ValidateShotsResponse>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::ValidateShotsPacked(grpc::CallbackServerContext* context,
                                                             const grpc::ByteBuffer* request,
                                                             grpc::ByteBuffer* response) {
-  return ServeInWorld<v1::ValidateShotsPackedRequest, v1::ValidateShotsResponse>(context, request, response);
+  return ServeRaw<v1::ValidateShotsPackedRequest, v1::ValidateShotsResponse>(context, request, response);
 }
 
 grpc::ServerUnaryReactor* WorldService::ValidateMoves(grpc::CallbackServerContext* context,
                                                       const grpc::ByteBuffer* request,
                                                       grpc::ByteBuffer* response) {
-  return ServeInWorld<v1::ValidateMovesRequest, v1::ValidateMovesResponse>(context, request, response);
+  return ServeRaw<v1::ValidateMovesRequest, v1::ValidateMovesResponse>(context, request, response);
 }
 
 template <typename Request, typename Response>

@@ -14,8 +14,10 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collide/v1/world.grpc.pb.h"
@@ -102,6 +104,36 @@ class WorldService final : public WorldServiceBase {
   grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* Tick(
       grpc::CallbackServerContext* context) override;
 
+  // A unary call's caller as the handlers see it: its tenant
+  // (WorldServiceConfig::tenants_by_token) and the `collide-world` header's
+  // value (nullopt: absent).
+  struct Caller {
+    std::string principal;
+    std::optional<std::string_view> world_header;
+  };
+  // One parsed unary request with no gRPC call: the whole handling each
+  // method runs after parsing (ServeRaw): the id and header checks, then
+  // Create, Erase or List; for a method on one world, admission, the lookup
+  // and Run. The status is the call's; `response` is meant only when OK.
+  grpc::Status Handle(const Caller& caller, const v1::CreateWorldRequest& request, v1::WorldInfo* response);
+  grpc::Status Handle(const Caller& caller, const v1::DeleteWorldRequest& request,
+                      v1::DeleteWorldResponse* response);
+  grpc::Status Handle(const Caller& caller, const v1::ListWorldsRequest& request,
+                      v1::ListWorldsResponse* response);
+  grpc::Status Handle(const Caller& caller, const v1::GetWorldRequest& request, v1::WorldInfo* response);
+  grpc::Status Handle(const Caller& caller, const v1::PushFrameRequest& request,
+                      v1::PushFrameResponse* response);
+  grpc::Status Handle(const Caller& caller, const v1::QueryWorldRequest& request,
+                      v1::QueryWorldResponse* response);
+  grpc::Status Handle(const Caller& caller, const v1::CastWorldRaysPackedRequest& request,
+                      v1::CastWorldRaysPackedResponse* response);
+  grpc::Status Handle(const Caller& caller, const v1::ValidateShotsRequest& request,
+                      v1::ValidateShotsResponse* response);
+  grpc::Status Handle(const Caller& caller, const v1::ValidateShotsPackedRequest& request,
+                      v1::ValidateShotsResponse* response);
+  grpc::Status Handle(const Caller& caller, const v1::ValidateMovesRequest& request,
+                      v1::ValidateMovesResponse* response);
+
   // One Tick message of `owner`'s stream on `world` (a valid id), read at
   // `read_at`, with no gRPC call: the budget, the nested world ids,
   // admission, the world's lookup, then each part's Run in order; errors go
@@ -124,24 +156,20 @@ class WorldService final : public WorldServiceBase {
 
   // The caller's tenant (WorldServiceConfig::tenants_by_token).
   std::string Principal(const grpc::CallbackServerContext& context) const;
+  Caller CallerOf(const grpc::CallbackServerContext& context) const;
   // Checks the id and header, then finds the caller's world; null with
   // `status` set when any fails.
   template <typename Request>
-  std::shared_ptr<WorldEntry> Lookup(const grpc::CallbackServerContext& context, const Request& request,
-                                     grpc::Status& status);
-  // Parses the request bytes (ParseRequest), answers with handle(request,
-  // &response), serializes the response and records the call
-  // (WorldMetrics::Record): the body of every unary method.
-  template <typename Request, typename Response, typename Handle>
-  grpc::ServerUnaryReactor* ServeRaw(grpc::CallbackServerContext* context,
-                                     const grpc::ByteBuffer* request_bytes, grpc::ByteBuffer* response_bytes,
-                                     Handle handle);
-  // ServeRaw of a method on one world: the id and header checked, the
-  // caller's world found, then Run.
+  std::shared_ptr<WorldEntry> Lookup(const Caller& caller, const Request& request, grpc::Status& status);
+  // Handle of a method on one world: admission, Lookup, then Run.
   template <typename Request, typename Response>
-  grpc::ServerUnaryReactor* ServeInWorld(grpc::CallbackServerContext* context,
-                                         const grpc::ByteBuffer* request_bytes,
-                                         grpc::ByteBuffer* response_bytes);
+  grpc::Status HandleInWorld(const Caller& caller, const Request& request, Response* response);
+  // Parses the request bytes (ParseRequest), answers with Handle, serializes
+  // the response and records the call (WorldMetrics::Record): the body of
+  // every unary method.
+  template <typename Request, typename Response>
+  grpc::ServerUnaryReactor* ServeRaw(grpc::CallbackServerContext* context,
+                                     const grpc::ByteBuffer* request_bytes, grpc::ByteBuffer* response_bytes);
 
   // One request on its world, found: the whole handling after the lookup,
   // the same for a unary call and a Tick message (item limit, decoding, the
