@@ -11,6 +11,7 @@ BUILD_DIR="${FUZZ_BUILD_DIR:-build-fuzz}"
 TARGETS=(core_fuzz mesh_fuzz)
 if [[ -f tests/fuzz/request_fuzz.cc ]]; then TARGETS+=(request_fuzz); fi
 if [[ -f tests/fuzz/import_fuzz.cc ]]; then TARGETS+=(import_fuzz); fi
+if [[ -f tests/fuzz/world_fuzz.cc ]]; then TARGETS+=(world_fuzz); fi
 
 CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOLLIDE_FUZZ=ON \
   -DCOLLIDE_BUILD_SERVICE=ON -DCOLLIDE_BUILD_TESTS=OFF -DCOLLIDE_BUILD_BENCH=OFF -DCOLLIDE_BUILD_CLIENTS=OFF >/dev/null
