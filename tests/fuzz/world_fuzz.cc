@@ -46,9 +46,9 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
+#include "server/logging.h"
 #include "server/service.h"
 #include "server/world_service.h"
-#include "spdlog/spdlog.h"
 
 namespace collide::server {
 namespace {
@@ -66,7 +66,7 @@ constexpr char kWorld[] = "fuzz";
 
 WorldService& Service() {
   static WorldService* service = [] {
-    spdlog::set_level(spdlog::level::warn);    // Not a line per world created,
+    (void)ConfigureLogging("warn", "text");    // Not a line per world created,
     google::protobuf::SetLogHandler(nullptr);  // nor per string that is not UTF-8.
     WorldServiceConfig config;
     // Small enough that fuzzed inputs reach every limit now and then.
