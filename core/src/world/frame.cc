@@ -91,16 +91,21 @@ std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest)
           u.parts[k].local, [&] { return pat() + ".local"; }, out);
     }
     const std::vector<std::int32_t>& known = u.parts.empty() && old != nullptr ? old->parts->ids : ids;
+    // Part poses in the part set's order (the usual animation frame) are
+    // known and distinct without a search: the set's ids are.
+    bool in_order = u.part_poses.size() <= known.size();
+    for (std::size_t k = 0; in_order && k < u.part_poses.size(); ++k)
+      in_order = known[k] == u.part_poses[k].part;
     std::vector<std::int32_t> posed;
     for (std::size_t k = 0; k < u.part_poses.size(); ++k) {
       const auto pat = [&] { return at() + "." + Index("part_poses", k); };
       const std::int32_t part = u.part_poses[k].part;
-      if (std::find(known.begin(), known.end(), part) == known.end()) {
+      if (!in_order && std::find(known.begin(), known.end(), part) == known.end()) {
         out.push_back({pat() + ".part", "unknown part " + std::to_string(part)});
-      } else if (std::find(posed.begin(), posed.end(), part) != posed.end()) {
+      } else if (!in_order && std::find(posed.begin(), posed.end(), part) != posed.end()) {
         out.push_back({pat() + ".part", "duplicate part " + std::to_string(part)});
       }
-      posed.push_back(part);
+      if (!in_order) posed.push_back(part);
       ValidatePose(
           u.part_poses[k].local, [&] { return pat() + ".local"; }, out);
     }
@@ -155,6 +160,13 @@ void BuildTree(Snapshot& s, const Snapshot* next) {
   s.tree.Build(std::move(boxes));
 }
 
+// The index of part `id` in `ids`, which holds it; `hint` first (part poses
+// usually come in the part set's order).
+std::size_t PartIndex(const std::vector<std::int32_t>& ids, std::size_t hint, std::int32_t id) {
+  if (hint < ids.size() && ids[hint] == id) return hint;
+  return static_cast<std::size_t>(std::find(ids.begin(), ids.end(), id) - ids.begin());
+}
+
 // Applies `u` to `b`: the latest frame's state of a known body (updated in
 // place: no copy of its shared pointers), or a default state for a new one.
 void Apply(const BodyUpdate& u, bool known, BodyState& b) {
@@ -185,9 +197,9 @@ void Apply(const BodyUpdate& u, bool known, BodyState& b) {
   }
   if (!u.part_poses.empty()) {
     auto poses = std::make_shared<std::vector<Pose>>(*b.part_poses);
-    for (const PartPose& pp : u.part_poses) {
-      const auto it = std::find(b.parts->ids.begin(), b.parts->ids.end(), pp.part);
-      (*poses)[it - b.parts->ids.begin()] = pp.local;
+    const std::vector<std::int32_t>& ids = b.parts->ids;
+    for (std::size_t k = 0; k < u.part_poses.size(); ++k) {
+      (*poses)[PartIndex(ids, k, u.part_poses[k].part)] = u.part_poses[k].local;
     }
     b.part_poses = std::move(poses);
     reposed = true;
