@@ -262,10 +262,10 @@ FrameError World::PushFrame(const Frame& frame) {
     BuildTree(*history_.back(), next.get());
     memory_->Retree(old_tree, history_.back()->tree.memory_bytes());
   }
-  memory_->Add(*next);
+  memory_->Add(*next, latest);
   history_.push_back(std::move(next));
   while (history_.size() > static_cast<std::size_t>(std::max(1, settings_.history_ticks))) {
-    memory_->Remove(*history_.front());
+    memory_->Remove(*history_[0], history_[1].get());
     history_.pop_front();
   }
   return {};

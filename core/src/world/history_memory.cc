@@ -14,41 +14,28 @@ std::size_t HistoryMemory::OwnBytes(const Snapshot& s) {
   return sizeof(Snapshot) + s.bodies.capacity() * sizeof(BodyState) + s.tree.memory_bytes();
 }
 
-void HistoryMemory::Add(const Snapshot& s) {
-  bytes_ += OwnBytes(s);
-  for (const BodyState& b : s.bodies) {
-    if (b.parts) Hold(b.parts.get(), PartSetBytes(*b.parts));
-    if (b.part_poses) Hold(b.part_poses.get(), PosesBytes(*b.part_poses));
+std::size_t HistoryMemory::UnsharedBytes(const Snapshot& s, const Snapshot* other) {
+  std::size_t bytes = 0, j = 0;
+  const std::size_t n = other != nullptr ? other->bodies.size() : 0;
+  for (const BodyState& b : s.bodies) {  // both sorted by id.
+    while (j < n && other->bodies[j].id < b.id) ++j;
+    const BodyState* o = j < n && other->bodies[j].id == b.id ? &other->bodies[j] : nullptr;
+    if (b.parts && (o == nullptr || o->parts != b.parts)) bytes += PartSetBytes(*b.parts);
+    if (b.part_poses && (o == nullptr || o->part_poses != b.part_poses)) bytes += PosesBytes(*b.part_poses);
   }
+  return bytes;
 }
 
-void HistoryMemory::Remove(const Snapshot& s) {
-  bytes_ -= OwnBytes(s);
-  for (const BodyState& b : s.bodies) {
-    Release(b.parts.get());
-    Release(b.part_poses.get());
-  }
+void HistoryMemory::Add(const Snapshot& s, const Snapshot* previous) {
+  bytes_ += OwnBytes(s) + UnsharedBytes(s, previous);
+}
+
+void HistoryMemory::Remove(const Snapshot& s, const Snapshot* next) {
+  bytes_ -= OwnBytes(s) + UnsharedBytes(s, next);
 }
 
 void HistoryMemory::Retree(std::size_t old_tree_bytes, std::size_t new_tree_bytes) {
   bytes_ = bytes_ - old_tree_bytes + new_tree_bytes;
-}
-
-void HistoryMemory::Hold(const void* object, std::size_t bytes) {
-  Shared& s = shared_[object];
-  if (s.holders++ == 0) {
-    s.bytes = bytes;
-    bytes_ += bytes;
-  }
-}
-
-void HistoryMemory::Release(const void* object) {
-  const auto it = shared_.find(object);
-  if (it == shared_.end()) return;
-  if (--it->second.holders == 0) {
-    bytes_ -= it->second.bytes;
-    shared_.erase(it);
-  }
 }
 
 }  // namespace collide::internal

@@ -8,19 +8,27 @@
 #define COLLIDE_CORE_SRC_WORLD_HISTORY_MEMORY_H_
 
 #include <cstddef>
-#include <unordered_map>
 
 #include "world/snapshot.h"
 
 namespace collide::internal {
 
+// Each part set and part-pose vector is made for one body in one frame and
+// carried to the following frames until replaced (PushFrame copies the
+// latest snapshot's pointers, and a new body gets new objects), so the kept
+// snapshots holding it are consecutive: comparing a snapshot with its
+// neighbour, body by body in id order, finds what it alone holds, with no
+// table of holders (that table's hash operations, four per body per frame,
+// were most of a 10,000-body frame's accounting).
 class HistoryMemory {
  public:
-  // `s` enters the history (its tree built): its own bytes, and those of each
-  // part set and part pose vector no kept snapshot holds yet.
-  void Add(const Snapshot& s);
-  // `s` leaves the history: its own bytes, and the shared objects only it held.
-  void Remove(const Snapshot& s);
+  // `s` enters the history after `previous` (null: the first): its own
+  // bytes, and those of each part set and part pose vector it does not share
+  // with `previous`.
+  void Add(const Snapshot& s, const Snapshot* previous);
+  // `s`, the oldest, leaves the history before `next` (null: none left): its
+  // own bytes, and the shared objects `next` does not hold.
+  void Remove(const Snapshot& s, const Snapshot* next);
   // A kept snapshot's tree was rebuilt (the latest one's, when the next
   // frame arrives: it then bounds the interval between them).
   void Retree(std::size_t old_tree_bytes, std::size_t new_tree_bytes);
@@ -28,16 +36,11 @@ class HistoryMemory {
 
   // What `s` itself holds: the snapshot, its body vector, its tree.
   static std::size_t OwnBytes(const Snapshot& s);
+  // The part sets and part poses of `s` that `other` (a neighbour, or null)
+  // does not point at too.
+  static std::size_t UnsharedBytes(const Snapshot& s, const Snapshot* other);
 
  private:
-  struct Shared {
-    std::size_t holders = 0;  // kept snapshots pointing at it.
-    std::size_t bytes = 0;
-  };
-  void Hold(const void* object, std::size_t bytes);
-  void Release(const void* object);
-
-  std::unordered_map<const void*, Shared> shared_;
   std::size_t bytes_ = 0;
 };
 
