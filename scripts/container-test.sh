@@ -3,8 +3,10 @@
 # unit tests inside), runs it hardened (read-only root, no capabilities, no
 # new privileges), and checks it from outside: health, queries with the CLI
 # and the Python client, non-root user, read-only filesystem, dropped
-# capabilities, the image's own HEALTHCHECK, and that `docker stop` makes the
-# server drain and exit 0. Loopback only (--network host, server on
+# capabilities, the image's own HEALTHCHECK, worlds (create from JSON, info,
+# delete, a 2 s `collide world demo` through the Tick stream), and that
+# `docker stop` with a Tick stream open makes the server drain (the stream
+# ends UNAVAILABLE, not reset) and exit 0. Loopback only (--network host, server on
 # 127.0.0.1). When the machine has no Docker engine running it starts one
 # (dockerd --bridge=none --iptables=false) and stops it at the end; an engine
 # already running is used and left running. When there is no
@@ -157,11 +159,41 @@ check "image HEALTHCHECK reports healthy" bash -c "for i in \$(seq 180); do
     [[ \$(docker inspect -f '{{.State.Health.Status}}' $container) == healthy ]] && exit 0; sleep 0.5; done
   docker inspect -f '{{json .State.Health}}' $container; exit 1"
 
+# Worlds (README: Worlds) in the real image: one created from a JSON
+# description (CreateWorldRequest in the proto's JSON mapping), read back and
+# deleted (then NOT_FOUND); a 2 s simulated match (`collide world demo`:
+# moves, frames and shots each tick through the Tick stream; exit 0 only when
+# every call succeeded and shots were judged); and a second match left
+# running, so that step 5 stops the server with a Tick stream open.
+cat >"$workdir/world.json" <<'EOF'
+{"statics": [{"id": 1, "mesh": {"vertices": [10, -5, 0, 10, 5, 0, 10, 5, 4, 10, -5, 4], "indices": [0, 1, 2, 0, 2, 3]}},
+             {"id": 2, "shape": {"sphere": {"center": {"x": 5, "y": 4, "z": 1}, "radius": 1}}}],
+ "historyTicks": 16}
+EOF
+check "world create from a JSON description" bash -c "'$CLI' world create ct-json '$workdir/world.json' --target='$target' |
+  tee /dev/stderr | grep -q 'statics 2  triangles 2 '"
+check "world info, delete, then NOT_FOUND" bash -c "'$CLI' world info ct-json --target='$target' | grep -q '^world ct-json ' &&
+  '$CLI' world delete ct-json --target='$target' && ! '$CLI' world info ct-json --target='$target' 2>'$workdir/gone' &&
+  grep -q NOT_FOUND '$workdir/gone'"
+check "world demo: 2 s of ticks through the stream" bash -c "set -o pipefail; '$CLI' world demo --seconds 2 --target='$target' |
+  tee /dev/stderr | grep -Eq '^summary: [1-9][0-9]* ticks'"
+"$CLI" world demo --seconds 60 --target="$target" >"$workdir/demo-open.out" 2>&1 &
+demo_pid=$!
+for _ in $(seq 100); do grep -q '^ *1\.0s' "$workdir/demo-open.out" && break; sleep 0.2; done
+
 # 5. docker stop sends SIGTERM to tini, which forwards it: the server goes
 # NOT_SERVING, drains and exits 0 well before docker's SIGKILL.
 docker stop -t 20 "$container" >/dev/null
 check "docker stop drains and exits 0" bash -c "[[ \$(docker inspect -f '{{.State.ExitCode}}' $container) == 0 ]]"
 check "drain logged" bash -c "docker logs $container 2>&1 | tail -5 | tee /dev/stderr | grep -q 'draining in-flight calls'"
+check "the open Tick stream drained" bash -c "docker logs $container 2>&1 | grep 'Tick stream' | tee /dev/stderr |
+  grep -q 'draining 1 open Tick stream'"
+# The running match ends on the stream's final status (UNAVAILABLE, the
+# server shutting down): no hang, no reset.
+for _ in $(seq 50); do kill -0 "$demo_pid" 2>/dev/null || break; sleep 0.2; done
+check "the match with the open stream ended on its final status" bash -c "! kill -0 $demo_pid 2>/dev/null &&
+  tail -3 '$workdir/demo-open.out' | tee /dev/stderr | grep -q 'UNAVAILABLE: the server is shutting down'"
+kill "$demo_pid" 2>/dev/null
 
 # Memory (README: Memory): the image under the compose file's memory limit,
 # driven at twice what admission lets in (--max_items_in_flight 131072: 32
