@@ -179,7 +179,7 @@ check "world demo: 2 s of ticks through the stream" bash -c "set -o pipefail; '$
   tee /dev/stderr | grep -Eq '^summary: [1-9][0-9]* ticks'"
 "$CLI" world demo --seconds 60 --target="$target" >"$workdir/demo-open.out" 2>&1 &
 demo_pid=$!
-for _ in $(seq 100); do grep -q '^ *1\.0s' "$workdir/demo-open.out" && break; sleep 0.2; done
+for _ in $(seq 100); do grep -qs '^ *1\.0s' "$workdir/demo-open.out" && break; sleep 0.2; done
 
 # 5. docker stop sends SIGTERM to tini, which forwards it: the server goes
 # NOT_SERVING, drains and exits 0 well before docker's SIGKILL.
