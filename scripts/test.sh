@@ -70,7 +70,7 @@ echo "test.sh: stage timings: ${timings[*]}"
 if ((${#failed[@]})); then
   for f in "${failed[@]}"; do
     echo "--- stage $f, its failure lines:"
-    grep -E -i 'fail|error|invariant|SUMMARY|Test unit written|base64' "$STAGE_LOGS/$f.log" | grep -v -E '^\[[0-9]+/[0-9]+\]|warning:' | tail -40
+    grep -E -i 'fail|error|invariant|SUMMARY|Test unit written|base64|FINDING|#[0-9]+ collide::' "$STAGE_LOGS/$f.log" | grep -v -E '^\[[0-9]+/[0-9]+\]|warning:' | tail -40
   done
   echo "test.sh: FAILED stages: ${failed[*]}"
   exit 1
