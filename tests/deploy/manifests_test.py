@@ -51,6 +51,27 @@ def server_flag_defaults():
     return dict(re.findall(r"ABSL_FLAG\(\s*[^,]+,\s*(\w+)\s*,\s*([^,]+?)\s*,", text))
 
 
+# The pair queries' measured peak resident set under 2x overload of maximal
+# batches with the default flags (README: Memory, "peak 404 MB").
+PAIR_QUERY_PEAK_BYTES = 404 * 10**6
+
+MEMORY_UNITS = {"Mi": 2**20, "Gi": 2**30, "M": 2**20, "G": 2**30}
+
+
+def memory_bytes(text):
+    """A container memory limit ("512Mi" in Kubernetes, "512M" in compose, both binary) in bytes."""
+    number, unit = re.fullmatch(r"(\d+)([A-Za-z]*)", text).groups()
+    return int(number) * MEMORY_UNITS[unit]
+
+
+def assert_worlds_fit(test, env, limit):
+    """The world budget is set and fits the limit beside the pair queries' peak."""
+    budget = int(env["COLLIDE_WORLD_MEMORY_BUDGET_BYTES"])
+    test.assertGreater(budget, 0)
+    test.assertLessEqual(PAIR_QUERY_PEAK_BYTES + budget, memory_bytes(limit),
+                         "the world budget and the pair queries' peak pass the container's limit")
+
+
 def env_flag(name):
     """COLLIDE_WORKER_THREADS -> worker_threads (how the server reads its environment)."""
     return name[len("COLLIDE_"):].lower() if name.startswith("COLLIDE_") else None
@@ -149,6 +170,8 @@ class KubernetesTest(unittest.TestCase):
         for kind in ("requests", "limits"):
             self.assertIn("cpu", res[kind])
             self.assertIn("memory", res[kind])
+        env = {e["name"]: e["value"] for e in self.container["env"]}
+        assert_worlds_fit(self, env, res["limits"]["memory"])
 
     def test_security_context(self):
         pod_sc = self.pod["securityContext"]
@@ -453,6 +476,7 @@ class ComposeTest(unittest.TestCase):
             limits = svc["deploy"]["resources"]["limits"]
             self.assertIn("cpus", limits)
             self.assertEqual(limits["memory"], "512M")
+            assert_worlds_fit(self, svc["environment"], limits["memory"])
 
     def test_proxy_reaches_every_replica_by_its_slot_name(self):
         proxy = self.services["proxy"]
