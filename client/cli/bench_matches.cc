@@ -177,7 +177,7 @@ int RunMatchesBench() {
     ids.push_back(absl::StrCat("match-", getpid(), "-", i));
     absl::StatusOr<WorldInfo> info = client.CreateWorld(MatchSpec(ids.back(), map, scale));
     if (!info.ok()) return Fail(absl::StrCat("creating world ", i + 1, " of ", matches), info.status());
-    deleters.push_back(std::make_unique<DeleteOnExit>(client, ids.back()));
+    deleters.push_back(std::unique_ptr<DeleteOnExit>(new DeleteOnExit{client, ids.back()}));
   }
   absl::StatusOr<std::vector<Vec3>> floor = FindFloorPoints(client, ids[0], scale, 4096, seed);
   if (!floor.ok()) return Fail("finding the floor", floor.status());
