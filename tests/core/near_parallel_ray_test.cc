@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "collide/mesh.h"
 #include "collide/query.h"
 #include "support/case_count.h"
 #include "support/near_parallel_rays.h"
@@ -93,6 +94,24 @@ TEST(NearParallelRayRegression, CoplanarRayHitsAtTheEntryEdge) {
   const RayHit along = RayCast({{-2, 0, 0}, {1, 0, 0}}, t);
   ASSERT_TRUE(along.hit);
   EXPECT_EQ(along.distance, 2.0);
+}
+
+// core_fuzz found it: a ray with a tiny direction (|d| = 1e-9) meeting an
+// edge exactly at max_distance = 1e12. Its t lies within t_max = 1e12 / |d|
+// (rounded), and t * |d| rounded one ulp past max_distance: a hit's distance
+// must never exceed max_distance, alone or in a mesh.
+TEST(NearParallelRayRegression, HitAtMaxDistanceStaysWithinIt) {
+  const double a = -0x1.d1a94a2p+39;
+  const Triangle t{{a, a, 3}, {a, a, a}, {0x1.6a09e667f3bcdp-1, 0, 0}};
+  const Ray ray{{a, 0, 0}, {0, -0x1.12e0be826d695p-30, 0}, -a};
+  const RayHit hit = RayCast(ray, t);
+  ASSERT_TRUE(hit.hit);
+  EXPECT_LE(hit.distance, ray.max_distance);
+  EXPECT_GE(hit.distance, std::nextafter(ray.max_distance, 0.0));
+  const TriangleMesh mesh(MeshData{{t.a, t.b, t.c}, {{0, 1, 2}}});
+  const MeshRayHit in_mesh = RayCastClosest(mesh, ray);
+  ASSERT_TRUE(in_mesh.hit);
+  EXPECT_EQ(in_mesh.distance, hit.distance);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ struct MeshRay {
   internal::WatertightRay ray;
   internal::RayBoxes boxes;
   double t_max = 0.0;  // in units of the ray direction.
+  double max_distance = 0.0;
 };
 
 // False for a ray that cannot hit (empty mesh, zero or non-finite direction).
@@ -42,6 +43,7 @@ bool SetUp(const TriangleMesh& mesh, const Ray& ray, MeshRay& out) {
   }
   out.boxes = internal::SetUpRayBoxes(ray.origin, out.ray.unit, t_bound);
   out.t_max = ray.max_distance / out.ray.length;
+  out.max_distance = ray.max_distance;
   return true;
 }
 
@@ -51,7 +53,7 @@ float WorldBound(const MeshRay& r, double t) { return internal::RoundUp(t * r.ra
 
 MeshRayHit ToMeshHit(const TriangleMesh& mesh, const MeshRay& r, std::uint32_t id, const RayTriangleT& t) {
   const Triangle tri = mesh.triangle(id);
-  const RayHit h = internal::RayHitOnTriangle(r.ray, tri.a, tri.b, tri.c, t);
+  const RayHit h = internal::RayHitOnTriangle(r.ray, tri.a, tri.b, tri.c, t, r.max_distance);
   return {true, h.distance, h.point, h.normal, id};
 }
 

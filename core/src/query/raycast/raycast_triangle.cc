@@ -12,7 +12,7 @@ RayHit RayCastTriangle(const Ray& ray, const Triangle& tri) {
   const WatertightRay r = SetUpWatertightRay(ray.origin, ray.direction);
   const RayTriangleT t = IntersectWatertight(r, tri.a, tri.b, tri.c, ray.max_distance / r.length);
   if (!t.hit) return {};
-  return RayHitOnTriangle(r, tri.a, tri.b, tri.c, t);
+  return RayHitOnTriangle(r, tri.a, tri.b, tri.c, t, ray.max_distance);
 }
 
 }  // namespace collide::internal

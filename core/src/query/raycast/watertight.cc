@@ -182,7 +182,7 @@ RayTriangleT IntersectWatertight(const WatertightRay& r, const Vec3& a, const Ve
 }
 
 RayHit RayHitOnTriangle(const WatertightRay& r, const Vec3& a, const Vec3& b, const Vec3& c,
-                        const RayTriangleT& t) {
+                        const RayTriangleT& t, double max_distance) {
   RayHit hit;
   hit.hit = true;
   if (t.t == 0.0) {
@@ -191,7 +191,7 @@ RayHit RayHitOnTriangle(const WatertightRay& r, const Vec3& a, const Vec3& b, co
     hit.normal = -r.unit;
     return hit;
   }
-  hit.distance = t.t * r.length;
+  hit.distance = std::min(t.t * r.length, max_distance);
   hit.point = r.origin + r.unit * hit.distance;
   const Vec3 n = NormalizedOr(Cross(b - a, c - a), Vec3{0, 0, 1});
   if (t.coplanar) {

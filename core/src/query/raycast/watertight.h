@@ -57,9 +57,12 @@ struct RayTriangleT {
 RayTriangleT IntersectWatertight(const WatertightRay& ray, const Vec3& a, const Vec3& b, const Vec3& c,
                                  double t_max);
 
-// The RayHit (result.h convention) of a hit that IntersectWatertight found.
+// The RayHit (result.h convention) of a hit that IntersectWatertight found
+// within t_max = max_distance / |direction|. Its distance is t * |direction|
+// clamped to max_distance: both roundings (of t_max and of the product) may
+// carry a hit exactly at max_distance one ulp past it.
 RayHit RayHitOnTriangle(const WatertightRay& ray, const Vec3& a, const Vec3& b, const Vec3& c,
-                        const RayTriangleT& t);
+                        const RayTriangleT& t, double max_distance);
 
 }  // namespace collide::internal
 
