@@ -115,28 +115,6 @@ grpc::Status CheckWorldId(const std::optional<std::string_view>& header, const s
   return grpc::Status::OK;
 }
 
-// The items of a request, as admission and --max_items_per_request count
-// them: queries, rays, shots, moves; a frame's body updates.
-std::size_t Items(const v1::GetWorldRequest&) { return 0; }
-std::size_t Items(const v1::Frame& f) { return static_cast<std::size_t>(f.bodies_size()); }
-std::size_t Items(const v1::PushFrameRequest& r) { return Items(r.frame()); }
-std::size_t Items(const v1::QueryWorldRequest& r) {
-  return static_cast<std::size_t>(r.ray_casts_size()) + static_cast<std::size_t>(r.shape_casts_size()) +
-         static_cast<std::size_t>(r.overlaps_size());
-}
-std::size_t Items(const v1::CastWorldRaysPackedRequest& r) {
-  return static_cast<std::size_t>(r.rays_size()) / convert::kPackedRayStride;
-}
-std::size_t Items(const v1::ValidateShotsRequest& r) { return static_cast<std::size_t>(r.shots_size()); }
-std::size_t Items(const v1::ValidateShotsPackedRequest& r) {
-  return static_cast<std::size_t>(r.shooter_ids_size());
-}
-std::size_t Items(const v1::ValidateMovesRequest& r) { return static_cast<std::size_t>(r.moves_size()); }
-std::size_t Items(const v1::TickRequest& r) {
-  return Items(r.frame()) + Items(r.query()) + Items(r.rays_packed()) + Items(r.shots()) +
-         Items(r.shots_packed()) + Items(r.moves());
-}
-
 // An admitted call's items, released when it ends; admitted() false when
 // refused (nothing counted) or when there are no limits.
 class AdmissionGuard {
@@ -260,16 +238,6 @@ WorldService::Caller WorldService::CallerOf(const grpc::CallbackServerContext& c
     caller.world_header.emplace(it->second.data(), it->second.size());
   }
   return caller;
-}
-
-template <typename Request>
-std::shared_ptr<WorldEntry> WorldService::Lookup(const Caller& caller, const Request& request,
-                                                 grpc::Status& status) {
-  status = CheckWorldId(caller.world_header, request.world_id());
-  if (!status.ok()) return nullptr;
-  std::shared_ptr<WorldEntry> entry = registry_.Find(caller.principal, request.world_id());
-  if (entry == nullptr) status = WorldNotFound(request.world_id());
-  return entry;
 }
 
 WorldService::WorldService(WorldServiceConfig config)
@@ -421,7 +389,7 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::Frame& in, v1::PushF
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::QueryWorldRequest& request,
                                v1::QueryWorldResponse* response) {
   grpc::Status status;
-  if (status = CheckItems(Items(request), config_.max_items_per_request); !status.ok()) return status;
+  if (status = CheckItems(RequestItems(request), config_.max_items_per_request); !status.ok()) return status;
   convert::ViolationList violations;
   convert::DecodeArena arena;
   convert::WorldQueries queries;
@@ -469,7 +437,7 @@ grpc::Status WorldService::JudgeShots(WorldEntry& entry, const std::vector<ShotR
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsRequest& request,
                                v1::ValidateShotsResponse* response) {
   grpc::Status status;
-  if (status = CheckItems(Items(request), config_.max_items_per_request); !status.ok()) {
+  if (status = CheckItems(RequestItems(request), config_.max_items_per_request); !status.ok()) {
     return status;
   }
   convert::ViolationList violations;
@@ -484,7 +452,7 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsRequest
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsPackedRequest& request,
                                v1::ValidateShotsResponse* response) {
   grpc::Status status;
-  if (status = CheckItems(Items(request), config_.max_items_per_request); !status.ok()) {
+  if (status = CheckItems(RequestItems(request), config_.max_items_per_request); !status.ok()) {
     return status;
   }
   convert::ViolationList violations;
@@ -499,7 +467,7 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsPackedR
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
                                v1::CastWorldRaysPackedResponse* response) {
   grpc::Status status;
-  if (status = CheckItems(Items(request), config_.max_items_per_request); !status.ok()) {
+  if (status = CheckItems(RequestItems(request), config_.max_items_per_request); !status.ok()) {
     return status;
   }
   convert::ViolationList violations;
@@ -522,7 +490,7 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::CastWorldRaysPackedR
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
                                v1::ValidateMovesResponse* response) {
   grpc::Status status;
-  if (status = CheckItems(Items(request), config_.max_items_per_request); !status.ok()) {
+  if (status = CheckItems(RequestItems(request), config_.max_items_per_request); !status.ok()) {
     return status;
   }
   convert::ViolationList violations;
@@ -543,13 +511,13 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest
   return grpc::Status::OK;
 }
 
-template <typename Request, typename Response>
-grpc::Status WorldService::HandleInWorld(const Caller& caller, const Request& request, Response* response) {
-  const AdmissionGuard admitted(config_.admission, Charged(Items(request), config_.max_items_per_request));
+grpc::Status WorldService::InWorld(const Caller& caller, const std::string& world_id, std::size_t items,
+                                   absl::FunctionRef<grpc::Status(WorldEntry&)> run) {
+  const AdmissionGuard admitted(config_.admission, Charged(items, config_.max_items_per_request));
   if (admitted.refused()) return config_.admission->RefusedStatus();
-  grpc::Status status;
-  std::shared_ptr<WorldEntry> entry = Lookup(caller, request, status);
-  return entry != nullptr ? Run(*entry, request, response) : status;
+  if (grpc::Status status = CheckWorldId(caller.world_header, world_id); !status.ok()) return status;
+  const std::shared_ptr<WorldEntry> entry = registry_.Find(caller.principal, world_id);
+  return entry != nullptr ? run(*entry) : WorldNotFound(world_id);
 }
 
 grpc::Status WorldService::Handle(const Caller& caller, const v1::CreateWorldRequest& request,
@@ -574,35 +542,6 @@ grpc::Status WorldService::Handle(const Caller& caller, const v1::ListWorldsRequ
     FillInfo(*entry, response->add_worlds());
   }
   return grpc::Status::OK;
-}
-
-grpc::Status WorldService::Handle(const Caller& caller, const v1::GetWorldRequest& request,
-                                  v1::WorldInfo* response) {
-  return HandleInWorld(caller, request, response);
-}
-grpc::Status WorldService::Handle(const Caller& caller, const v1::PushFrameRequest& request,
-                                  v1::PushFrameResponse* response) {
-  return HandleInWorld(caller, request, response);
-}
-grpc::Status WorldService::Handle(const Caller& caller, const v1::QueryWorldRequest& request,
-                                  v1::QueryWorldResponse* response) {
-  return HandleInWorld(caller, request, response);
-}
-grpc::Status WorldService::Handle(const Caller& caller, const v1::CastWorldRaysPackedRequest& request,
-                                  v1::CastWorldRaysPackedResponse* response) {
-  return HandleInWorld(caller, request, response);
-}
-grpc::Status WorldService::Handle(const Caller& caller, const v1::ValidateShotsRequest& request,
-                                  v1::ValidateShotsResponse* response) {
-  return HandleInWorld(caller, request, response);
-}
-grpc::Status WorldService::Handle(const Caller& caller, const v1::ValidateShotsPackedRequest& request,
-                                  v1::ValidateShotsResponse* response) {
-  return HandleInWorld(caller, request, response);
-}
-grpc::Status WorldService::Handle(const Caller& caller, const v1::ValidateMovesRequest& request,
-                                  v1::ValidateMovesResponse* response) {
-  return HandleInWorld(caller, request, response);
 }
 
 // Raw serving (as CollisionService): the bytes are parsed by ParseRequest, so
@@ -741,7 +680,8 @@ grpc::Status WorldService::RunTick(const std::string& owner, const std::string& 
   check_id("moves", request.has_moves(), request.moves().world_id());
   if (!violations.empty()) return Invalid(violations);
 
-  const AdmissionGuard admitted(config_.admission, Charged(Items(request), config_.max_items_per_request));
+  const AdmissionGuard admitted(config_.admission,
+                                Charged(RequestItems(request), config_.max_items_per_request));
   if (admitted.refused()) return config_.admission->RefusedStatus();
   if (config_.before_tick_message) config_.before_tick_message(request.sequence());
   const std::shared_ptr<WorldEntry> entry = registry_.Find(owner, world);

@@ -11,6 +11,7 @@
 #define COLLIDE_SERVER_WORLD_SERVICE_H_
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -20,12 +21,14 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "collide/v1/world.grpc.pb.h"
 #include "collide/world.h"
 #include "convert/violations.h"
 #include "server/admission.h"
 #include "server/call_executor.h"
 #include "server/metrics.h"
+#include "server/world_items.h"
 #include "server/world_metrics.h"
 #include "server/world_registry.h"
 
@@ -112,27 +115,22 @@ class WorldService final : public WorldServiceBase {
     std::optional<std::string_view> world_header;
   };
   // One parsed unary request with no gRPC call: the whole handling each
-  // method runs after parsing (ServeRaw): the id and header checks, then
-  // Create, Erase or List; for a method on one world, admission, the lookup
-  // and Run. The status is the call's; `response` is meant only when OK.
+  // method runs after parsing (ServeRaw). The status is the call's;
+  // `response` is meant only when OK. CreateWorld, DeleteWorld and
+  // ListWorlds: the id and header checks, then Create, Erase or List.
   grpc::Status Handle(const Caller& caller, const v1::CreateWorldRequest& request, v1::WorldInfo* response);
   grpc::Status Handle(const Caller& caller, const v1::DeleteWorldRequest& request,
                       v1::DeleteWorldResponse* response);
   grpc::Status Handle(const Caller& caller, const v1::ListWorldsRequest& request,
                       v1::ListWorldsResponse* response);
-  grpc::Status Handle(const Caller& caller, const v1::GetWorldRequest& request, v1::WorldInfo* response);
-  grpc::Status Handle(const Caller& caller, const v1::PushFrameRequest& request,
-                      v1::PushFrameResponse* response);
-  grpc::Status Handle(const Caller& caller, const v1::QueryWorldRequest& request,
-                      v1::QueryWorldResponse* response);
-  grpc::Status Handle(const Caller& caller, const v1::CastWorldRaysPackedRequest& request,
-                      v1::CastWorldRaysPackedResponse* response);
-  grpc::Status Handle(const Caller& caller, const v1::ValidateShotsRequest& request,
-                      v1::ValidateShotsResponse* response);
-  grpc::Status Handle(const Caller& caller, const v1::ValidateShotsPackedRequest& request,
-                      v1::ValidateShotsResponse* response);
-  grpc::Status Handle(const Caller& caller, const v1::ValidateMovesRequest& request,
-                      v1::ValidateMovesResponse* response);
+  // Every method on one world (each request that has a Run overload below):
+  // admission of its RequestItems, the world's lookup (InWorld), then Run.
+  // A new method on one world needs only its Run and RequestItems.
+  template <typename Request, typename Response>
+  grpc::Status Handle(const Caller& caller, const Request& request, Response* response) {
+    return InWorld(caller, request.world_id(), RequestItems(request),
+                   [&](WorldEntry& entry) { return Run(entry, request, response); });
+  }
 
   // One Tick message of `owner`'s stream on `world` (a valid id), read at
   // `read_at`, with no gRPC call: the budget, the nested world ids,
@@ -157,13 +155,10 @@ class WorldService final : public WorldServiceBase {
   // The caller's tenant (WorldServiceConfig::tenants_by_token).
   std::string Principal(const grpc::CallbackServerContext& context) const;
   Caller CallerOf(const grpc::CallbackServerContext& context) const;
-  // Checks the id and header, then finds the caller's world; null with
-  // `status` set when any fails.
-  template <typename Request>
-  std::shared_ptr<WorldEntry> Lookup(const Caller& caller, const Request& request, grpc::Status& status);
-  // Handle of a method on one world: admission, Lookup, then Run.
-  template <typename Request, typename Response>
-  grpc::Status HandleInWorld(const Caller& caller, const Request& request, Response* response);
+  // The part of Handle common to the methods on one world: admission of
+  // `items`, the id and header checks, the caller's world, then `run` on it.
+  grpc::Status InWorld(const Caller& caller, const std::string& world_id, std::size_t items,
+                       absl::FunctionRef<grpc::Status(WorldEntry&)> run);
   // Parses the request bytes (ParseRequest), answers with Handle, serializes
   // the response and records the call (WorldMetrics::Record): the body of
   // every unary method.
