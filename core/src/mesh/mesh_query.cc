@@ -9,6 +9,7 @@
 #include "collide/query.h"
 #include "mesh/bvh.h"
 #include "mesh/bvh_traverse.h"
+#include "mesh/mesh_broadphase.h"
 #include "mesh/shape_bounds.h"
 
 namespace collide {
@@ -46,6 +47,23 @@ Candidate CandidateAt(const TriangleMesh& mesh, std::uint32_t i, const Aabb& box
 }
 
 }  // namespace
+
+bool internal::AnyTriangleBoxTouches(const TriangleMesh& mesh, const Aabb& box) {
+  ShapeBox lanes{box, {}, {}};
+  internal::BoxLanes(box.min, box.max, lanes.lo, lanes.hi);
+  struct Visitor {
+    const TriangleMesh& mesh;
+    const Aabb& box;
+    bool found = false;
+    bool Leaf(std::uint32_t first, std::uint32_t count) {
+      for (std::uint32_t i = first; i < first + count && !found; ++i)
+        found = CandidateAt(mesh, i, box).gap2 == 0.0;
+      return found;
+    }
+  } visitor{mesh, lanes.box};
+  internal::TraverseBox(mesh.bvh(), lanes.lo, lanes.hi, visitor);
+  return visitor.found;
+}
 
 std::size_t OverlapTriangles(const TriangleMesh& mesh, const Shape& shape, std::size_t max_results,
                              std::vector<std::uint32_t>& out) {
