@@ -1,32 +1,60 @@
 #include "server/request_encoding.h"
 
 #include <string>
+#include <string_view>
 
 namespace collide::server {
 namespace {
 
-// On the response headers; and on the trailers of a refusal, because gRPC
-// 1.51 sends a failed call that has no message as trailers only (what the
-// gRPC spec asks) and drops the headers' custom entries when it does.
+// gRPC's own health service (grpc.health.v1) parses its request itself, so a
+// compressed check reaches it as the bytes sent and fails to parse
+// (INVALID_ARGUMENT "could not parse request"). Its methods take the request
+// as a ByteBuffer (gRPC 1.51, src/cpp/server/health/default_health_check_service.cc:
+// CallbackUnaryHandler<ByteBuffer, ByteBuffer> for Check, the server-streaming
+// one for Watch), which is what the interceptor reads after receiving it.
+bool IsHealthMethod(const char* method) {
+  return method != nullptr && std::string_view(method).starts_with("/grpc.health.v1.Health/");
+}
+
+// Adds grpc-accept-encoding to the response headers; and to the trailers of
+// a refusal, because gRPC 1.51 sends a failed call that has no message as
+// trailers only (what the gRPC spec asks) and drops the headers' custom
+// entries when it does. On the health service's calls it also gives a
+// compressed request our refusal (CheckRequestEncoding), as every other
+// method does.
 class AcceptEncodingInterceptor : public grpc::experimental::Interceptor {
  public:
+  explicit AcceptEncodingInterceptor(bool health) : health_(health) {}
+
   void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
     using grpc::experimental::InterceptionHookPoints;
+    if (health_ && methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE)) {
+      if (const auto* request = static_cast<const grpc::ByteBuffer*>(methods->GetRecvMessage())) {
+        RequestReader reader(*request);
+        refusal_ = CheckRequestEncoding(reader);
+      }
+    }
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_INITIAL_METADATA)) {
       methods->GetSendInitialMetadata()->emplace("grpc-accept-encoding", kAcceptedEncodings);
     }
-    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS) &&
-        !methods->GetSendStatus().ok()) {
-      methods->GetSendTrailingMetadata()->emplace("grpc-accept-encoding", kAcceptedEncodings);
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
+      if (!refusal_.ok()) methods->ModifySendStatus(refusal_);
+      if (!methods->GetSendStatus().ok()) {
+        methods->GetSendTrailingMetadata()->emplace("grpc-accept-encoding", kAcceptedEncodings);
+      }
     }
     methods->Proceed();
   }
+
+ private:
+  const bool health_;
+  grpc::Status refusal_;  // Not OK: the health request was compressed.
 };
 
 class AcceptEncodingFactory : public grpc::experimental::ServerInterceptorFactoryInterface {
  public:
-  grpc::experimental::Interceptor* CreateServerInterceptor(grpc::experimental::ServerRpcInfo*) override {
-    return new AcceptEncodingInterceptor;
+  grpc::experimental::Interceptor* CreateServerInterceptor(grpc::experimental::ServerRpcInfo* info) override {
+    return new AcceptEncodingInterceptor(IsHealthMethod(info->method()));
   }
 };
 

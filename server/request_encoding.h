@@ -13,7 +13,9 @@
 // advertised, responses never compressed) and per-message decompression off
 // (the handler sees the compressed bytes as sent, bounded by
 // max_receive_message_bytes, and never inflates them: a decompression bomb
-// costs nothing), and does the refusing and advertising here.
+// costs nothing), and does the refusing and advertising here: the services'
+// handlers call CheckRequestEncoding, and the interceptor does it for gRPC's
+// own health service.
 #ifndef COLLIDE_SERVER_REQUEST_ENCODING_H_
 #define COLLIDE_SERVER_REQUEST_ENCODING_H_
 
@@ -49,7 +51,9 @@ class RequestReader : public grpc::ProtoBufferReader {
 // compressed with gzip; this server accepts identity (uncompressed) only".
 grpc::Status CheckRequestEncoding(RequestReader& request);
 
-// Adds grpc-accept-encoding: identity to every call's response headers.
+// Adds grpc-accept-encoding: identity to every call's response headers (and
+// a refusal's trailers), and refuses a compressed grpc.health.v1 request as
+// CheckRequestEncoding does.
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> AcceptEncodingInterceptorFactory();
 
 }  // namespace collide::server

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/encoding/gzip"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
@@ -61,6 +62,19 @@ func TestGzipIsNotAdvertisedAndIsRefused(t *testing.T) {
 		},
 		"GetServerInfo": func() error {
 			_, err := c.Service().GetServerInfo(ctx, &pb.GetServerInfoRequest{}, gz, grpc.Trailer(&refusal))
+			return err
+		},
+		// gRPC's own health service parses its request itself; the server
+		// gives it the same refusal (server/request_encoding.cc).
+		"Health.Check": func() error {
+			_, err := c.health.Check(ctx, &healthpb.HealthCheckRequest{}, gz)
+			return err
+		},
+		"Health.Watch": func() error {
+			stream, err := c.health.Watch(ctx, &healthpb.HealthCheckRequest{}, gz)
+			if err == nil {
+				_, err = stream.Recv()
+			}
 			return err
 		},
 	}
