@@ -4,6 +4,11 @@
 #include <utility>
 
 namespace collide::server {
+namespace {
+thread_local bool on_pool_thread = false;
+}  // namespace
+
+bool CallExecutor::OnPoolThread() { return on_pool_thread; }
 
 CallExecutor::CallExecutor(int threads) {
   threads_.reserve(std::max(threads, 1));
@@ -28,6 +33,7 @@ void CallExecutor::Post(std::function<void()> task) {
 }
 
 void CallExecutor::Loop() {
+  on_pool_thread = true;
   for (;;) {
     std::function<void()> task;
     {

@@ -25,6 +25,8 @@ class CallExecutor {
   CallExecutor& operator=(const CallExecutor&) = delete;
 
   void Post(std::function<void()> task);
+  // The calling thread is one of some CallExecutor's (tests: where a call ran).
+  static bool OnPoolThread();
 
  private:
   void Loop();

@@ -5,8 +5,9 @@
 //
 // The unary handlers run on gRPC's callback threads: world calls are short (a
 // frame, a batch of queries), and a mesh's BVH is built once at creation.
-// Tick streams (TickStream, world_tick.h) run their messages on the service's
-// CallExecutor, each with the unary calls' code (Run).
+// Tick streams (TickStream, world_tick.h) run their messages with the unary
+// calls' code (Run): a small one on the gRPC thread that read it, a large one
+// on the service's CallExecutor.
 #ifndef COLLIDE_SERVER_WORLD_SERVICE_H_
 #define COLLIDE_SERVER_WORLD_SERVICE_H_
 
@@ -52,11 +53,11 @@ struct WorldServiceConfig {
   // The server's admission limits (shared with CollisionService); null:
   // none. Counts every world call on a world, and each Tick message.
   Admission* admission = nullptr;
-  // Threads running Tick messages.
+  // Threads running large Tick messages (TickStream::kMaxInlineBytes).
   int call_threads = 2;
-  // Test hook: runs on the executor before each Tick message is looked up
-  // and run, once admitted (its sequence), e.g. to hold one while the next
-  // ones wait.
+  // Test hook: runs on the thread running each Tick message before it is
+  // looked up and run, once admitted (its sequence), e.g. to hold one while
+  // the next ones wait.
   std::function<void(std::int64_t)> before_tick_message;
 };
 

@@ -16,9 +16,10 @@ namespace {
 // 64-player match (a frame, 64 moves, 10 shots, and the verdicts) is ~1,000
 // sub-messages, and parsed onto the heap their malloc and free were a fifth
 // of the server's CPU under 8 such matches (perf, `collide bench
-// --matches`). RunNext runs from start to end on one thread and never
-// nests, so the block is used by one arena at a time; blocks beyond it are
-// the arena's, freed with it.
+// --matches`). The arena lives inside Answer, whose scope only parses,
+// runs the message in the core and serializes (no gRPC call that could run
+// another reaction on this thread), so the block is used by one arena at a
+// time; blocks beyond it are the arena's, freed with it.
 google::protobuf::ArenaOptions ThreadArenaOptions() {
   constexpr std::size_t kBlockBytes = 256 << 10;
   thread_local const std::unique_ptr<char[]> block(new char[kBlockBytes]);
@@ -83,21 +84,33 @@ std::optional<grpc::Status> TickStream::FinishableLocked() {
 
 void TickStream::OnReadDone(bool ok) {
   std::optional<grpc::Status> finish;
+  std::optional<Read> here;  // A small message run on this thread.
   {
     std::lock_guard lock(mu_);
     reading_ = false;
     if (!ok) {
       reads_ended_ = true;
     } else if (!cancelled_ && !finished_) {
-      queued_bytes_ += reading_buffer_.Length();
-      queue_.push_back({std::move(reading_buffer_), Clock::now()});
+      Read read{std::move(reading_buffer_), Clock::now()};
       reading_buffer_.Clear();
-      MaybeRunLocked();
-      MaybeReadLocked();
+      if (!running_ && queue_.empty() && writes_.size() < kMaxQueued &&
+          read.bytes.Length() <= kMaxInlineBytes) {
+        running_ = true;
+        here = std::move(read);
+      } else {
+        queued_bytes_ += read.bytes.Length();
+        queue_.push_back(std::move(read));
+        MaybeRunLocked();
+      }
+      MaybeReadLocked();  // Reading runs ahead of the message run here.
     }
     finish = FinishableLocked();
   }
-  if (finish) Finish(*std::move(finish));
+  if (here) {
+    Answer(*std::move(here));
+  } else if (finish) {
+    Finish(*std::move(finish));
+  }
 }
 
 void TickStream::RunNext() {
@@ -121,8 +134,12 @@ void TickStream::RunNext() {
     if (finish) Finish(*std::move(finish));
     return;
   }
+  Answer(std::move(read));
+}
 
+void TickStream::Answer(Read read) {
   // The message, outside the lock: reads and writes go on meanwhile.
+  std::optional<grpc::Status> finish;
   grpc::ByteBuffer answer;
   grpc::Status serialized;
   {

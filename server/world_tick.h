@@ -2,12 +2,19 @@
 // world.proto's TickRequest). Reading runs ahead of running: each message is
 // timestamped when read (its budget_ms counts from there) and queued, up to
 // kMaxQueued messages or kMaxQueuedBytes; messages run one at a time, in
-// order, on the world service's CallExecutor (WorldService::AnswerTick, the
-// unary calls' code), one task per message so that streams share the
-// threads; answers are written in order, at most kMaxQueued waiting for a
-// slow reader before running pauses. So a stream holds a bounded amount of
-// memory, and a client that neither reads nor sends is held by gRPC's flow
-// control.
+// order (WorldService::AnswerTick, the unary calls' code); answers are
+// written in order, at most kMaxQueued waiting for a slow reader before
+// running pauses. So a stream holds a bounded amount of memory, and a client
+// that neither reads nor sends is held by gRPC's flow control.
+//
+// Where a message runs: a small one (at most kMaxInlineBytes, about the
+// items of one chunk, which CollisionService also runs on gRPC's thread)
+// read when nothing of its stream waits or runs, on the gRPC thread that
+// read it, once the next read is started: as the unary world calls do, and
+// without waking another thread. Any other on the world service's
+// CallExecutor, one task per message so that streams share the threads and
+// a large batch never holds one of gRPC's few threads (where calls arriving
+// meanwhile would wait uncounted by admission).
 //
 // Ending: the client's half-close ends it OK, and WorldService::Drain
 // (shutdown) UNAVAILABLE, each once every message read is answered and
@@ -35,6 +42,9 @@ class TickStream final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::
  public:
   static constexpr std::size_t kMaxQueued = 8;
   static constexpr std::size_t kMaxQueuedBytes = std::size_t{8} << 20;
+  // A message at most this large runs on the thread that read it when it
+  // is next: ~200 packed shots or moves (~70 bytes an item).
+  static constexpr std::size_t kMaxInlineBytes = std::size_t{16} << 10;
 
   // A stream on `world` (a valid id) for `owner`; registered with the
   // service for Drain, or ended UNAVAILABLE at once when it drains.
@@ -59,8 +69,11 @@ class TickStream final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::
 
   TickStream(WorldService* service, std::string world, std::string owner);
 
-  // Runs the oldest queued message and writes its answer (executor task).
+  // Runs the oldest queued message (executor task) with Answer.
   void RunNext();
+  // Runs `read` (running_ set for it), writes its answer, then posts the
+  // next queued message or finishes the stream.
+  void Answer(Read read);
   // Each with mu_ held: starts a read when there is room and reading goes
   // on; posts RunNext when a message waits, none runs and the answers
   // waiting to be written leave room.
@@ -82,7 +95,7 @@ class TickStream final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::
   bool cancelled_ = false;           // OnCancel or a failed write.
   std::deque<Read> queue_;           // Read, not yet run.
   std::size_t queued_bytes_ = 0;
-  bool running_ = false;                 // A RunNext task is posted or running.
+  bool running_ = false;                 // A message runs or a RunNext task is posted.
   std::deque<grpc::ByteBuffer> writes_;  // Answers; the front is being written when writing_.
   bool writing_ = false;
   bool finished_ = false;

@@ -3,15 +3,20 @@
 // answer on a twin world, errors answered per message while the stream goes
 // on, the budget, admission, the header and an unknown world, and the drain
 // at shutdown (the message running finishes, then UNAVAILABLE, not a reset).
+#include "server/world_tick.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <future>
+#include <map>
+#include <mutex>
 #include <thread>
 
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/impl/codegen/client_unary_call.h"
 #include "grpcpp/support/sync_stream.h"
+#include "server/call_executor.h"
 #include "tests/server/test_server.h"
 #include "tests/server/world_fixtures.h"
 
@@ -209,6 +214,58 @@ TEST_F(WorldTickTest, AnswersInOrderEqualToTheUnaryCalls) {
   EXPECT_EQ(answers[1].moves().verdicts(0).code(), v1::MOVE_CODE_BLOCKED);
   EXPECT_EQ(answers[3].shots_packed().verdicts(0).code(), v1::SHOT_CODE_CONFIRMED);
   EXPECT_EQ(answers[3].rays_packed().target_id(1), kBall);
+}
+
+// Whether each sequence ran on a CallExecutor thread (the hook runs where
+// the message runs).
+class WorldTickWhereTest : public WorldTickTest {
+ protected:
+  static Options Recording(std::map<std::int64_t, bool>* on_pool, std::mutex* mu) {
+    Options o;
+    o.before_tick_message = [on_pool, mu](std::int64_t s) {
+      std::lock_guard lock(*mu);
+      (*on_pool)[s] = CallExecutor::OnPoolThread();
+    };
+    return o;
+  }
+  WorldTickWhereTest() : WorldTickTest(Recording(&on_pool_, &mu_)) {}
+  std::map<std::int64_t, bool> on_pool_;
+  std::mutex mu_;
+};
+
+TEST_F(WorldTickWhereTest, ASmallMessageRunsWhereItWasReadALargeOneOnTheCallThreads) {
+  Create();
+  Create("twin");
+  PushFrame(Frame1());
+  PushFrame(Frame1(), "twin");
+  // Over TickStream::kMaxInlineBytes: the shots repeated.
+  v1::ValidateShotsPackedRequest many;
+  while (many.ByteSizeLong() <= TickStream::kMaxInlineBytes) many.MergeFrom(PackedShots());
+  v1::TickRequest small = Message(1), large = Message(2);
+  *small.mutable_shots_packed() = PackedShots();
+  *large.mutable_shots_packed() = many;
+  ASSERT_LE(small.ByteSizeLong(), TickStream::kMaxInlineBytes);
+  TickCall tick(*stub_);
+  ASSERT_TRUE(tick.Send(small));
+  const v1::TickResponse small_answer = tick.Receive();
+  ASSERT_TRUE(tick.Send(large));
+  const v1::TickResponse large_answer = tick.Receive();
+  EXPECT_TRUE(tick.Close().ok());
+  {
+    std::lock_guard lock(mu_);
+    EXPECT_FALSE(on_pool_.at(1));
+    EXPECT_TRUE(on_pool_.at(2));
+  }
+  // Both answered as the unary call answers.
+  for (const v1::TickResponse* answer : {&small_answer, &large_answer}) {
+    EXPECT_FALSE(answer->has_status()) << answer->status().message();
+    v1::ValidateShotsPackedRequest request = answer == &small_answer ? small.shots_packed() : many;
+    request.set_world_id("twin");
+    v1::ValidateShotsResponse unary;
+    ASSERT_TRUE(stub_->ValidateShotsPacked(Ctx("twin").get(), request, &unary).ok());
+    EXPECT_EQ(answer->shots_packed().verdicts_size(), request.shooter_ids_size());
+    EXPECT_TRUE(MessageDifferencer::Equals(answer->shots_packed(), unary));
+  }
 }
 
 TEST_F(WorldTickTest, AnErrorAnswersItsMessageAloneAndTheStreamGoesOn) {
