@@ -1,14 +1,11 @@
 package collide
 
 import (
-	"context"
 	"errors"
 	"math"
 	"sort"
 	"testing"
-	"time"
 
-	"collide/client/go/internal/liveserver"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -73,13 +70,7 @@ func TestWrapErrorDecodesBadRequest(t *testing.T) {
 }
 
 func TestLiveClient(t *testing.T) {
-	c, err := Dial(liveserver.Start(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	c, ctx, _ := liveClient(t)
 
 	if s, err := c.Health(ctx, ""); err != nil || s != "SERVING" {
 		t.Errorf("health %q %v", s, err)

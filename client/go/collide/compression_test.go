@@ -1,10 +1,8 @@
 package collide
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -14,7 +12,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "collide/client/go/gen/collide/v1"
-	"collide/client/go/internal/liveserver"
 )
 
 // The server does not inflate requests (README: Security), so it advertises
@@ -22,13 +19,7 @@ import (
 // UNIMPLEMENTED naming the accepted encoding, with grpc-accept-encoding:
 // identity on the refusal too, on every RPC (gRPC compression spec).
 func TestGzipIsNotAdvertisedAndIsRefused(t *testing.T) {
-	c, err := Dial(liveserver.Start(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	c, ctx, _ := liveClient(t)
 
 	var header metadata.MD
 	if _, err := c.Service().GetServerInfo(ctx, &pb.GetServerInfoRequest{}, grpc.Header(&header)); err != nil {

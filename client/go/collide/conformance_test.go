@@ -13,7 +13,6 @@ import (
 	"time"
 
 	pb "collide/client/go/gen/collide/v1"
-	"collide/client/go/internal/liveserver"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -41,11 +40,7 @@ func TestConformance(t *testing.T) {
 	if len(golden.Cases) == 0 {
 		t.Fatal("no cases")
 	}
-	c, err := Dial(liveserver.Start(t, golden.ServerArgs...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c, _, _ := liveClient(t, golden.ServerArgs...)
 	for _, tc := range golden.Cases {
 		tc := tc
 		t.Run(tc.Name, func(t *testing.T) {

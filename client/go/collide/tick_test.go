@@ -7,7 +7,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	pb "collide/client/go/gen/collide/v1"
 	"collide/client/go/internal/liveserver"
@@ -37,7 +36,7 @@ func openStream(ctx context.Context, t *testing.T, c *Client, id string, opts ..
 }
 
 func TestTickStream(t *testing.T) {
-	c, ctx := liveClient(t)
+	c, ctx, _ := liveClient(t)
 
 	t.Run("pipelined messages answer in order, as the unary calls", func(t *testing.T) {
 		w, s := openStream(ctx, t, c, "tick-order")
@@ -185,14 +184,7 @@ func TestTickStream(t *testing.T) {
 }
 
 func TestTickStreamEndsUnavailableOnShutdown(t *testing.T) {
-	target := liveserver.Start(t)
-	c, err := Dial(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	c, ctx, target := liveClient(t)
 	w, err := c.CreateWorld(ctx, arena("tick-shutdown", nil))
 	if err != nil {
 		t.Fatal(err)

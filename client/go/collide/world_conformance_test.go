@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
 	pb "collide/client/go/gen/collide/v1"
-	"collide/client/go/internal/liveserver"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -59,23 +57,8 @@ func TestWorldConformance(t *testing.T) {
 	if len(golden.Cases) == 0 || len(golden.StreamCases) == 0 {
 		t.Fatal("no cases")
 	}
-	target := liveserver.Start(t, golden.ServerArgs...)
-	c, err := Dial(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c, _, target := liveClient(t, golden.ServerArgs...)
 	outer := t // the restarted server lives until the whole test ends
-	restart := func(ctx context.Context, t *testing.T) {
-		liveserver.Stop(t, target)
-		liveserver.Start(outer, append(append([]string{}, golden.ServerArgs...), "--port="+strings.Split(target, ":")[1])...)
-		for s, err := c.Health(ctx, ""); s != "SERVING"; s, err = c.Health(ctx, "") {
-			if ctx.Err() != nil {
-				t.Fatalf("the restarted server never answered: %v", err)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
 	restarts, lost := 0, 0
 	for _, tc := range append(append([]worldScript{}, golden.Cases...), golden.StreamCases...) {
 		t.Run(tc.Name, func(t *testing.T) {
@@ -127,7 +110,7 @@ func TestWorldConformance(t *testing.T) {
 				}
 				switch {
 				case step.RestartServer:
-					restart(ctx, t)
+					restartServer(ctx, t, outer, c, target, golden.ServerArgs...)
 					restarts++
 				case step.Tick != nil:
 					var first struct {

@@ -1,7 +1,6 @@
 package collide
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -9,10 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	pb "collide/client/go/gen/collide/v1"
-	"collide/client/go/internal/liveserver"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 )
@@ -92,21 +89,8 @@ func staticTarget(element int64, triangle uint32) *pb.Target {
 	return &pb.Target{Target: &pb.Target_StaticElement{StaticElement: &pb.StaticTarget{ElementId: element, Triangle: triangle}}}
 }
 
-// liveClient is a client of a server started for the test, with a context
-// that ends with it (60 s at most).
-func liveClient(t *testing.T, serverArgs ...string) (*Client, context.Context) {
-	c, err := Dial(liveserver.Start(t, serverArgs...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	return c, ctx
-}
-
 func TestWorlds(t *testing.T) {
-	c, ctx := liveClient(t)
+	c, ctx, _ := liveClient(t)
 
 	t.Run("lifecycle and errors", func(t *testing.T) {
 		w, err := c.CreateWorld(ctx, arena("life", nil))
@@ -413,14 +397,7 @@ func TestWorlds(t *testing.T) {
 }
 
 func TestWorldLostWithARestartIsRecreated(t *testing.T) {
-	target := liveserver.Start(t)
-	c, err := Dial(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	c, ctx, target := liveClient(t)
 	var lost []RecreatedEvent
 	w, err := c.CreateWorld(ctx, arena("restart", nil), OnRecreated(func(e RecreatedEvent) { lost = append(lost, e) }))
 	if err != nil {
@@ -429,16 +406,7 @@ func TestWorldLostWithARestartIsRecreated(t *testing.T) {
 	if _, err := w.PushFrame(ctx, &pb.Frame{Tick: 7, Bodies: []*pb.BodyUpdate{player(1, 0, 0), player(2, 5, 0)}}); err != nil {
 		t.Fatal(err)
 	}
-	liveserver.Stop(t, target)
-	liveserver.Start(t, "--port="+strings.Split(target, ":")[1])
-	// The channel saw its server go: wait until it reconnects (calls fail
-	// fast with UNAVAILABLE meanwhile).
-	for s, err := c.Health(ctx, ""); s != "SERVING"; s, err = c.Health(ctx, "") {
-		if ctx.Err() != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	restartServer(ctx, t, t, c, target)
 	if _, err := w.PushFrame(ctx, &pb.Frame{Tick: 8, Bodies: []*pb.BodyUpdate{moveTo(2, 4, 0)}}); err != nil {
 		t.Fatal(err)
 	}
