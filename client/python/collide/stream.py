@@ -175,11 +175,14 @@ class _Sequencer:
         return True
 
     def next_answer(self) -> Optional[TickAnswer]:
-        """The earliest message's answer once it is in, else None."""
+        """The earliest message's answer once it is in, else None (read
+        more); ValueError when no message waits for an answer."""
         if self._order and self._order[0] in self._ready:
             original = self._order.popleft()
             self._recreated.pop(original, None)
             return self._ready.pop(original)
+        if not self._order:
+            raise ValueError("no message is waiting for an answer")
         return None
 
 
@@ -221,8 +224,6 @@ class TickStream:
             answer = self._seq.next_answer()
             if answer is not None:
                 return answer
-            if not self._seq.pending():
-                raise ValueError("no message is waiting for an answer")
             try:
                 response = next(self._call)
             except StopIteration:
@@ -298,8 +299,6 @@ class AsyncTickStream:
             answer = self._seq.next_answer()
             if answer is not None:
                 return answer
-            if not self._seq.pending():
-                raise ValueError("no message is waiting for an answer")
             try:
                 response = await self._call.read()
             except grpc.RpcError as e:

@@ -6,6 +6,8 @@ import subprocess
 import tempfile
 import time
 
+import collide
+
 _LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
 
 
@@ -60,3 +62,24 @@ class LiveServer:
         self._log.close()
         if os.path.exists(self._log.name):
             os.unlink(self._log.name)
+
+
+class LiveClientFixture:
+    """Mixed into a unittest.TestCase: a server for the class (LiveServer with
+    server_args()) and a client of it, as cls.server and cls.client."""
+
+    @classmethod
+    def server_args(cls):
+        return ()
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.server = LiveServer(cls.server_args())
+        cls.client = collide.Client(cls.server.target, timeout=30)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+        cls.server.stop()
+        super().tearDownClass()

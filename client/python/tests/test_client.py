@@ -13,7 +13,7 @@ import collide
 from collide.errors import decode_field_violations
 from collide.shapes import ray_to_proto, shape_to_proto
 from collide.v1 import geometry_pb2
-from live_server import LiveServer
+from live_server import LiveClientFixture
 
 
 class ShapesTest(unittest.TestCase):
@@ -66,17 +66,7 @@ class ShapesTest(unittest.TestCase):
 
 
 @unittest.skipUnless(os.environ.get("COLLIDE_SERVER"), "needs COLLIDE_SERVER")
-class LiveClientTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.server = LiveServer()
-        cls.client = collide.Client(cls.server.target, timeout=30)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.client.close()
-        cls.server.stop()
-
+class LiveClientTest(LiveClientFixture, unittest.TestCase):
     def test_health_and_info(self):
         self.assertEqual(self.client.health(), "SERVING")
         info = self.client.server_info()

@@ -7,7 +7,7 @@ import os
 import unittest
 
 import collide
-from live_server import LiveServer
+from live_server import LiveClientFixture
 
 
 def _num(v):
@@ -90,7 +90,7 @@ def mismatch(got, want, tol, path="response"):
     return f"{path}: got {got!r}, want {want!r}"
 
 
-class GoldenServerTest(unittest.TestCase):
+class GoldenServerTest(LiveClientFixture, unittest.TestCase):
     """Loads the golden file named by $<GOLDEN_ENV> and starts a server with
     its server_args, and a client of it."""
 
@@ -100,13 +100,11 @@ class GoldenServerTest(unittest.TestCase):
     def setUpClass(cls):
         with open(os.environ[cls.GOLDEN_ENV], encoding="utf-8") as f:
             cls.golden = json.load(f)
-        cls.server = LiveServer(cls.golden["server_args"])
-        cls.client = collide.Client(cls.server.target, timeout=30)
+        super().setUpClass()
 
     @classmethod
-    def tearDownClass(cls):
-        cls.client.close()
-        cls.server.stop()
+    def server_args(cls):
+        return cls.golden["server_args"]
 
 
 @unittest.skipUnless(os.environ.get("COLLIDE_SERVER") and os.environ.get("COLLIDE_GOLDEN"),

@@ -12,7 +12,7 @@ import grpc
 import collide
 from collide.v1 import world_pb2
 from collide.world_inputs import frame_to_proto, move_to_proto, shot_to_proto, static_to_proto
-from live_server import LiveServer
+from live_server import LiveClientFixture
 
 try:
     import numpy
@@ -83,19 +83,9 @@ class InputsTest(unittest.TestCase):
         self.assertAlmostEqual(bodies[2].parts[0].local.position.y, 0.3)
 
 
-class WorldFixture:
+class WorldFixture(LiveClientFixture):
     """A server for the class, a client, and arenas (floor and wall) deleted
     after each test if they still exist."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.server = LiveServer()
-        cls.client = collide.Client(cls.server.target, timeout=30)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.client.close()
-        cls.server.stop()
 
     def arena(self, world_id, **kwargs):
         world = self.client.create_world(world_id, [FLOOR, WALL], **kwargs)
