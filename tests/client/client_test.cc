@@ -119,6 +119,11 @@ class ClientTest : public ::testing::Test {
 
   // Two spheres per side, packed.
   static constexpr double kSpheres[] = {0, 0, 0, 1, 5, 0, 0, 1};
+  // The packed call most tests make: kSpheres against kSpheres.
+  static absl::StatusOr<std::vector<PairResult>> QuerySpheres(Client& client,
+                                                              QueryLevel level = QueryLevel::kContact) {
+    return client.QueryPairsPacked(level, ShapeKind::kSphere, kSpheres, ShapeKind::kSphere, kSpheres);
+  }
 
   FakeService service_;
   std::unique_ptr<grpc::Server> server_;
@@ -128,8 +133,7 @@ class ClientTest : public ::testing::Test {
 TEST_F(ClientTest, RetriesUnavailableUntilSuccess) {
   service_.unavailable_first = 2;
   Client client = MakeClient();
-  auto r = client.QueryPairsPacked(QueryLevel::kContact, ShapeKind::kSphere, kSpheres, ShapeKind::kSphere,
-                                   kSpheres);
+  auto r = QuerySpheres(client);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(service_.packed_calls, 3);
 }
@@ -138,8 +142,7 @@ TEST_F(ClientTest, RetriesServerSideCancelled) {
   service_.cancelled_first = 1;
   service_.unavailable_first = 2;
   Client client = MakeClient();
-  auto r = client.QueryPairsPacked(QueryLevel::kContact, ShapeKind::kSphere, kSpheres, ShapeKind::kSphere,
-                                   kSpheres);
+  auto r = QuerySpheres(client);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(service_.packed_calls, 3);
 }
@@ -147,8 +150,7 @@ TEST_F(ClientTest, RetriesServerSideCancelled) {
 TEST_F(ClientTest, GivesUpAfterMaxAttempts) {
   service_.unavailable_first = 1000;
   Client client = MakeClient();
-  auto r = client.QueryPairsPacked(QueryLevel::kContact, ShapeKind::kSphere, kSpheres, ShapeKind::kSphere,
-                                   kSpheres);
+  auto r = QuerySpheres(client);
   EXPECT_EQ(r.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_EQ(service_.packed_calls, 5);
 }
@@ -156,8 +158,7 @@ TEST_F(ClientTest, GivesUpAfterMaxAttempts) {
 TEST_F(ClientTest, MaxAttemptsOneDisablesRetries) {
   service_.unavailable_first = 1;
   Client client = MakeClient({.max_attempts = 1});
-  auto r = client.QueryPairsPacked(QueryLevel::kContact, ShapeKind::kSphere, kSpheres, ShapeKind::kSphere,
-                                   kSpheres);
+  auto r = QuerySpheres(client);
   EXPECT_EQ(r.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_EQ(service_.packed_calls, 1);
 }
@@ -183,16 +184,14 @@ TEST_F(ClientTest, StatusWithoutDetailsHasNoViolations) {
 
 TEST_F(ClientTest, PackedResultsKeepOrderLevelAndStatus) {
   Client client = MakeClient();
-  auto contact = client.QueryPairsPacked(QueryLevel::kContact, ShapeKind::kSphere, kSpheres,
-                                         ShapeKind::kSphere, kSpheres);
+  auto contact = QuerySpheres(client);
   ASSERT_TRUE(contact.ok()) << contact.status();
   ASSERT_EQ(contact->size(), 2u);
   EXPECT_EQ((*contact)[0], (PairResult{QueryStatus::kOk, false, 0.0, {0, 0, 0}, {0, 0, 0}, {0, 0, 1}}));
   EXPECT_EQ((*contact)[1],
             (PairResult{QueryStatus::kNotConverged, true, 1.0, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}));
 
-  auto intersect = client.QueryPairsPacked(QueryLevel::kIntersect, ShapeKind::kSphere, kSpheres,
-                                           ShapeKind::kSphere, kSpheres);
+  auto intersect = QuerySpheres(client, QueryLevel::kIntersect);
   ASSERT_TRUE(intersect.ok()) << intersect.status();
   EXPECT_EQ((*intersect)[1], (PairResult{QueryStatus::kNotConverged, true, 0.0, {}, {}, {}}));
 }
@@ -200,8 +199,7 @@ TEST_F(ClientTest, PackedResultsKeepOrderLevelAndStatus) {
 TEST_F(ClientTest, MalformedPackedResponseIsInternal) {
   service_.malformed = true;
   Client client = MakeClient();
-  auto r = client.QueryPairsPacked(QueryLevel::kContact, ShapeKind::kSphere, kSpheres, ShapeKind::kSphere,
-                                   kSpheres);
+  auto r = QuerySpheres(client);
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInternal);
 }
 
