@@ -28,11 +28,11 @@
 #include <string_view>
 
 #include "collide/v1/collide.pb.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "server/batch_runner.h"
 #include "server/service.h"
+#include "tests/fuzz/request_parse_check.h"
 
 namespace collide::server {
 namespace {
@@ -146,19 +146,7 @@ void CheckOk(const v1::CastRaysPackedResponse& r, std::size_t items, const grpc:
 template <typename Request, typename Response>
 void Run(const std::uint8_t* data, std::size_t size) {
   Request request;
-  google::protobuf::io::ArrayInputStream stream(data, static_cast<int>(size));
-  const grpc::Status parsed = ParseRequest(stream, size, request);
-  if (parsed.ok() != Request().ParseFromArray(data, static_cast<int>(size))) {
-    Fail("ParseRequest disagrees with protobuf", parsed);
-  }
-  if (!parsed.ok()) {
-    if (parsed.error_code() != grpc::StatusCode::INVALID_ARGUMENT ||
-        parsed.error_message() != "the request is not a " + Request().GetTypeName() + ": its " +
-                                      std::to_string(size) + " bytes do not parse") {
-      Fail("unparsable bytes not INVALID_ARGUMENT naming the type", parsed);
-    }
-    return;
-  }
+  if (!ParseChecked(data, size, request, Fail)) return;
   Response response;
   std::size_t items = 0;
   const auto never = [] { return false; };

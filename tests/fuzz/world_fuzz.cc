@@ -41,7 +41,6 @@
 
 #include "collide/v1/world.pb.h"
 #include "google/protobuf/descriptor.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/message.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "google/rpc/error_details.pb.h"
@@ -49,6 +48,7 @@
 #include "server/logging.h"
 #include "server/service.h"
 #include "server/world_service.h"
+#include "tests/fuzz/request_parse_check.h"
 
 namespace collide::server {
 namespace {
@@ -383,18 +383,7 @@ std::optional<std::string_view> Header(std::uint8_t selector, const std::string&
 template <typename Request, typename Response>
 void Run(std::uint8_t selector, const std::uint8_t* data, std::size_t size) {
   Request request;
-  google::protobuf::io::ArrayInputStream stream(data, static_cast<int>(size));
-  const grpc::Status parsed = ParseRequest(stream, size, request);
-  if (parsed.ok() != Request().ParseFromArray(data, static_cast<int>(size))) {
-    Fail("ParseRequest disagrees with protobuf", parsed);
-  }
-  if (!parsed.ok()) {
-    if (parsed.error_code() != grpc::StatusCode::INVALID_ARGUMENT ||
-        parsed.error_message().find(Request().GetTypeName()) == std::string::npos) {
-      Fail("unparsable bytes not INVALID_ARGUMENT naming the type", parsed);
-    }
-    return;
-  }
+  if (!ParseChecked(data, size, request, Fail)) return;
   std::string world_id;
   if constexpr (!std::is_same_v<Request, v1::ListWorldsRequest>) world_id = request.world_id();
   Expect expect{&request, world_id, std::is_same_v<Request, v1::CreateWorldRequest>, FrameOf(request),
