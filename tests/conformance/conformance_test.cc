@@ -3,7 +3,6 @@
 // calls (client_proto.h: the typed API cannot express an unset oneof or an
 // unknown enum) to a collide-server ($COLLIDE_SERVER) that this test starts
 // on a free loopback port and stops.
-#include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +17,7 @@
 #include "collide/client_proto.h"
 #include "conformance/expect_error.h"
 #include "conformance/golden_compare.h"
+#include "conformance/golden_json.h"
 #include "conformance/live_server.h"
 
 namespace collide {
@@ -25,20 +25,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-template <typename Message>
-absl::Status FromJson(const Json& j, Message& m) {
-  const auto s = google::protobuf::util::JsonStringToMessage(j.dump(), &m);
-  return s.ok() ? absl::OkStatus() : absl::InvalidArgumentError("bad case JSON: " + s.ToString());
-}
-
-template <typename Message>
-Json ToJson(const Message& m) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
-  options.preserve_proto_field_names = true;
-  std::string out;
-  (void)google::protobuf::util::MessageToJsonString(m, &out, options);
-  return Json::parse(out);
+absl::Status FromJson(const Json& j, google::protobuf::Message& m) {
+  const std::string error = conformance::FromGoldenJson(j, m);
+  return error.empty() ? absl::OkStatus() : absl::InvalidArgumentError("bad case JSON: " + error);
 }
 
 // Sends the case's request and returns the response as JSON.
@@ -48,23 +37,23 @@ absl::Status RunCase(Client& client, const std::string& rpc, const Json& request
     v1::QueryPairsRequest req;
     v1::QueryPairsResponse resp;
     if (s = FromJson(request, req); s.ok() && (s = CallQueryPairs(client, req, resp)).ok())
-      response = ToJson(resp);
+      response = conformance::GoldenJson(resp);
   } else if (rpc == "QueryPairsPacked") {
     v1::QueryPairsPackedRequest req;
     v1::QueryPairsPackedResponse resp;
     if (s = FromJson(request, req); s.ok() && (s = CallQueryPairsPacked(client, req, resp)).ok()) {
-      response = ToJson(resp);
+      response = conformance::GoldenJson(resp);
     }
   } else if (rpc == "CastRays") {
     v1::CastRaysRequest req;
     v1::CastRaysResponse resp;
     if (s = FromJson(request, req); s.ok() && (s = CallCastRays(client, req, resp)).ok())
-      response = ToJson(resp);
+      response = conformance::GoldenJson(resp);
   } else if (rpc == "CastRaysPacked") {
     v1::CastRaysPackedRequest req;
     v1::CastRaysPackedResponse resp;
     if (s = FromJson(request, req); s.ok() && (s = CallCastRaysPacked(client, req, resp)).ok()) {
-      response = ToJson(resp);
+      response = conformance::GoldenJson(resp);
     }
   } else if (rpc == "GetServerInfo") {
     absl::StatusOr<ServerInfo> info = client.GetServerInfo();

@@ -4,8 +4,6 @@
 // with hits well inside faces, so no answer hangs on a tie-break.
 #include "conformance/world_cases.h"
 
-#include <google/protobuf/util/json_util.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -18,6 +16,7 @@
 #include "collide/v1/world.pb.h"
 #include "collide/world.h"
 #include "conformance/golden_compare.h"
+#include "conformance/golden_json.h"
 #include "convert/violations.h"
 #include "convert/world_packed.h"
 #include "convert/world_requests.h"
@@ -34,19 +33,15 @@ namespace {
 template <typename Message>
 Message FromJson(const Json& j) {
   Message m;
-  if (const auto s = google::protobuf::util::JsonStringToMessage(j.dump(), &m); !s.ok()) {
-    Fail("bad request JSON " + j.dump() + ": " + s.ToString());
+  if (const std::string error = FromGoldenJson(j, m); !error.empty()) {
+    Fail("bad request JSON " + j.dump() + ": " + error);
   }
   return m;
 }
 
 Json ToJson(const google::protobuf::Message& m) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
-  options.preserve_proto_field_names = true;
-  std::string out;
-  if (!google::protobuf::util::MessageToJsonString(m, &out, options).ok()) Fail("cannot print a response");
-  Json j = Json::parse(out);
+  Json j = GoldenJson(m);
+  if (j.is_null()) Fail("cannot print a response");
   IntsAsNumbers(j);
   return j;
 }

@@ -6,7 +6,6 @@
 // through the typed call, and the answer encoded back with convert/ for the
 // comparison; CreateWorld goes through the wire form (world_client_proto.h),
 // which the client keeps for re-creation the same way.
-#include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,6 +22,7 @@
 #include "collide/world_client_proto.h"
 #include "conformance/expect_error.h"
 #include "conformance/golden_compare.h"
+#include "conformance/golden_json.h"
 #include "conformance/live_server.h"
 #include "convert/violations.h"
 #include "convert/world_packed.h"
@@ -37,18 +37,13 @@ using Json = nlohmann::json;
 template <typename Message>
 Message FromJson(const Json& j) {
   Message m;
-  const auto s = google::protobuf::util::JsonStringToMessage(j.dump(), &m);
-  EXPECT_TRUE(s.ok()) << "bad step JSON: " << s.ToString();
+  const std::string error = conformance::FromGoldenJson(j, m);
+  EXPECT_TRUE(error.empty()) << "bad step JSON: " << error;
   return m;
 }
 
 Json ToJson(const google::protobuf::Message& m) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
-  options.preserve_proto_field_names = true;
-  std::string out;
-  (void)google::protobuf::util::MessageToJsonString(m, &out, options);
-  Json j = Json::parse(out);
+  Json j = conformance::GoldenJson(m);
   conformance::IntsAsNumbers(j);
   return j;
 }
