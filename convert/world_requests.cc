@@ -101,6 +101,7 @@ bool DecodeStatics(const v1::CreateWorldRequest& request, std::vector<StaticElem
                    ViolationList& violations, const MapLoader& load_map) {
   const std::size_t before = violations.total();
   std::vector<MeshData> meshes(request.statics_size());
+  std::vector<std::shared_ptr<const TriangleMesh>> maps(request.statics_size());
   out.assign(request.statics_size(), StaticElement{});
   for (int i = 0; i < request.statics_size(); ++i) {
     const v1::StaticElement& in = request.statics(i);
@@ -119,8 +120,8 @@ bool DecodeStatics(const v1::CreateWorldRequest& request, std::vector<StaticElem
       case v1::StaticElement::kMapFile:
         if (load_map == nullptr) {
           violations.Add(path + ".map_file", "this server loads no map files; send the mesh inline");
-        } else {
-          load_map(in.map_file(), path + ".map_file", meshes[i], violations);
+        } else if (maps[i] = load_map(in.map_file(), path + ".map_file", violations); maps[i] == nullptr) {
+          if (violations.total() == before) violations.Add(path + ".map_file", "could not be loaded");
         }
         break;
       case v1::StaticElement::GEOMETRY_NOT_SET:
@@ -135,9 +136,9 @@ bool DecodeStatics(const v1::CreateWorldRequest& request, std::vector<StaticElem
     return false;
   }
   for (int i = 0; i < request.statics_size(); ++i) {
-    if (request.statics(i).has_mesh() || request.statics(i).has_map_file()) {
+    if (request.statics(i).has_mesh())
       out[i].geometry = std::make_shared<const TriangleMesh>(std::move(meshes[i]));
-    }
+    if (request.statics(i).has_map_file()) out[i].geometry = std::move(maps[i]);
   }
   return true;
 }

@@ -13,10 +13,12 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "collide/mesh.h"
 #include "collide/mesh_data.h"
 #include "collide/v1/world.pb.h"
 #include "collide/world.h"
@@ -35,10 +37,11 @@ std::size_t TriangleCount(const v1::CreateWorldRequest& request);
 bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
                     ViolationList& violations);
 
-// Reads a map file element (I/O is the caller's: the server's --maps_dir)
-// into `out`, or adds violations under `path` ("statics[2].map_file").
-using MapLoader = std::function<bool(const v1::MapFile& map, const std::string& path, MeshData& out,
-                                     ViolationList& violations)>;
+// A map file element's mesh (I/O is the caller's: the server's --maps_dir;
+// the caller may share one mesh among the worlds on the same map), or null
+// with violations added under `path` ("statics[2].map_file").
+using MapLoader = std::function<std::shared_ptr<const TriangleMesh>(
+    const v1::MapFile& map, const std::string& path, ViolationList& violations)>;
 
 // The static elements, meshes built (BVH) once every element decoded and
 // validated. Hull vertices live in `arena` (the World copies them). Map

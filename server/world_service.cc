@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -191,30 +192,42 @@ void AddQueryProblems(std::string_view list, std::size_t i, std::string_view res
 }
 
 // Map files from `maps_dir` through the import library (collide::importer),
-// capped at the world's triangle limit while reading.
-convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& limits) {
+// capped at the world's triangle limit while reading; a mesh is shared with
+// the worlds already on the same file (`cache`).
+convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& limits, MapCache& cache) {
   if (maps_dir.empty()) return nullptr;
-  return [maps_dir, max = limits.max_triangles_per_world](const v1::MapFile& map, const std::string& path,
-                                                          MeshData& out, convert::ViolationList& violations) {
+  return [maps_dir, max = limits.max_triangles_per_world, &cache](
+             const v1::MapFile& map, const std::string& path,
+             convert::ViolationList& violations) -> std::shared_ptr<const TriangleMesh> {
     const std::string& name = map.name();
     if (name.empty() || name.front() == '.' || name.find_first_of("/\\") != std::string::npos) {
       violations.Add(path + ".name",
                      "must be a file name in --maps_dir (no directories, not starting with '.')");
-      return false;
+      return nullptr;
     }
+    const std::string file = maps_dir + "/" + name;
     importer::ImportOptions options;
     options.map = map.map();
     options.max_triangles = static_cast<std::uint64_t>(max);
-    absl::StatusOr<importer::ImportedMesh> imported = importer::ImportMap(maps_dir + "/" + name, options);
-    if (!imported.ok()) {
+    // The file as it is now: a map replaced on disk is read afresh.
+    std::error_code error;
+    const auto size = std::filesystem::file_size(file, error);
+    const auto modified = std::filesystem::last_write_time(file, error).time_since_epoch().count();
+    const std::string key = absl::StrCat(name, "\n", options.map, "\n", max, "\n", size, "\n", modified);
+    absl::StatusOr<std::shared_ptr<const TriangleMesh>> mesh =
+        cache.Get(key, [&]() -> absl::StatusOr<MeshData> {
+          absl::StatusOr<importer::ImportedMesh> imported = importer::ImportMap(file, options);
+          if (!imported.ok()) return imported.status();
+          return std::move(imported->mesh);
+        });
+    if (!mesh.ok()) {
       // The library's message starts with the path; the caller knows the name only.
-      std::string message(imported.status().message());
+      std::string message(mesh.status().message());
       if (message.starts_with(maps_dir + "/")) message.erase(0, maps_dir.size() + 1);
       violations.Add(path, std::move(message));
-      return false;
+      return nullptr;
     }
-    out = std::move(imported->mesh);
-    return true;
+    return *std::move(mesh);
   };
 }
 
@@ -289,7 +302,8 @@ grpc::Status WorldService::Create(const std::string& owner, const v1::CreateWorl
 
   convert::DecodeArena arena;
   std::vector<StaticElement> statics;
-  if (!convert::DecodeStatics(request, statics, arena, violations, MapLoaderFor(config_.maps_dir, limits))) {
+  if (!convert::DecodeStatics(request, statics, arena, violations,
+                              MapLoaderFor(config_.maps_dir, limits, maps_))) {
     registry_.Release(owner, reserved);
     return Invalid(violations);
   }

@@ -28,6 +28,7 @@
 #include "convert/violations.h"
 #include "server/admission.h"
 #include "server/call_executor.h"
+#include "server/map_cache.h"
 #include "server/metrics.h"
 #include "server/world_items.h"
 #include "server/world_metrics.h"
@@ -206,6 +207,7 @@ class WorldService final : public WorldServiceBase {
 
   const WorldServiceConfig config_;
   WorldRegistry registry_;
+  MapCache maps_;  // map files' meshes, shared by the worlds on them.
   WorldMetrics world_metrics_{registry_};
   Metrics* metrics_ = nullptr;  // Null: no metrics endpoint.
   std::mutex streams_mu_;

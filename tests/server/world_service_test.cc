@@ -560,6 +560,23 @@ TEST(WorldMapFileTest, ImportedFromMapsDir) {
   ASSERT_EQ(response.ray_casts(0).hits_size(), 1);
   EXPECT_EQ(response.ray_casts(0).hits(0).distance(), 10.0);
   EXPECT_EQ(response.ray_casts(0).hits(0).target().static_element().element_id(), kWall);
+  // Worlds on one map file share its mesh (server/map_cache.h) while the
+  // file is unchanged; a file replaced on disk is read afresh.
+  const auto wall_at = [&](const std::string& world) {
+    query.set_world_id(world);
+    response.Clear();
+    EXPECT_TRUE(stub->QueryWorld(Ctx(world).get(), query, &response).ok());
+    return response.ray_casts(0).hits_size() == 1 ? response.ray_casts(0).hits(0).distance() : -1.0;
+  };
+  request.set_world_id("same");
+  ASSERT_TRUE(stub->CreateWorld(Ctx("same").get(), request, &info).ok());
+  EXPECT_EQ(wall_at("same"), 10.0);
+  std::ofstream(dir + "/wall.obj") << "v 120 -5 0\nv 120 5 0\nv 120 5 4\nv 120 -5 4\nf 1 2 3\nf 1 3 4\n";
+  request.set_world_id("moved");
+  ASSERT_TRUE(stub->CreateWorld(Ctx("moved").get(), request, &info).ok());
+  EXPECT_EQ(wall_at("moved"), 120.0);
+  EXPECT_EQ(wall_at(kWorld), 10.0);  // The worlds made before keep theirs.
+  query.set_world_id(kWorld);
 
   for (const auto& [name, field] : {std::pair{"broken.glb", "statics[0].map_file"},
                                     {"missing.obj", "statics[0].map_file"},
