@@ -8,15 +8,8 @@
 # Usage: tests/fuzz/make_request_seeds.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out=tests/fuzz/corpus/request_fuzz
-rm -rf "$out"; mkdir -p "$out"
-n=0
-seed() {  # seed TYPE_BYTE MESSAGE TEXT
-  local file="$out/seed-$(printf %02d $n)"
-  printf "\\x$(printf %02x "$1")" >"$file"
-  printf '%s\n' "$3" | protoc -I proto --encode="collide.v1.$2" proto/collide/v1/collide.proto >>"$file"
-  n=$((n + 1))
-}
+source tests/fuzz/seed_writer.sh
+seeds_begin tests/fuzz/corpus/request_fuzz proto/collide/v1/collide.proto
 V='{x: 1 y: 2 z: 3}'
 O='{x: 0 y: 0 z: 0}'
 # Readable pairs: every kind against a sphere, at each level.
@@ -87,4 +80,4 @@ pairs { a { point { position $V } } b { segment { a {x: 1 y: 1 z: 1} b $V } } }
 pairs { a { sphere { center $V radius: 1 } } b { capsule { a {x: 1 y: 1 z: 1} b $V radius: 0.5 } } }
 pairs { a { aabb { min {x: 1 y: 1 z: 1} max $V } } b { obb { center {x: 1 y: 1 z: 1} rotation {w: 0.5 x: 0.5 y: 0.5 z: 0.5} half_extents $V } } }
 pairs { a { triangle { a {x: 1 y: 1 z: 1} b $V c {x: 3 y: 1 z: 2} } } b { halfspace { normal {x: 0.6 y: 0.8 z: 0} offset: 1 } } }"
-echo "make_request_seeds: wrote $n seeds to $out"
+echo "make_request_seeds: wrote $n seeds to $seeds_out"

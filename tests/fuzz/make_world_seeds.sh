@@ -13,15 +13,8 @@
 # Usage: tests/fuzz/make_world_seeds.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out=tests/fuzz/corpus/world_fuzz
-rm -rf "$out"; mkdir -p "$out"
-n=0
-seed() {  # seed SELECTOR_BYTE MESSAGE TEXT
-  local file="$out/seed-$(printf %02d $n)"
-  printf "\\x$(printf %02x "$1")" >"$file"
-  printf '%s\n' "$3" | protoc -I proto --encode="collide.v1.$2" proto/collide/v1/world.proto >>"$file"
-  n=$((n + 1))
-}
+source tests/fuzz/seed_writer.sh
+seeds_begin tests/fuzz/corpus/world_fuzz proto/collide/v1/world.proto
 W='world_id: "fuzz"'
 HEAD='parts { id: 0 shape { sphere { radius: 0.3 } } local { position { z: 1.7 } } }'
 CHEST='parts { id: 1 shape { capsule { a { z: 0.5 } b { z: 1.3 } radius: 0.4 } } }'
@@ -121,4 +114,4 @@ moves { moves { body_id: 3 to { x: -2 } elapsed: 0.1 } }"
 seed 10 TickRequest "sequence: 8 frame { tick: 5 bodies { id: 1 pose { position { x: 1 } } } } shots { shots { shooter_id: 1 origin { } direction { } } }"
 seed 10 TickRequest "sequence: 9 query { world_id: \"other\" } moves { world_id: \"fuzz\" moves { body_id: 1 to { } elapsed: 1 } }"
 seed 10 TickRequest "sequence: 10 budget_ms: -1 frame { tick: 0 }"
-echo "make_world_seeds: wrote $n seeds to $out"
+echo "make_world_seeds: wrote $n seeds to $seeds_out"
