@@ -141,8 +141,7 @@ absl::StatusOr<WorldInfo> WorldClient::GetWorld(std::string_view world_id) {
   pb::GetWorldRequest request;
   request.set_world_id(std::string(world_id));
   pb::WorldInfo info;
-  absl::Status s = impl_->WithRecreation(
-      world_id, [&] { return impl_->Call(&pb::WorldService::Stub::GetWorld, world_id, request, info); });
+  absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::GetWorld, world_id, request, info);
   if (!s.ok()) return s;
   return FromProto(info);
 }
@@ -162,8 +161,7 @@ absl::StatusOr<std::int64_t> WorldClient::PushFrame(std::string_view world_id, c
   request.set_world_id(std::string(world_id));
   convert::ToProto(frame, request.mutable_frame());
   pb::PushFrameResponse response;
-  absl::Status s = impl_->WithRecreation(
-      world_id, [&] { return impl_->Call(&pb::WorldService::Stub::PushFrame, world_id, request, response); });
+  absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::PushFrame, world_id, request, response);
   if (!s.ok()) return s;
   impl_->Keep(world_id, frame);
   return response.oldest_tick();
@@ -229,9 +227,7 @@ absl::StatusOr<SceneAnswers> WorldClient::Query(std::string_view world_id, const
   auto* response = google::protobuf::Arena::CreateMessage<pb::QueryWorldResponse>(&arena);
   request->set_world_id(std::string(world_id));
   EncodeQueries(queries, *request);
-  absl::Status s = impl_->WithRecreation(world_id, [&] {
-    return impl_->Call(&pb::WorldService::Stub::QueryWorld, world_id, *request, *response);
-  });
+  absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::QueryWorld, world_id, *request, *response);
   if (!s.ok()) return s;
   return DecodeAnswers(*response, queries);
 }
@@ -245,9 +241,8 @@ absl::StatusOr<std::vector<RayQueryResult>> WorldClient::CastRaysPacked(std::str
   convert::PackRays(rays, request.mutable_rays());
   convert::ToProto(filter, at, request.mutable_filter());
   pb::CastWorldRaysPackedResponse response;
-  absl::Status s = impl_->WithRecreation(world_id, [&] {
-    return impl_->Call(&pb::WorldService::Stub::CastWorldRaysPacked, world_id, request, response);
-  });
+  absl::Status s =
+      impl_->CallInWorld(&pb::WorldService::Stub::CastWorldRaysPacked, world_id, request, response);
   if (!s.ok()) return s;
   return DecodeRays(response, rays.size());
 }
@@ -259,9 +254,7 @@ absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShots(std::string_
   auto* response = google::protobuf::Arena::CreateMessage<pb::ValidateShotsResponse>(&arena);
   request->set_world_id(std::string(world_id));
   for (const ShotRequest& shot : shots) convert::ToProto(shot, request->add_shots());
-  absl::Status s = impl_->WithRecreation(world_id, [&] {
-    return impl_->Call(&pb::WorldService::Stub::ValidateShots, world_id, *request, *response);
-  });
+  absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::ValidateShots, world_id, *request, *response);
   if (!s.ok()) return s;
   return DecodeShots(*response, shots.size());
 }
@@ -273,9 +266,8 @@ absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShotsPacked(
   convert::EncodePacked(shots, &request);
   google::protobuf::Arena arena;
   auto* response = google::protobuf::Arena::CreateMessage<pb::ValidateShotsResponse>(&arena);
-  absl::Status s = impl_->WithRecreation(world_id, [&] {
-    return impl_->Call(&pb::WorldService::Stub::ValidateShotsPacked, world_id, request, *response);
-  });
+  absl::Status s =
+      impl_->CallInWorld(&pb::WorldService::Stub::ValidateShotsPacked, world_id, request, *response);
   if (!s.ok()) return s;
   return DecodeShots(*response, shots.size());
 }
@@ -287,9 +279,7 @@ absl::StatusOr<std::vector<MoveVerdict>> WorldClient::ValidateMoves(std::string_
   auto* response = google::protobuf::Arena::CreateMessage<pb::ValidateMovesResponse>(&arena);
   request->set_world_id(std::string(world_id));
   for (const MoveRequest& move : moves) convert::ToProto(move, request->add_moves());
-  absl::Status s = impl_->WithRecreation(world_id, [&] {
-    return impl_->Call(&pb::WorldService::Stub::ValidateMoves, world_id, *request, *response);
-  });
+  absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::ValidateMoves, world_id, *request, *response);
   if (!s.ok()) return s;
   return DecodeMoves(*response, moves.size());
 }

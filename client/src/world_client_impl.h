@@ -87,6 +87,15 @@ struct WorldClient::Impl {
     return *recreated ? call() : status;
   }
 
+  // Call on a world, repeated once after re-creating it when lost
+  // (WithRecreation): every world method's round trip.
+  template <typename Request, typename Response>
+  absl::Status CallInWorld(grpc::Status (v1::WorldService::Stub::*method)(grpc::ClientContext*,
+                                                                          const Request&, Response*),
+                           std::string_view world_id, const Request& request, Response& response) {
+    return WithRecreation(world_id, [&] { return Call(method, world_id, request, response); });
+  }
+
   // Folds an accepted frame into the kept state of the world (if kept).
   void Keep(std::string_view world_id, const Frame& frame) {
     if (!world_options.recreate_lost_worlds) return;
