@@ -34,6 +34,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <regex>
 #include <string>
@@ -449,40 +450,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t s = data[0];
   const std::uint8_t* d = data + 1;
   const std::size_t n = size - 1;
-  switch ((s & 0x3f) % 11) {
-    case 0:
-      server::Run<CreateWorldRequest, WorldInfo>(s, d, n);
-      break;
-    case 1:
-      server::Run<PushFrameRequest, PushFrameResponse>(s, d, n);
-      break;
-    case 2:
-      server::Run<QueryWorldRequest, QueryWorldResponse>(s, d, n);
-      break;
-    case 3:
-      server::Run<CastWorldRaysPackedRequest, CastWorldRaysPackedResponse>(s, d, n);
-      break;
-    case 4:
-      server::Run<ValidateShotsRequest, ValidateShotsResponse>(s, d, n);
-      break;
-    case 5:
-      server::Run<ValidateShotsPackedRequest, ValidateShotsResponse>(s, d, n);
-      break;
-    case 6:
-      server::Run<ValidateMovesRequest, ValidateMovesResponse>(s, d, n);
-      break;
-    case 7:
-      server::Run<GetWorldRequest, WorldInfo>(s, d, n);
-      break;
-    case 8:
-      server::Run<DeleteWorldRequest, DeleteWorldResponse>(s, d, n);
-      break;
-    case 9:
-      server::Run<ListWorldsRequest, ListWorldsResponse>(s, d, n);
-      break;
-    default:
-      server::RunTick(d, n);
-      break;
+  // The unary RPC of each selector (its low six bits mod 11; make_world_seeds.sh
+  // lists them); the last, 10, is a Tick message.
+  using RunRpc = void (*)(std::uint8_t, const std::uint8_t*, std::size_t);
+  static constexpr RunRpc kRpcs[] = {
+      server::Run<CreateWorldRequest, WorldInfo>,
+      server::Run<PushFrameRequest, PushFrameResponse>,
+      server::Run<QueryWorldRequest, QueryWorldResponse>,
+      server::Run<CastWorldRaysPackedRequest, CastWorldRaysPackedResponse>,
+      server::Run<ValidateShotsRequest, ValidateShotsResponse>,
+      server::Run<ValidateShotsPackedRequest, ValidateShotsResponse>,
+      server::Run<ValidateMovesRequest, ValidateMovesResponse>,
+      server::Run<GetWorldRequest, WorldInfo>,
+      server::Run<DeleteWorldRequest, DeleteWorldResponse>,
+      server::Run<ListWorldsRequest, ListWorldsResponse>,
+  };
+  const std::size_t rpc = (s & 0x3f) % 11;
+  if (rpc < std::size(kRpcs)) {
+    kRpcs[rpc](s, d, n);
+  } else {
+    server::RunTick(d, n);
   }
   return 0;
 }
