@@ -4,9 +4,11 @@
 // that found it missing (world_client.h, TickStream).
 #include <deque>
 #include <map>
+#include <memory>
 
 #include "collide/world_client.h"
 #include "convert/packed.h"
+#include "google/protobuf/arena.h"
 #include "world_client_impl.h"
 
 namespace collide {
@@ -14,6 +16,22 @@ namespace collide {
 namespace pb = ::collide::v1;
 
 namespace {
+
+// A message on its own arena: a tick message of a 64-player match (a frame,
+// 64 moves, 10 shots) or its answer is hundreds of sub-messages, each a
+// malloc and a free on the heap; on an arena, one block (sized for such a
+// message) freed at once.
+template <typename Message>
+struct OnArena {
+  static google::protobuf::ArenaOptions Options() {
+    google::protobuf::ArenaOptions options;
+    options.start_block_size = 32 << 10;
+    options.max_block_size = 256 << 10;
+    return options;
+  }
+  std::unique_ptr<google::protobuf::Arena> arena = std::make_unique<google::protobuf::Arena>(Options());
+  Message* message = google::protobuf::Arena::CreateMessage<Message>(arena.get());
+};
 
 bool HasQueries(const SceneQueries& q) {
   return !q.rays.empty() || !q.shape_casts.empty() || !q.overlaps.empty();
@@ -66,7 +84,7 @@ struct TickStream::Impl {
   struct Pending {
     std::int64_t sequence = 0;
     TickMessage message;
-    pb::TickRequest request;
+    OnArena<pb::TickRequest> request;
     bool retried = false;
   };
 
@@ -84,9 +102,9 @@ struct TickStream::Impl {
 
   // Reads the next answer into `early`; false when the stream has ended.
   bool ReadAhead() {
-    pb::TickResponse response;
-    if (finished || !stream->Read(&response)) return false;
-    const std::int64_t sequence = response.sequence();
+    OnArena<pb::TickResponse> response;
+    if (finished || !stream->Read(response.message)) return false;
+    const std::int64_t sequence = response.message->sequence();
     early.insert_or_assign(sequence, std::move(response));
     return true;
   }
@@ -95,8 +113,8 @@ struct TickStream::Impl {
   std::string world_id;
   grpc::ClientContext context;
   std::unique_ptr<grpc::ClientReaderWriter<pb::TickRequest, pb::TickResponse>> stream;
-  std::deque<Pending> pending;                     // written, not read, in order.
-  std::map<std::int64_t, pb::TickResponse> early;  // answers read ahead of their turn.
+  std::deque<Pending> pending;                              // written, not read, in order.
+  std::map<std::int64_t, OnArena<pb::TickResponse>> early;  // answers read ahead of their turn.
   std::int64_t next_sequence = 1;
   bool finished = false;
   absl::Status final_status;
@@ -114,8 +132,8 @@ absl::StatusOr<std::int64_t> TickStream::Write(TickMessage message) {
   Impl& s = *impl_;
   if (s.finished) return s.End();
   Impl::Pending p{s.next_sequence++, std::move(message), {}, false};
-  Encode(p.message, p.sequence, p.request);
-  if (!s.stream->Write(p.request)) return s.End();
+  Encode(p.message, p.sequence, *p.request.message);
+  if (!s.stream->Write(*p.request.message)) return s.End();
   s.pending.push_back(std::move(p));
   return s.pending.back().sequence;
 }
@@ -130,8 +148,9 @@ absl::StatusOr<TickReply> TickStream::Read() {
       if (!s.ReadAhead()) return s.End();
       continue;
     }
-    const pb::TickResponse response = std::move(it->second);
+    const OnArena<pb::TickResponse> held = std::move(it->second);
     s.early.erase(it);
+    const pb::TickResponse& response = *held.message;
     const absl::Status own = response.has_status() ? FromRpcStatus(response.status()) : absl::OkStatus();
     if (IsWorldNotFound(own) && s.world.world_options.recreate_lost_worlds && !front.retried) {
       // Every message in flight is answered before the world is created
@@ -148,13 +167,13 @@ absl::StatusOr<TickReply> TickStream::Read() {
         for (Impl::Pending& p : s.pending) {
           if (&p != &front) {
             const auto reply = s.early.find(p.sequence);
-            if (p.retried || !reply->second.has_status() ||
-                !IsWorldNotFound(FromRpcStatus(reply->second.status())))
+            if (p.retried || !reply->second.message->has_status() ||
+                !IsWorldNotFound(FromRpcStatus(reply->second.message->status())))
               continue;
             s.early.erase(reply);
           }
           p.retried = true;
-          if (!s.stream->Write(p.request)) return s.End();
+          if (!s.stream->Write(*p.request.message)) return s.End();
         }
         continue;
       }
