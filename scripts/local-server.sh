@@ -10,7 +10,7 @@ start_local_server() {
   server_pid=$!
   port=""
   for _ in $(seq 1 100); do
-    port=$(grep -oE 'listening on 127\.0\.0\.1:[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
+    port=$(grep -soE 'listening on 127\.0\.0\.1:[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
     [[ -n "$port" ]] && return 0
     sleep 0.1
   done
