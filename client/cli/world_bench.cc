@@ -16,8 +16,10 @@
 // frames; the ratios service/core are printed. Last, the tick message of
 // the issue (a frame of 64 bodies, 64 moves, 10 shots) as unary calls and
 // as one stream message, against a bare round trip (GetServerInfo): p50s and
-// their ratio. Before measuring, the service's verdicts on the batches are
-// compared with the core's (they must be equal: "answers equal").
+// their ratio; and an empty message on the same stream (its p50 and the
+// tick's ratio to it). Before measuring, the service's verdicts on the
+// batches are compared with the core's (they must be equal: "answers
+// equal").
 #include <unistd.h>
 
 #include <atomic>
@@ -265,6 +267,12 @@ int RunWorldBench() {
     });
   }
   const Rate round_trip = ClosedLoop(1, phase, 1, [&](int) { return channel->GetServerInfo().status(); });
+  // The same stream's round trip with nothing to run (the tick message's own
+  // transport floor, a stricter reference than a unary call).
+  Rate stream_ping;
+  if (!streams.empty()) {
+    stream_ping = ClosedLoop(1, phase, 1, [&](int) { return streams[0]->Send(nullptr, {}, {}).status(); });
+  }
 
   std::cout << absl::StrFormat(
       "world %s on %s: %s, %d triangles; %d bots, %d ticks kept; batch %d, concurrency %d, %s a phase\n", id,
@@ -295,9 +303,15 @@ int RunWorldBench() {
   }
   std::cout << absl::StrFormat("\nround trip (GetServerInfo) p50 %.0f us  p99 %.0f us\n", rtt,
                                round_trip.latency.p99);
+  if (!streams.empty()) {
+    const double ping = stream_ping.latency.p50;
+    std::cout << absl::StrFormat(
+        "empty stream message p50 %.0f us  p99 %.0f us  (tick stream p50 / empty message p50 %.2f)\n", ping,
+        stream_ping.latency.p99, ping > 0 ? stream_tick.latency.p50 / ping : 0.0);
+  }
   const std::int64_t errors = unary_shots.errors + unary_moves.errors + unary_frames.errors +
                               stream_shots.errors + stream_moves.errors + stream_frames.errors +
-                              unary_tick.errors + stream_tick.errors;
+                              unary_tick.errors + stream_tick.errors + stream_ping.errors;
   if (errors) std::cout << "errors: " << errors << "\n";
   return errors == 0 && differences == 0 ? 0 : 1;
 }

@@ -80,7 +80,8 @@ TEST_F(CliWorldTest, BenchWorldAnswersAsTheCore) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("answers equal to the core's: yes (0 of 512 verdicts differ)"), std::string::npos)
       << r.out;
-  for (const char* line : {"shots unary", "moves unary", "frames unary", "tick (frame of 16 bodies"}) {
+  for (const char* line : {"shots unary", "moves unary", "frames unary", "tick (frame of 16 bodies",
+                           "empty stream message p50"}) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
   }
   EXPECT_EQ(r.out.find("ERRORS"), std::string::npos) << r.out;
