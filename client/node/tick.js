@@ -10,9 +10,13 @@
 // with a CollideError whose `answer` holds the parts that ran before the
 // failing one; the stream goes on. A message answered WORLD_NOT_FOUND is
 // sent again once after the World handle re-created its world (as for the
-// unary calls). The stream's end: end() half-closes and resolves once every
-// answer arrived; a stream error (UNAVAILABLE when the server shuts down)
-// rejects every pending message and end().
+// unary calls): first every message already in flight is answered, and those
+// sent meanwhile wait, so that none runs on a world re-created but not yet
+// given its state (whether one would depended on the server's speed); then
+// the lost one and each other that found the world missing go again, in
+// order, before the waiting ones. The stream's end: end() half-closes and
+// resolves once every answer arrived; a stream error (UNAVAILABLE when the
+// server shuts down) rejects every pending message and end().
 const grpc = require('@grpc/grpc-js');
 
 class TickStream {
@@ -24,6 +28,10 @@ class TickStream {
     this._pending = new Map();  // sequence -> {message, losses, retried, resolve, reject}
     this._ended = null;
     this._failure = null;
+    // While a lost world is restored: {cause, losses, again, held, started}
+    // (again: messages to send once more; held: sends made meanwhile).
+    this._recovery = null;
+    this._halfClose = false;
     this._call = this._client._worlds.Tick(metadata);
     this._done = new Promise((resolve, reject) => {
       this._call.on('data', (response) => this._answer(response));
@@ -31,6 +39,7 @@ class TickStream {
         this._failure = this._client._errors.fromCallError(err);
         for (const p of this._pending.values()) p.reject(this._failure);
         this._pending.clear();
+        if (this._recovery) for (const p of [...this._recovery.again, ...this._recovery.held]) p.reject(this._failure);
         reject(this._failure);
       });
       this._call.on('status', (s) => {
@@ -49,14 +58,18 @@ class TickStream {
     if (this._failure) return Promise.reject(this._failure);
     const message = this._message(parts, options.budgetMs === undefined ? this._budgetMs : options.budgetMs);
     return new Promise((resolve, reject) => {
-      this._write({message, losses: this._world._losses, retried: false, resolve, reject});
+      const pending = {message, losses: this._world._losses, retried: false, resolve, reject};
+      if (this._recovery) this._recovery.held.push(pending);
+      else this._write(pending);
     });
   }
 
-  // Half-closes; resolves when the server ended the stream OK.
+  // Half-closes (after the sends a restoration holds); resolves when the
+  // server ended the stream OK.
   end() {
     if (!this._ended) {
-      this._call.end();
+      this._halfClose = true;
+      if (!this._recovery) this._call.end();
       this._ended = this._done;
     }
     return this._ended;
@@ -88,7 +101,7 @@ class TickStream {
     return m;
   }
 
-  async _answer(response) {
+  _answer(response) {
     const pending = this._pending.get(response.sequence);
     if (!pending) return;
     this._pending.delete(response.sequence);
@@ -97,25 +110,43 @@ class TickStream {
     if (response.frame && pending.message.frame) this._world._state.apply(pending.message.frame);
     if (!response.status || response.status.code === grpc.status.OK) {
       pending.resolve(answer);
-      return;
+    } else {
+      const error = this._client._errors.fromStatus(response.status);
+      error.answer = answer;
+      if (pending.retried || !this._world._recreates(error) || this._failure) {
+        pending.reject(error);
+      } else {
+        if (!this._recovery) this._recovery = {cause: error, losses: pending.losses, again: [], held: [], started: false};
+        this._recovery.again.push(pending);
+      }
     }
-    const error = this._client._errors.fromStatus(response.status);
-    error.answer = answer;
-    if (pending.retried || !this._world._recreates(error) || this._failure) {
-      pending.reject(error);
-      return;
-    }
+    // Nothing is written while a recovery waits, so an empty _pending means
+    // every message in flight when the world was found missing is answered.
+    if (this._recovery && !this._recovery.started && this._pending.size === 0) this._recover();
+  }
+
+  // Re-creates the world, then sends again the messages that found it
+  // missing and the ones held meanwhile, in order.
+  async _recover() {
+    const r = this._recovery;
+    r.started = true;
+    let failure = null;
     try {
-      await this._world._restore(error, pending.losses);
+      await this._world._restore(r.cause, r.losses);
     } catch (e) {
-      pending.reject(e);
-      return;
+      failure = e;
     }
-    if (this._failure) {
-      pending.reject(this._failure);
-      return;
+    this._recovery = null;
+    failure = failure || this._failure;
+    for (const p of r.again) {
+      if (failure) p.reject(failure);
+      else this._write({...p, retried: true});
     }
-    this._write({...pending, retried: true});
+    for (const p of r.held) {
+      if (this._failure) p.reject(this._failure);
+      else this._write(p);
+    }
+    if (this._halfClose && !this._failure) this._call.end();
   }
 
   _view(r) {

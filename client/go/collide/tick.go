@@ -19,15 +19,23 @@ import (
 // Recv returns the answers in the order sent, except that a message
 // answered WORLD_NOT_FOUND is sent again once after the World re-created
 // its world (as for the unary calls) and is answered after the messages
-// sent before it was re-sent: match answers by Sequence.
+// sent before it was re-sent: match answers by Sequence. Before the world is
+// re-created, every message in flight is answered (messages sent meanwhile
+// are held, and written after), so that none runs on a world re-created but
+// not yet given its state; then each of them that also found the world
+// missing goes again, in order.
 type TickStream struct {
 	w      *World
 	stream pb.WorldService_TickClient
 
-	sendMu   sync.Mutex // Send and Recv's re-sends
-	mu       sync.Mutex // guards sequence and pending
-	sequence int64
-	pending  map[int64]*tickPending
+	sendMu     sync.Mutex // held while writing
+	mu         sync.Mutex // guards sequence, pending, recovering and held
+	sequence   int64
+	pending    map[int64]*tickPending // sent (or held), not answered
+	recovering bool                   // a lost world waits for the messages in flight
+	held       []*pb.TickRequest      // sent while recovering: written after it
+	closeAfter bool                   // CloseSend while recovering: after the held messages
+	early      []*pb.TickResponse     // read during a recovery, returned by Recv first (Recv's goroutine only)
 }
 
 type tickPending struct {
@@ -50,6 +58,10 @@ func (w *World) Tick(ctx context.Context) (*TickStream, error) {
 // the nested requests' world ids may stay empty). req must not change until
 // it is answered.
 func (s *TickStream) Send(req *pb.TickRequest) (int64, error) {
+	// Held from the sequence number to the write, so that a recovery, which
+	// takes it once, knows every message it must wait for.
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
 	s.w.mu.Lock()
 	losses := s.w.losses
 	s.w.mu.Unlock()
@@ -57,14 +69,15 @@ func (s *TickStream) Send(req *pb.TickRequest) (int64, error) {
 	s.sequence++
 	req.Sequence = s.sequence
 	s.pending[req.Sequence] = &tickPending{req: req, losses: losses}
+	hold := s.recovering
+	if hold {
+		s.held = append(s.held, req)
+	}
 	s.mu.Unlock()
-	return req.Sequence, s.send(req)
-}
-
-func (s *TickStream) send(req *pb.TickRequest) error {
-	s.sendMu.Lock()
-	defer s.sendMu.Unlock()
-	return wrapError(s.stream.Send(req))
+	if hold {
+		return req.Sequence, nil
+	}
+	return req.Sequence, wrapError(s.stream.Send(req))
 }
 
 // CloseSend half-closes the stream: Recv returns the remaining answers, then
@@ -72,6 +85,13 @@ func (s *TickStream) send(req *pb.TickRequest) error {
 func (s *TickStream) CloseSend() error {
 	s.sendMu.Lock()
 	defer s.sendMu.Unlock()
+	s.mu.Lock()
+	later := s.recovering
+	s.closeAfter = later
+	s.mu.Unlock()
+	if later {
+		return nil
+	}
 	return s.stream.CloseSend()
 }
 
@@ -82,9 +102,9 @@ func (s *TickStream) CloseSend() error {
 // server shuts down: messages without an answer were not applied).
 func (s *TickStream) Recv() (*pb.TickResponse, error) {
 	for {
-		resp, err := s.stream.Recv()
+		resp, err := s.next()
 		if err != nil {
-			return nil, wrapError(err)
+			return nil, err
 		}
 		s.mu.Lock()
 		p := s.pending[resp.GetSequence()]
@@ -108,15 +128,84 @@ func (s *TickStream) Recv() (*pb.TickResponse, error) {
 		if p.retried || !recreate || !IsWorldNotFound(merr) {
 			return resp, merr
 		}
-		if err := s.w.restore(s.stream.Context(), p.losses, merr); err != nil {
-			return resp, err
-		}
-		retry := proto.Clone(p.req).(*pb.TickRequest)
-		s.mu.Lock()
-		s.pending[retry.GetSequence()] = &tickPending{req: retry, retried: true}
-		s.mu.Unlock()
-		if err := s.send(retry); err != nil {
+		if err := s.recover(p, merr); err != nil {
 			return resp, err
 		}
 	}
+}
+
+// next is the next answer: one read during a recovery, else the stream's.
+func (s *TickStream) next() (*pb.TickResponse, error) {
+	if len(s.early) > 0 {
+		resp := s.early[0]
+		s.early = s.early[1:]
+		return resp, nil
+	}
+	resp, err := s.stream.Recv()
+	return resp, wrapError(err)
+}
+
+// recover re-creates the world that lost's message found missing, once
+// every message in flight is answered (whether one ran on a world
+// re-created but not yet given its state would otherwise depend on the
+// server's speed), then sends lost and each message that also found the
+// world missing again, in order, then the messages held meanwhile. Sends do
+// not wait for it (they are held), so OnRecreated may send.
+func (s *TickStream) recover(lost *tickPending, cause *Error) (err error) {
+	s.mu.Lock()
+	s.recovering = true
+	s.mu.Unlock()
+	// A Send writing now finishes first; later ones are held.
+	s.sendMu.Lock()
+	s.sendMu.Unlock()
+	var again []*pb.TickRequest
+	defer func() {
+		s.sendMu.Lock()
+		defer s.sendMu.Unlock()
+		s.mu.Lock()
+		held, closeAfter := s.held, s.closeAfter
+		s.held, s.recovering, s.closeAfter = nil, false, false
+		s.mu.Unlock()
+		for _, req := range append(again, held...) {
+			if e := s.stream.Send(proto.Clone(req).(*pb.TickRequest)); e != nil && err == nil {
+				err = wrapError(e)
+			}
+		}
+		if closeAfter {
+			s.stream.CloseSend()
+		}
+	}()
+	for {
+		s.mu.Lock()
+		inFlight := len(s.pending)-len(s.held) > len(s.early)
+		s.mu.Unlock()
+		if !inFlight {
+			break
+		}
+		resp, err := s.stream.Recv()
+		if err != nil {
+			return wrapError(err)
+		}
+		s.early = append(s.early, resp)
+	}
+	if err := s.w.restore(s.stream.Context(), lost.losses, cause); err != nil {
+		return err
+	}
+	again = append(again, lost.req)
+	kept := s.early[:0]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, resp := range s.early {
+		p := s.pending[resp.GetSequence()]
+		if p != nil && !p.retried && resp.GetStatus().GetCode() != 0 &&
+			IsWorldNotFound(errorOf(status.FromProto(resp.GetStatus()))) {
+			p.retried = true
+			again = append(again, p.req)
+			continue
+		}
+		kept = append(kept, resp)
+	}
+	s.early = kept
+	s.pending[lost.req.GetSequence()] = &tickPending{req: lost.req, retried: true}
+	return nil
 }

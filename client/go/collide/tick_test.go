@@ -3,6 +3,7 @@ package collide
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -141,7 +142,13 @@ func TestTickStream(t *testing.T) {
 
 	t.Run("a world lost mid-stream is re-created and the message sent again", func(t *testing.T) {
 		var events []RecreatedEvent
-		w, s := openStream(ctx, t, c, "tick-lost", OnRecreated(func(e RecreatedEvent) { events = append(events, e) }))
+		var s *TickStream
+		var heldErr error
+		w, s := openStream(ctx, t, c, "tick-lost", OnRecreated(func(e RecreatedEvent) {
+			events = append(events, e)
+			// Sent while the world is restored: held until the lost messages went again.
+			_, heldErr = s.Send(&pb.TickRequest{Shots: &pb.ValidateShotsRequest{Shots: []*pb.Shot{chestShot()}}})
+		}))
 		for _, f := range []*pb.Frame{{Tick: 1, Bodies: []*pb.BodyUpdate{player(1, 0, 0), player(2, 5, 0)}},
 			{Tick: 2, Bodies: []*pb.BodyUpdate{moveTo(2, 6, 0)}}} {
 			if _, err := s.Send(&pb.TickRequest{Frame: f}); err != nil {
@@ -161,14 +168,20 @@ func TestTickStream(t *testing.T) {
 			}
 		}
 		bySequence := map[int64]*pb.TickResponse{}
-		for i := 0; i < 2; i++ {
+		var order []int64
+		for i := 0; i < 3; i++ {
 			a, err := s.Recv()
 			if err != nil {
 				t.Fatal(err)
 			}
 			bySequence[a.GetSequence()] = a
+			order = append(order, a.GetSequence())
+		}
+		if heldErr != nil || fmt.Sprint(order) != "[3 4 5]" {
+			t.Fatalf("answers in the order %v (held send: %v)", order, heldErr)
 		}
 		near(t, bySequence[3].GetShots().GetVerdicts()[0].GetFirstHit().GetDistance(), 6-0.3, "restored pose")
+		near(t, bySequence[5].GetShots().GetVerdicts()[0].GetFirstHit().GetDistance(), 6-0.3, "held message")
 		if bySequence[4].GetFrame().GetOldestTick() != 2 || len(events) != 1 || events[0].LatestTick != 2 {
 			t.Errorf("answers %v, events %+v", bySequence, events)
 		}
