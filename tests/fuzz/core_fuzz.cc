@@ -157,7 +157,7 @@ void CheckPair(const Shape& a, const Shape& b) {
   const ShapeKind ka = KindOf(a), kb = KindOf(b);
   for (int level = 0; level < 3; ++level) {
     // No clock here: a time limit per pair depends on the machine's speed.
-    // Unbounded loops are caught by libFuzzer's -timeout (scripts/fuzz.sh: 5 s
+    // Unbounded loops are caught by libFuzzer's -timeout (scripts/fuzz.sh: 25 s
     // per input).
     const PairResult r = Query(static_cast<QueryLevel>(level), a, b);
     const PairResult m = Query(static_cast<QueryLevel>(level), b, a);

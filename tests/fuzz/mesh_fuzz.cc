@@ -6,7 +6,7 @@
 // must accept anything (bad triangles left out and counted), and queries on
 // the result must stay within their contracts: hits within the ray's range
 // and on a queryable triangle, overlaps within the cap. Time is bounded by
-// libFuzzer's -timeout (scripts/fuzz.sh: 5 s).
+// libFuzzer's -timeout (scripts/fuzz.sh: 25 s).
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cmath>

@@ -13,7 +13,7 @@ test('the arena example plays and counts its verdicts', {skip: !process.env.COLL
   const server = await startServer(['--maps_dir=/usr/share/games/openarena/baseoa']);
   try {
     const example = path.join(__dirname, '..', 'examples', 'arena.js');
-    const {stdout} = await promisify(execFile)(process.execPath, [example, server.target, '--seconds=1'], {timeout: 60000});
+    const {stdout} = await promisify(execFile)(process.execPath, [example, server.target, '--seconds=1'], {timeout: 120000});
     const counts = (name) => {
       const line = new RegExp(`^${name}: (.*)$`, 'm').exec(stdout);
       assert.ok(line, `no ${name} line in\n${stdout}`);

@@ -16,7 +16,7 @@ import (
 // confirmed (the example aims at players in sight).
 func TestArena(t *testing.T) {
 	target := liveserver.Start(t, "--maps_dir=/usr/share/games/openarena/baseoa")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
 	if err := run(ctx, target, 1, "pak6-patch088.pk3:aggressor", &out); err != nil {
