@@ -31,6 +31,18 @@ container=""
 dockerd_pid=""
 workdir="$(mktemp -d)"
 
+# wait_until SECONDS COMMAND...: runs COMMAND every 0.2 s until it succeeds,
+# or fails once SECONDS have passed. A wait ends on its event; the time is
+# only a safety net for a hung run, never what decides what is checked.
+wait_until() {
+  local end=$((SECONDS + $1))
+  shift
+  until "$@" >/dev/null 2>&1; do
+    ((SECONDS < end)) || return 1
+    sleep 0.2
+  done
+}
+
 check() {  # check NAME COMMAND...
   local name="$1"; shift
   if "$@" >"$workdir/out" 2>&1; then
@@ -67,7 +79,7 @@ if ! docker info >/dev/null 2>&1; then
   echo "container-test: starting dockerd"
   dockerd --bridge=none --iptables=false >"$workdir/dockerd.log" 2>&1 &
   dockerd_pid=$!
-  for _ in $(seq 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
+  wait_until 60 docker info
   docker info >/dev/null 2>&1 || { echo "FAIL dockerd did not start"; tail "$workdir/dockerd.log"; exit 1; }
 else
   echo "container-test: using the running Docker engine"
@@ -140,7 +152,7 @@ if ! container=$(docker run -d --network host --read-only --cap-drop ALL \
   echo "FAIL docker run"; echo "container-test: 0 passed, 1 failed"; exit 1
 fi
 # Waits for readiness, not a fixed time: up to 60 s on a loaded machine.
-for _ in $(seq 300); do "$CLI" health --target="$target" >/dev/null 2>&1 && break; sleep 0.2; done
+wait_until 60 "$CLI" health --target="$target"
 
 check "health from the host CLI" "$CLI" health --target="$target" --timeout=2s
 check "health from the CLI inside the image" docker exec "$container" collide health --target="$target"
@@ -155,9 +167,9 @@ check "no capabilities, no new privileges" bash -c "docker exec $container grep 
   tee /dev/stderr | awk '/^Cap/ && \$2 != \"0000000000000000\" {bad=1} /^NoNewPrivs/ && \$2 != 1 {bad=1} END {exit bad}'"
 check "image has a HEALTHCHECK running the CLI" bash -c "docker image inspect -f '{{json .Config.Healthcheck}}' $IMAGE |
   tee /dev/stderr | grep -q 'collide health'"
-check "image HEALTHCHECK reports healthy" bash -c "for i in \$(seq 180); do
-    [[ \$(docker inspect -f '{{.State.Health.Status}}' $container) == healthy ]] && exit 0; sleep 0.5; done
-  docker inspect -f '{{json .State.Health}}' $container; exit 1"
+healthy() { [[ $(docker inspect -f '{{.State.Health.Status}}' "$container") == healthy ]]; }
+becomes_healthy() { wait_until 90 healthy || { docker inspect -f '{{json .State.Health}}' "$container"; return 1; }; }
+check "image HEALTHCHECK reports healthy" becomes_healthy
 
 # Worlds (README: Worlds) in the real image: one created from a JSON
 # description (CreateWorldRequest in the proto's JSON mapping), read back and
@@ -179,7 +191,8 @@ check "world demo: 2 s of ticks through the stream" bash -c "set -o pipefail; '$
   tee /dev/stderr | grep -Eq '^summary: [1-9][0-9]* ticks'"
 "$CLI" world demo --seconds 60 --target="$target" >"$workdir/demo-open.out" 2>&1 &
 demo_pid=$!
-for _ in $(seq 100); do grep -qs '^ *1\.0s' "$workdir/demo-open.out" && break; sleep 0.2; done
+# Its stream is open once it has played a second (or it ended: then the checks below fail).
+wait_until 60 bash -c "grep -qs '^ *1\.0s' '$workdir/demo-open.out' || ! kill -0 $demo_pid"
 
 # 5. docker stop sends SIGTERM to tini, which forwards it: the server goes
 # NOT_SERVING, drains and exits 0 well before docker's SIGKILL.
@@ -190,7 +203,7 @@ check "the open Tick stream drained" bash -c "docker logs $container 2>&1 | grep
   grep -q 'draining 1 open Tick stream'"
 # The running match ends on the stream's final status (UNAVAILABLE, the
 # server shutting down): no hang, no reset.
-for _ in $(seq 50); do kill -0 "$demo_pid" 2>/dev/null || break; sleep 0.2; done
+wait_until 60 bash -c "! kill -0 $demo_pid"
 check "the match with the open stream ended on its final status" bash -c "! kill -0 $demo_pid 2>/dev/null &&
   tail -3 '$workdir/demo-open.out' | tee /dev/stderr | grep -q 'UNAVAILABLE: the server is shutting down'"
 kill "$demo_pid" 2>/dev/null
@@ -208,7 +221,7 @@ mem_target="127.0.0.1:$mem_port"
 if container=$(docker run -d --network host --read-only --cap-drop ALL --security-opt no-new-privileges \
     --memory "$mem_limit" --memory-swap "$mem_limit" -e COLLIDE_HOST=127.0.0.1 -e COLLIDE_PORT="$mem_port" \
     -e COLLIDE_WORKER_THREADS=2 "$IMAGE"); then
-  for _ in $(seq 300); do "$CLI" health --target="$mem_target" >/dev/null 2>&1 && break; sleep 0.2; done
+  wait_until 60 "$CLI" health --target="$mem_target"
   # The server is tini's (PID 1's) child; its VmRSS read from the host, kB.
   init_pid=$(docker inspect -f '{{.State.Pid}}' "$container")
   server_pid=$(awk '{print $1}' "/proc/$init_pid/task/$init_pid/children")
@@ -221,8 +234,8 @@ if container=$(docker run -d --network host --read-only --cap-drop ALL --securit
         --baseline_duration=0s >"$workdir/mem-$1-$c.out" 2>&1 &
       pids+=($!)
     done
-    local end=$((SECONDS + $4 + 2))
-    while ((SECONDS < end)); do r=$(rss_kb); ((r > peak_kb)) && peak_kb=$r; sleep 0.2; done
+    # Sampled for as long as the clients run, however long that takes.
+    while kill -0 "${pids[@]}" 2>/dev/null; do r=$(rss_kb); ((r > peak_kb)) && peak_kb=$r; sleep 0.2; done
     wait "${pids[@]}"  # Not a bare wait: the dockerd this script may have started is a child too.
   }
   overload packed 4096 32 15

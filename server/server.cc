@@ -146,7 +146,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
                                                         .tenants_by_token = !TokenSet(o.auth_tokens).empty(),
                                                         .admission = &server->service_->admission(),
                                                         .call_threads = o.worker_threads,
-                                                        .before_tick_message = o.before_tick_message});
+                                                        .before_tick_message = o.before_tick_message,
+                                                        .on_tick_cancelled = o.on_tick_cancelled});
 
   // Process-wide switches, read when a server is built.
   grpc::EnableDefaultHealthCheckService(true);

@@ -205,6 +205,7 @@ void TickStream::OnCancel() {
     while (writes_.size() > (writing_ ? 1 : 0)) writes_.pop_back();
     finish = FinishableLocked();
   }
+  if (service_ != nullptr && service_->config_.on_tick_cancelled) service_->config_.on_tick_cancelled();
   if (finish) Finish(*std::move(finish));
 }
 

@@ -43,6 +43,7 @@
 #include "gtest/gtest.h"
 #include "support/random_shapes.h"
 #include "support/server_process.h"
+#include "support/wait_for.h"
 
 namespace collide {
 namespace {
@@ -408,7 +409,7 @@ TEST(E2eDrainTest, SigtermDrainsCallsInFlight) {
   // The load runs until the server goes away (a thread stops at its first
   // failure), not for a number of calls a fast machine could finish before
   // the SIGTERM; the deadline only bounds the run if SIGTERM were ignored.
-  const Clock::time_point load_deadline = Clock::now() + std::chrono::seconds(60);
+  const Clock::time_point load_deadline = Clock::now() + testing::kHungAfter;
   std::atomic<int> ok_calls{0};
   std::mutex mu;
   std::map<absl::StatusCode, int> failures;
@@ -437,9 +438,7 @@ TEST(E2eDrainTest, SigtermDrainsCallsInFlight) {
       });
     }
     // Let the load run, then stop the server under it.
-    const Clock::time_point end = Clock::now() + std::chrono::seconds(20);
-    while (ok_calls < 2 * kThreads && Clock::now() < end)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    testing::WaitFor([&] { return ok_calls >= 2 * kThreads; });
     terminated = true;
     server.Terminate();
   }

@@ -41,6 +41,7 @@
 #include "support/proxy_process.h"
 #include "support/random_shapes.h"
 #include "support/server_process.h"
+#include "support/wait_for.h"
 
 namespace collide {
 namespace {
@@ -317,7 +318,13 @@ TEST(ProxyScaleTest, WorldsStayWithTheirOwnerSurviveAKilledReplicaAndMoveLittleW
   std::string first_error;
   int survivor_errors = 0, wrong_answers = 0;
   std::vector<bool> answered_after_kill(kWorlds, false);
+  // Per world of the dead replica: the time its calls after the kill took
+  // until one succeeded. A thread reaches a world once per pass over its
+  // share, so the time from the kill also counts waits for its turn, which
+  // grow with the machine's slowness (sanitizers, load), not with the
+  // failover; the outage itself shows in the errors' times.
   std::vector<Clock::duration> recovered_after(kWorlds, Clock::duration::zero());
+  std::vector<Clock::duration> answered_after(kWorlds, Clock::duration::zero());
   std::atomic<bool> killed{false}, stop{false};
   Clock::time_point killed_at;
   Clock::time_point last_error_at;
@@ -329,46 +336,42 @@ TEST(ProxyScaleTest, WorldsStayWithTheirOwnerSurviveAKilledReplicaAndMoveLittleW
         while (!stop) {
           for (int k = t; k < kWorlds && !stop; k += kThreads) {
             const bool after_kill = killed;
+            const Clock::time_point started = Clock::now();
             const Step s = Advance(*matches[k], *client);
             std::lock_guard lock(mu);
+            if (after_kill && owner[k] == victim && !answered_after_kill[k])
+              recovered_after[k] += Clock::now() - started;
             wrong_answers += s.wrong;
             if (!s.status.ok()) {
               if (errors.empty()) first_error = WorldId(k) + ": " + s.status.ToString();
               ++errors[s.status.code()];
-              last_error_at = Clock::now();
+              last_error_at = std::max(last_error_at, started);  // when the failed call was made.
               if (owner[k] != victim) ++survivor_errors;
               continue;
             }
             if (after_kill && owner[k] == victim && !answered_after_kill[k]) {
               answered_after_kill[k] = true;
-              recovered_after[k] = Clock::now() - killed_at;
+              answered_after[k] = Clock::now() - killed_at;
             }
           }
           ++passes[t];
         }
       });
     }
-    const auto wait_for = [](const auto& done) {
-      const Clock::time_point deadline = Clock::now() + std::chrono::seconds(60);
-      while (!done()) {
-        if (Clock::now() > deadline) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
-      return true;
-    };
     const auto passes_done = [&] {
       std::vector<int> p;
       for (auto& n : passes) p.push_back(n);
       return p;
     };
-    EXPECT_TRUE(wait_for([&] { return std::ranges::min(passes_done()) >= 1; })) << "no load before the kill";
+    EXPECT_TRUE(testing::WaitFor([&] { return std::ranges::min(passes_done()) >= 1; }))
+        << "no load before the kill";
     {
       std::lock_guard lock(mu);
       killed_at = Clock::now();
     }
     pool.replica(victim).Kill();
     killed = true;
-    const bool recovered = wait_for([&] {
+    const bool recovered = testing::WaitFor([&] {
       std::lock_guard lock(mu);
       for (int k = 0; k < kWorlds; ++k)
         if (owner[k] == victim && !answered_after_kill[k]) return false;
@@ -378,7 +381,7 @@ TEST(ProxyScaleTest, WorldsStayWithTheirOwnerSurviveAKilledReplicaAndMoveLittleW
     EXPECT_TRUE(
         proxy.WaitForStates([&](const States& s) { return SlotIs(s, victim, "DOWN"); }, kStateTimeout));
     const std::vector<int> at_down = passes_done();
-    EXPECT_TRUE(wait_for([&] {
+    EXPECT_TRUE(testing::WaitFor([&] {
       const std::vector<int> now = passes_done();
       for (int t = 0; t < kThreads; ++t)
         if (now[t] < at_down[t] + 2) return false;
@@ -386,16 +389,19 @@ TEST(ProxyScaleTest, WorldsStayWithTheirOwnerSurviveAKilledReplicaAndMoveLittleW
     }));
     stop = true;
   }
-  Clock::duration slowest = Clock::duration::zero();
-  for (int k = 0; k < kWorlds; ++k) slowest = std::max(slowest, recovered_after[k]);
+  Clock::duration slowest = Clock::duration::zero(), last_answered = Clock::duration::zero();
+  for (int k = 0; k < kWorlds; ++k) {
+    slowest = std::max(slowest, recovered_after[k]);
+    last_answered = std::max(last_answered, answered_after[k]);
+  }
   const auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
   int error_count = 0;
   for (const auto& [code, n] : errors) error_count += n;
   std::printf(
-      "failover: %d worlds of the killed replica re-created on a new owner within %.0f ms of the kill; last "
-      "error %.0f ms after it; %d errors (%s)\n",
-      worlds_of[victim], ms(slowest), error_count ? ms(last_error_at - killed_at) : 0.0, error_count,
-      first_error.c_str());
+      "failover: %d worlds of the killed replica re-created on a new owner, each after at most %.0f ms of "
+      "calls (the last %.0f ms after the kill); the last failed call made %.0f ms after it; %d errors (%s)\n",
+      worlds_of[victim], ms(slowest), ms(last_answered), error_count ? ms(last_error_at - killed_at) : 0.0,
+      error_count, first_error.c_str());
   EXPECT_EQ(wrong_answers, 0) << "answers differed from the core's";
   EXPECT_EQ(survivor_errors, 0) << "a world on a surviving replica saw an error: " << first_error;
   EXPECT_EQ(losses.wrong_cause(), 0) << "a re-creation not caused by WORLD_NOT_FOUND";
@@ -404,10 +410,14 @@ TEST(ProxyScaleTest, WorldsStayWithTheirOwnerSurviveAKilledReplicaAndMoveLittleW
     // moved twice), none elsewhere (a call reaching a non-owner would be one).
     EXPECT_EQ(losses.Of(k), owner[k] == victim ? 1 : 0) << WorldId(k) << " (owner " << owner[k] << ")";
   }
-  // The stated recovery bound (README, "Failure model"): a dead replica's
-  // worlds answer on their new owner within 3 s (2 failed health checks, 1 s
-  // apart, plus a margin); in practice the proxy's redispatch serves them at
-  // once and the client's re-creation costs one round trip.
+  // The stated recovery bound (README, "Failure model"): calls made for a
+  // dead replica's worlds fail for at most 3 s after the kill (2 failed health
+  // checks, 1 s apart, plus a margin), and each world answers on its new
+  // owner after at most 3 s of calls; in practice the proxy's redispatch
+  // serves them at once and the client's re-creation costs one round trip.
+  if (error_count > 0) {
+    EXPECT_LT(ms(last_error_at - killed_at), 3000.0);
+  }
   EXPECT_LT(ms(slowest), 3000.0);
   for (const auto& [code, n] : errors) {
     EXPECT_TRUE(kDocumentedFailoverCodes.contains(code))

@@ -34,6 +34,7 @@
 #include "support/proxy_process.h"
 #include "support/random_shapes.h"
 #include "support/server_process.h"
+#include "support/wait_for.h"
 
 namespace collide {
 namespace {
@@ -217,15 +218,10 @@ class ProxyShieldTest : public ::testing::Test {
     });
   }
 
-  // Waits until `n` more legitimate calls succeeded (10 s safety net).
+  // Waits until `n` more legitimate calls succeeded.
   bool LegitCallsServed(int n) {
     const int target = ok_calls_ + n;
-    const Clock::time_point end = Clock::now() + std::chrono::seconds(10);
-    while (ok_calls_ < target) {
-      if (Clock::now() > end) return false;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return true;
+    return testing::WaitFor([&] { return ok_calls_ >= target; });
   }
 
   std::vector<std::unique_ptr<ServerProcess>> replicas_;
@@ -240,17 +236,6 @@ class ProxyShieldTest : public ::testing::Test {
   std::int64_t peak_rss_[3] = {0, 0, 0};
   std::int64_t peak_proxy_rss_ = 0;
 };
-
-// Waits up to `timeout` for `done`; true if it held.
-template <typename Done>
-bool WaitFor(Done done, std::chrono::milliseconds timeout) {
-  const Clock::time_point end = Clock::now() + timeout;
-  while (!done()) {
-    if (Clock::now() > end) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return true;
-}
 
 // CVE-2023-44487: streams opened and reset at once, 20,000 on one connection.
 TEST_F(ProxyShieldTest, RapidResetBurst) {
@@ -296,7 +281,7 @@ TEST_F(ProxyShieldTest, SixteenMegabyteHeader) {
     open = h2::SendAll(fd, h2::Frame(h2::kContinuation, last ? h2::kEndHeaders : 0, 1, chunk));
     if (open) sent += kChunk;
   }
-  const bool closed = !open || h2::PeerClosed(fd, std::chrono::seconds(10));
+  const bool closed = !open || h2::PeerClosed(fd, testing::kHungAfter);
   const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   close(fd);
   std::printf("16 MB header: connection closed after %.1f MB of it were sent (%.0f ms)\n", sent / 1048576.0,
@@ -323,9 +308,8 @@ TEST_F(ProxyShieldTest, FiveThousandStreamsWithoutSettingsAck) {
   }
   // The proxy answers every stream past its limit (refused) or ends the
   // connection; wait for either.
-  const bool enforced =
-      WaitFor([&] { return counts.closed || counts.goaway > 0 || counts.rst_stream >= kStreams - 100; },
-              std::chrono::seconds(10));
+  const bool enforced = testing::WaitFor(
+      [&] { return counts.closed || counts.goaway > 0 || counts.rst_stream >= kStreams - 100; });
   std::printf("5,000 streams: %d sent, %d refused (RST_STREAM), %d GOAWAY, connection %s\n", sent,
               counts.rst_stream.load(), counts.goaway.load(), counts.closed ? "closed" : "open");
   EXPECT_TRUE(enforced) << "the proxy let more than its 100 streams stay open on one connection";
@@ -363,7 +347,7 @@ TEST_F(ProxyShieldTest, TwoThousandIdleConnections) {
   // channels to one target with the same arguments share a connection, so
   // the world client and the pair client may hold one or two).
   const Clock::time_point start = Clock::now();
-  EXPECT_TRUE(WaitFor([&] { return still_open() <= kPerClient - 1; }, std::chrono::seconds(10)))
+  EXPECT_TRUE(testing::WaitFor([&] { return still_open() <= kPerClient - 1; }))
       << still_open() << " of " << fds.size() << " idle connections kept";
   const double settled_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   const int kept = still_open();

@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/wait_for.h"
+
 namespace collide::server {
 namespace {
 
@@ -71,13 +73,10 @@ TEST(BatchRunnerTest, IdlePoolSharesABatchWithAHelper) {
           threads.insert(std::this_thread::get_id());
         }
         if (first.exchange(false)) {
-          for (int i = 0; i < 2000; ++i) {
-            {
-              std::lock_guard lock(mu);
-              if (threads.size() > 1) break;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-          }
+          collide::testing::WaitFor([&] {
+            std::lock_guard lock(mu);
+            return threads.size() > 1;
+          });
         }
       },
       [] { return false; });

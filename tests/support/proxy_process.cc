@@ -13,14 +13,12 @@
 #include <regex>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "support/server_process.h"
+#include "support/wait_for.h"
 
 namespace collide::testing {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 sockaddr_in Loopback(int port) {
   sockaddr_in addr{};
@@ -137,14 +135,14 @@ ProxyProcess::ProxyProcess(const std::string& haproxy_bin, const std::string& co
   }
   // -db: stay in the foreground (a child the test can kill and reap).
   pid_ = Spawn({haproxy_bin, "-db", "-f", config_}, log_, log_ + ".err");
-  const Clock::time_point end = Clock::now() + std::chrono::seconds(10);
-  while (HttpGet(monitor_port_, "/healthz").empty()) {
-    if (Clock::now() > end || waitpid(pid_, nullptr, WNOHANG) == pid_) {
-      port_ = 0;
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  bool exited = false;
+  const bool up = WaitFor(
+      [&] {
+        exited = waitpid(pid_, nullptr, WNOHANG) == pid_;
+        return exited || !HttpGet(monitor_port_, "/healthz").empty();
+      },
+      kHungAfter, std::chrono::milliseconds(20));
+  if (!up || exited) port_ = 0;
 }
 
 ProxyProcess::~ProxyProcess() {
@@ -180,12 +178,7 @@ std::map<std::string, std::string> ProxyProcess::ServerStates() const {
 
 bool ProxyProcess::WaitForStates(const std::function<bool(const std::map<std::string, std::string>&)>& done,
                                  std::chrono::milliseconds timeout) const {
-  const Clock::time_point end = Clock::now() + timeout;
-  while (!done(ServerStates())) {
-    if (Clock::now() > end) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return true;
+  return WaitFor([&] { return done(ServerStates()); }, timeout, std::chrono::milliseconds(20));
 }
 
 }  // namespace collide::testing

@@ -10,11 +10,10 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <thread>
+
+#include "support/wait_for.h"
 
 namespace collide::testing {
-
-using Clock = std::chrono::steady_clock;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -49,14 +48,16 @@ pid_t Spawn(const std::vector<std::string>& argv, const std::string& out_path, c
 }
 
 std::optional<int> WaitExit(pid_t pid, std::chrono::milliseconds timeout) {
-  const Clock::time_point end = Clock::now() + timeout;
-  for (;;) {
-    int status = 0;
-    const pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    if (r < 0 || Clock::now() > end) return std::nullopt;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  std::optional<int> code;
+  WaitFor(
+      [&] {
+        int status = 0;
+        const pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        return code.has_value() || r < 0;  // r < 0: not our child (any more).
+      },
+      timeout);
+  return code;
 }
 
 CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
@@ -83,16 +84,14 @@ ServerProcess::ServerProcess(const std::string& binary, std::vector<std::string>
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
   pid_ = Spawn(argv, log_, log_ + ".err", open_files);
   const std::regex listening(R"(listening on 127\.0\.0\.1:(\d+))");
-  const Clock::time_point end = Clock::now() + std::chrono::seconds(30);
-  while (Clock::now() < end && port_ == 0) {
-    const std::string text = log();  // smatch refers into it.
-    if (std::smatch m; std::regex_search(text, m, listening)) port_ = std::stoi(m[1]);
-    if (port_ == 0 && waitpid(pid_, nullptr, WNOHANG) == pid_) {
-      pid_ = 0;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  WaitFor(
+      [&] {
+        const std::string text = log();  // smatch refers into it.
+        if (std::smatch m; std::regex_search(text, m, listening)) port_ = std::stoi(m[1]);
+        if (port_ == 0 && waitpid(pid_, nullptr, WNOHANG) == pid_) pid_ = 0;  // exited: port() stays 0.
+        return port_ != 0 || pid_ == 0;
+      },
+      kHungAfter, std::chrono::milliseconds(10));
 }
 
 ServerProcess::~ServerProcess() {
