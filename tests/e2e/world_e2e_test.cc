@@ -175,7 +175,16 @@ TEST(WorldE2eTest, TickStreamFromAMapFileDrainsOnSigterm) {
   stop = true;
   writer.join();
   const grpc::Status end = stream->Finish();
-  const std::optional<int> exit_code = server.Wait(std::chrono::seconds(30));
+  // The server's graceful shutdown (GOAWAY) waits for this client to answer
+  // its PING; a synchronous gRPC client with no call open reads its
+  // connection only every 5 s, so the channel is polled until the exit.
+  std::optional<int> exit_code;
+  testing::WaitFor([&] {
+    channel->WaitForStateChange(channel->GetState(false),
+                                std::chrono::system_clock::now() + std::chrono::milliseconds(20));
+    exit_code = server.Wait(std::chrono::milliseconds(0));
+    return exit_code.has_value();
+  });
 
   std::cout << "ticks sent: " << sent << ", answered: " << answered << "; the stream ended "
             << end.error_code() << " \"" << end.error_message() << "\"\n";
