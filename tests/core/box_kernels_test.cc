@@ -718,6 +718,19 @@ TEST_P(BoxPairPropertyTest, ResultConvention) {
   EXPECT_LT(hits, kCases * 9 / 10);
 }
 
+// core_fuzz found it: a needle box whose axes are 1e-161 off the other
+// box's, so an edge-edge cross product has a subnormal squared length; the
+// exact edge axes normalized it by sqrt(c2), 1e-3 off unit.
+TEST(ObbObbTest, NearlyParallelEdgesAtSubnormalSineGiveUnitNormals) {
+  const double t = 0x1.469bf1469bf13p-535;
+  const Obb needle{{0, 0, 0}, {{{0, -t, -1}, {-t, 1, -t}, {1, t, 0}}}, {3, 0, 0}};
+  const Obb point{{0, 0, 0}, Mat3{}, {0, 0, 0}};
+  const PairResult c = Query(QueryLevel::kContact, needle, point);
+  ASSERT_TRUE(c.hit);
+  EXPECT_NEAR(Length(c.normal), 1.0, 1e-15);
+  EXPECT_EQ(Query(QueryLevel::kContact, point, needle), c.Flipped());
+}
+
 TEST(ZeroExtentBoxTest, RectanglesSegmentsAndPointsKeepTheConvention) {
   // Rectangles, segments and points as boxes: each extent zeroed with
   // probability 1/2, against every other box-family kind.

@@ -25,6 +25,31 @@ TEST(MathTest, RotationFromQuatIsOrthonormalAndRoundTrips) {
   }
 }
 
+TEST(MathTest, RotationFromQuatIsOrthonormalAtExtremeScales) {
+  // core_fuzz found it: a quaternion of ~1e-160 (squares subnormal) gave a
+  // matrix 1e-7 off orthonormal, so an OBB built from it passed validation
+  // and its contact normals were not unit.
+  testing::ShapeFactory f(2);
+  for (const double scale : {1e-160, 1e-170, 1e-200, 1e-300, 4.9e-324 * 1e10, 1e160, 1e200, 1e300}) {
+    for (int i = 0; i < 200; ++i) {
+      const Quat u = f.Rotation();
+      const Quat q{u.w * scale, u.x * scale, u.y * scale, u.z * scale};
+      const Mat3 r = RotationFromQuat(q);
+      const Mat3 expected = RotationFromQuat(u);
+      for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) {
+          ASSERT_NEAR(Dot(r.col[a], r.col[b]), a == b ? 1.0 : 0.0, 1e-14) << "scale " << scale;
+        }
+        // Components below 1e-308 lose bits when scaled: compare loosely there.
+        ASSERT_LE(Length(r.col[a] - expected.col[a]), scale < 1e-300 ? 1e-5 : 1e-14) << "scale " << scale;
+      }
+    }
+  }
+  const Mat3 identity = RotationFromQuat({0, 0, 0, 0});
+  EXPECT_EQ(identity.col[0], (Vec3{1, 0, 0}));
+  EXPECT_EQ(RotationFromQuat({kInfinity, 0, 0, 0}).col[2], (Vec3{0, 0, 1}));
+}
+
 TEST(MathTest, QuarterTurnAboutZMapsXToY) {
   const double s = std::sqrt(0.5);
   const Mat3 r = RotationFromQuat({s, 0, 0, s});

@@ -89,5 +89,28 @@ TEST(TriangleMesh, IdenticalTrianglesBuildAShallowTree) {
   EXPECT_EQ(hits[9].triangle, 9u);
 }
 
+TEST(TriangleMesh, SubnormalCentroidSpreadBuildsAndAnswers) {
+  // mesh_fuzz found it: centroids spread over a float-subnormal extent made
+  // the SAH bin scale infinite (UBSan: inf converted to int). 64 tiny
+  // triangles, each 3e-45 wide, shifted by multiples of 1.5e-45.
+  MeshData m;
+  constexpr double d = 1.5e-45;
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    const double x = d * i;
+    m.vertices.push_back({x, 0, 0});
+    m.vertices.push_back({x + 2 * d, 0, 0});
+    m.vertices.push_back({x, 2 * d, 0});
+    m.triangles.push_back({3 * i, 3 * i + 1, 3 * i + 2});
+  }
+  const TriangleMesh mesh(m);
+  EXPECT_EQ(mesh.triangle_count(), 64u);
+  // A ray down through the first triangle's interior hits it (and only the
+  // first few overlap that point).
+  const MeshRayHit hit = RayCastClosest(mesh, {{0.5 * d, 0.5 * d, 1}, {0, 0, -1}});
+  ASSERT_TRUE(hit.hit);
+  EXPECT_EQ(hit.distance, 1.0);
+  EXPECT_EQ(hit.triangle, 0u);
+}
+
 }  // namespace
 }  // namespace collide::testing

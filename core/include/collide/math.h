@@ -131,15 +131,16 @@ constexpr Mat3 operator*(const Mat3& a, const Mat3& b) {
 // divisions, which were the latency chain of decoding an OBB. The result is
 // the rotation of q / |q| to a few ulp, so a quaternion that passed the
 // validity tolerance gives an exact rotation. Outside [1e-150, 1e150], where
-// |q|^2 would lose precision or overflow, q is normalized first; a zero or
-// NaN q gives the identity.
+// |q|^2 would lose precision (subnormal squares) or overflow, q is first
+// divided by its largest |component| (|q|^2 then in [1, 4]); a zero or
+// non-finite q gives the identity.
 inline Mat3 RotationFromQuat(const Quat& q_in) {
   Quat q = q_in;
   double n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
   if (!(n2 >= 1e-150 && n2 <= 1e150)) {
-    const double n = Norm(q_in);
-    q = n > 0.0 ? Quat{q_in.w / n, q_in.x / n, q_in.y / n, q_in.z / n} : Quat{};
-    n2 = 1.0;
+    const double m = std::fmax(std::fmax(std::fabs(q.w), std::fabs(q.x)), std::fmax(std::fabs(q.y), std::fabs(q.z)));
+    q = m > 0.0 && std::isfinite(m) ? Quat{q_in.w / m, q_in.x / m, q_in.y / m, q_in.z / m} : Quat{};
+    n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
   }
   const double s = 2.0 / n2;
   const double xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;

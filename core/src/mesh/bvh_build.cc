@@ -141,10 +141,13 @@ class Builder {
     const float lo = r.centroids.lo[axis], extent = r.centroids.hi[axis] - lo;
     if (!median && extent > 0.0f) {
       // Bin index of a centroid; the factor keeps the largest in the last bin.
-      const float scale = kBins * (1.0f - 1e-5f) / extent;
+      // In double and clamped before the conversion: a subnormal extent makes
+      // the scale infinite (and 0 * inf NaN), which no int can hold.
+      const double scale = kBins * (1.0 - 1e-5) / extent;
       auto bin_of = [&](std::uint32_t id) {
-        const int b = static_cast<int>((centroids_[id][axis] - lo) * scale);
-        return std::clamp(b, 0, kBins - 1);
+        const double t = (static_cast<double>(centroids_[id][axis]) - lo) * scale;
+        if (!(t > 0.0)) return 0;
+        return t >= kBins - 1 ? kBins - 1 : static_cast<int>(t);
       };
       std::array<Box, kBins> bins, cbins;
       std::array<std::uint32_t, kBins> counts{};

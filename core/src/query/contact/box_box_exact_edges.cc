@@ -28,7 +28,9 @@ ExactEdgeAxes ComputeExactEdgeAxes(const Obb& a, const Obb& b) {
         e.value[k] = kInfinity, e.side[k] = 0.0, e.unit[k] = Vec3{1, 0, 0};
         continue;
       }
-      const Vec3 n = c / std::sqrt(c2);
+      // Scaled before the square root: for edges 1e-161 apart c2 is subnormal
+      // and c / sqrt(c2) was 1e-3 off unit (core_fuzz).
+      const Vec3 n = NormalizedOr(c, Vec3{1, 0, 0});
       double radii = 0.0;
       for (int m = 0; m < 3; ++m) {
         radii += a.half_extents[m] * std::fabs(Dot(a.rotation.col[m], n)) +

@@ -56,7 +56,9 @@ struct Nearest {
   const double n2 = LengthSquared(n);
   if (!(n2 > 1e-12 * LengthSquared(ab) * LengthSquared(ac)))
     return {QueryStatus::kUnsupported, false, 0.0, {}, {}, {}};
-  const Vec3 normal = PreferPositiveSign(n / std::sqrt(n2));
+  // A subnormal n2 (edges ~1e-80) has lost digits: scale first.
+  const Vec3 normal =
+      PreferPositiveSign(n2 >= std::numeric_limits<double>::min() ? n / std::sqrt(n2) : NormalizedOr(n, n));
   return {QueryStatus::kOk, true, radius > 0.0 ? -radius : 0.0, center + normal * radius, center, normal};
 }
 
