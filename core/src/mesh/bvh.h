@@ -27,15 +27,21 @@ inline constexpr int kBvhMaxDepth = 50;
 // its stack never holds more than 3 * depth + 1 entries: 3 * 50 + 1 = 151.
 inline constexpr int kBvhStackSize = 160;
 
+// A child reference: a node index, or a leaf as its first entry of
+// Bvh::triangles | its triangle count (1 to kBvhMaxLeafSize) << kLeafShift.
+// Packed at build time, so that a traversal pushes it as it is.
+inline constexpr int kLeafShift = 29;  // kMaxMeshTriangles = 2^29 keeps indices below.
+inline constexpr std::uint32_t kLeafIndexMask = (1u << kLeafShift) - 1;
+inline std::uint32_t LeafCount(std::uint32_t ref) { return ref >> kLeafShift; }
+inline std::uint32_t LeafFirst(std::uint32_t ref) { return ref & kLeafIndexMask; }
+
 struct alignas(64) BvhNode {
-  // Child boxes, lane i for child i; unused lanes are zero boxes, masked out
-  // by num_children.
+  // Child boxes, lane i for child i. Unused lanes (i >= num_children) hold
+  // the empty box min = +inf, max = -inf, which no ray slab test passes
+  // (bvh_traverse.h), so the ray traversal needs no lane mask.
   float min_x[4], min_y[4], min_z[4];
   float max_x[4], max_y[4], max_z[4];
-  // count[i] == 0: child[i] is a node index. Else child[i] is the first of
-  // count[i] consecutive entries of Bvh::triangles (a leaf).
-  std::uint32_t child[4];
-  std::uint8_t count[4];
+  std::uint32_t child[4];  // child references, as above.
   std::uint8_t num_children;
 };
 static_assert(sizeof(BvhNode) == 128);
@@ -69,6 +75,13 @@ inline float RoundDown(double x) {
   return static_cast<double>(f) > x ? NextFloatDown(f) : f;
 }
 inline float RoundUp(double x) { return -RoundDown(-x); }
+// Both at once, converting x once (the ray setup does this per axis).
+inline void RoundOutward(double x, float& lo, float& hi) {
+  const float f = static_cast<float>(x);
+  const double back = static_cast<double>(f);
+  lo = back > x ? NextFloatDown(f) : f;
+  hi = back < x ? -NextFloatDown(-f) : f;
+}
 
 }  // namespace collide::internal
 

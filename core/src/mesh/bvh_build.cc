@@ -96,13 +96,16 @@ class Builder {
       }
       BvhNode node{};
       node.num_children = static_cast<std::uint8_t>(num);
+      for (int i = num; i < 4; ++i) {
+        node.min_x[i] = node.min_y[i] = node.min_z[i] = kInf;
+        node.max_x[i] = node.max_y[i] = node.max_z[i] = -kInf;
+      }
       for (int i = 0; i < num; ++i) {
         const Range& k = kids[i];
         node.min_x[i] = k.box.lo[0], node.min_y[i] = k.box.lo[1], node.min_z[i] = k.box.lo[2];
         node.max_x[i] = k.box.hi[0], node.max_y[i] = k.box.hi[1], node.max_z[i] = k.box.hi[2];
         if (k.size() <= kBvhMaxLeafSize) {
-          node.child[i] = k.begin;
-          node.count[i] = static_cast<std::uint8_t>(k.size());
+          node.child[i] = k.begin | k.size() << kLeafShift;
         } else {
           node.child[i] = static_cast<std::uint32_t>(bvh.nodes.size());
           bvh.nodes.emplace_back();

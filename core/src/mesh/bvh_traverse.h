@@ -54,9 +54,14 @@ inline RayBoxes SetUpRayBoxes(const Vec3& origin, const Vec3& unit, double t_bou
     // o +- drift as floats at least drift away from o (o + drift in double
     // can round back to o when drift is below o's ulp).
     const double o = origin[k];
-    float lo = RoundDown(o - drift), hi = RoundUp(o + drift);
-    while (o - static_cast<double>(lo) < drift) lo = NextFloatDown(lo);
-    while (static_cast<double>(hi) - o < drift) hi = -NextFloatDown(-hi);
+    float lo, hi;
+    if (drift == 0.0) {
+      RoundOutward(o, lo, hi);  // a ray cast's common case.
+    } else {
+      lo = RoundDown(o - drift), hi = RoundUp(o + drift);
+      while (o - static_cast<double>(lo) < drift) lo = NextFloatDown(lo);
+      while (static_cast<double>(hi) - o < drift) hi = -NextFloatDown(-hi);
+    }
     const float inv = static_cast<float>(1.0 / d);
     const bool forward = d > 0.0;
     r.near_plane[k] = forward ? 4 * k : 12 + 4 * k;
@@ -82,8 +87,9 @@ inline int HitChildren(const BvhNode& node, const RayBoxes& r, __m128 t_max, __m
   }
   t_near = near;
   // + 1e-30: products that underflowed to 0 (subnormal range) never reject.
-  return _mm_movemask_ps(_mm_cmple_ps(near, _mm_add_ps(far, _mm_set1_ps(1e-30f)))) &
-         ((1 << node.num_children) - 1);
+  // Unused lanes (bvh.h) fail: their near time is +inf or NaN, their far
+  // time -inf or NaN.
+  return _mm_movemask_ps(_mm_cmple_ps(near, _mm_add_ps(far, _mm_set1_ps(1e-30f))));
 }
 
 // Lanes of `node` whose box overlaps the box [lo, hi] (closed).
@@ -111,17 +117,13 @@ inline __m128 GapSquared(const BvhNode& node, const __m128 lo[3], const __m128 h
   return _mm_mul_ps(sum, _mm_set1_ps(1.0f - 0x1p-20f));
 }
 
-// A stack entry: a node (count == 0) or a leaf, and a lower bound of what it
+// A stack entry: a child reference (bvh.h), and a lower bound of what it
 // can hold (entry distance, gap). 8 bytes, so that a push and the pop that
 // follows it are one store and one load (no store-forwarding stall).
 struct BvhStackEntry {
   float bound;
-  std::uint32_t ref;  // node index, or leaf first | count << kLeafShift.
+  std::uint32_t ref;  // a child reference (bvh.h).
 };
-inline constexpr int kLeafShift = 29;  // kMaxMeshTriangles = 2^29 keeps indices below.
-inline std::uint32_t ChildRef(const BvhNode& node, int i) {
-  return node.child[i] | static_cast<std::uint32_t>(node.count[i]) << kLeafShift;
-}
 
 // Pushes the lanes of `mask` but the nearest in decreasing `bounds` order
 // (so the nearer are popped first) and returns the nearest, which the
@@ -132,11 +134,11 @@ inline BvhStackEntry PushSortedKeepNearest(const BvhNode& node, int mask, __m128
   alignas(16) float b[4];
   _mm_store_ps(b, bounds);
   int i = __builtin_ctz(static_cast<unsigned>(mask));
-  BvhStackEntry first{b[i], ChildRef(node, i)};
+  BvhStackEntry first{b[i], node.child[i]};
   mask &= mask - 1;
   if (mask == 0) return first;
   i = __builtin_ctz(static_cast<unsigned>(mask));
-  BvhStackEntry second{b[i], ChildRef(node, i)};
+  BvhStackEntry second{b[i], node.child[i]};
   mask &= mask - 1;
   if (second.bound < first.bound) std::swap(first, second);
   if (mask == 0) {
@@ -147,7 +149,7 @@ inline BvhStackEntry PushSortedKeepNearest(const BvhNode& node, int mask, __m128
   int n = 2;
   for (; mask != 0; mask &= mask - 1) {
     i = __builtin_ctz(static_cast<unsigned>(mask));
-    const BvhStackEntry entry{b[i], ChildRef(node, i)};
+    const BvhStackEntry entry{b[i], node.child[i]};
     int j = n++;
     while (j > 0 && e[j - 1].bound > entry.bound) e[j] = e[j - 1], --j;  // ascending.
     e[j] = entry;
@@ -156,16 +158,13 @@ inline BvhStackEntry PushSortedKeepNearest(const BvhNode& node, int mask, __m128
   return e[0];
 }
 
-// Starts loading what a child the traversal may visit holds: a node's two
-// cache lines, or a leaf's triangle records (at most 64 bytes, on at most two
-// lines). Issued for every child the ray meets as soon as the mask is known,
-// so the loads overlap the sorting and the siblings' visits instead of
-// stalling the visit (perf: the node and leaf-record loads were a third of
-// the ray time on the maps).
-inline void PrefetchChild(const Bvh& bvh, const BvhNode& node, int i) {
-  const bool leaf = node.count[i] != 0;
-  const char* p = leaf ? reinterpret_cast<const char*>(&bvh.triangles[node.child[i]])
-                       : reinterpret_cast<const char*>(&bvh.nodes[node.child[i]]);
+// Starts loading what a child reference points at: a node's two cache
+// lines, or a leaf's triangle records (at most 64 bytes, on at most two
+// lines).
+inline void PrefetchRef(const Bvh& bvh, std::uint32_t ref) {
+  const bool leaf = LeafCount(ref) != 0;
+  const char* p = leaf ? reinterpret_cast<const char*>(&bvh.triangles[LeafFirst(ref)])
+                       : reinterpret_cast<const char*>(&bvh.nodes[ref]);
   _mm_prefetch(p, _MM_HINT_T0);
   _mm_prefetch(p + (leaf ? 63 : 64), _MM_HINT_T0);
 }
@@ -193,6 +192,10 @@ inline void PrefetchLeafVertices(const Bvh& bvh, const std::vector<Vec3>& vertic
 // Visits, nearest box first, every leaf whose box the ray meets within
 // [0, visitor.TMax()] (re-read after every leaf, so a closest-hit visitor
 // prunes by its best hit). visitor.Leaf(first, count) returns true to stop.
+// Every child pushed on the stack is prefetched as it is pushed, so its load
+// overlaps the visit of its nearer siblings (perf: the node and leaf-record
+// loads were a third of the ray time on the maps); the nearest, visited
+// next, is not (its load would start only a few instructions earlier).
 template <typename Visitor>
 void TraverseRay(const Bvh& bvh, const RayBoxes& r, Visitor& visitor) {
   if (bvh.nodes.empty()) return;
@@ -201,17 +204,17 @@ void TraverseRay(const Bvh& bvh, const RayBoxes& r, Visitor& visitor) {
   BvhStackEntry cur{0.0f, 0};
   float t_max = visitor.TMax();
   for (;;) {
-    if ((cur.ref >> kLeafShift) != 0) {
-      if (visitor.Leaf(cur.ref & ((1u << kLeafShift) - 1), cur.ref >> kLeafShift)) return;
+    if (LeafCount(cur.ref) != 0) {
+      if (visitor.Leaf(LeafFirst(cur.ref), LeafCount(cur.ref))) return;
       t_max = visitor.TMax();
     } else {
       const BvhNode& node = bvh.nodes[cur.ref];
       __m128 near;
       const int mask = HitChildren(node, r, _mm_set1_ps(t_max), near);
       if (mask != 0) {
-        for (int m = mask; m != 0; m &= m - 1)
-          PrefetchChild(bvh, node, __builtin_ctz(static_cast<unsigned>(m)));
+        const int pushed = top;
         cur = PushSortedKeepNearest(node, mask, near, stack, top);
+        for (int i = pushed; i < top; ++i) PrefetchRef(bvh, stack[i].ref);
         continue;
       }
     }
@@ -231,21 +234,19 @@ template <typename Visitor>
 void TraverseBox(const Bvh& bvh, const __m128 lo[3], const __m128 hi[3], Visitor& visitor) {
   if (bvh.nodes.empty()) return;
   std::uint32_t stack[kBvhStackSize];
-  std::uint8_t counts[kBvhStackSize];
   int top = 0;
-  stack[top] = 0, counts[top++] = 0;
+  stack[top++] = 0;
   while (top > 0) {
-    --top;
-    const std::uint32_t ref = stack[top];
-    if (counts[top] != 0) {
-      if (visitor.Leaf(ref, counts[top])) return;
+    const std::uint32_t ref = stack[--top];
+    if (LeafCount(ref) != 0) {
+      if (visitor.Leaf(LeafFirst(ref), LeafCount(ref))) return;
       continue;
     }
     const BvhNode& node = bvh.nodes[ref];
     for (int m = OverlapChildren(node, lo, hi); m != 0; m &= m - 1) {
-      const int i = __builtin_ctz(static_cast<unsigned>(m));
-      PrefetchChild(bvh, node, i);
-      stack[top] = node.child[i], counts[top++] = node.count[i];
+      const std::uint32_t child = node.child[__builtin_ctz(static_cast<unsigned>(m))];
+      PrefetchRef(bvh, child);
+      stack[top++] = child;
     }
   }
 }
@@ -261,8 +262,8 @@ void TraverseNearest(const Bvh& bvh, const __m128 lo[3], const __m128 hi[3], Vis
   BvhStackEntry cur{0.0f, 0};
   float bound2 = visitor.Bound2();
   for (;;) {
-    if ((cur.ref >> kLeafShift) != 0) {
-      visitor.Leaf(cur.ref & ((1u << kLeafShift) - 1), cur.ref >> kLeafShift);
+    if (LeafCount(cur.ref) != 0) {
+      visitor.Leaf(LeafFirst(cur.ref), LeafCount(cur.ref));
       bound2 = visitor.Bound2();
     } else {
       const BvhNode& node = bvh.nodes[cur.ref];

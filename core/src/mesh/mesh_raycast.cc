@@ -17,35 +17,35 @@ using internal::RayTriangleT;
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
-// What every ray query sets up once.
-struct MeshRay {
-  internal::WatertightRay ray;
-  internal::RayBoxes boxes;
-  double t_max = 0.0;  // in units of the ray direction.
-  double max_distance = 0.0;
-};
-
 // False for a ray that cannot hit (empty mesh, zero or non-finite direction).
-bool SetUp(const TriangleMesh& mesh, const Ray& ray, MeshRay& out) {
-  if (mesh.bvh().nodes.empty() || !IsFinite(ray.origin) || !IsFinite(ray.direction) ||
-      LengthSquared(ray.direction) == 0.0 || !(ray.max_distance >= 0.0)) {
-    return false;
-  }
-  out.ray = internal::SetUpWatertightRay(ray.origin, ray.direction);
-  // The farthest distance to a mesh point bounds the drift of a ray whose
-  // tiny direction components the box test rounds up (bvh_traverse.h); only
-  // such rays need it.
-  const Vec3 u = Abs(out.ray.unit);
-  double t_bound = 0.0;
-  if (u.x < 1e-30 || u.y < 1e-30 || u.z < 1e-30) {
-    const Aabb& b = mesh.bounds();
-    t_bound = Length(Max(Abs(ray.origin - b.min), Abs(ray.origin - b.max)));
-  }
-  out.boxes = internal::SetUpRayBoxes(ray.origin, out.ray.unit, t_bound);
-  out.t_max = ray.max_distance / out.ray.length;
-  out.max_distance = ray.max_distance;
-  return true;
+bool CanHit(const TriangleMesh& mesh, const Ray& ray) {
+  return !mesh.bvh().nodes.empty() && IsFinite(ray.origin) && IsFinite(ray.direction) &&
+         LengthSquared(ray.direction) != 0.0 && ray.max_distance >= 0.0;
 }
+
+// The farthest distance to a mesh point bounds the drift of a ray whose tiny
+// direction components the box test rounds up (bvh_traverse.h); only such
+// rays need it.
+double DriftBound(const TriangleMesh& mesh, const Vec3& origin, const Vec3& unit) {
+  const Vec3 u = Abs(unit);
+  if (u.x >= 1e-30 && u.y >= 1e-30 && u.z >= 1e-30) return 0.0;
+  const Aabb& b = mesh.bounds();
+  return Length(Max(Abs(origin - b.min), Abs(origin - b.max)));
+}
+
+// What every ray query sets up once (for a ray that CanHit), each part
+// built in place.
+struct MeshRay {
+  MeshRay(const TriangleMesh& mesh, const Ray& r)
+      : ray(internal::SetUpWatertightRay(r.origin, r.direction)),
+        boxes(internal::SetUpRayBoxes(r.origin, ray.unit, DriftBound(mesh, r.origin, ray.unit))),
+        t_max(r.max_distance / ray.length),
+        max_distance(r.max_distance) {}
+  const internal::WatertightRay ray;
+  const internal::RayBoxes boxes;
+  const double t_max;  // in units of the ray direction.
+  const double max_distance;
+};
 
 // World distance t (in direction units) as a float bound at least as large,
 // with slack for |unit| = 1 +- rounding.
@@ -74,8 +74,8 @@ bool TestLeaf(const TriangleMesh& mesh, const MeshRay& r, std::uint32_t first, s
 }  // namespace
 
 MeshRayHit RayCastClosest(const TriangleMesh& mesh, const Ray& ray) {
-  MeshRay r;
-  if (!SetUp(mesh, ray, r)) return {};
+  if (!CanHit(mesh, ray)) return {};
+  const MeshRay r(mesh, ray);
   struct Visitor {
     const TriangleMesh& mesh;
     const MeshRay& r;
@@ -105,8 +105,8 @@ MeshRayHit RayCastClosest(const TriangleMesh& mesh, const Ray& ray) {
 }
 
 MeshRayHit RayCastAny(const TriangleMesh& mesh, const Ray& ray) {
-  MeshRay r;
-  if (!SetUp(mesh, ray, r)) return {};
+  if (!CanHit(mesh, ray)) return {};
+  const MeshRay r(mesh, ray);
   struct Visitor {
     const TriangleMesh& mesh;
     const MeshRay& r;
@@ -129,8 +129,8 @@ MeshRayHit RayCastAny(const TriangleMesh& mesh, const Ray& ray) {
 std::size_t RayCastAll(const TriangleMesh& mesh, const Ray& ray, std::size_t max_hits,
                        std::vector<MeshRayHit>& out) {
   out.clear();
-  MeshRay r;
-  if (!SetUp(mesh, ray, r)) return 0;
+  if (!CanHit(mesh, ray)) return 0;
+  const MeshRay r(mesh, ray);
   struct Found {
     double distance;
     std::uint32_t id;
