@@ -58,15 +58,27 @@ MeshRayHit ToMeshHit(const TriangleMesh& mesh, const MeshRay& r, std::uint32_t i
 }
 
 // Tests the triangles of a leaf, calling on_hit(triangle, t) for each hit
-// within [0, t_max]; stops when on_hit returns true.
+// within [0, t_max] in leaf order; stops when on_hit returns true. Two at a
+// time, the certain misses sorted out in SIMD lanes first (most tested
+// triangles are misses: callgrind on aggressor, 5 of 6), then the others by
+// the scalar test, which repeats the same first test: same answers.
 template <typename OnHit>
 bool TestLeaf(const TriangleMesh& mesh, const MeshRay& r, std::uint32_t first, std::uint32_t count,
               double t_max, OnHit&& on_hit) {
   const std::vector<Vec3>& v = mesh.vertices();
-  for (std::uint32_t i = first; i < first + count; ++i) {
-    const BvhTriangle& tri = mesh.bvh().triangles[i];
-    const RayTriangleT t = internal::IntersectWatertight(r.ray, v[tri.v[0]], v[tri.v[1]], v[tri.v[2]], t_max);
-    if (t.hit && on_hit(tri.id, t)) return true;
+  const BvhTriangle* tris = mesh.bvh().triangles.data();
+  const std::uint32_t end = first + count;
+  for (std::uint32_t i = first; i < end; i += 2) {
+    const BvhTriangle* pair[2] = {&tris[i], &tris[i + 1 < end ? i + 1 : i]};
+    const Vec3* a[2] = {&v[pair[0]->v[0]], &v[pair[1]->v[0]]};
+    const Vec3* b[2] = {&v[pair[0]->v[1]], &v[pair[1]->v[1]]};
+    const Vec3* c[2] = {&v[pair[0]->v[2]], &v[pair[1]->v[2]]};
+    const int miss = internal::CertainMissPair(r.ray, a, b, c) | (i + 1 < end ? 0 : 2);
+    for (int k = 0; k < 2; ++k) {
+      if (miss & (1 << k)) continue;
+      const RayTriangleT t = internal::IntersectWatertight(r.ray, *a[k], *b[k], *c[k], t_max);
+      if (t.hit && on_hit(pair[k]->id, t)) return true;
+    }
   }
   return false;
 }

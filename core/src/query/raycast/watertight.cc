@@ -18,7 +18,8 @@ constexpr double kEps = 0x1p-53;  // unit round-off of double.
 // of exact and at most 2m; each product of the 2D cross product is then
 // within 28 eps m^2, the difference adds 8 eps m^2: 64 eps m^2 in all.
 // Doubled for margin.
-constexpr double kEdgeBound = 128 * kEps;
+constexpr double kEdgeBound = kWatertightEdgeBound;
+static_assert(kEdgeBound == 128 * kEps);
 
 struct Sheared {
   double x, y, z;  // z: the unsheared z relative to the origin.
