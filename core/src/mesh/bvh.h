@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "collide/math.h"
+#include "mesh/huge_page_allocator.h"
 
 namespace collide::internal {
 
@@ -53,9 +54,10 @@ struct BvhTriangle {
 };
 
 struct Bvh {
-  std::vector<BvhNode> nodes;          // nodes[0] is the root; empty mesh: none.
-  std::vector<BvhTriangle> triangles;  // in leaf order.
-  int depth = 0;                       // 4-wide levels.
+  // nodes[0] is the root; empty mesh: none.
+  std::vector<BvhNode, HugePageAllocator<BvhNode>> nodes;
+  std::vector<BvhTriangle, HugePageAllocator<BvhTriangle>> triangles;  // in leaf order.
+  int depth = 0;                                                       // 4-wide levels.
 };
 
 // Builds the BVH of `triangles` (all valid and non-degenerate) over

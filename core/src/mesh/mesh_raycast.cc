@@ -2,7 +2,6 @@
 // (bvh_traverse.h) with the exact watertight triangle test (watertight.h).
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "collide/mesh.h"
 #include "mesh/bvh.h"
@@ -14,8 +13,6 @@ namespace {
 
 using internal::BvhTriangle;
 using internal::RayTriangleT;
-
-constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
 // False for a ray that cannot hit (empty mesh, zero or non-finite direction).
 bool CanHit(const TriangleMesh& mesh, const Ray& ray) {
@@ -51,13 +48,18 @@ struct MeshRay {
 // with slack for |unit| = 1 +- rounding.
 float WorldBound(const MeshRay& r, double t) { return internal::RoundUp(t * r.ray.length * (1.0 + 0x1p-40)); }
 
-MeshRayHit ToMeshHit(const TriangleMesh& mesh, const MeshRay& r, std::uint32_t id, const RayTriangleT& t) {
-  const Triangle tri = mesh.triangle(id);
-  const RayHit h = internal::RayHitOnTriangle(r.ray, tri.a, tri.b, tri.c, t, r.max_distance);
-  return {true, h.distance, h.point, h.normal, id};
+// The hit on leaf record `rec`: its vertices in MeshData's order (bvh.h), so
+// the same triangle as mesh.triangle(rec.id) without loading that record (a
+// cache miss of its own on a large mesh).
+MeshRayHit ToMeshHit(const TriangleMesh& mesh, const MeshRay& r, const BvhTriangle& rec,
+                     const RayTriangleT& t) {
+  const std::vector<Vec3>& v = mesh.vertices();
+  const RayHit h =
+      internal::RayHitOnTriangle(r.ray, v[rec.v[0]], v[rec.v[1]], v[rec.v[2]], t, r.max_distance);
+  return {true, h.distance, h.point, h.normal, rec.id};
 }
 
-// Tests the triangles of a leaf, calling on_hit(triangle, t) for each hit
+// Tests the triangles of a leaf, calling on_hit(record, t) for each hit
 // within [0, t_max] in leaf order; stops when on_hit returns true. Two at a
 // time, the certain misses sorted out in SIMD lanes first (most tested
 // triangles are misses: callgrind on aggressor, 5 of 6), then the others by
@@ -77,7 +79,7 @@ bool TestLeaf(const TriangleMesh& mesh, const MeshRay& r, std::uint32_t first, s
     for (int k = 0; k < 2; ++k) {
       if (miss & (1 << k)) continue;
       const RayTriangleT t = internal::IntersectWatertight(r.ray, *a[k], *b[k], *c[k], t_max);
-      if (t.hit && on_hit(pair[k]->id, t)) return true;
+      if (t.hit && on_hit(*pair[k], t)) return true;
     }
   }
   return false;
@@ -92,28 +94,28 @@ MeshRayHit RayCastClosest(const TriangleMesh& mesh, const Ray& ray) {
     const TriangleMesh& mesh;
     const MeshRay& r;
     double best_t;  // in direction units; the order is by world distance.
-    std::uint32_t best_id = kNone;
+    const BvhTriangle* best_rec = nullptr;
     RayTriangleT best;
     float t_max_world;
     float TMax() const { return t_max_world; }
     bool Leaf(std::uint32_t first, std::uint32_t count) {
       // Two t one ulp apart can give the same world distance, which then
       // ties on the index: accept t slightly above the best.
-      const double limit = best_id == kNone ? best_t : best_t * (1.0 + 0x1p-50);
-      TestLeaf(mesh, r, first, count, limit, [&](std::uint32_t id, const RayTriangleT& t) {
+      const double limit = best_rec == nullptr ? best_t : best_t * (1.0 + 0x1p-50);
+      TestLeaf(mesh, r, first, count, limit, [&](const BvhTriangle& rec, const RayTriangleT& t) {
         const double d = t.t * r.ray.length, best_d = best_t * r.ray.length;
-        if (best_id == kNone || d < best_d || (d == best_d && id < best_id)) {
-          best_t = t.t, best_id = id, best = t;
+        if (best_rec == nullptr || d < best_d || (d == best_d && rec.id < best_rec->id)) {
+          best_t = t.t, best_rec = &rec, best = t;
           t_max_world = WorldBound(r, best_t * (1.0 + 0x1p-50));
         }
         return false;
       });
       return false;
     }
-  } visitor{mesh, r, r.t_max, kNone, {}, WorldBound(r, r.t_max)};
+  } visitor{mesh, r, r.t_max, nullptr, {}, WorldBound(r, r.t_max)};
   internal::TraverseRay(mesh.bvh(), r.boxes, visitor);
-  if (visitor.best_id == kNone) return {};
-  return ToMeshHit(mesh, r, visitor.best_id, visitor.best);
+  if (visitor.best_rec == nullptr) return {};
+  return ToMeshHit(mesh, r, *visitor.best_rec, visitor.best);
 }
 
 MeshRayHit RayCastAny(const TriangleMesh& mesh, const Ray& ray) {
@@ -123,19 +125,19 @@ MeshRayHit RayCastAny(const TriangleMesh& mesh, const Ray& ray) {
     const TriangleMesh& mesh;
     const MeshRay& r;
     float t_max_world;
-    std::uint32_t id = kNone;
+    const BvhTriangle* rec = nullptr;
     RayTriangleT hit;
     float TMax() const { return t_max_world; }
     bool Leaf(std::uint32_t first, std::uint32_t count) {
-      return TestLeaf(mesh, r, first, count, r.t_max, [&](std::uint32_t i, const RayTriangleT& t) {
-        id = i, hit = t;
+      return TestLeaf(mesh, r, first, count, r.t_max, [&](const BvhTriangle& found, const RayTriangleT& t) {
+        rec = &found, hit = t;
         return true;
       });
     }
   } visitor{mesh, r, WorldBound(r, r.t_max)};
   internal::TraverseRay(mesh.bvh(), r.boxes, visitor);
-  if (visitor.id == kNone) return {};
-  return ToMeshHit(mesh, r, visitor.id, visitor.hit);
+  if (visitor.rec == nullptr) return {};
+  return ToMeshHit(mesh, r, *visitor.rec, visitor.hit);
 }
 
 std::size_t RayCastAll(const TriangleMesh& mesh, const Ray& ray, std::size_t max_hits,
@@ -145,7 +147,7 @@ std::size_t RayCastAll(const TriangleMesh& mesh, const Ray& ray, std::size_t max
   const MeshRay r(mesh, ray);
   struct Found {
     double distance;
-    std::uint32_t id;
+    const BvhTriangle* rec;
     RayTriangleT hit;
   };
   struct Visitor {
@@ -155,8 +157,8 @@ std::size_t RayCastAll(const TriangleMesh& mesh, const Ray& ray, std::size_t max
     std::vector<Found> found;
     float TMax() const { return t_max_world; }
     bool Leaf(std::uint32_t first, std::uint32_t count) {
-      TestLeaf(mesh, r, first, count, r.t_max, [&](std::uint32_t i, const RayTriangleT& t) {
-        found.push_back({t.t * r.ray.length, i, t});
+      TestLeaf(mesh, r, first, count, r.t_max, [&](const BvhTriangle& rec, const RayTriangleT& t) {
+        found.push_back({t.t * r.ray.length, &rec, t});
         return false;
       });
       return false;
@@ -165,13 +167,13 @@ std::size_t RayCastAll(const TriangleMesh& mesh, const Ray& ray, std::size_t max
   internal::TraverseRay(mesh.bvh(), r.boxes, visitor);
   std::vector<Found>& found = visitor.found;
   const auto by_distance = [](const Found& a, const Found& b) {
-    return a.distance < b.distance || (a.distance == b.distance && a.id < b.id);
+    return a.distance < b.distance || (a.distance == b.distance && a.rec->id < b.rec->id);
   };
   const std::size_t keep = std::min(max_hits, found.size());
   std::partial_sort(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(keep), found.end(),
                     by_distance);
   out.reserve(keep);
-  for (std::size_t i = 0; i < keep; ++i) out.push_back(ToMeshHit(mesh, r, found[i].id, found[i].hit));
+  for (std::size_t i = 0; i < keep; ++i) out.push_back(ToMeshHit(mesh, r, *found[i].rec, found[i].hit));
   return found.size();
 }
 
