@@ -2,10 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <random>
 
 #include "collide/mesh.h"
-#include "mesh/bvh.h"  // the depth bound.
+#include "mesh/bvh.h"  // the depth bound, node layout.
+#include "mesh/bvh_traverse.h"
+#include "support/case_count.h"
 #include "support/synthetic_meshes.h"
 
 namespace collide::testing {
@@ -110,6 +114,64 @@ TEST(TriangleMesh, SubnormalCentroidSpreadBuildsAndAnswers) {
   ASSERT_TRUE(hit.hit);
   EXPECT_EQ(hit.distance, 1.0);
   EXPECT_EQ(hit.triangle, 0u);
+}
+
+// The node layout the traversals rely on: child references that cover every
+// leaf record once (leaf counts 1 to kBvhMaxLeafSize), and unused lanes that
+// are empty boxes no ray's slab test passes (the ray traversal has no lane
+// mask), whatever the ray's direction, including axis-parallel ones.
+TEST(Bvh, ChildReferencesCoverTheLeavesAndUnusedLanesMeetNoRay) {
+  for (const MeshData& data : {MakeSoup(1000, 100.0, 5.0, 7), MakeTerrain(20, 100.0, 3)}) {
+    const TriangleMesh mesh(data);
+    const internal::Bvh& bvh = mesh.bvh();
+    std::vector<int> seen(bvh.triangles.size(), 0);
+    int unused_lanes = 0;
+    for (const internal::BvhNode& node : bvh.nodes) {
+      ASSERT_GE(node.num_children, 2);
+      for (int i = 0; i < node.num_children; ++i) {
+        const std::uint32_t ref = node.child[i], count = internal::LeafCount(ref);
+        if (count == 0) {
+          EXPECT_LT(ref, bvh.nodes.size());
+          continue;
+        }
+        EXPECT_LE(count, static_cast<std::uint32_t>(internal::kBvhMaxLeafSize));
+        for (std::uint32_t k = internal::LeafFirst(ref); k < internal::LeafFirst(ref) + count; ++k)
+          ++seen.at(k);
+      }
+      for (int i = node.num_children; i < 4; ++i, ++unused_lanes) {
+        EXPECT_EQ(node.min_x[i], kInfinity);
+        EXPECT_EQ(node.max_z[i], -kInfinity);
+      }
+    }
+    for (const int n : seen) EXPECT_EQ(n, 1);
+    ASSERT_GT(unused_lanes, 0);  // else the lane check below tests nothing.
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(-150.0, 150.0);
+    const int cases = CaseCount(2000);
+    for (int c = 0; c < cases; ++c) {
+      Vec3 d{u(rng), u(rng), u(rng)};
+      if (c % 4 == 1) d.x = d.y = 0.0;  // axis-parallel: reciprocals of 1e-30.
+      if (c % 4 == 2) d.z = 0.0;
+      if (LengthSquared(d) == 0.0) continue;
+      const Vec3 o{u(rng), u(rng), u(rng)};
+      const internal::RayBoxes r = internal::SetUpRayBoxes(o, NormalizedOr(d, {1, 0, 0}), 1e3);
+      for (const internal::BvhNode& node : bvh.nodes) {
+        __m128 near;
+        const int mask = internal::HitChildren(node, r, _mm_set1_ps(kInfinity), near);
+        ASSERT_EQ(mask >> node.num_children, 0) << "ray " << c;
+      }
+    }
+  }
+}
+
+TEST(HugePageAllocator, AlignsLargeBlocksToHugePages) {
+  void* big = internal::AllocateHugePageBlock(std::size_t{3} << 20);
+  void* small = internal::AllocateHugePageBlock(100);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(big) % (std::size_t{2} << 20), 0u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small) % 64, 0u);
+  static_cast<char*>(big)[(std::size_t{3} << 20) - 1] = 1;  // usable to its end.
+  internal::FreeHugePageBlock(big);
+  internal::FreeHugePageBlock(small);
 }
 
 }  // namespace
