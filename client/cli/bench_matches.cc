@@ -44,6 +44,7 @@ ABSL_DECLARE_FLAG(double, tick_rate);
 ABSL_DECLARE_FLAG(std::string, transport);
 ABSL_DECLARE_FLAG(absl::Duration, duration);
 ABSL_DECLARE_FLAG(std::uint64_t, seed);
+ABSL_DECLARE_FLAG(std::int64_t, ticks);
 ABSL_FLAG(int, matches, 0, "bench: M simulated matches through the Tick stream (bench_matches.cc); 0: off");
 ABSL_FLAG(double, shots_per_second, 10, "bench --matches: shots per player per second");
 ABSL_FLAG(int, server_pid, 0,
@@ -76,15 +77,18 @@ Clock::duration Seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
 
-// One match from its second tick until `end`: the loop of the file comment.
+// One match from its second tick until `end` or `max_ticks` answered ticks
+// (0: no limit): the loop of the file comment.
 void PlayMatch(MatchRun& run, std::int64_t players, double tick_rate, double shots_per_second,
-               Clock::time_point first_due, Clock::time_point end, MatchStats& stats) {
+               Clock::time_point first_due, Clock::time_point end, std::int64_t max_ticks,
+               MatchStats& stats) {
   const Clock::duration period = Seconds(1 / tick_rate);
   const double shots_per_tick = static_cast<double>(players) * shots_per_second / tick_rate;
   double owed_shots = 0;
   std::size_t next_shooter = 0;
   std::int64_t tick = 2;  // tick 1 was the spawn.
-  for (Clock::time_point due = first_due; due < end; due += period, ++tick) {
+  for (Clock::time_point due = first_due; due < end && (max_ticks == 0 || stats.ticks < max_ticks);
+       due += period, ++tick) {
     std::this_thread::sleep_until(due);
     const Frame frame = run.match.ApplyMoves(tick, run.last_moves);
     // The tick's share of shots, from bots in turn (Shots makes one per bot).
@@ -150,13 +154,14 @@ int RunMatchesBench() {
   const absl::Duration report_every = absl::GetFlag(FLAGS_report_every);
   const int server_pid = absl::GetFlag(FLAGS_server_pid);
   const std::uint64_t seed = absl::GetFlag(FLAGS_seed);
-  if (matches < 1 || matches > 4096 || players < 2 || players > 1000 ||
+  const std::int64_t max_ticks = absl::GetFlag(FLAGS_ticks);
+  if (max_ticks < 0 || matches < 1 || matches > 4096 || players < 2 || players > 1000 ||
       !(tick_rate > 0 && tick_rate <= 1000) ||
       !(shots_per_second >= 0 && shots_per_second <= tick_rate * 16) || duration <= absl::ZeroDuration() ||
       duration > absl::Hours(2) || report_every < absl::ZeroDuration()) {
     std::cerr
         << "bench --matches: bad flags (--matches 1..4096, --players 2..1000, --tick_rate in (0, 1000], "
-           "--shots_per_second in [0, 16 x tick rate], --duration in (0, 2h])\n";
+           "--shots_per_second in [0, 16 x tick rate], --duration in (0, 2h], --ticks >= 0)\n";
     return 2;
   }
   if (server_pid > 0 && !ReadProcessUsage(server_pid).ok()) {
@@ -219,7 +224,7 @@ int RunMatchesBench() {
     for (int i = 0; i < matches; ++i) {
       const Clock::time_point first_due = start + Seconds(i / (tick_rate * matches));
       threads.emplace_back([&, i, first_due] {
-        PlayMatch(*runs[i], players, tick_rate, shots_per_second, first_due, end, stats[i]);
+        PlayMatch(*runs[i], players, tick_rate, shots_per_second, first_due, end, max_ticks, stats[i]);
       });
     }
     if (report_every > absl::ZeroDuration()) {

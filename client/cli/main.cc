@@ -10,9 +10,10 @@
 //   collide mesh maps FILE.pk3
 //   collide world create ID [--map FILE[:MAP] | DESCRIPTION.json | --arena]
 //   collide world info ID | list | delete ID
-//   collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--tick_rate HZ]
+//   collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N] [--tick_rate HZ]
 //   collide bench --world [--map FILE[:MAP] --maps_dir DIR] [--players N] [--batch N]
-//   collide bench --matches=M [--map FILE[:MAP]] [--players 64] [--tick_rate 64] [--server_pid PID]
+//   collide bench --matches=M [--map FILE[:MAP]] [--players 64] [--tick_rate 64] [--duration=10s]
+//                 [--ticks N] [--server_pid PID]
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -82,10 +83,12 @@ int main(int argc, char** argv) {
       "  mesh info FILE  import a map (.bsp .pk3 .gltf .glb .obj): triangles, bounds (--map)\n"
       "  mesh maps FILE  the maps in a .pk3\n"
       "  world demo      a simulated match: bots moving and shooting, verdicts per second\n"
+      "                  (--seconds, or --ticks N: stop after N ticks, --seconds then a cap)\n"
       "  world create ID [--map FILE[:MAP] | FILE.json | --arena], world info ID, world list,\n"
       "  world delete ID worlds on the server\n"
       "  bench --world   world service: shots/s, moves/s, frames/s, unary and stream, against the core\n"
       "  bench --matches=M  M simulated matches through the Tick stream: tick latency, server CPU/memory\n"
+      "                  (--duration, or --ticks N: each match stops after N ticks, --duration a cap)\n"
       "common flags: --target (default 127.0.0.1:50051), --deadline, --round_robin,\n"
       "  --token / --token_file / $COLLIDE_TOKEN (bearer token), --tls, --tls_ca_file,\n"
       "  --tls_cert_file + --tls_key_file (mutual TLS), --tls_server_name");

@@ -4,7 +4,7 @@
 //   collide world info ID
 //   collide world list
 //   collide world delete ID
-//   collide world demo [--map FILE[:MAP]] [--players N] [--seconds S]   (world_demo.cc)
+//   collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N]   (world_demo.cc)
 //
 // A description file is CreateWorldRequest in the proto's JSON mapping
 // (proto/collide/v1/world.proto): {"statics": [{"id": 1, "mesh":
@@ -93,7 +93,8 @@ int RunWorld(const std::vector<std::string>& args) {
   static constexpr char kUsage[] =
       "usage: collide world create ID [--map FILE[:MAP] | DESCRIPTION.json | --arena]\n"
       "       collide world info ID | list | delete ID\n"
-      "       collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--tick_rate HZ]\n";
+      "       collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N]\n"
+      "                          [--tick_rate HZ]\n";
   const std::string command = args.empty() ? "" : args[0];
   const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
   if (command == "demo") return RunWorldDemo(rest);

@@ -1,4 +1,4 @@
-// `collide world demo [--map FILE[:MAP]] [--players N] [--seconds S]`: a
+// `collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N]`: a
 // simulated match against the server, what a new user runs right after the
 // start command to see worlds work. It creates a world (the built-in arena,
 // or a map file from the server's --maps_dir), finds floor points by casting
@@ -30,6 +30,9 @@ ABSL_DECLARE_FLAG(std::uint64_t, seed);
 ABSL_FLAG(int, players, 0,
           "world demo and bench --world: bots in the match (0: 16 for the demo, 64 for the bench)");
 ABSL_FLAG(double, seconds, 10, "world demo: how long the match runs");
+ABSL_FLAG(std::int64_t, ticks, 0,
+          "world demo and bench --matches: stop after N ticks (each match's, in the bench), the duration "
+          "(--seconds, --duration) then only a cap; 0: run for the duration");
 ABSL_FLAG(double, tick_rate, 64, "world demo: ticks per second (0: as fast as the server answers)");
 ABSL_FLAG(std::string, transport, "auto",
           "world demo and bench --world: stream (the Tick stream), unary, or auto (the stream when the "
@@ -79,11 +82,12 @@ int RunWorldDemo(const std::vector<std::string>& args) {
   const int players = absl::GetFlag(FLAGS_players) == 0 ? 16 : absl::GetFlag(FLAGS_players);
   const double seconds = absl::GetFlag(FLAGS_seconds);
   const double tick_rate = absl::GetFlag(FLAGS_tick_rate);
+  const std::int64_t max_ticks = absl::GetFlag(FLAGS_ticks);
   const std::uint64_t seed = absl::GetFlag(FLAGS_seed);
   if (!args.empty() || players < 1 || players > 1000 || !(seconds > 0 && seconds <= 3600) ||
-      !(tick_rate >= 0 && tick_rate <= 10000)) {
+      !(tick_rate >= 0 && tick_rate <= 10000) || max_ticks < 0) {
     std::cerr << "world demo: bad arguments (--players 1..1000, --seconds in (0, 3600], --tick_rate in "
-                 "[0, 10000])\n";
+                 "[0, 10000], --ticks >= 0)\n";
     return 2;
   }
   absl::StatusOr<Client> channel = MakeClient();
@@ -125,7 +129,7 @@ int RunWorldDemo(const std::vector<std::string>& args) {
   Clock::time_point last_line = start;
   std::int64_t tick = 1;
   absl::Status failure;
-  for (; Clock::now() < end; ++tick) {
+  for (; Clock::now() < end && (max_ticks == 0 || tick <= max_ticks); ++tick) {
     const Clock::time_point t0 = Clock::now();
     Frame frame;
     if (tick == 1) {
