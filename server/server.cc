@@ -147,6 +147,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
                                                         .admission = &server->service_->admission(),
                                                         .call_threads = o.worker_threads,
                                                         .before_tick_message = o.before_tick_message,
+                                                        .on_tick_read = o.on_tick_read,
                                                         .on_tick_cancelled = o.on_tick_cancelled});
 
   // Process-wide switches, read when a server is built.

@@ -92,6 +92,8 @@ struct Options {
   // Test hook (WorldServiceConfig::before_tick_message): runs before each
   // Tick message with its sequence.
   std::function<void(std::int64_t)> before_tick_message;
+  // Test hook (WorldServiceConfig::on_tick_read).
+  std::function<void()> on_tick_read;
   // Test hook (WorldServiceConfig::on_tick_cancelled).
   std::function<void()> on_tick_cancelled;
 };

@@ -60,6 +60,10 @@ struct WorldServiceConfig {
   // looked up and run, once admitted (its sequence), e.g. to hold one while
   // the next ones wait.
   std::function<void(std::int64_t)> before_tick_message;
+  // Test hook: runs each time a Tick stream has read a message (its read time
+  // taken, queued or about to run), so a test can know a message was read
+  // while another runs.
+  std::function<void()> on_tick_read;
   // Test hook: runs when a Tick stream learns that its call was cancelled
   // (a test waits for it instead of guessing how long that takes).
   std::function<void()> on_tick_cancelled;

@@ -106,6 +106,8 @@ void TickStream::OnReadDone(bool ok) {
     }
     finish = FinishableLocked();
   }
+  // After the message's read time was taken and it was queued.
+  if (ok && service_ != nullptr && service_->config_.on_tick_read) service_->config_.on_tick_read();
   if (here) {
     Answer(*std::move(here));
   } else if (finish) {

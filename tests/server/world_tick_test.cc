@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <map>
@@ -422,23 +423,42 @@ Options Holding(const std::shared_ptr<Hold>& hold) {
   return o;
 }
 
+// Message 2 is held until the stream has read message 3 (its third read),
+// then 2 ms more: 3 has then waited past a 1 ms budget on any machine (a
+// sleep as a lower bound only), whatever the speed of reading and running.
+struct HoldTwoUntilThreeIsRead {
+  std::atomic<int> reads{0};
+  std::promise<void> third_read;
+  std::shared_future<void> third_read_future = third_read.get_future().share();
+  std::atomic<bool> read_in_time{false};
+};
+
 class WorldTickBudgetTest : public WorldTickTest {
  protected:
-  static Options Slow() {
+  static Options Holding(const std::shared_ptr<HoldTwoUntilThreeIsRead>& hold) {
     Options o;
-    o.before_tick_message = [](std::int64_t s) {
-      if (s == 2) std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    o.on_tick_read = [hold] {
+      if (++hold->reads == 3) hold->third_read.set_value();
+    };
+    o.before_tick_message = [hold](std::int64_t s) {
+      if (s != 2) return;
+      hold->read_in_time =
+          hold->third_read_future.wait_for(collide::testing::kHungAfter) == std::future_status::ready;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
     };
     return o;
   }
-  WorldTickBudgetTest() : WorldTickTest(Slow()) {}
+  WorldTickBudgetTest() : WorldTickBudgetTest(std::make_shared<HoldTwoUntilThreeIsRead>()) {}
+  explicit WorldTickBudgetTest(std::shared_ptr<HoldTwoUntilThreeIsRead> hold)
+      : WorldTickTest(Holding(hold)), hold_(std::move(hold)) {}
+  std::shared_ptr<HoldTwoUntilThreeIsRead> hold_;
 };
 
 TEST_F(WorldTickBudgetTest, AMessagePastItsBudgetAloneIsDeadlineExceeded) {
   Create();
   PushFrame(Frame1());
-  // 2 runs 400 ms; 3, read meanwhile, is stale by then (1 ms budget) and
-  // not run: its frame is not applied, so 4's frame of the same tick is.
+  // 2 runs until 3 was read and 2 ms more; 3 is stale by then (1 ms budget)
+  // and not run: its frame is not applied, so 4's frame of the same tick is.
   v1::TickRequest m3 = Message(3), m4 = Message(4), m5 = Message(5);
   m3.set_budget_ms(1);
   Put(Frame2(), m3.mutable_frame());
@@ -458,6 +478,7 @@ TEST_F(WorldTickBudgetTest, AMessagePastItsBudgetAloneIsDeadlineExceeded) {
       EXPECT_FALSE(r.has_status()) << s << ": " << r.status().message();
     }
   }
+  EXPECT_TRUE(hold_->read_in_time) << "message 3 was not read while 2 was held";
   EXPECT_TRUE(tick.Close().ok());
 }
 
