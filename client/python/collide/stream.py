@@ -22,19 +22,25 @@ did not. A message answered WORLD_NOT_FOUND is re-sent once after the world
 was re-created (World.recover: the handle's creation request and the state
 after the latest frame it saw applied, on this stream or by unary calls); its
 answer then stands in the original's place, so answers stay in send order
-(answer.recreated says so). With tick() this is exact; with several messages
-in flight, those sent after the lost one may run on the re-created world
-before it is re-sent (a frame among them then answers FAILED_PRECONDITION).
+(answer.recreated says so). With several messages in flight, the world is
+re-created only once every one of them is answered, and messages sent
+meanwhile (also from on_history_lost) are held, not blocked; then each
+message that found the world missing goes again, in order, before the held
+ones. So none runs on a re-created world before it was given its state
+(else, depending on the server's speed, a shot there would answer
+UNKNOWN_SHOOTER and the frame restoring it FAILED_PRECONDITION). close()
+reads every answer, the held messages' too, before it half-closes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import queue
 import threading
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import grpc
 
@@ -90,10 +96,24 @@ def _code(value: int) -> grpc.StatusCode:
     return _CODES.get(value, grpc.StatusCode.UNKNOWN)
 
 
+@dataclass
+class _Recovery:
+    """A restoration of a lost world under way: the messages that found it
+    missing (original sequence, answer, losses when sent), those sent since
+    (held), and how the re-creation went."""
+
+    lost: List[Tuple[int, TickAnswer, int]] = field(default_factory=list)
+    held: List[world_pb2.TickRequest] = field(default_factory=list)
+    started: bool = False
+    restored: bool = False
+    failure: Optional[CollideError] = None
+
+
 class _Sequencer:
     """What both streams share: building messages, numbering them, keeping
     them until answered, re-sending those the world lost, and the order of
-    the answers. No I/O."""
+    the answers. No I/O but restore(); not thread-safe (TickStream calls
+    number, answered and release under its lock)."""
 
     def __init__(self, world: "World", budget_ms: float):
         self.world = world
@@ -104,7 +124,8 @@ class _Sequencer:
         self._wire: Dict[int, int] = {}  # sequence on the wire -> original sequence
         self._order: Deque[int] = collections.deque()
         self._ready: Dict[int, TickAnswer] = {}
-        self._recreated: Dict[int, bool] = {}
+        self._resent: Set[int] = set()  # originals sent again after a re-creation
+        self._recovery: Optional[_Recovery] = None
 
     def build(self, frame: Any = None, *, ray_casts: Iterable[Any] = (), shape_casts: Iterable[Any] = (),
               overlaps: Iterable[Any] = (), rays: Optional[Iterable[float]] = None, rays_at: At = None,
@@ -130,56 +151,102 @@ class _Sequencer:
             request.moves.CopyFrom(moves_request)
         return request
 
-    def number(self, request: world_pb2.TickRequest) -> int:
-        """Gives `request` the next sequence and keeps it until answered."""
-        sequence = self._next
-        self._next += 1
-        request.sequence = sequence
-        self._sent[sequence] = (request, self.world.history_lost)
-        self._wire[sequence] = sequence
-        self._order.append(sequence)
-        return sequence
+    def number(self, request: world_pb2.TickRequest) -> bool:
+        """Gives `request` the next sequence and keeps it until answered;
+        True to write it now, False when a restoration holds it (release()
+        returns it)."""
+        self._on_wire(self._next, request)
+        self._sent[request.sequence] = (request, self.world.history_lost)
+        self._order.append(request.sequence)
+        if self._recovery is not None:
+            del self._wire[request.sequence]
+            self._recovery.held.append(request)
+            return False
+        return True
 
     def pending(self) -> int:
         return len(self._order)
 
-    def answered(self, response: world_pb2.TickResponse) -> Optional[world_pb2.TickRequest]:
-        """Takes one response; returns a message to re-send (the world was
-        lost and re-created), or None."""
+    def answered(self, response: world_pb2.TickResponse) -> bool:
+        """Takes one response; True when the world must now be restored
+        (restore(), then write what release() returns): a message found it
+        missing and every message in flight is answered."""
         original = self._wire.pop(response.sequence, None)
         if original is None:
             raise CollideError(grpc.StatusCode.INTERNAL, f"an answer to an unknown sequence {response.sequence}", [])
         request, losses = self._sent[original]
-        answer = TickAnswer.from_proto(response, original, self._recreated.get(original, False))
-        if answer.error is not None and self._retry(answer.error, losses, original):
-            resent = world_pb2.TickRequest()
-            resent.CopyFrom(request)
-            resent.sequence = self._next
-            self._next += 1
-            self._wire[resent.sequence] = original
-            self._sent[original] = (resent, self.world.history_lost)
-            return resent
+        answer = TickAnswer.from_proto(response, original, original in self._resent)
         if answer.oldest_tick is not None:
             self.world.frame_applied(request.frame)
-        del self._sent[original]
-        self._ready[original] = answer
-        return None
-
-    def _retry(self, error: CollideError, losses: int, original: int) -> bool:
-        if error.reason != "WORLD_NOT_FOUND" or self._recreated.get(original):
+        if answer.error is not None and original not in self._resent and self.world.recreates(answer.error):
+            if self._recovery is None:
+                self._recovery = _Recovery()
+            self._recovery.lost.append((original, answer, losses))
+        else:
+            del self._sent[original]
+            self._ready[original] = answer
+        # Nothing is written while a restoration waits: no message on the
+        # wire means every one in flight when the world was found missing
+        # is answered, so none can run on the re-created world before it
+        # was given its state.
+        if self._recovery is None or self._recovery.started or self._wire:
             return False
-        # Sent before a re-creation that this loss already caused: re-send only.
-        if self.world.history_lost == losses and not self.world.recover(error):
-            return False
-        self._recreated[original] = True
+        self._recovery.started = True
         return True
+
+    def restore(self) -> None:
+        """Re-creates the world (blocking unary calls; the world's
+        on_history_lost may send(), those sends are held)."""
+        r = self._recovery
+        assert r is not None and r.started
+        try:
+            # Each message sent before a re-creation that another call already
+            # made (history_lost moved on): re-send only.
+            if max(losses for _, _, losses in r.lost) == self.world.history_lost:
+                cause = r.lost[0][1].error
+                assert cause is not None
+                r.restored = self.world.recover(cause)
+            else:
+                r.restored = True
+        except CollideError as e:
+            r.failure = e
+
+    def release(self) -> List[world_pb2.TickRequest]:
+        """Ends a restoration: the messages to write, in order (those that
+        found the world missing, re-numbered, then those held); a lost one
+        not sent again takes its answer (its error, or the restoration's)."""
+        r = self._recovery
+        assert r is not None
+        self._recovery = None
+        out = []
+        for original, answer, _ in r.lost:
+            if not r.restored:
+                del self._sent[original]
+                self._ready[original] = answer if r.failure is None else dataclasses.replace(answer,
+                                                                                             error=r.failure)
+                continue
+            resent = world_pb2.TickRequest()
+            resent.CopyFrom(self._sent[original][0])
+            self._sent[original] = (resent, self.world.history_lost)
+            self._resent.add(original)
+            out.append(self._on_wire(original, resent))
+        # Numbered again too, so that sequences on the wire keep rising.
+        out.extend(self._on_wire(request.sequence, request) for request in r.held)
+        return out
+
+    def _on_wire(self, original: int, request: world_pb2.TickRequest) -> world_pb2.TickRequest:
+        """Gives `request` (message `original`) the next sequence on the wire."""
+        request.sequence = self._next
+        self._next += 1
+        self._wire[request.sequence] = original
+        return request
 
     def next_answer(self) -> Optional[TickAnswer]:
         """The earliest message's answer once it is in, else None (read
         more); ValueError when no message waits for an answer."""
         if self._order and self._order[0] in self._ready:
             original = self._order.popleft()
-            self._recreated.pop(original, None)
+            self._resent.discard(original)
             return self._ready.pop(original)
         if not self._order:
             raise ValueError("no message is waiting for an answer")
@@ -214,8 +281,10 @@ class TickStream:
             if self._closed:
                 raise ValueError("the stream is closed")
             request = self._seq.build(frame, **parts)
-            sequence = self._seq.number(request)
-            self._outbox.put(request)
+            write = self._seq.number(request)
+            sequence = request.sequence  # a held message is numbered again on release
+            if write:
+                self._outbox.put(request)
         return sequence
 
     def receive(self) -> TickAnswer:
@@ -230,9 +299,15 @@ class TickStream:
                 raise CollideError(grpc.StatusCode.UNAVAILABLE, "the stream ended with messages unanswered", [])
             except grpc.RpcError as e:
                 raise CollideError.from_rpc_error(e) from None
-            resend = self._seq.answered(response)
-            if resend is not None:
-                self._outbox.put(resend)
+            with self._lock:
+                restore = self._seq.answered(response)
+            if restore:
+                try:
+                    self._seq.restore()  # unlocked: on_history_lost may send()
+                finally:
+                    with self._lock:  # before any later send()
+                        for request in self._seq.release():
+                            self._outbox.put(request)
 
     def tick(self, frame: Any = None, **parts: Any) -> TickAnswer:
         """send() then receive() its answer (nothing else may be pending)."""
@@ -290,8 +365,10 @@ class AsyncTickStream:
 
     async def send(self, frame: Any = None, **parts: Any) -> int:
         request = self._seq.build(frame, **parts)
-        sequence = self._seq.number(request)
-        await self._call.write(request)
+        write = self._seq.number(request)
+        sequence = request.sequence  # a held message is numbered again on release
+        if write:
+            await self._call.write(request)
         return sequence
 
     async def receive(self) -> TickAnswer:
@@ -305,10 +382,13 @@ class AsyncTickStream:
                 raise CollideError.from_rpc_error(e) from None
             if response is grpc.aio.EOF:
                 raise CollideError(grpc.StatusCode.UNAVAILABLE, "the stream ended with messages unanswered", [])
-            # A re-creation runs blocking unary calls: off the event loop.
-            resend = await asyncio.get_running_loop().run_in_executor(None, self._seq.answered, response)
-            if resend is not None:
-                await self._call.write(resend)
+            if self._seq.answered(response):
+                try:
+                    # A re-creation runs blocking unary calls: off the event loop.
+                    await asyncio.get_running_loop().run_in_executor(None, self._seq.restore)
+                finally:
+                    for request in self._seq.release():
+                        await self._call.write(request)
 
     async def tick(self, frame: Any = None, **parts: Any) -> TickAnswer:
         if self._seq.pending():

@@ -235,10 +235,15 @@ class World:
                 raise
         return self._client._call(method, request, self.metadata)
 
+    def recreates(self, error: CollideError) -> bool:
+        """True when `error` says the world was lost and this handle can
+        re-create it."""
+        return error.reason == "WORLD_NOT_FOUND" and self.recreate and self._creation is not None
+
     def recover(self, error: CollideError) -> bool:
         """Re-creates the world if `error` says it was lost and this handle
         can; True when it did (the caller retries once)."""
-        if error.reason != "WORLD_NOT_FOUND" or not self.recreate or self._creation is None:
+        if not self.recreates(error):
             return False
         self._ignoring(grpc.StatusCode.ALREADY_EXISTS, self._client._worlds.CreateWorld, self._creation)
         frame = self.state_frame()

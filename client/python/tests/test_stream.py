@@ -109,6 +109,28 @@ class StreamTest(WorldFixture, unittest.TestCase):
         info = world.info()
         self.assertEqual((info.oldest_tick, info.latest_tick, info.bodies), (3, 5, 2))
 
+    def test_messages_in_flight_when_the_world_is_lost_wait_for_its_restoration(self):
+        held = []
+        world = self.arena("py-st-in-flight",
+                           on_history_lost=lambda w: held.append(s.send(collide.Frame(5), shots=shots()[:1])))
+        with world.stream() as s:
+            for frame in frames():
+                s.tick(frame).raise_for_error()
+            before = s.tick(shots=shots()[:1]).shots[0]
+            self.assertEqual(before.code, "CONFIRMED")
+            self.assertIsNotNone(before.first_hit)
+            self.client.delete_world("py-st-in-flight")
+            sent = [s.send(shots=shots()[:1]), s.send(collide.Frame(4), shots=shots()[:1])]
+            # The message sent from the callback (while the world is restored) is held until both lost
+            # ones went again: sent first, its frame 5 would make frame 4 FAILED_PRECONDITION.
+            answers = list(s)
+        self.assertEqual([a.sequence for a in answers], sent + held)
+        self.assertEqual([(a.error, a.recreated) for a in answers], [(None, True), (None, True), (None, False)])
+        self.assertEqual([a.oldest_tick for a in answers], [None, 3, 3])
+        for a in answers:
+            self.assertEqual((a.shots[0].code, a.shots[0].first_hit), (before.code, before.first_hit))
+        self.assertEqual((world.history_lost, world.info().latest_tick), (1, 5))
+
     def test_asyncio_stream(self):
         world = self.arena("py-st-async")
 
@@ -119,7 +141,10 @@ class StreamTest(WorldFixture, unittest.TestCase):
                 await s.send(shots=shots()[:1])
                 rest = [a async for a in s]
                 self.client.delete_world("py-st-async")
-                again = await s.tick(collide.Frame(4), shots=shots()[:1])
+                # Two messages in flight find the world missing: both go again once it is restored.
+                await s.send(shots=shots()[:1])
+                await s.send(collide.Frame(4), shots=shots()[:1])
+                again = [a async for a in s]
                 return first, rest, again
 
         first, rest, again = asyncio.run(play())
@@ -127,7 +152,10 @@ class StreamTest(WorldFixture, unittest.TestCase):
         self.assertEqual([a.sequence for a in rest], [2, 3])
         self.assertEqual([v.code for v in rest[0].shots], ["CONFIRMED", "HIT_OTHER_PART", "BLOCKED"])
         self.assertEqual(rest[1].shots[0].code, "CONFIRMED")
-        self.assertEqual((again.recreated, again.oldest_tick, world.history_lost), (True, 3, 1))
+        self.assertEqual([(a.sequence, a.error, a.recreated, a.oldest_tick) for a in again],
+                         [(4, None, True, None), (5, None, True, 3)])
+        self.assertEqual([a.shots[0].first_hit for a in again], [rest[1].shots[0].first_hit] * 2)
+        self.assertEqual(world.history_lost, 1)
 
 
 @unittest.skipUnless(os.environ.get("COLLIDE_SERVER"), "needs COLLIDE_SERVER")
