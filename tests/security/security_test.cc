@@ -659,10 +659,27 @@ TEST(TransportLimitsTest, StreamsPastMaxConcurrentStreamsWaitAndTheServerStaysHe
 // the burst end UNAVAILABLE instead). At the smallest quota (1 MiB) and the
 // smallest thread quota, small calls are served, eight concurrent 480 KB
 // requests (3.8 MB) are not all let in, and the server serves at once after;
-// with the default quota the same burst is served whole.
+// with the default quota the same burst is served whole. The burst's calls
+// are concurrent on any machine: each one the server lets in is held until
+// every call of the burst was let in or has ended.
 TEST(TransportLimitsTest, ResourceQuotaBoundsTheRequestsInMemory) {
   const auto burst_codes = [](std::int64_t quota_bytes) {
+    constexpr int kCalls = 8;
+    std::mutex mu;
+    std::condition_variable cv;
+    int arrived = 0, ended = 0;
+    bool released_by_the_burst = false;
     Options options;
+    options.worker_threads = kCalls;  // Every held call on a thread of its own.
+    options.before_posted_call = [&] {
+      std::unique_lock lock(mu);
+      ++arrived;
+      cv.notify_all();
+      // The cap only guards against a hang; reaching it fails the test below.
+      if (cv.wait_for(lock, testing::kHungAfter, [&] { return arrived + ended >= kCalls; })) {
+        released_by_the_burst = true;
+      }
+    };
     options.host = "127.0.0.1";
     options.port = 0;
     options.resource_quota_bytes = quota_bytes;
@@ -675,12 +692,24 @@ TEST(TransportLimitsTest, ResourceQuotaBoundsTheRequestsInMemory) {
     auto channel = grpc::CreateCustomChannel((*server)->address(), grpc::InsecureChannelCredentials(), args);
     EXPECT_EQ(PackedCode(channel, SpherePairs(1)), grpc::StatusCode::OK);
     const v1::QueryPairsPackedRequest big = PackedBoxes(5000);  // 480 KB.
-    constexpr int kCalls = 8;
     std::vector<grpc::StatusCode> codes(kCalls, grpc::StatusCode::UNKNOWN);
     {
       std::vector<std::thread> calls;
-      for (int i = 0; i < kCalls; ++i) calls.emplace_back([&, i] { codes[i] = PackedCode(channel, big); });
+      for (int i = 0; i < kCalls; ++i) {
+        calls.emplace_back([&, i] {
+          codes[i] = PackedCode(channel, big);
+          const std::lock_guard lock(mu);
+          ++ended;
+          cv.notify_all();
+        });
+      }
       for (std::thread& t : calls) t.join();
+    }
+    {
+      const std::lock_guard lock(mu);
+      // Some call was let in and held until the whole burst was in flight.
+      EXPECT_GT(arrived, 0);
+      EXPECT_TRUE(released_by_the_burst);
     }
     EXPECT_EQ(PackedCode(channel, SpherePairs(1)), grpc::StatusCode::OK);
     return codes;

@@ -33,6 +33,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "support/random_shapes.h"
+#include "support/wait_for.h"
 #include "tests/server/test_server.h"
 
 namespace collide::server {
@@ -1065,16 +1066,32 @@ v1::QueryPairsPackedRequest HugeObbBatch() {
   return request;
 }
 
-TEST(DeadlineTest, HugeBatchWithTinyDeadlineStopsAndServerKeepsServing) {
-  TestServer t(Options{.worker_threads = 1});
+// Each huge call is held in the server for its whole deadline before its
+// batch runs. The server's deadline is its time of reading the call plus the
+// grpc-timeout sent, so no later than the hold's start plus kDeadline: past
+// on any machine, and the batch's own deadline check must stop it, however
+// fast the machine would run the 65,536 pairs. The deadline is long enough
+// for the 10 MB request to reach the server (checked: `held`).
+constexpr auto kDeadline = std::chrono::seconds(1);
+TEST(DeadlineTest, HugeBatchPastItsDeadlineStopsAndServerKeepsServing) {
+  std::atomic<int> held{0};
+  TestServer t(Options{.worker_threads = 1, .before_posted_call = [&held] {
+                         ++held;
+                         // A sleep as a lower bound only; the margin covers
+                         // grpc-timeout's rounding up.
+                         std::this_thread::sleep_for(kDeadline + std::chrono::milliseconds(10));
+                       }});
   const v1::QueryPairsPackedRequest request = HugeObbBatch();
   for (int i = 0; i < 3; ++i) {
     grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(2));
+    context.set_deadline(std::chrono::system_clock::now() + kDeadline);
     v1::QueryPairsPackedResponse response;
     const grpc::Status status = t.stub->QueryPairsPacked(&context, request, &response);
     EXPECT_EQ(status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
   }
+  // The calls reached the server's batch path (the client alone would also
+  // say DEADLINE_EXCEEDED); each returns only after its hold.
+  EXPECT_TRUE(collide::testing::WaitFor([&held] { return held == 3; }));
   ExpectStillServing(t);
   grpc::ClientContext context;
   v1::ServerInfo info;
