@@ -751,6 +751,8 @@ grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* WorldService::Tick(
   return TickStream::Open(*this, std::move(world), Principal(*context));
 }
 
+WorldService::~WorldService() { std::lock_guard lock(streams_mu_); }
+
 bool WorldService::AddStream(TickStream* stream) {
   std::lock_guard lock(streams_mu_);
   if (draining_) return false;

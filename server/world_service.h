@@ -87,6 +87,10 @@ using WorldServiceBase = v1::WorldService::WithRawCallbackMethod_Tick<
 class WorldService final : public WorldServiceBase {
  public:
   explicit WorldService(WorldServiceConfig config);
+  // Runs after gRPC's Server::Wait, which returns once every Tick stream's
+  // OnDone (RemoveStream) has run; it takes streams_mu_ to state that
+  // ordering for TSan (gRPC, uninstrumented, orders it invisibly).
+  ~WorldService() override;
 
   grpc::ServerUnaryReactor* CreateWorld(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
                                         grpc::ByteBuffer* response) override;
