@@ -360,9 +360,9 @@ inline bool CertifiedVertexBoxBox(const BoxPairFrame& f, const Vec3& n, BoxBoxCl
 #pragma GCC unroll 3
   for (int k = 0; k < 3; ++k) va[k] = NegatedIf(n[k] < 0.0, ha[k]);
   const Vec3 qb = to_a(ClampWithoutBranches(to_b(va), -hb, hb));
-  bool ok = true;  // & and |, not && and ||: one branch, not six.
+  bool ok = true;  // &= on selects, not &&: one branch, not six.
 #pragma GCC unroll 3
-  for (int k = 0; k < 3; ++k) ok &= ((n[k] >= 0.0) & (qb[k] >= ha[k])) | ((n[k] < 0.0) & (qb[k] <= -ha[k]));
+  for (int k = 0; k < 3; ++k) ok &= n[k] >= 0.0 ? qb[k] >= ha[k] : qb[k] <= -ha[k];
   if (ok) {
     out = {LengthSquared(qb - va), va, qb};
     return true;
@@ -377,7 +377,7 @@ inline bool CertifiedVertexBoxBox(const BoxPairFrame& f, const Vec3& n, BoxBoxCl
   bool ok_b = true;
 #pragma GCC unroll 3
   for (int m = 0; m < 3; ++m) {
-    ok_b &= ((nb[m] > 0.0) & (qa_b[m] <= -hb[m])) | (!(nb[m] > 0.0) & (qa_b[m] >= hb[m]));
+    ok_b &= nb[m] > 0.0 ? qa_b[m] <= -hb[m] : qa_b[m] >= hb[m];
   }
   if (!ok_b) return false;
   const Vec3 qa = ClampWithoutBranches(vb_a, -ha, ha);
