@@ -44,6 +44,16 @@ PairResult DistanceSphereTriangle(const Sphere& a, const Triangle& b);
 PairResult ContactPointTriangle(const Point& a, const Triangle& b);
 PairResult ContactSphereTriangle(const Sphere& a, const Triangle& b);
 
+// Segment and capsule vs triangle: closest points of the segment and the
+// triangle (query/convex/capsule_triangle.h; the GJK fallback for degenerate
+// triangles and, at the contact level, for a core touching the triangle).
+bool IntersectSegmentTriangle(const Segment& a, const Triangle& b);
+bool IntersectCapsuleTriangle(const Capsule& a, const Triangle& b);
+PairResult DistanceSegmentTriangle(const Segment& a, const Triangle& b);
+PairResult DistanceCapsuleTriangle(const Capsule& a, const Triangle& b);
+PairResult ContactSegmentTriangle(const Segment& a, const Triangle& b);
+PairResult ContactCapsuleTriangle(const Capsule& a, const Triangle& b);
+
 // Ray casts.
 RayHit RayCastTriangle(const Ray& ray, const Triangle& triangle);
 RayHit RayCastHalfspace(const Ray& ray, const Halfspace& halfspace);

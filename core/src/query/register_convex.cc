@@ -35,6 +35,12 @@ void RegisterConvexKernels(Registry& r) {
   r.Register<DistanceSphereTriangle>(QueryLevel::kDistance);
   r.Register<ContactPointTriangle>(QueryLevel::kContact);
   r.Register<ContactSphereTriangle>(QueryLevel::kContact);
+  r.Register<IntersectSegmentTriangle>(QueryLevel::kIntersect);
+  r.Register<IntersectCapsuleTriangle>(QueryLevel::kIntersect);
+  r.Register<DistanceSegmentTriangle>(QueryLevel::kDistance);
+  r.Register<DistanceCapsuleTriangle>(QueryLevel::kDistance);
+  r.Register<ContactSegmentTriangle>(QueryLevel::kContact);
+  r.Register<ContactCapsuleTriangle>(QueryLevel::kContact);
   r.RegisterRay<RayCastTriangle>();
   r.RegisterRay<RayCastHalfspace>();
 }

@@ -1,0 +1,15 @@
+// Capsule vs triangle from the closest points of the
+// segment and the triangle (query/convex/capsule_triangle.h); degenerate
+// triangles go to the GJK fallback.
+#include "query/convex/capsule_triangle.h"
+#include "query/kernels_convex.h"
+#include "query/registry.h"
+
+namespace collide::internal {
+
+bool IntersectCapsuleTriangle(const Capsule& a, const Triangle& b) {
+  if (const std::optional<bool> hit = IntersectCapsuleCoreTriangle(a.a, a.b, a.radius, b)) return *hit;
+  return QueryConvexFallback(QueryLevel::kIntersect, a, b).hit;
+}
+
+}  // namespace collide::internal

@@ -1,0 +1,15 @@
+// A segment (a capsule of radius 0) vs triangle from the closest points of the
+// segment and the triangle (query/convex/capsule_triangle.h); degenerate
+// triangles go to the GJK fallback.
+#include "query/convex/capsule_triangle.h"
+#include "query/kernels_convex.h"
+#include "query/registry.h"
+
+namespace collide::internal {
+
+bool IntersectSegmentTriangle(const Segment& a, const Triangle& b) {
+  if (const std::optional<bool> hit = IntersectCapsuleCoreTriangle(a.a, a.b, 0.0, b)) return *hit;
+  return QueryConvexFallback(QueryLevel::kIntersect, a, b).hit;
+}
+
+}  // namespace collide::internal
