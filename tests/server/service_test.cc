@@ -653,8 +653,8 @@ TEST(LimitsTest, MaxConcurrentCallsCountsOnlyCallsInFlight) {
 // until Open(); counts the calls it held.
 class Gate {
  public:
-  std::function<void()> Hook() {
-    return [this] {
+  std::function<void(grpc::CallbackServerContext&)> Hook() {
+    return [this](grpc::CallbackServerContext&) {
       std::unique_lock lock(mu_);
       ++entered_;
       cv_.notify_all();
@@ -1051,11 +1051,11 @@ TEST(HealthTest, ServingThenNotServingWhileDraining) {
   EXPECT_FALSE(t.stub->GetServerInfo(&context, v1::GetServerInfoRequest(), &info).ok());
 }
 
-// A batch long enough to outlast a short deadline: 65536 pairs of hulls.
-v1::QueryPairsPackedRequest HugeObbBatch() {
+// `n` OBB contact pairs; 65536 of them outlast a short deadline.
+v1::QueryPairsPackedRequest ObbBatch(int n) {
   collide::testing::ShapeFactory factory(14);
   std::vector<Shape> a, b;
-  for (int i = 0; i < 65536; ++i) {
+  for (int i = 0; i < n; ++i) {
     a.push_back(factory.Make(ShapeKind::kObb));
     b.push_back(factory.Make(ShapeKind::kObb));
   }
@@ -1065,6 +1065,7 @@ v1::QueryPairsPackedRequest HugeObbBatch() {
   EXPECT_TRUE(convert::PackShapes(b, request.mutable_b()));
   return request;
 }
+v1::QueryPairsPackedRequest HugeObbBatch() { return ObbBatch(65536); }
 
 // Each huge call is held in the server for its whole deadline before its
 // batch runs. The server's deadline is its time of reading the call plus the
@@ -1075,7 +1076,7 @@ v1::QueryPairsPackedRequest HugeObbBatch() {
 constexpr auto kDeadline = std::chrono::seconds(1);
 TEST(DeadlineTest, HugeBatchPastItsDeadlineStopsAndServerKeepsServing) {
   std::atomic<int> held{0};
-  TestServer t(Options{.worker_threads = 1, .before_posted_call = [&held] {
+  TestServer t(Options{.worker_threads = 1, .before_posted_call = [&held](grpc::CallbackServerContext&) {
                          ++held;
                          // A sleep as a lower bound only; the margin covers
                          // grpc-timeout's rounding up.
@@ -1099,20 +1100,39 @@ TEST(DeadlineTest, HugeBatchPastItsDeadlineStopsAndServerKeepsServing) {
   EXPECT_EQ(info.items_served(), 9);  // Only the good request's pairs.
 }
 
+// The call is cancelled by the client once it reached the server's call
+// thread, and its batch starts only when the server has seen the
+// cancellation: the batch must stop at its first check, serving none of its
+// pairs, and the server go on serving. A second multi-chunk call, queued
+// behind it on the only call thread, runs once the first has ended.
 TEST(DeadlineTest, CancelledCallStopsAndServerKeepsServing) {
-  TestServer t(Options{.worker_threads = 1});
-  const v1::QueryPairsPackedRequest request = HugeObbBatch();
+  std::atomic<int> calls{0};
+  std::atomic<bool> entered{false}, seen_cancelled{false};
+  TestServer t(Options{.worker_threads = 1, .before_posted_call = [&](grpc::CallbackServerContext& c) {
+                         if (calls++ > 0) return;
+                         entered = true;
+                         seen_cancelled = collide::testing::WaitFor([&c] { return c.IsCancelled(); });
+                       }});
   grpc::ClientContext context;
-  std::thread canceller([&context] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::thread canceller([&] {
+    collide::testing::WaitFor([&entered] { return entered.load(); });
     context.TryCancel();
   });
   v1::QueryPairsPackedResponse response;
-  const grpc::Status status = t.stub->QueryPairsPacked(&context, request, &response);
+  const grpc::Status status = t.stub->QueryPairsPacked(&context, HugeObbBatch(), &response);
   canceller.join();
-  // Cancelled, unless the whole batch finished within 20 ms.
-  EXPECT_TRUE(status.error_code() == grpc::StatusCode::CANCELLED || status.ok()) << status.error_message();
-  ExpectStillServing(t);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::CANCELLED) << status.error_message();
+  ASSERT_TRUE(entered);
+  constexpr int kNext = 1000;  // Four chunks: a posted call.
+  grpc::ClientContext next_context;
+  const grpc::Status next = t.stub->QueryPairsPacked(&next_context, ObbBatch(kNext), &response);
+  EXPECT_TRUE(next.ok()) << next.error_message();
+  EXPECT_EQ(calls, 2);
+  EXPECT_TRUE(seen_cancelled) << "the server never saw the cancellation";
+  grpc::ClientContext info_context;
+  v1::ServerInfo info;
+  ASSERT_TRUE(t.stub->GetServerInfo(&info_context, v1::GetServerInfoRequest(), &info).ok());
+  EXPECT_EQ(info.items_served(), kNext) << "the cancelled batch was served";
 }
 
 }  // namespace

@@ -80,6 +80,14 @@ inline LengthAndUnit LengthAndUnitOf(const Vec3& v, double v2) {
   const Vec3 u = NormalizedOr(v, v);
   return {Dot(v, u), u};
 }
+// v / |v| from v2 = |v|^2 (division: the rounding some kernels' results
+// are pinned to), scaling first where v2 has lost digits (subnormal, e.g. a
+// segment ~1e-160 long) or overflowed.
+inline Vec3 UnitOf(const Vec3& v, double v2) {
+  return v2 >= std::numeric_limits<double>::min() && v2 <= std::numeric_limits<double>::max()
+             ? v / std::sqrt(v2)
+             : NormalizedOr(v, v);
+}
 
 // Some unit vector perpendicular to the unit vector n (Hughes-Moeller 1999:
 // zero the smallest component, swap the other two, negate one).

@@ -247,8 +247,7 @@ inline SegmentBoxContact ContactSegmentBoxFrame(const Vec3& a, const Vec3& b, co
     // Skip a cross product that vanishes (segment parallel to e_i, or a
     // point): its face of the Minkowski difference is empty or the e_j one.
     if (!(len2 > 1e-16 * d_len2)) continue;
-    // A subnormal len2 (a segment ~1e-160 long) has lost digits: scale first.
-    const Vec3 n = len2 >= std::numeric_limits<double>::min() ? l / std::sqrt(len2) : NormalizedOr(l, l);
+    const Vec3 n = UnitOf(l, len2);  // len2 may be subnormal (a segment ~1e-160 long).
     const double sp = Dot(a, n);
     const double cp = Dot(center, n);
     const double rb = Dot(half, Abs(n));

@@ -56,9 +56,7 @@ struct Nearest {
   const double n2 = LengthSquared(n);
   if (!(n2 > 1e-12 * LengthSquared(ab) * LengthSquared(ac)))
     return {QueryStatus::kUnsupported, false, 0.0, {}, {}, {}};
-  // A subnormal n2 (edges ~1e-80) has lost digits: scale first.
-  const Vec3 normal =
-      PreferPositiveSign(n2 >= std::numeric_limits<double>::min() ? n / std::sqrt(n2) : NormalizedOr(n, n));
+  const Vec3 normal = PreferPositiveSign(UnitOf(n, n2));  // n2 may be subnormal (edges ~1e-80).
   return {QueryStatus::kOk, true, radius > 0.0 ? -radius : 0.0, center + normal * radius, center, normal};
 }
 
