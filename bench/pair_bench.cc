@@ -307,6 +307,8 @@ void AddTypedKernels() {
 #endif
 #if COLLIDE_BENCH_CONVEX_KERNELS
   AddKernels<&IntersectSphereTriangle, &DistanceSphereTriangle, &ContactSphereTriangle>("sphere_triangle");
+  AddKernels<&IntersectCapsuleTriangle, &DistanceCapsuleTriangle, &ContactCapsuleTriangle>(
+      "capsule_triangle");
 #endif
   AddKernels<&TextbookIntersectSphereTriangle, &TextbookDistanceSphereTriangle,
              &TextbookContactSphereTriangle>("sphere_triangle", Impl::kTextbook);

@@ -16,6 +16,7 @@ const std::vector<PairKind>& PairKinds() {
       {"obb_obb", ShapeKind::kObb, ShapeKind::kObb, 1.08},
       {"aabb_triangle", ShapeKind::kAabb, ShapeKind::kTriangle, 0.6},
       {"obb_triangle", ShapeKind::kObb, ShapeKind::kTriangle, 0.6},
+      {"capsule_triangle", ShapeKind::kCapsule, ShapeKind::kTriangle, 0.42},
       {"convex_hull_convex_hull", ShapeKind::kConvexHull, ShapeKind::kConvexHull, 0.45},
   };
   return kinds;

@@ -8,7 +8,7 @@
 //   collide's kContact also returns the signed distance and witness points of
 //   separated pairs, so it does more work per miss.
 // - Triangles: FCL's collision matrix has no shape-vs-TriangleP entry; the
-//   narrowest FCL API for a sphere or box against one triangle is the
+//   narrowest FCL API for a sphere, capsule or box against one triangle is the
 //   narrow-phase solver's shapeTriangleIntersect / shapeTriangleDistance
 //   (the routines its mesh traversal calls per triangle), used directly here.
 // - Hulls: fcl::Convexd over the hull's vertices with no faces; below 32
@@ -81,8 +81,9 @@ class FclPeer final : public IndexedPeer<FclPeer> {
   explicit FclPeer(const PairSet& set) {
     triangles_ = set.kind.b == ShapeKind::kTriangle;
     const bool box = set.kind.a == ShapeKind::kAabb || set.kind.a == ShapeKind::kObb;
-    if (triangles_ && set.kind.a != ShapeKind::kSphere && !box) {
-      std::fprintf(stderr, "peer_fcl: only sphere-triangle and box-triangle are wired\n");
+    const bool capsule = set.kind.a == ShapeKind::kCapsule;
+    if (triangles_ && set.kind.a != ShapeKind::kSphere && !box && !capsule) {
+      std::fprintf(stderr, "peer_fcl: only sphere-, capsule- and box-triangle are wired\n");
       std::abort();
     }
     for (int i = 0; i < static_cast<int>(set.a.size()); ++i) {
@@ -91,6 +92,8 @@ class FclPeer final : public IndexedPeer<FclPeer> {
         const auto& t = std::get<Triangle>(set.b[i]);
         if (box) {
           boxes_.push_back(static_cast<const fcl::Boxd&>(*a_.back()->collisionGeometry()));
+        } else if (capsule) {
+          capsules_.push_back(static_cast<const fcl::Capsuled&>(*a_.back()->collisionGeometry()));
         } else {
           spheres_.emplace_back(std::get<Sphere>(set.a[i]).radius);
         }
@@ -134,7 +137,9 @@ class FclPeer final : public IndexedPeer<FclPeer> {
   }
 
   Answer RunTriangle(QueryLevel level, int i) {
-    return boxes_.empty() ? RunTriangle(spheres_[i], level, i) : RunTriangle(boxes_[i], level, i);
+    if (!boxes_.empty()) return RunTriangle(boxes_[i], level, i);
+    if (!capsules_.empty()) return RunTriangle(capsules_[i], level, i);
+    return RunTriangle(spheres_[i], level, i);
   }
   template <typename S>
   Answer RunTriangle(const S& shape, QueryLevel level, int i) {
@@ -170,6 +175,7 @@ class FclPeer final : public IndexedPeer<FclPeer> {
   bool triangles_ = false;
   std::vector<fcl::Sphered> spheres_;
   std::vector<fcl::Boxd> boxes_;
+  std::vector<fcl::Capsuled> capsules_;
   std::vector<std::array<fcl::Vector3d, 3>> tri_;
   fcl::detail::GJKSolver_libccd<double> solver_;
 
