@@ -25,20 +25,25 @@ SweepResult ShapeCast(const Shape& a, const Vec3& v, const Shape& b, const Sweep
   if (KindOf(a) == ShapeKind::kHalfspace) return {.status = QueryStatus::kUnsupported};
   const SweepFn fn = options.margin == 0.0 ? kSweepTable.Kernel(KindOf(a), KindOf(b)) : nullptr;
   // Pairs without a sweep kernel whose Contact has no kernel either (hulls,
-  // triangles against all but points, spheres and boxes) take the GJK ray
+  // triangles against triangles and hulls) take the GJK ray
   // cast: each conservative advancement step would be a full GJK + EPA, about
   // twice the cost of the whole cast (hull-hull 1.1 vs 2.6 us, box-triangle
   // 0.8 vs 1.5 us). Pairs with a Contact kernel advance faster on it (obb-obb
   // 0.4 vs 0.7 us).
-  // Box-triangle has a Contact kernel, but the GJK cast stays the faster
-  // there: 690-740 vs 815-886 ns per sweep in sweep_bench (the same sweeps,
-  // back-to-back runs).
-  const auto is_box = [](ShapeKind k) { return k == ShapeKind::kAabb || k == ShapeKind::kObb; };
-  const bool box_triangle = (is_box(KindOf(a)) && KindOf(b) == ShapeKind::kTriangle) ||
-                            (KindOf(a) == ShapeKind::kTriangle && is_box(KindOf(b)));
-  const bool gjk =
-      fn == nullptr && options.margin == 0.0 && KindOf(b) != ShapeKind::kHalfspace &&
-      (box_triangle || GlobalRegistry().PairKernel(QueryLevel::kContact, KindOf(a), KindOf(b)) == nullptr);
+  // Box-, segment- and capsule-triangle have Contact kernels, but the GJK
+  // cast stays the faster there: box 690-740 vs 815-886 ns per sweep in
+  // sweep_bench (the same sweeps, back-to-back runs); capsule 485 vs 730 ns
+  // and segment 475 vs 815 ns (issue 16, the same run), where the Contact
+  // at t = 0 alone costs about 300 ns.
+  const auto gjk_kind = [](ShapeKind k) {
+    return k == ShapeKind::kAabb || k == ShapeKind::kObb || k == ShapeKind::kSegment ||
+           k == ShapeKind::kCapsule;
+  };
+  const bool gjk_against_triangle = (gjk_kind(KindOf(a)) && KindOf(b) == ShapeKind::kTriangle) ||
+                                    (KindOf(a) == ShapeKind::kTriangle && gjk_kind(KindOf(b)));
+  const bool gjk = fn == nullptr && options.margin == 0.0 && KindOf(b) != ShapeKind::kHalfspace &&
+                   (gjk_against_triangle ||
+                    GlobalRegistry().PairKernel(QueryLevel::kContact, KindOf(a), KindOf(b)) == nullptr);
   // The GJK cast finds a start in contact itself (at no extra cost: its
   // first steps are GJK's), so it needs no Contact at t = 0 first.
   if (gjk && v != Vec3{}) return GjkSweep(a, v, b);
