@@ -211,6 +211,36 @@ TEST(CapsuleTriangleKernelsTest, ThinTrianglesAtEveryScale) {
   }
 }
 
+// The intersect kernel's early answers (bounding boxes; an endpoint's ball
+// by the sphere kernel's separating axes) must be every level's hit, also
+// within ulps of touching and far from the origin: radii set to the core's
+// distance and nudged by a few ulps.
+TEST(CapsuleTriangleKernelsTest, IntersectAgreesWithOtherLevelsWhenTouching) {
+  for (const double offset : {0.0, 1e6}) {
+    testing::ShapeFactory f(165, 1.0);
+    int hits = 0, misses = 0;
+    for (int i = 0; i < testing::CaseCount(3000); ++i) {
+      const Vec3 shift{offset, -offset, 0.5 * offset};
+      Triangle t = std::get<Triangle>(f.Make(ShapeKind::kTriangle));
+      t = {t.a + shift, t.b + shift, t.c + shift};
+      const Capsule c = std::get<Capsule>(f.Make(ShapeKind::kCapsule));
+      const Segment s{c.a + shift, c.b + shift};
+      double r = ContactSegmentTriangle(s, t).distance;
+      if (!(r > 0.0)) continue;
+      for (int k = 0; k < (i % 7) - 3; ++k) r = std::nextafter(r, kInfinity);
+      for (int k = 0; k > (i % 7) - 3; --k) r = std::nextafter(r, 0.0);
+      const Capsule cap{s.a, s.b, r};
+      const bool hit = ContactCapsuleTriangle(cap, t).hit;
+      ASSERT_EQ(IntersectCapsuleTriangle(cap, t), hit) << "#" << i << " offset " << offset;
+      ASSERT_EQ(DistanceCapsuleTriangle(cap, t).hit, hit) << "#" << i << " offset " << offset;
+      hits += hit;
+      misses += !hit;
+    }
+    EXPECT_GT(hits, testing::CaseCount(3000) / 5);
+    EXPECT_GT(misses, testing::CaseCount(3000) / 5);
+  }
+}
+
 TEST(CapsuleTriangleKernelsTest, DegenerateTrianglesUseTheFallback) {
   const Triangle line{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
   const Triangle dot{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}};

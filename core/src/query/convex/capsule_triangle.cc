@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "query/closest/closest_segment_triangle.h"
+#include "query/convex/ball_triangle.h"
 
 namespace collide::internal {
 namespace {
@@ -29,6 +30,17 @@ std::optional<bool> IntersectCapsuleCoreTriangle(const Vec3& p, const Vec3& q, d
     extent = std::max(extent, (thi - tlo) + (shi - slo));
   }
   if (gap > radius + 1e-12 * (extent + gap)) return false;
+  // An endpoint's ball touching the triangle decides a hit by the ball's
+  // separating-axis test, whose hit is QueryBallTriangle's: the endpoint's
+  // closest point, the same value as the endpoint candidate here, within the
+  // radius, or within the touch tolerance of the triangle's size (below the
+  // one here).
+  if (radius > 0.0) {
+    for (const Vec3* e : {&p, &q}) {
+      const std::optional<bool> ball = IntersectBallTriangle(*e, radius, t);
+      if (ball.value_or(false)) return true;
+    }
+  }
   const std::optional<SegmentTriangleClosest> c = ClosestSegmentTriangle(p, q, t);
   if (!c) return std::nullopt;
   return Touching(*c) || std::sqrt(c->d2) <= radius;
