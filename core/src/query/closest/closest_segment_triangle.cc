@@ -57,7 +57,8 @@ EdgeCandidate AgainstEdge(const Vec3& d, const Vec3& e0, const Vec3& e1) {
   const SegmentPoints sp = ClosestPointsSegmentsInline(Vec3{}, d, e0, e1);
   const Vec3 diff = sp.point2 - sp.point1;
   const Vec3 e = e1 - e0;
-  const bool s_in = sp.s > 0.0 && sp.s<1.0, t_in = sp.t> 0.0 && sp.t < 1.0;
+  const bool s_in = sp.s > 0.0 && sp.s < 1.0;  // in the segment's interior.
+  const bool t_in = sp.t > 0.0 && sp.t < 1.0;  // in the edge's interior.
   Vec3 v = diff;
   if (s_in && t_in) {
     const Vec3 n = Cross(d, e);
