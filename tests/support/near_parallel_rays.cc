@@ -28,6 +28,14 @@ V Cross(const V& a, const V& b) {
 Q Dot(const V& a, const V& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 int Sign(const Q& q) { return sgn(q); }
 
+// x to binary128 as the sum of its two leading doubles (each get_d truncates:
+// the pair is within 2^-105 of x, relative).
+__float128 ToBinary128(const mpf_class& x) {
+  const double hi = x.get_d();
+  const mpf_class rest = x - hi;
+  return static_cast<__float128>(hi) + rest.get_d();
+}
+
 // A random point of the triangle: interior, or exactly a vertex, or near an
 // edge (barycentric weight 1e-13..1e-9 from it, either side).
 Vec3 TargetIn(std::mt19937_64& rng, const Triangle& t) {
@@ -176,7 +184,11 @@ ReferenceRayTriangle ReferenceRayCast(const Ray& ray, const Triangle& tri) {
     if (Sign(diff) > 0) return ref;
   }
   ref.hit = true;
-  ref.distance = t.get_d() * len;
+  constexpr int kBits = 256;
+  const mpf_class ft(t, kBits), fd(ft * sqrt(mpf_class(Dot(d, d), kBits)), kBits);
+  ref.t_fine = ToBinary128(ft);
+  ref.distance_fine = ToBinary128(fd);
+  ref.distance = static_cast<double>(ref.distance_fine);
   return ref;
 }
 

@@ -32,13 +32,16 @@ std::vector<RayTriangleCase> MakeNearParallelCases(NearParallelClass c, int coun
 
 // The exact answer on the case's double inputs, in rational arithmetic
 // (GMP's mpq_class): every sign and the hit parameter are exact; only the
-// returned distance is rounded. certain == false only for a hit within 1e-9
+// returned values are rounded. certain == false only for a hit within 1e-9
 // (relative) of the ray's max_distance, which the kernel tests in double.
 struct ReferenceRayTriangle {
   bool certain = true;
   bool hit = false;
   bool coplanar = false;
   double distance = 0.0;  // world distance of the hit (rounded from binary128).
+  // The hit's t (units of the direction) and world distance t * |d| to
+  // binary128 precision (2^-105 relative), for judging errors of a few ulps.
+  __float128 t_fine = 0, distance_fine = 0;
 };
 ReferenceRayTriangle ReferenceRayCast(const Ray& ray, const Triangle& triangle);
 

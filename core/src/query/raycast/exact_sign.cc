@@ -66,6 +66,29 @@ class ExactSum {
     Add(y2);
   }
   int Sign() const { return n_ == 0 ? 0 : (e_[n_ - 1] > 0.0) - (e_[n_ - 1] < 0.0); }
+  // The sum rounded to the nearest double (ties to even), as the last step
+  // of Python's math.fsum: from the largest component down, the running sum
+  // is exact until an addition rounds (error lo != 0); the components left
+  // are then below lo's lowest bit, so they change the rounding only of a
+  // tie (lo exactly half an ulp), towards their sign. The two-sum without a
+  // branch (Fast-Two-Sum) holds since the exact running sum, a non-zero
+  // multiple of its last component's lowest bit, outweighs the next one.
+  double Value() const {
+    if (n_ == 0) return 0.0;
+    int i = n_ - 1;
+    double hi = e_[i], lo = 0.0;
+    while (i > 0) {
+      const double x = hi, y = e_[--i];
+      hi = x + y;
+      lo = y - (hi - x);
+      if (lo != 0.0) break;
+    }
+    if (i > 0 && lo != 0.0 && (lo < 0.0) == (e_[i - 1] < 0.0)) {
+      const double y = 2.0 * lo, x = hi + y;
+      if (x - hi == y) hi = x;
+    }
+    return hi;
+  }
 
  private:
   std::array<double, 512> e_;
@@ -82,13 +105,12 @@ SplitVec Difference(const Vec3& a, const Vec3& b) {
   return s;
 }
 
-}  // namespace
-
-int ExactTripleSign(const Vec3& p1, const Vec3& p0, const Vec3& q1, const Vec3& q0, const Vec3& r1,
-                    const Vec3& r0) {
+// det[p1 - p0, q1 - q0, r1 - r0] as an exact sum. det is multilinear: the
+// sum over the hi/lo parts of each argument of the six signed products of
+// the Leibniz formula.
+ExactSum Triple(const Vec3& p1, const Vec3& p0, const Vec3& q1, const Vec3& q0, const Vec3& r1,
+                const Vec3& r0) {
   const SplitVec p = Difference(p1, p0), q = Difference(q1, q0), r = Difference(r1, r0);
-  // det is multilinear: the sum over the hi/lo parts of each argument of the
-  // six signed products of the Leibniz formula.
   ExactSum sum;
   for (const Vec3& a : p.part) {
     for (const Vec3& b : q.part) {
@@ -102,7 +124,19 @@ int ExactTripleSign(const Vec3& p1, const Vec3& p0, const Vec3& q1, const Vec3& 
       }
     }
   }
-  return sum.Sign();
+  return sum;
+}
+
+}  // namespace
+
+int ExactTripleSign(const Vec3& p1, const Vec3& p0, const Vec3& q1, const Vec3& q0, const Vec3& r1,
+                    const Vec3& r0) {
+  return Triple(p1, p0, q1, q0, r1, r0).Sign();
+}
+
+double ExactTriple(const Vec3& p1, const Vec3& p0, const Vec3& q1, const Vec3& q0, const Vec3& r1,
+                   const Vec3& r0) {
+  return Triple(p1, p0, q1, q0, r1, r0).Value();
 }
 
 bool ExactlyCollinear(const Vec3& a, const Vec3& b, const Vec3& c) {

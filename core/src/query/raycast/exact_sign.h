@@ -1,6 +1,8 @@
 // Exact signs of small polynomials in double inputs, for the rare cases where
 // a filtered double evaluation cannot decide (a ray through a triangle's edge
-// or vertex, a ray in a triangle's plane, a zero-area triangle).
+// or vertex, a ray in a triangle's plane, a zero-area triangle), and their
+// values rounded to the nearest double where a double evaluation cancels
+// (a ray nearly parallel to a triangle's plane).
 //
 // Shewchuk, "Adaptive Precision Floating-Point Arithmetic and Fast Robust
 // Geometric Predicates" (1997): every difference of two doubles is the exact
@@ -9,7 +11,8 @@
 // kept exactly as a non-overlapping expansion (GrowExpansion), whose sign is
 // the sign of its largest component. Valid inputs (validate.h: 0 or
 // magnitudes in [1e-50, 1e12]) keep every product of three such terms within
-// [1e-230, 1e37]: no overflow, no underflow, so the signs are exact.
+// [1e-230, 1e37]: no overflow, no underflow, so the signs are exact and the
+// rounded values are within half an ulp (relative error <= 2^-53).
 #ifndef COLLIDE_CORE_SRC_QUERY_RAYCAST_EXACT_SIGN_H_
 #define COLLIDE_CORE_SRC_QUERY_RAYCAST_EXACT_SIGN_H_
 
@@ -22,6 +25,10 @@ namespace collide::internal {
 // (pass a zero vector as the subtrahend for a vector taken as is).
 int ExactTripleSign(const Vec3& p1, const Vec3& p0, const Vec3& q1, const Vec3& q0, const Vec3& r1,
                     const Vec3& r0);
+// det[p, q, r] itself (same arguments), the exact value rounded to the
+// nearest double: 0 exactly when det is 0, and of det's sign.
+double ExactTriple(const Vec3& p1, const Vec3& p0, const Vec3& q1, const Vec3& q0, const Vec3& r1,
+                   const Vec3& r0);
 
 // True when a, b, c are exactly collinear (or coincident): every component of
 // cross(b - a, c - a) is exactly zero.

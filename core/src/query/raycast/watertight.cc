@@ -21,6 +21,9 @@ constexpr double kEps = 0x1p-53;  // unit round-off of double.
 constexpr double kEdgeBound = kWatertightEdgeBound;
 static_assert(kEdgeBound == 128 * kEps);
 
+// The fast path's t is used when its relative error is at most 1 / this.
+constexpr double kFastTRelative = 0x1p32;
+
 struct Sheared {
   double x, y, z;  // z: the unsheared z relative to the origin.
 };
@@ -31,7 +34,9 @@ struct Sheared {
 // when its origin is inside, or when it meets an edge at t >= 0: the edge's
 // ends are not strictly on one side of the ray's line, and the crossing's
 // parameter (or, for an edge along the line, an end) is not behind the
-// origin. Only the entry distance is computed in double.
+// origin. The entry distance is a ratio of exact determinants rounded to
+// nearest (3 eps relative), or for an edge along the line a double dot
+// product of parallel vectors (no cancellation: a few eps).
 RayTriangleT CoplanarEntry(const WatertightRay& r, const Vec3& a, const Vec3& b, const Vec3& c,
                            double t_max) {
   const Vec3 v[3] = {a, b, c}, zero{}, o = r.origin, d = r.direction;
@@ -75,13 +80,13 @@ RayTriangleT CoplanarEntry(const WatertightRay& r, const Vec3& a, const Vec3& b,
       // (One end behind would put the origin on the edge: inside, above.)
       t = std::max(std::min(pa ? Dot(p - o, d) / dd : kInfinity, qa ? Dot(q - o, d) / dd : kInfinity), 0.0);
     } else {
-      // Crossing at t = det[p - o, q - p, e_k] / det[d, q - p, e_k] >= 0.
-      const int num = ExactTripleSign(p, o, q, p, axis, zero);
-      const int den = ExactTripleSign(d, zero, q, p, axis, zero);
-      if (num * den < 0) continue;
-      const Vec3 pq = q - p, po = p - o;
-      const double nd = Dot(Cross(po, pq), axis), dn = Dot(Cross(d, pq), axis);
-      t = num == 0 ? 0.0 : std::max(nd / dn, 0.0);
+      // Crossing at t = det[p - o, q - p, e_k] / det[d, q - p, e_k] >= 0
+      // (the denominator is not 0: p and q are not on the line, nor on one
+      // side of it).
+      const double num = ExactTriple(p, o, q, p, axis, zero);
+      const double den = ExactTriple(d, zero, q, p, axis, zero);
+      if ((num < 0.0 && den > 0.0) || (num > 0.0 && den < 0.0)) continue;
+      t = num == 0.0 ? 0.0 : num / den;
     }
     if (sigma * ExactTripleSign(q, p, d, zero, axis, zero) >= 0) {
       if (t < t_best) t_best = t, entry = e;
@@ -104,17 +109,21 @@ RayTriangleT ExactTest(const WatertightRay& r, const Vec3& a, const Vec3& b, con
   const int ew = ExactTripleSign(d, zero, b, o, a, o);
   if ((eu < 0 || ev < 0 || ew < 0) && (eu > 0 || ev > 0 || ew > 0)) return {};
   if (eu == 0 && ev == 0 && ew == 0) return CoplanarEntry(r, a, b, c, t_max);
-  // dot(n, d) = -(E_U + E_V + E_W) with n = (b - a) x (c - a), and t = dot(n,
-  // a - o) / dot(n, d) with dot(n, a - o) = det[a - o, b - o, c - o].
+  // The plane equation dot(n, o + t d - a) = 0 with n = (b - a) x (c - a):
+  // t = det[b - a, c - a, a - o] / det[b - a, c - a, d], where the
+  // denominator dot(n, d) = -(E_U + E_V + E_W) is not 0 (the E are not
+  // mixed, not all 0). Both exact determinants rounded to nearest (half an
+  // ulp each, exact signs, exact_sign.h), then divided: t within 3 eps
+  // (relative) at any tilt, however the double plane equation would cancel.
+  const double num = ExactTriple(b, a, c, a, a, o);
   const int ndotd = -(eu + ev + ew > 0 ? 1 : -1);
-  const int sign_t = ExactTripleSign(a, o, b, o, c, o) * ndotd;
+  const int sign_t = ((num > 0.0) - (num < 0.0)) * ndotd;
   if (sign_t < 0) return {};
   if (sign_t == 0) return {true, false, -1, 0.0};
-  // t > 0 exactly; its value in double from the plane equation, kept within
-  // (0, m / |d|_inf], the bound any point of the triangle satisfies.
-  const Vec3 n = Cross(b - a, c - a);
+  // t > 0 exactly, kept within (0, m / |d|_inf], the bound any point of the
+  // triangle satisfies (rounding could only cross either end by ulps).
   const double t_bound = m / std::fabs(Coord(d, r.kz));
-  double t = Dot(n, a - o) / Dot(n, d);
+  double t = num / ExactTriple(b, a, c, a, d, zero);
   if (!(t > 0.0)) t = 0x1p-1074;
   if (!(t <= t_bound)) t = t_bound;
   if (t > t_max) return {};
@@ -167,14 +176,37 @@ RayTriangleT IntersectWatertight(const WatertightRay& r, const Vec3& a, const Ve
   if (pos && neg) return {};  // certainly outside an edge.
   const bool certain = (u > e && v > e && w > e) || (u < -e && v < -e && w < -e);
   if (!certain) return ExactTest(r, a, b, c, t_max, m);
-  // Woop et al.: t = (U az + V bz + W cz) / (U + V + W) / d[kz]. Its error
-  // from the edge functions' (e each) and the products' and sums' rounding
-  // (a few eps of sum |U z|) is below t_err; a sign it cannot certify
-  // (the origin within rounding of the plane) is decided exactly.
+  // Woop et al.: t = (U az + V bz + W cz) / (U + V + W) / d[kz], used only
+  // where it is within 2^-32 (relative) of the exact t; else (a ray within
+  // ~3e-6 rad of the plane, an origin within rounding of it) the exact test
+  // computes t from exact determinants (3 eps). The bound, to first order:
+  //  - each computed edge function is within e' = 64 eps m h of exact, h the
+  //    largest |sheared coordinate| (each within 4 eps m + eps h, the
+  //    cross product's products then within eps h^2 + 2h (4 eps m + eps h),
+  //    its difference adds 2 eps h^2: 16 eps m h + 8 eps h^2 <= 32 eps m h,
+  //    doubled for margin);
+  //  - the weights u_i / det sum to 1, so edge function errors d_i move t by
+  //    sz sum d_i (z_i - z_hit) / det, and z_hit lies between the z_i (the
+  //    weights are all positive): |sz| 3 e' zs / |det|, zs the spread of the
+  //    exact z_i, at most the computed spread plus 2 eps m;
+  //  - the rounding of the z_i (eps m each) and of the products and sums
+  //    (3 eps of sum |u_i z_i|) add |sz| 4 eps m S / |det|, S = sum |u_i| =
+  //    |det| to rounding (doubled below), and sz, det and the division 5 eps
+  //    of t.
+  // Relative to |t| = |t_num / det|: q = |sz| (3 e' zs + 4 eps m S) / |t_num|,
+  // so |t_num| > 2^32 times that numerator gives a relative error <= 2^-32 +
+  // 5 eps (~2.3e-10), the exact t's sign included. Conversely, det = dot(n,
+  // d) / d[kz] <= 16 sqrt(3) sin h zs / (1 - sqrt(3) sin) for a ray at angle
+  // asin(sin) to the plane (n's components across the ray are sheared
+  // edge products, each <= 4 h zs), and |t_num| <= m |sz det|: every ray with
+  // sin < 3.3e-6 takes the exact test. Ordinary hits have q ~ 2^-44 or less.
   const double det = u + v + w;
   const double t_num = (u * az + v * bz + w * cz) * r.sz;
-  const double abs_sz = std::fabs(r.sz);
-  const double t_err = abs_sz * m * (4 * e + 16 * kEps * (std::fabs(u) + std::fabs(v) + std::fabs(w)));
+  const double h =
+      std::max(std::max(std::max(std::fabs(ax), std::fabs(ay)), std::max(std::fabs(bx), std::fabs(by))),
+               std::max(std::fabs(cx), std::fabs(cy)));
+  const double zs = std::max(std::max(az, bz), cz) - std::min(std::min(az, bz), cz) + 2 * kEps * m;
+  const double t_err = kFastTRelative * kEps * std::fabs(r.sz) * m * (192 * h * zs + 8 * std::fabs(det));
   if (!(std::fabs(t_num) > t_err)) return ExactTest(r, a, b, c, t_max, m);
   if ((t_num < 0.0) != (det < 0.0)) return {};
   const double t = t_num / det;

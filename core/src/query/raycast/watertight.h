@@ -60,7 +60,10 @@ struct RayTriangleT {
 };
 
 // Tests the closed, non-degenerate triangle (a, b, c) against the ray over
-// 0 <= t <= t_max (t_max in units of the direction; may be +infinity).
+// 0 <= t <= t_max (t_max in units of the direction; may be +infinity). A
+// hit's t is within 3 eps of the exact t (relative) for a ray within 3.3e-6
+// rad of the plane, however grazing, and 2^-32 + 5 eps for others
+// (watertight.cc derives both).
 RayTriangleT IntersectWatertight(const WatertightRay& ray, const Vec3& a, const Vec3& b, const Vec3& c,
                                  double t_max);
 
