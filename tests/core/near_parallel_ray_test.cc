@@ -252,11 +252,13 @@ TEST_P(NearParallelRayDistanceTest, DistanceWithinUlpsOfTheExactHitAtAnyTilt) {
   for (int i = 0; i < n; ++i) {
     const TiltCase k = gen.Make(c);
     const ReferenceRayTriangle ref = ReferenceRayCast(k.ray, k.triangle);
-    if (!ref.certain || !ref.hit) {
-      ++misses;  // the generic class's rounding can move the hit off the triangle.
+    if (!ref.certain || !ref.hit || ref.coplanar) {
+      // The generic class's rounding can move the hit off the triangle; an
+      // edge class's c could line up with the edge in x_k = 0 (the ray then
+      // in the plane: the other suite's coplanar rule).
+      ++misses;
       continue;
     }
-    ASSERT_FALSE(ref.coplanar);
     SCOPED_TRACE(::testing::Message()
                  << "case " << i << ": " << Describe(k.ray) << " " << Describe(k.triangle));
     const FineNormal nq(k.triangle);

@@ -199,7 +199,8 @@ RayTriangleT IntersectWatertight(const WatertightRay& r, const Vec3& a, const Ve
   // d) / d[kz] <= 16 sqrt(3) sin h zs / (1 - sqrt(3) sin) for a ray at angle
   // asin(sin) to the plane (n's components across the ray are sheared
   // edge products, each <= 4 h zs), and |t_num| <= m |sz det|: every ray with
-  // sin < 3.3e-6 takes the exact test. Ordinary hits have q ~ 2^-44 or less.
+  // sin < 3.3e-6 takes the exact test. Ordinary hits have q around 2^-44
+  // (the median on mesh_bench's aggressor and terrain rays).
   const double det = u + v + w;
   const double t_num = (u * az + v * bz + w * cz) * r.sz;
   const double h =
