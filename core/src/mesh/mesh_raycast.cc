@@ -135,7 +135,7 @@ MeshRayHit RayCastAny(const TriangleMesh& mesh, const Ray& ray) {
       });
     }
   } visitor{mesh, r, WorldBound(r, r.t_max)};
-  internal::TraverseRay(mesh.bvh(), r.boxes, visitor);
+  internal::TraverseRay<false>(mesh.bvh(), r.boxes, visitor);
   if (visitor.rec == nullptr) return {};
   return ToMeshHit(mesh, r, *visitor.rec, visitor.hit);
 }
@@ -164,7 +164,7 @@ std::size_t RayCastAll(const TriangleMesh& mesh, const Ray& ray, std::size_t max
       return false;
     }
   } visitor{mesh, r, WorldBound(r, r.t_max), {}};
-  internal::TraverseRay(mesh.bvh(), r.boxes, visitor);
+  internal::TraverseRay<false>(mesh.bvh(), r.boxes, visitor);  // every hit: no order needed.
   std::vector<Found>& found = visitor.found;
   const auto by_distance = [](const Found& a, const Found& b) {
     return a.distance < b.distance || (a.distance == b.distance && a.rec->id < b.rec->id);
