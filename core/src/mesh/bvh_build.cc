@@ -24,6 +24,7 @@ namespace collide::internal {
 namespace {
 
 constexpr int kBins = 32;
+constexpr std::size_t kAllAxesMaxTriangles = 1 << 18;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 // An axis-aligned box as float lanes x, y, z (lane 3 is not used).
@@ -98,6 +99,7 @@ class Builder {
       r.id = static_cast<std::uint32_t>(i);
       r.unused = 0.0f;
     }
+    all_axes_ = n <= kAllAxesMaxTriangles;
   }
 
   Bvh Build() {
@@ -201,7 +203,9 @@ class Builder {
     // small ranges near the leaves stay cheap.
     const int num_bins = static_cast<int>(std::min<std::uint32_t>(kBins, r.size()));
     alignas(16) float scale[4] = {0, 0, 0, 0};
-    for (int k = 0; k < 3; ++k) {
+    // The axes binned: all three, or on a large mesh the largest only.
+    const int k0 = all_axes_ ? 0 : LargestAxis(r.centroids), k1 = all_axes_ ? 2 : k0;
+    for (int k = k0; k <= k1; ++k) {
       const float extent = r.centroids.Hi(k) - r.centroids.Lo(k);
       if (extent > 0.0f) scale[k] = static_cast<float>(num_bins * (1.0 - 1e-5) / extent);
     }
@@ -219,7 +223,7 @@ class Builder {
       const Box box = ref.box();
       alignas(16) std::int32_t b[4];
       _mm_store_si128(reinterpret_cast<__m128i*>(b), binner.Bins(ref.centroid2()));
-      for (int k = 0; k < 3; ++k) {
+      for (int k = k0; k <= k1; ++k) {
         bins[set + k][b[k]].Grow(box);
         ++counts[set + k][b[k]];
       }
@@ -227,7 +231,7 @@ class Builder {
     std::uint32_t i = r.begin;
     for (; i + 1 < r.end; i += 2) add(refs_[i], 0), add(refs_[i + 1], 3);
     if (i < r.end) add(refs_[i], 0);
-    for (int k = 0; k < 3; ++k) {
+    for (int k = k0; k <= k1; ++k) {
       for (int b = 0; b < num_bins; ++b) bins[k][b].Grow(bins[3 + k][b]), counts[k][b] += counts[3 + k][b];
     }
     float best = kInf;
@@ -272,6 +276,11 @@ class Builder {
 
   const std::vector<BvhTriangle>& tris_;
   std::vector<Ref> refs_;
+  // Bin all three axes (meshes up to kAllAxesMaxTriangles), else the largest
+  // centroid axis only: in mesh_bench the three-axis build of 1M triangles
+  // took 0.42-0.62 s from run to run against 0.41 s for one axis, and the
+  // 0.5 s budget holds only with one.
+  bool all_axes_;
   // SahSplit's bins: axes 0-2 for even references, 3-5 for odd ones.
   std::array<std::array<Box, kBins>, 6> bins_;
   std::array<std::array<std::uint32_t, kBins>, 6> counts_;
