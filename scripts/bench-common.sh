@@ -15,7 +15,7 @@ run_bench() {
   cmake -S . -B "${BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCOLLIDE_BUILD_SERVICE=OFF -DCOLLIDE_BUILD_TESTS=OFF -DCOLLIDE_BUILD_BENCH=ON >/dev/null
   nice cmake --build "${BUILD_DIR}" -j "${JOBS}" --target "${target}"
-  commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- core bench || echo '+changes')"
+  commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- core bench ':(exclude)bench/results' || echo '+changes')"
   load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
   started="$(date -u '+%Y-%m-%d %H:%M UTC')"
   "${BUILD_DIR}/bench/${target}" --benchmark_min_time="${MIN_TIME}" --benchmark_repetitions="${REPETITIONS}" \
