@@ -12,6 +12,7 @@
 # Exit status 1 when collide misses a hit or reports a phantom one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/bench-common.sh  # commit_stamp
 BUILD_DIR="${BUILD_DIR:-build-bench}"
 JOBS="${JOBS:-2}"
 model="$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
@@ -21,13 +22,9 @@ mkdir -p "${out}"
 cmake -S . -B "${BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCOLLIDE_BUILD_SERVICE=OFF -DCOLLIDE_BUILD_TESTS=OFF -DCOLLIDE_BUILD_BENCH=ON >/dev/null
 nice cmake --build "${BUILD_DIR}" -j "${JOBS}" --target mesh_watertight
-# The header first: once tee has emptied the report, git would count it as a
-# change of its own (results are left out of the check for that reason).
-header="# mesh_watertight on ${model} ($(nproc) cores), $(date -u '+%Y-%m-%d %H:%M UTC'), commit\
- $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- core bench tests/support ':(exclude)bench/results' ||
-  echo '+changes'); Embree $(dpkg-query -W -f='${Version}' libembree-dev), Bullet\
- $(dpkg-query -W -f='${Version}' libbullet-dev) double"
 {
-  echo "${header}"
+  echo "# mesh_watertight on ${model} ($(nproc) cores), $(date -u '+%Y-%m-%d %H:%M UTC'), commit" \
+    "$(commit_stamp core bench tests/support);" \
+    "Embree $(dpkg-query -W -f='${Version}' libembree-dev), Bullet $(dpkg-query -W -f='${Version}' libbullet-dev) double"
   "${BUILD_DIR}/bench/mesh_watertight" "$@"
 } | tee "${out}/mesh_watertight.txt"

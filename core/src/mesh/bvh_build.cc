@@ -76,11 +76,13 @@ struct Range {
 // partition call this same function, so they agree on every triangle.
 struct Binner {
   __m128 lo, scale, last;
-  __m128i Bins(__m128 c) const {
-    const __m128 t = _mm_mul_ps(_mm_sub_ps(c, lo), scale);
+  std::array<std::int32_t, 4> Bins(const Ref& ref) const {
+    const __m128 t = _mm_mul_ps(_mm_sub_ps(ref.centroid2(), lo), scale);
     // max(t, 0) gives 0 for NaN t (the second operand is returned).
     const __m128 clamped = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), last);
-    return _mm_cvttps_epi32(clamped);
+    alignas(16) std::array<std::int32_t, 4> b;
+    _mm_store_si128(reinterpret_cast<__m128i*>(b.data()), _mm_cvttps_epi32(clamped));
+    return b;
   }
 };
 
@@ -221,8 +223,7 @@ class Builder {
     }
     const auto add = [&](const Ref& ref, int set) {
       const Box box = ref.box();
-      alignas(16) std::int32_t b[4];
-      _mm_store_si128(reinterpret_cast<__m128i*>(b), binner.Bins(ref.centroid2()));
+      const std::array<std::int32_t, 4> b = binner.Bins(ref);
       for (int k = k0; k <= k1; ++k) {
         bins[set + k][b[k]].Grow(box);
         ++counts[set + k][b[k]];
@@ -259,11 +260,8 @@ class Builder {
     }
     if (best_axis < 0) return false;
     const int axis = best_axis;
-    const Ref* mid = std::partition(refs_.data() + r.begin, refs_.data() + r.end, [&](const Ref& ref) {
-      alignas(16) std::int32_t b[4];
-      _mm_store_si128(reinterpret_cast<__m128i*>(b), binner.Bins(ref.centroid2()));
-      return b[axis] <= best_split;
-    });
+    const Ref* mid = std::partition(refs_.data() + r.begin, refs_.data() + r.end,
+                                    [&](const Ref& ref) { return binner.Bins(ref)[axis] <= best_split; });
     const std::uint32_t m = static_cast<std::uint32_t>(mid - refs_.data());
     left = {r.begin, m, {}, {}};
     right = {m, r.end, {}, {}};
