@@ -138,7 +138,7 @@ TEST(Bvh, ChildReferencesCoverTheLeavesAndUnusedLanesMeetNoRay) {
         for (std::uint32_t k = internal::LeafFirst(ref); k < internal::LeafFirst(ref) + count; ++k)
           ++seen.at(k);
       }
-      for (int i = node.num_children; i < 4; ++i, ++unused_lanes) {
+      for (int i = node.num_children; i < internal::kBvhWidth; ++i, ++unused_lanes) {
         EXPECT_EQ(node.min_x[i], kInfinity);
         EXPECT_EQ(node.max_z[i], -kInfinity);
       }
@@ -155,9 +155,10 @@ TEST(Bvh, ChildReferencesCoverTheLeavesAndUnusedLanesMeetNoRay) {
       if (LengthSquared(d) == 0.0) continue;
       const Vec3 o{u(rng), u(rng), u(rng)};
       const internal::RayBoxes r = internal::SetUpRayBoxes(o, NormalizedOr(d, {1, 0, 0}), 1e3);
+      const internal::RayLanes lanes = internal::Splat(r);
       for (const internal::BvhNode& node : bvh.nodes) {
-        __m128 near;
-        const int mask = internal::HitChildren(node, r, _mm_set1_ps(kInfinity), near);
+        float near[internal::kBvhWidth];
+        const int mask = internal::HitChildren(node, lanes, internal::Splat(kInfinity), near);
         ASSERT_EQ(mask >> node.num_children, 0) << "ray " << c;
       }
     }

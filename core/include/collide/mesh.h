@@ -4,7 +4,7 @@
 //
 // A TriangleMesh is built once from MeshData (mesh_data.h): double-precision
 // vertices, two-sided triangles, and a bounding volume hierarchy over them
-// (src/mesh/bvh.h: binned SAH build, 4-wide nodes whose float boxes are
+// (src/mesh/bvh.h: binned SAH build, 8-wide nodes whose float boxes are
 // rounded outward so no query ever misses a triangle). Zero-area triangles
 // are kept out of every query and counted. Queries follow result.h; a mesh
 // query also names the triangle (its index in MeshData::triangles).

@@ -1,6 +1,6 @@
-// The bounding volume hierarchy of a TriangleMesh: 4-wide nodes whose child
-// boxes are stored as float lanes (structure of arrays), so that one SSE2
-// instruction tests an axis of all four children. Boxes are rounded outward
+// The bounding volume hierarchy of a TriangleMesh: 8-wide nodes whose child
+// boxes are stored as float lanes (structure of arrays), so that one AVX
+// instruction (two SSE2 ones) tests an axis of all eight children. Boxes are rounded outward
 // from the double triangles, so a float test never misses a triangle.
 #ifndef COLLIDE_CORE_SRC_MESH_BVH_H_
 #define COLLIDE_CORE_SRC_MESH_BVH_H_
@@ -15,18 +15,23 @@
 
 namespace collide::internal {
 
+// Children per node. Eight rather than four: a ray visits fewer levels, so
+// fewer dependent node loads (mesh_profile.md, seventh round).
+inline constexpr int kBvhWidth = 8;
 // Leaves hold at most this many triangles.
 inline constexpr int kBvhMaxLeafSize = 4;
-// Depth bound, in 4-wide levels (root = 1). The build uses binned SAH splits
-// down to kBvhSahDepth levels and object-median splits below: a median split
-// node divides its n triangles into four ranges of at most ceil(n / 4), so
-// 2^29 triangles (kMaxMeshTriangles) need at most 15 more levels. Hence
-// depth <= kBvhSahDepth + 15 = 47 < kBvhMaxDepth, whatever the geometry.
+// Depth bound, in levels of the tree (root = 1). The build uses binned SAH
+// splits down to kBvhSahDepth levels and object-median splits below: a
+// median split node halves its largest range until it has kBvhWidth, so
+// each holds at most ceil(n / 8) of its n triangles, and 2^29 triangles
+// (kMaxMeshTriangles) need at most 10 more levels. Hence depth <=
+// kBvhSahDepth + 10 = 42 < kBvhMaxDepth, whatever the geometry.
 inline constexpr int kBvhSahDepth = 32;
 inline constexpr int kBvhMaxDepth = 50;
-// A depth-first traversal pops one node and pushes at most 4 children, so
-// its stack never holds more than 3 * depth + 1 entries: 3 * 50 + 1 = 151.
-inline constexpr int kBvhStackSize = 160;
+// A depth-first traversal pops one node and pushes at most kBvhWidth
+// children, so its stack never holds more than 7 * depth + 1 entries:
+// 7 * 50 + 1 = 351.
+inline constexpr int kBvhStackSize = (kBvhWidth - 1) * kBvhMaxDepth + 1;
 
 // A child reference: a node index, or a leaf as its first entry of
 // Bvh::triangles | its triangle count (1 to kBvhMaxLeafSize) << kLeafShift.
@@ -40,12 +45,12 @@ struct alignas(64) BvhNode {
   // Child boxes, lane i for child i. Unused lanes (i >= num_children) hold
   // the empty box min = +inf, max = -inf, which no ray slab test passes
   // (bvh_traverse.h), so the ray traversal needs no lane mask.
-  float min_x[4], min_y[4], min_z[4];
-  float max_x[4], max_y[4], max_z[4];
-  std::uint32_t child[4];  // child references, as above.
+  float min_x[kBvhWidth], min_y[kBvhWidth], min_z[kBvhWidth];
+  float max_x[kBvhWidth], max_y[kBvhWidth], max_z[kBvhWidth];
+  std::uint32_t child[kBvhWidth];  // child references, as above.
   std::uint8_t num_children;
 };
-static_assert(sizeof(BvhNode) == 128);
+static_assert(sizeof(BvhNode) == 256);
 
 // A queryable triangle: vertex indices and its index in MeshData::triangles.
 struct BvhTriangle {
@@ -57,7 +62,7 @@ struct Bvh {
   // nodes[0] is the root; empty mesh: none.
   std::vector<BvhNode, HugePageAllocator<BvhNode>> nodes;
   std::vector<BvhTriangle, HugePageAllocator<BvhTriangle>> triangles;  // in leaf order.
-  int depth = 0;                                                       // 4-wide levels.
+  int depth = 0;                                                       // levels.
 };
 
 // Builds the BVH of `triangles` (all valid and non-degenerate) over

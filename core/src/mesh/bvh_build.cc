@@ -1,7 +1,7 @@
 // Binned SAH build (Wald, "On fast Construction of SAH-based Bounding Volume
-// Hierarchies", 2007) producing 4-wide nodes directly: a node's triangle
-// range is split in two, then the larger-area part again, until it has four
-// children (the collapse of a binary SAH tree, done while building). No
+// Hierarchies", 2007) producing 8-wide nodes directly: a node's triangle
+// range is split in two, then the largest-area part again, until it has
+// eight children (the collapse of a binary SAH tree, done while building). No
 // recursion: pending nodes wait on an explicit work list.
 //
 // Each split bins the centroids along all three axes in one pass and takes
@@ -120,15 +120,17 @@ class Builder {
       work.pop_back();
       bvh.depth = std::max(bvh.depth, task.depth);
       const bool median = task.depth >= kBvhSahDepth;
-      // Up to four children: split the splittable child of largest area.
-      std::array<Range, 4> kids;
+      // Up to kBvhWidth children: split the splittable child of largest area
+      // (of most triangles below kBvhSahDepth, which bounds the depth: bvh.h).
+      std::array<Range, kBvhWidth> kids;
       int num = 1;
       kids[0] = task.range;
-      while (num < 4) {
+      while (num < kBvhWidth) {
         int pick = -1;
         for (int i = 0; i < num; ++i) {
           if (kids[i].size() > kBvhMaxLeafSize &&
-              (pick < 0 || kids[i].box.HalfArea() > kids[pick].box.HalfArea())) {
+              (pick < 0 || (median ? kids[i].size() > kids[pick].size()
+                                   : kids[i].box.HalfArea() > kids[pick].box.HalfArea()))) {
             pick = i;
           }
         }
@@ -140,7 +142,7 @@ class Builder {
       }
       BvhNode node{};
       node.num_children = static_cast<std::uint8_t>(num);
-      for (int i = num; i < 4; ++i) {
+      for (int i = num; i < kBvhWidth; ++i) {
         node.min_x[i] = node.min_y[i] = node.min_z[i] = kInf;
         node.max_x[i] = node.max_y[i] = node.max_z[i] = -kInf;
       }

@@ -1,6 +1,6 @@
-// Depth-first traversals of a Bvh with SSE2 child tests (the x86-64
-// baseline; no -march flags), on an explicit stack bounded by kBvhStackSize
-// (bvh.h says why it cannot overflow).
+// Depth-first traversals of a Bvh with the child tests in eight float lanes
+// (two SSE2 registers), on an explicit stack bounded by kBvhStackSize (bvh.h
+// says why it cannot overflow).
 #ifndef COLLIDE_CORE_SRC_MESH_BVH_TRAVERSE_H_
 #define COLLIDE_CORE_SRC_MESH_BVH_TRAVERSE_H_
 
@@ -38,7 +38,7 @@ struct RayBoxes {
   // below 2^-21); a negative one keeps its sign, which is all that matters
   // below 0.
   int near_plane[3], far_plane[3];
-  __m128 o_near[3], o_far[3], inv_near[3], inv_far[3];
+  float o_near[3], o_far[3], inv_near[3], inv_far[3];
 };
 
 // t_bound: no queried point is farther than this from the origin. `widen`
@@ -64,57 +64,14 @@ inline RayBoxes SetUpRayBoxes(const Vec3& origin, const Vec3& unit, double t_bou
     }
     const float inv = static_cast<float>(1.0 / d);
     const bool forward = d > 0.0;
-    r.near_plane[k] = forward ? 4 * k : 12 + 4 * k;
-    r.far_plane[k] = forward ? 12 + 4 * k : 4 * k;
-    r.o_near[k] = _mm_set1_ps(forward ? hi : lo);
-    r.o_far[k] = _mm_set1_ps(forward ? lo : hi);
-    r.inv_near[k] = _mm_set1_ps(inv * (1.0f - 0x1p-20f));
-    r.inv_far[k] = _mm_set1_ps(inv * (1.0f + 0x1p-20f));
+    r.near_plane[k] = forward ? kBvhWidth * k : kBvhWidth * (3 + k);
+    r.far_plane[k] = forward ? kBvhWidth * (3 + k) : kBvhWidth * k;
+    r.o_near[k] = forward ? hi : lo;
+    r.o_far[k] = forward ? lo : hi;
+    r.inv_near[k] = inv * (1.0f - 0x1p-20f);
+    r.inv_far[k] = inv * (1.0f + 0x1p-20f);
   }
   return r;
-}
-
-// Lanes of `node` whose box the ray meets within [0, t_max] (bit i for child
-// i), and each lane's entry distance (a lower bound) in `t_near`.
-inline int HitChildren(const BvhNode& node, const RayBoxes& r, __m128 t_max, __m128& t_near) {
-  const float* planes = node.min_x;
-  __m128 near = _mm_setzero_ps(), far = t_max;
-  for (int k = 0; k < 3; ++k) {
-    near = _mm_max_ps(
-        near, _mm_mul_ps(_mm_sub_ps(_mm_load_ps(planes + r.near_plane[k]), r.o_near[k]), r.inv_near[k]));
-    far = _mm_min_ps(far,
-                     _mm_mul_ps(_mm_sub_ps(_mm_load_ps(planes + r.far_plane[k]), r.o_far[k]), r.inv_far[k]));
-  }
-  t_near = near;
-  // + 1e-30: products that underflowed to 0 (subnormal range) never reject.
-  // Unused lanes (bvh.h) fail: their near time is +inf or NaN, their far
-  // time -inf or NaN.
-  return _mm_movemask_ps(_mm_cmple_ps(near, _mm_add_ps(far, _mm_set1_ps(1e-30f))));
-}
-
-// Lanes of `node` whose box overlaps the box [lo, hi] (closed).
-inline int OverlapChildren(const BvhNode& node, const __m128 lo[3], const __m128 hi[3]) {
-  __m128 ok =
-      _mm_and_ps(_mm_cmple_ps(_mm_load_ps(node.min_x), hi[0]), _mm_cmpge_ps(_mm_load_ps(node.max_x), lo[0]));
-  ok = _mm_and_ps(ok, _mm_cmple_ps(_mm_load_ps(node.min_y), hi[1]));
-  ok = _mm_and_ps(ok, _mm_cmpge_ps(_mm_load_ps(node.max_y), lo[1]));
-  ok = _mm_and_ps(ok, _mm_cmple_ps(_mm_load_ps(node.min_z), hi[2]));
-  ok = _mm_and_ps(ok, _mm_cmpge_ps(_mm_load_ps(node.max_z), lo[2]));
-  return _mm_movemask_ps(ok) & ((1 << node.num_children) - 1);
-}
-
-// Squared gap between each child box and the box [lo, hi], a lower bound
-// (float rounding leaves it at most a few ulp high: scaled down by 2^-20).
-inline __m128 GapSquared(const BvhNode& node, const __m128 lo[3], const __m128 hi[3]) {
-  const __m128 zero = _mm_setzero_ps();
-  auto gap = [&](const float* mn, const float* mx, int k) {
-    const __m128 g = _mm_max_ps(_mm_sub_ps(_mm_load_ps(mn), hi[k]), _mm_sub_ps(lo[k], _mm_load_ps(mx)));
-    const __m128 p = _mm_max_ps(g, zero);
-    return _mm_mul_ps(p, p);
-  };
-  const __m128 sum = _mm_add_ps(_mm_add_ps(gap(node.min_x, node.max_x, 0), gap(node.min_y, node.max_y, 1)),
-                                gap(node.min_z, node.max_z, 2));
-  return _mm_mul_ps(sum, _mm_set1_ps(1.0f - 0x1p-20f));
 }
 
 // A stack entry: a child reference (bvh.h), and a lower bound of what it
@@ -129,10 +86,8 @@ struct BvhStackEntry {
 // (so the nearer are popped first) and returns the nearest, which the
 // traversal visits next without a stack round trip. One or two hits, the
 // common cases, take no sorting loop.
-inline BvhStackEntry PushSortedKeepNearest(const BvhNode& node, int mask, __m128 bounds, BvhStackEntry* stack,
+inline BvhStackEntry PushSortedKeepNearest(const BvhNode& node, int mask, const float* b, BvhStackEntry* stack,
                                            int& top) {
-  alignas(16) float b[4];
-  _mm_store_ps(b, bounds);
   int i = __builtin_ctz(static_cast<unsigned>(mask));
   BvhStackEntry first{b[i], node.child[i]};
   mask &= mask - 1;
@@ -145,7 +100,7 @@ inline BvhStackEntry PushSortedKeepNearest(const BvhNode& node, int mask, __m128
     stack[top++] = second;
     return first;
   }
-  BvhStackEntry e[4] = {first, second};
+  BvhStackEntry e[kBvhWidth] = {first, second};
   int n = 2;
   for (; mask != 0; mask &= mask - 1) {
     i = __builtin_ctz(static_cast<unsigned>(mask));
@@ -158,15 +113,18 @@ inline BvhStackEntry PushSortedKeepNearest(const BvhNode& node, int mask, __m128
   return e[0];
 }
 
-// Starts loading what a child reference points at: a node's two cache
+// Starts loading what a child reference points at: a node's four cache
 // lines, or a leaf's triangle records (at most 64 bytes, on at most two
 // lines).
 inline void PrefetchRef(const Bvh& bvh, std::uint32_t ref) {
-  const bool leaf = LeafCount(ref) != 0;
-  const char* p = leaf ? reinterpret_cast<const char*>(&bvh.triangles[LeafFirst(ref)])
-                       : reinterpret_cast<const char*>(&bvh.nodes[ref]);
-  _mm_prefetch(p, _MM_HINT_T0);
-  _mm_prefetch(p + (leaf ? 63 : 64), _MM_HINT_T0);
+  if (LeafCount(ref) != 0) {
+    const char* p = reinterpret_cast<const char*>(&bvh.triangles[LeafFirst(ref)]);
+    _mm_prefetch(p, _MM_HINT_T0);
+    _mm_prefetch(p + 63, _MM_HINT_T0);
+    return;
+  }
+  const char* p = reinterpret_cast<const char*>(&bvh.nodes[ref]);
+  for (int line = 0; line < static_cast<int>(sizeof(BvhNode)); line += 64) _mm_prefetch(p + line, _MM_HINT_T0);
 }
 
 // Leaf record i's triangle, its vertices in the order of MeshData::triangles
@@ -189,6 +147,104 @@ inline void PrefetchLeafVertices(const Bvh& bvh, const std::vector<Vec3>& vertic
       _mm_prefetch(reinterpret_cast<const char*>(&vertices[k]), _MM_HINT_T0);
 }
 
+// A box as floats rounded outward, what the box and nearest traversals test
+// node boxes against.
+struct FloatBox {
+  float lo[3], hi[3];
+};
+inline FloatBox RoundedOutward(const Vec3& lo, const Vec3& hi) {
+  FloatBox b;
+  for (int k = 0; k < 3; ++k) b.lo[k] = RoundDown(lo[k]), b.hi[k] = RoundUp(hi[k]);
+  return b;
+}
+
+// Eight float lanes, one per child of a node, in two SSE2 registers (the
+// x86-64 baseline; the project builds without -march), and the few
+// operations the child tests need. An AVX2 build of the traversals, picked
+// at run time, was 0-8% faster on the mesh_bench rays (within the noise of
+// the VM) and had to clear the upper register halves before every leaf:
+// not kept (mesh_profile.md, seventh round).
+struct Lanes {
+  __m128 a, b;
+};
+inline Lanes Load(const float* p) { return {_mm_load_ps(p), _mm_load_ps(p + 4)}; }
+inline Lanes Splat(float x) { return {_mm_set1_ps(x), _mm_set1_ps(x)}; }
+inline Lanes Add(Lanes x, Lanes y) { return {_mm_add_ps(x.a, y.a), _mm_add_ps(x.b, y.b)}; }
+inline Lanes Sub(Lanes x, Lanes y) { return {_mm_sub_ps(x.a, y.a), _mm_sub_ps(x.b, y.b)}; }
+inline Lanes Mul(Lanes x, Lanes y) { return {_mm_mul_ps(x.a, y.a), _mm_mul_ps(x.b, y.b)}; }
+inline Lanes Min(Lanes x, Lanes y) { return {_mm_min_ps(x.a, y.a), _mm_min_ps(x.b, y.b)}; }
+inline Lanes Max(Lanes x, Lanes y) { return {_mm_max_ps(x.a, y.a), _mm_max_ps(x.b, y.b)}; }
+inline Lanes Le(Lanes x, Lanes y) { return {_mm_cmple_ps(x.a, y.a), _mm_cmple_ps(x.b, y.b)}; }
+inline Lanes Ge(Lanes x, Lanes y) { return {_mm_cmpge_ps(x.a, y.a), _mm_cmpge_ps(x.b, y.b)}; }
+inline Lanes And(Lanes x, Lanes y) { return {_mm_and_ps(x.a, y.a), _mm_and_ps(x.b, y.b)}; }
+inline int Mask(Lanes x) { return _mm_movemask_ps(x.a) | _mm_movemask_ps(x.b) << 4; }
+inline void Store(float* p, Lanes x) { _mm_storeu_ps(p, x.a), _mm_storeu_ps(p + 4, x.b); }
+static_assert(kBvhWidth == 8, "Lanes hold eight children");
+
+// A RayBoxes with every value in all lanes, built once per traversal.
+struct RayLanes {
+  int near_plane[3], far_plane[3];
+  Lanes o_near[3], o_far[3], inv_near[3], inv_far[3];
+};
+inline RayLanes Splat(const RayBoxes& r) {
+  RayLanes l;
+  for (int k = 0; k < 3; ++k) {
+    l.near_plane[k] = r.near_plane[k], l.far_plane[k] = r.far_plane[k];
+    l.o_near[k] = Splat(r.o_near[k]), l.o_far[k] = Splat(r.o_far[k]);
+    l.inv_near[k] = Splat(r.inv_near[k]), l.inv_far[k] = Splat(r.inv_far[k]);
+  }
+  return l;
+}
+
+// Lanes of `node` whose box the ray meets within [0, t_max] (bit i for child
+// i), and each lane's entry distance (a lower bound) in `t_near`.
+inline int HitChildren(const BvhNode& node, const RayLanes& r, Lanes t_max, float* t_near) {
+  const float* planes = node.min_x;
+  Lanes near = Splat(0.0f), far = t_max;
+  for (int k = 0; k < 3; ++k) {
+    near = Max(near, Mul(Sub(Load(planes + r.near_plane[k]), r.o_near[k]), r.inv_near[k]));
+    far = Min(far, Mul(Sub(Load(planes + r.far_plane[k]), r.o_far[k]), r.inv_far[k]));
+  }
+  Store(t_near, near);
+  // + 1e-30: products that underflowed to 0 (subnormal range) never reject.
+  // Unused lanes (bvh.h) fail: their near time is +inf or NaN, their far
+  // time -inf or NaN.
+  return Mask(Le(near, Add(far, Splat(1e-30f))));
+}
+
+// A FloatBox with every bound in all lanes.
+struct BoxLanes {
+  Lanes lo[3], hi[3];
+};
+inline BoxLanes Splat(const FloatBox& b) {
+  BoxLanes l;
+  for (int k = 0; k < 3; ++k) l.lo[k] = Splat(b.lo[k]), l.hi[k] = Splat(b.hi[k]);
+  return l;
+}
+
+// Lanes of `node` whose box overlaps the box (closed).
+inline int OverlapChildren(const BvhNode& node, const BoxLanes& box) {
+  Lanes ok = And(Le(Load(node.min_x), box.hi[0]), Ge(Load(node.max_x), box.lo[0]));
+  ok = And(ok, Le(Load(node.min_y), box.hi[1]));
+  ok = And(ok, Ge(Load(node.max_y), box.lo[1]));
+  ok = And(ok, Le(Load(node.min_z), box.hi[2]));
+  ok = And(ok, Ge(Load(node.max_z), box.lo[2]));
+  return Mask(ok) & ((1 << node.num_children) - 1);
+}
+
+// Squared gap between each child box and the box, a lower bound (float
+// rounding leaves it at most a few ulp high: scaled down by 2^-20).
+inline Lanes GapSquared(const BvhNode& node, const BoxLanes& box) {
+  const Lanes zero = Splat(0.0f);
+  auto gap = [&](const float* mn, const float* mx, int k) {
+    const Lanes p = Max(Max(Sub(Load(mn), box.hi[k]), Sub(box.lo[k], Load(mx))), zero);
+    return Mul(p, p);
+  };
+  const Lanes sum =
+      Add(Add(gap(node.min_x, node.max_x, 0), gap(node.min_y, node.max_y, 1)), gap(node.min_z, node.max_z, 2));
+  return Mul(sum, Splat(1.0f - 0x1p-20f));
+}
+
 // Visits, nearest box first, every leaf whose box the ray meets within
 // [0, visitor.TMax()] (re-read after every leaf, so a closest-hit visitor
 // prunes by its best hit). visitor.Leaf(first, count) returns true to stop.
@@ -201,8 +257,9 @@ inline void PrefetchLeafVertices(const Bvh& bvh, const std::vector<Vec3>& vertic
 // too, though it is visited next: prefetching only the pushed ones saved
 // instructions but lost 5-25% of time on the boxes' rays and sweeps (A/B).
 template <bool kSorted = true, typename Visitor>
-void TraverseRay(const Bvh& bvh, const RayBoxes& r, Visitor& visitor) {
+void TraverseRay(const Bvh& bvh, const RayBoxes& boxes, Visitor& visitor) {
   if (bvh.nodes.empty()) return;
+  const RayLanes r = Splat(boxes);
   BvhStackEntry stack[kBvhStackSize];
   int top = 0;
   BvhStackEntry cur{0.0f, 0};
@@ -213,8 +270,8 @@ void TraverseRay(const Bvh& bvh, const RayBoxes& r, Visitor& visitor) {
       t_max = visitor.TMax();
     } else {
       const BvhNode& node = bvh.nodes[cur.ref];
-      __m128 near;
-      const int mask = HitChildren(node, r, _mm_set1_ps(t_max), near);
+      alignas(32) float near[kBvhWidth];
+      const int mask = HitChildren(node, r, Splat(t_max), near);
       if (mask != 0) {
         for (int m = mask; m != 0; m &= m - 1)
           PrefetchRef(bvh, node.child[__builtin_ctz(static_cast<unsigned>(m))]);
@@ -238,13 +295,14 @@ void TraverseRay(const Bvh& bvh, const RayBoxes& r, Visitor& visitor) {
   }
 }
 
-// Visits every leaf whose box overlaps [lo, hi]; Leaf returns true to stop.
-// Every overlapping child is prefetched as soon as the mask is known (perf on
+// Visits every leaf whose box overlaps `float_box`; Leaf returns true to
+// stop. Every overlapping child is prefetched as soon as the mask is known (perf on
 // capsule overlaps of the 1M-triangle terrain: 70% of the traversal's time
 // stalled on the node load, the tree being far larger than the caches).
 template <typename Visitor>
-void TraverseBox(const Bvh& bvh, const __m128 lo[3], const __m128 hi[3], Visitor& visitor) {
+void TraverseBox(const Bvh& bvh, const FloatBox& float_box, Visitor& visitor) {
   if (bvh.nodes.empty()) return;
+  const BoxLanes box = Splat(float_box);
   std::uint32_t stack[kBvhStackSize];
   int top = 0;
   stack[top++] = 0;
@@ -255,7 +313,7 @@ void TraverseBox(const Bvh& bvh, const __m128 lo[3], const __m128 hi[3], Visitor
       continue;
     }
     const BvhNode& node = bvh.nodes[ref];
-    for (int m = OverlapChildren(node, lo, hi); m != 0; m &= m - 1) {
+    for (int m = OverlapChildren(node, box); m != 0; m &= m - 1) {
       const std::uint32_t child = node.child[__builtin_ctz(static_cast<unsigned>(m))];
       PrefetchRef(bvh, child);
       stack[top++] = child;
@@ -264,11 +322,12 @@ void TraverseBox(const Bvh& bvh, const __m128 lo[3], const __m128 hi[3], Visitor
 }
 
 // Branch and bound: visits leaves in increasing order of their boxes' gap to
-// [lo, hi], skipping any whose squared gap exceeds visitor.Bound2() (re-read
-// after every leaf).
+// `float_box`, skipping any whose squared gap exceeds visitor.Bound2()
+// (re-read after every leaf).
 template <typename Visitor>
-void TraverseNearest(const Bvh& bvh, const __m128 lo[3], const __m128 hi[3], Visitor& visitor) {
+void TraverseNearest(const Bvh& bvh, const FloatBox& float_box, Visitor& visitor) {
   if (bvh.nodes.empty()) return;
+  const BoxLanes box = Splat(float_box);
   BvhStackEntry stack[kBvhStackSize];
   int top = 0;
   BvhStackEntry cur{0.0f, 0};
@@ -279,11 +338,12 @@ void TraverseNearest(const Bvh& bvh, const __m128 lo[3], const __m128 hi[3], Vis
       bound2 = visitor.Bound2();
     } else {
       const BvhNode& node = bvh.nodes[cur.ref];
-      const __m128 gap2 = GapSquared(node, lo, hi);
-      const int mask =
-          _mm_movemask_ps(_mm_cmple_ps(gap2, _mm_set1_ps(bound2))) & ((1 << node.num_children) - 1);
+      const Lanes gap2 = GapSquared(node, box);
+      const int mask = Mask(Le(gap2, Splat(bound2))) & ((1 << node.num_children) - 1);
       if (mask != 0) {
-        cur = PushSortedKeepNearest(node, mask, gap2, stack, top);
+        alignas(32) float bounds[kBvhWidth];
+        Store(bounds, gap2);
+        cur = PushSortedKeepNearest(node, mask, bounds, stack, top);
         continue;
       }
     }
@@ -291,14 +351,6 @@ void TraverseNearest(const Bvh& bvh, const __m128 lo[3], const __m128 hi[3], Vis
       if (top == 0) return;
       cur = stack[--top];
     } while (cur.bound > bound2);
-  }
-}
-
-// [lo, hi] as float lanes rounded outward.
-inline void BoxLanes(const Vec3& lo, const Vec3& hi, __m128 out_lo[3], __m128 out_hi[3]) {
-  for (int k = 0; k < 3; ++k) {
-    out_lo[k] = _mm_set1_ps(RoundDown(lo[k]));
-    out_hi[k] = _mm_set1_ps(RoundUp(hi[k]));
   }
 }
 

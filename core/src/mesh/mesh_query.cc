@@ -15,17 +15,13 @@
 namespace collide {
 namespace {
 
-// The shape's box, in double for the per-triangle filter and as float lanes
+// The shape's box, in double for the per-triangle filter and as floats
 // (rounded outward) for the node tests.
 struct ShapeBox {
   Aabb box;
-  __m128 lo[3], hi[3];
+  internal::FloatBox rounded;
 };
-ShapeBox LanesOf(const Shape& shape) {
-  ShapeBox s{internal::BoundsOf(shape), {}, {}};
-  internal::BoxLanes(s.box.min, s.box.max, s.lo, s.hi);
-  return s;
-}
+ShapeBox BoxOf(const Aabb& box) { return {box, internal::RoundedOutward(box.min, box.max)}; }
 
 // A leaf triangle as a shape, and the squared gap between its box and the
 // shape's box: a lower bound of their squared distance (0 when the boxes
@@ -49,8 +45,7 @@ Candidate CandidateAt(const TriangleMesh& mesh, std::uint32_t i, const Aabb& box
 }  // namespace
 
 bool internal::AnyTriangleBoxTouches(const TriangleMesh& mesh, const Aabb& box) {
-  ShapeBox lanes{box, {}, {}};
-  internal::BoxLanes(box.min, box.max, lanes.lo, lanes.hi);
+  const ShapeBox lanes = BoxOf(box);
   struct Visitor {
     const TriangleMesh& mesh;
     const Aabb& box;
@@ -61,14 +56,14 @@ bool internal::AnyTriangleBoxTouches(const TriangleMesh& mesh, const Aabb& box) 
       return found;
     }
   } visitor{mesh, lanes.box};
-  internal::TraverseBox(mesh.bvh(), lanes.lo, lanes.hi, visitor);
+  internal::TraverseBox(mesh.bvh(), lanes.rounded, visitor);
   return visitor.found;
 }
 
 std::size_t OverlapTriangles(const TriangleMesh& mesh, const Shape& shape, std::size_t max_results,
                              std::vector<std::uint32_t>& out) {
   out.clear();
-  const ShapeBox box = LanesOf(shape);
+  const ShapeBox box = BoxOf(internal::BoundsOf(shape));
   struct Visitor {
     const TriangleMesh& mesh;
     const Shape& shape;
@@ -83,7 +78,7 @@ std::size_t OverlapTriangles(const TriangleMesh& mesh, const Shape& shape, std::
       return false;
     }
   } visitor{mesh, shape, box.box, out};
-  internal::TraverseBox(mesh.bvh(), box.lo, box.hi, visitor);
+  internal::TraverseBox(mesh.bvh(), box.rounded, visitor);
   const std::size_t total = out.size();
   const std::size_t keep = std::min(max_results, total);
   std::partial_sort(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(keep), out.end());
@@ -92,7 +87,7 @@ std::size_t OverlapTriangles(const TriangleMesh& mesh, const Shape& shape, std::
 }
 
 MeshPairResult QueryMesh(QueryLevel level, const Shape& shape, const TriangleMesh& mesh) {
-  const ShapeBox box = LanesOf(shape);
+  const ShapeBox box = BoxOf(internal::BoundsOf(shape));
   MeshPairResult best;
   if (level == QueryLevel::kIntersect) {
     struct Visitor {
@@ -114,7 +109,7 @@ MeshPairResult QueryMesh(QueryLevel level, const Shape& shape, const TriangleMes
         return false;
       }
     } visitor{mesh, shape, box.box, best};
-    internal::TraverseBox(mesh.bvh(), box.lo, box.hi, visitor);
+    internal::TraverseBox(mesh.bvh(), box.rounded, visitor);
     if (!best.found && !mesh.bvh().nodes.empty()) best.found = true;  // a miss over a non-empty mesh.
     if (!best.result.hit) best.triangle = 0;
     return best;
@@ -151,7 +146,7 @@ MeshPairResult QueryMesh(QueryLevel level, const Shape& shape, const TriangleMes
       return false;
     }
   } visitor{mesh, shape, box.box, level, best};
-  internal::TraverseNearest(mesh.bvh(), box.lo, box.hi, visitor);
+  internal::TraverseNearest(mesh.bvh(), box.rounded, visitor);
   return best;
 }
 
