@@ -44,9 +44,11 @@ TickStream* TickStream::Open(WorldService& service, std::string world, std::stri
   auto* stream = new TickStream(&service, std::move(world), std::move(owner));
   if (!service.AddStream(stream)) {
     stream->finished_ = true;
+    stream->Publish();
     stream->Finish(ShuttingDown());
     return stream;
   }
+  stream->Publish();
   std::lock_guard lock(stream->mu_);
   stream->MaybeReadLocked();
   return stream;
@@ -55,6 +57,7 @@ TickStream* TickStream::Open(WorldService& service, std::string world, std::stri
 TickStream* TickStream::Refuse(const grpc::Status& status) {
   auto* stream = new TickStream(nullptr, "", "");
   stream->finished_ = true;
+  stream->Publish();
   stream->Finish(status);
   return stream;
 }
@@ -83,6 +86,7 @@ std::optional<grpc::Status> TickStream::FinishableLocked() {
 }
 
 void TickStream::OnReadDone(bool ok) {
+  SeePublication();
   std::optional<grpc::Status> finish;
   std::optional<Read> here;  // A small message run on this thread.
   {
@@ -177,6 +181,7 @@ void TickStream::Answer(Read read) {
 }
 
 void TickStream::OnWriteDone(bool ok) {
+  SeePublication();
   std::optional<grpc::Status> finish;
   {
     std::lock_guard lock(mu_);
@@ -198,6 +203,7 @@ void TickStream::OnWriteDone(bool ok) {
 }
 
 void TickStream::OnCancel() {
+  SeePublication();
   std::optional<grpc::Status> finish;
   {
     std::lock_guard lock(mu_);
@@ -222,6 +228,7 @@ void TickStream::Drain() {
 }
 
 void TickStream::OnDone() {
+  SeePublication();
   if (service_ != nullptr) service_->RemoveStream(this);
   // Every reaction and task left mu_ before OnDone: taking it once orders
   // their last accesses before the destruction (for TSan, which does not see

@@ -25,6 +25,7 @@
 #ifndef COLLIDE_SERVER_WORLD_TICK_H_
 #define COLLIDE_SERVER_WORLD_TICK_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <deque>
@@ -86,6 +87,15 @@ class TickStream final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::
   WorldService* const service_;  // Null for a refused stream.
   const std::string world_;
   const std::string owner_;
+
+  // Set (release) once the constructor's writes are done, before the stream
+  // is handed to gRPC; each reaction reads it (acquire) before anything else.
+  // gRPC hands the stream to its threads with synchronisation TSan cannot see
+  // (Debian's gRPC is not built with TSan), so without this pair TSan saw
+  // OnReadDone's lock of mu_ race with the constructor's write of it.
+  std::atomic<bool> published_{false};
+  void Publish() { published_.store(true, std::memory_order_release); }
+  void SeePublication() const { (void)published_.load(std::memory_order_acquire); }
 
   std::mutex mu_;
   grpc::ByteBuffer reading_buffer_;  // The outstanding read's target.
