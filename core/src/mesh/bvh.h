@@ -1,6 +1,6 @@
 // The bounding volume hierarchy of a TriangleMesh: 8-wide nodes whose child
-// boxes are stored as float lanes (structure of arrays), so that one AVX
-// instruction (two SSE2 ones) tests an axis of all eight children. Boxes are rounded outward
+// boxes are stored as float lanes (structure of arrays), so that two SSE2
+// instructions test an axis of all eight children. Boxes are rounded outward
 // from the double triangles, so a float test never misses a triangle.
 #ifndef COLLIDE_CORE_SRC_MESH_BVH_H_
 #define COLLIDE_CORE_SRC_MESH_BVH_H_

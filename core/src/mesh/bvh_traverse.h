@@ -270,7 +270,7 @@ void TraverseRay(const Bvh& bvh, const RayBoxes& boxes, Visitor& visitor) {
       t_max = visitor.TMax();
     } else {
       const BvhNode& node = bvh.nodes[cur.ref];
-      alignas(32) float near[kBvhWidth];
+      float near[kBvhWidth];
       const int mask = HitChildren(node, r, Splat(t_max), near);
       if (mask != 0) {
         for (int m = mask; m != 0; m &= m - 1)
@@ -341,7 +341,7 @@ void TraverseNearest(const Bvh& bvh, const FloatBox& float_box, Visitor& visitor
       const Lanes gap2 = GapSquared(node, box);
       const int mask = Mask(Le(gap2, Splat(bound2))) & ((1 << node.num_children) - 1);
       if (mask != 0) {
-        alignas(32) float bounds[kBvhWidth];
+        float bounds[kBvhWidth];
         Store(bounds, gap2);
         cur = PushSortedKeepNearest(node, mask, bounds, stack, top);
         continue;

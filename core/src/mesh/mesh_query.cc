@@ -45,7 +45,7 @@ Candidate CandidateAt(const TriangleMesh& mesh, std::uint32_t i, const Aabb& box
 }  // namespace
 
 bool internal::AnyTriangleBoxTouches(const TriangleMesh& mesh, const Aabb& box) {
-  const ShapeBox lanes = BoxOf(box);
+  const ShapeBox shape_box = BoxOf(box);
   struct Visitor {
     const TriangleMesh& mesh;
     const Aabb& box;
@@ -55,8 +55,8 @@ bool internal::AnyTriangleBoxTouches(const TriangleMesh& mesh, const Aabb& box) 
         found = CandidateAt(mesh, i, box).gap2 == 0.0;
       return found;
     }
-  } visitor{mesh, lanes.box};
-  internal::TraverseBox(mesh.bvh(), lanes.rounded, visitor);
+  } visitor{mesh, shape_box.box};
+  internal::TraverseBox(mesh.bvh(), shape_box.rounded, visitor);
   return visitor.found;
 }
 
