@@ -95,7 +95,7 @@ void RegisterScene(const MeshScene& s) {
   // Line of sight.
   reg("sight/" + n + "/collide", [&s](benchmark::State& st) {
     const TriangleMesh& m = *BuiltFor(s).mesh;
-    Loop(st, s.sight.size(), [&](std::size_t i) { return RayCastAny(m, s.sight[i]).hit; });
+    Loop(st, s.sight.size(), [&](std::size_t i) { return RayBlocked(m, s.sight[i]); });
   });
   reg("sight/" + n + "/embree", [&s](benchmark::State& st) {
     MeshPeer& p = *BuiltFor(s).embree;
@@ -232,7 +232,7 @@ void PrintSanity(const MeshScene& s) {
   }
   int blocked[3] = {}, disagree[3] = {};
   for (const Ray& r : s.sight) {
-    const bool c = RayCastAny(m, r).hit;
+    const bool c = RayBlocked(m, r);
     blocked[0] += c;
     for (int k = 1; k < 3; ++k) {
       const bool p = peers[k]->Occluded(r);

@@ -2,7 +2,7 @@
 // OpenArena map (tests/support/watertight_rays.h: through the maps' own
 // vertices and edge points, sight lines grazing them, eye-to-eye sight
 // lines and incoherent rays), each answered by collide (RayCastClosest, and
-// RayCastAny for the sight lines), Embree 3 (default scene, float:
+// RayBlocked for the sight lines), Embree 3 (default scene, float:
 // rtcIntersect1 / rtcOccluded1) and Bullet (rayTest), and judged against the
 // exact answer (rational arithmetic wherever a double sign is not certain).
 // Not a test: too slow for CI's main stage (core_mesh_map_test runs the same
@@ -112,7 +112,7 @@ long long RunMap(const std::string& map, int count) {
     }
     const bool sight = wr.kind == WatertightRayKind::kSight || wr.kind == WatertightRayKind::kSightGraze;
     if (sight)
-      r.collide_blocked.Add(JudgeBlocked(ref, ray, kCollideTolerance, RayCastAny(mesh, ray).hit), ref, -1);
+      r.collide_blocked.Add(JudgeBlocked(ref, ray, kCollideTolerance, RayBlocked(mesh, ray)), ref, -1);
     // The peers look past a surface the ray starts on (mesh_bench): not judged.
     if (in_range && ref.distance == 0.0) {
       ++r.at_origin;

@@ -1,10 +1,12 @@
 // ValidateMesh, and what a TriangleMesh keeps out of queries and reports.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "collide/mesh.h"
 #include "mesh/bvh.h"  // the depth bound, node layout.
@@ -161,6 +163,43 @@ TEST(Bvh, ChildReferencesCoverTheLeavesAndUnusedLanesMeetNoRay) {
         const int mask = internal::HitChildren(node, lanes, internal::Splat(kInfinity), near);
         ASSERT_EQ(mask >> node.num_children, 0) << "ray " << c;
       }
+    }
+  }
+}
+
+// The float bounds every box and ray test relies on (bvh.h): RoundDown(x) is
+// the largest float <= x and RoundUp(x) the smallest >= x, RoundOutward gives
+// both, and NextFloatDown is std::nextafter toward -infinity; on exact
+// floats, zeros, subnormals, values past the float range and random doubles
+// of every magnitude, both signs.
+TEST(Bvh, OutwardRoundingGivesTheAdjacentFloats) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  constexpr double kFloatMax = std::numeric_limits<float>::max();
+  std::vector<double> xs = {0.0,       -0.0,       1.0,    -1.0,       0.1,          -0.1,
+                            1e-50,     -1e-50,     1e39,   -1e39,      kFloatMax,    -kFloatMax,
+                            0x1p-149,  -0x1p-149,  0x1p-149 * 1.5, 0x1p-126 * (1 - 0x1p-30)};
+  std::mt19937_64 rng(16);
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+  std::uniform_int_distribution<int> exponent(-155, 132);
+  for (int i = 0; i < CaseCount(100000); ++i) {
+    const double x = std::ldexp(mantissa(rng), exponent(rng)) * (i % 2 == 0 ? 1 : -1);
+    xs.push_back(x);
+    if (std::isfinite(static_cast<float>(x))) xs.push_back(static_cast<float>(x));  // an exact float.
+  }
+  for (const double x : xs) {
+    SCOPED_TRACE(::testing::Message() << std::hexfloat << x);
+    const float lo = internal::RoundDown(x), hi = internal::RoundUp(x);
+    ASSERT_LE(static_cast<double>(lo), x);
+    ASSERT_GT(static_cast<double>(std::nextafter(lo, kInf)), x);
+    ASSERT_GE(static_cast<double>(hi), x);
+    ASSERT_LT(static_cast<double>(std::nextafter(hi, -kInf)), x);
+    float both_lo, both_hi;
+    internal::RoundOutward(x, both_lo, both_hi);
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(both_lo), std::bit_cast<std::uint32_t>(lo));
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(both_hi), std::bit_cast<std::uint32_t>(hi));
+    const float f = static_cast<float>(x);
+    if (f != -kInf) {
+      ASSERT_EQ(internal::NextFloatDown(f), std::nextafter(f, -kInf));
     }
   }
 }

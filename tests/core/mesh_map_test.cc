@@ -122,7 +122,9 @@ void CheckWatertightRays(const char* map, int count) {
       }
     }
     if (wr.kind == WatertightRayKind::kSight || wr.kind == WatertightRayKind::kSightGraze) {
-      const Verdict b = JudgeBlocked(ref, ray, 1e-9, RayCastAny(mesh, ray).hit);
+      const bool blocked = RayBlocked(mesh, ray);
+      ASSERT_EQ(blocked, RayCastAny(mesh, ray).hit);
+      const Verdict b = JudgeBlocked(ref, ray, 1e-9, blocked);
       ASSERT_TRUE(b == Verdict::kAgree || b == Verdict::kUncertain);
     }
   }

@@ -38,6 +38,7 @@ void CheckRay(const TriangleMesh& mesh, const Ray& ray, const char* what, int in
   ASSERT_EQ(closest.hit, !b.hits.empty());
   const MeshRayHit any = RayCastAny(mesh, ray);
   ASSERT_EQ(any.hit, !b.hits.empty());
+  ASSERT_EQ(RayBlocked(mesh, ray), !b.hits.empty());
   std::vector<MeshRayHit> all;
   const std::size_t total = RayCastAll(mesh, ray, 5, all);
   ASSERT_EQ(total, b.hits.size());

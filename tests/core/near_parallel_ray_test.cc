@@ -446,5 +446,54 @@ TEST(NearParallelRayRegression, HitAtMaxDistanceStaysWithinIt) {
   EXPECT_EQ(in_mesh.distance, hit.distance);
 }
 
+// Origins on the triangle's plane or within a few ulps of it, rays steep to
+// it (the fast path's edge functions are certain, only t's sign is not: the
+// exact t is computed from the certain edge signs), against the exact
+// reference: hit flags agree, a hit at exact t = 0 reports distance 0, others
+// within kDistanceBound. Generic planes (the origin a rounded point of the
+// plane) and axis planes (the origin exactly on it, a game map's floor).
+TEST(RayFromThePlaneTest, OriginsOnOrNearThePlaneMatchTheExactReference) {
+  std::mt19937_64 rng(1416);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0), bary(-0.3, 1.3);
+  int checked = 0, at_zero = 0, hits = 0;
+  for (int i = 0; i < CaseCount(20000); ++i) {
+    const double scale = std::pow(10.0, 3 * (i % 3) - 3);
+    const Vec3 shift{unit(rng) * 8 * scale, unit(rng) * 8 * scale, unit(rng) * 8 * scale};
+    Triangle t{shift + Vec3{unit(rng), unit(rng), unit(rng)} * scale,
+               shift + Vec3{unit(rng), unit(rng), unit(rng)} * scale,
+               shift + Vec3{unit(rng), unit(rng), unit(rng)} * scale};
+    const bool axis_plane = i % 2 == 1;
+    if (axis_plane) t.a.z = t.b.z = t.c.z = shift.z;
+    const double u = bary(rng), v = bary(rng);
+    Vec3 o = t.a + (t.b - t.a) * u + (t.c - t.a) * v;
+    if (axis_plane) o.z = shift.z;
+    // Nudged off the plane by 0-3 ulps in z, either way, in half the cases.
+    for (int k = static_cast<int>(rng() % 4); i % 4 >= 2 && k > 0; --k) {
+      o.z = std::nextafter(o.z, i % 8 >= 4 ? kInfinity : -kInfinity);
+    }
+    Vec3 d{unit(rng), unit(rng), unit(rng)};
+    const Vec3 n = Cross(t.b - t.a, t.c - t.a);
+    if (!(std::fabs(Dot(d, n)) >= 0.1 * Length(d) * Length(n))) continue;  // steep: not near parallel.
+    const Ray ray{o, d, kInfinity};
+    const ReferenceRayTriangle ref = ReferenceRayCast(ray, t);
+    ASSERT_TRUE(ref.certain);
+    ++checked;
+    const RayHit hit = RayCast(ray, t);
+    ASSERT_EQ(hit.hit, ref.hit) << "case " << i << ": " << Describe(ray) << " " << Describe(t);
+    if (!hit.hit) continue;
+    ++hits;
+    if (ref.distance_fine == 0) {
+      ++at_zero;
+      ASSERT_EQ(hit.distance, 0.0) << "case " << i;
+    } else {
+      ASSERT_LE(RelativeError(hit.distance, ref), kDistanceBound) << "case " << i << ": " << Describe(ray);
+    }
+  }
+  // Both outcomes, and starts exactly on the triangle, are in the set.
+  EXPECT_GT(hits, checked / 10);
+  EXPECT_LT(hits, checked * 9 / 10);
+  EXPECT_GT(at_zero, checked / 20);
+}
+
 }  // namespace
 }  // namespace collide::testing

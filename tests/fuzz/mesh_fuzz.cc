@@ -67,7 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!(hit.distance >= 0.0 && hit.distance <= ray.max_distance)) Fail("ray hit outside its range");
       if (hit.triangle >= m.triangles.size()) Fail("ray hit triangle index");
       if (RayCastAny(mesh, ray).hit != true) Fail("closest hit but no any hit");
-    } else if (RayCastAny(mesh, ray).hit) {
+      if (!RayBlocked(mesh, ray)) Fail("closest hit but not blocked");
+    } else if (RayCastAny(mesh, ray).hit || RayBlocked(mesh, ray)) {
       Fail("any hit but no closest hit");
     }
     std::vector<MeshRayHit> all;

@@ -101,6 +101,9 @@ MeshRayHit RayCastClosest(const TriangleMesh& mesh, const Ray& ray);
 // Some hit within the ray's range, found as fast as possible (for line of
 // sight: hit == blocked). Which hit is unspecified.
 MeshRayHit RayCastAny(const TriangleMesh& mesh, const Ray& ray);
+// RayCastAny(mesh, ray).hit without the hit's point and normal: a line of
+// sight test (true: blocked).
+bool RayBlocked(const TriangleMesh& mesh, const Ray& ray);
 // Every triangle hit within the ray's range, sorted by distance then triangle
 // index, at most max_hits of them (the nearest). Returns the total number of
 // triangles hit (> out.size() when capped). `out` is replaced.

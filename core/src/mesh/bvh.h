@@ -71,23 +71,25 @@ Bvh BuildBvh(const std::vector<Vec3>& vertices, std::vector<BvhTriangle> triangl
 
 // The largest float <= x and the smallest float >= x (x not NaN; beyond the
 // float range they are -/+infinity or -/+FLT_MAX). The one-ulp steps move
-// the bits (no libm call: the ray setup does six of these per ray).
+// the bits (no libm call: the ray setup does six of these per ray), and both
+// candidates are computed then selected: whether x rounded up or down is a
+// coin toss a branch would mispredict.
 inline float NextFloatDown(float f) {
-  if (f == 0.0f) return -std::numeric_limits<float>::denorm_min();
   const std::uint32_t b = std::bit_cast<std::uint32_t>(f);
-  return std::bit_cast<float>(f > 0.0f ? b - 1 : b + 1);
+  const std::uint32_t stepped = b - 1 + 2 * (b >> 31);  // b - 1 above 0, b + 1 below.
+  return f == 0.0f ? -std::numeric_limits<float>::denorm_min() : std::bit_cast<float>(stepped);
 }
 inline float RoundDown(double x) {
-  const float f = static_cast<float>(x);
-  return static_cast<double>(f) > x ? NextFloatDown(f) : f;
+  const float f = static_cast<float>(x), down = NextFloatDown(f);
+  return static_cast<double>(f) > x ? down : f;
 }
 inline float RoundUp(double x) { return -RoundDown(-x); }
 // Both at once, converting x once (the ray setup does this per axis).
 inline void RoundOutward(double x, float& lo, float& hi) {
-  const float f = static_cast<float>(x);
+  const float f = static_cast<float>(x), down = NextFloatDown(f), up = -NextFloatDown(-f);
   const double back = static_cast<double>(f);
-  lo = back > x ? NextFloatDown(f) : f;
-  hi = back < x ? -NextFloatDown(-f) : f;
+  lo = back > x ? down : f;
+  hi = back < x ? up : f;
 }
 
 }  // namespace collide::internal

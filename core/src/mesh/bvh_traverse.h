@@ -63,11 +63,14 @@ inline RayBoxes SetUpRayBoxes(const Vec3& origin, const Vec3& unit, double t_bou
       while (static_cast<double>(hi) - o < drift) hi = -NextFloatDown(-hi);
     }
     const float inv = static_cast<float>(1.0 / d);
-    const bool forward = d > 0.0;
-    r.near_plane[k] = forward ? kBvhWidth * k : kBvhWidth * (3 + k);
-    r.far_plane[k] = forward ? kBvhWidth * (3 + k) : kBvhWidth * k;
-    r.o_near[k] = forward ? hi : lo;
-    r.o_far[k] = forward ? lo : hi;
+    // Picked by index, not by branches: a random direction's signs would
+    // mispredict half of them.
+    const int back = d < 0.0;
+    const float o_pick[2] = {hi, lo};
+    r.near_plane[k] = kBvhWidth * (k + 3 * back);
+    r.far_plane[k] = kBvhWidth * (k + 3 * (1 - back));
+    r.o_near[k] = o_pick[back];
+    r.o_far[k] = o_pick[1 - back];
     r.inv_near[k] = inv * (1.0f - 0x1p-20f);
     r.inv_far[k] = inv * (1.0f + 0x1p-20f);
   }

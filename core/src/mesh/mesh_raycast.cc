@@ -85,6 +85,30 @@ bool TestLeaf(const TriangleMesh& mesh, const MeshRay& r, std::uint32_t first, s
   return false;
 }
 
+// Some hit of a ray that CanHit, in the order of an unsorted traversal (the
+// sort does not pay for a visitor that stops at any hit: bvh_traverse.h).
+struct AnyHit {
+  const BvhTriangle* rec = nullptr;  // null: none.
+  RayTriangleT hit;
+};
+AnyHit FindAnyHit(const TriangleMesh& mesh, const MeshRay& r) {
+  struct Visitor {
+    const TriangleMesh& mesh;
+    const MeshRay& r;
+    float t_max_world;
+    AnyHit found;
+    float TMax() const { return t_max_world; }
+    bool Leaf(std::uint32_t first, std::uint32_t count) {
+      return TestLeaf(mesh, r, first, count, r.t_max, [&](const BvhTriangle& rec, const RayTriangleT& t) {
+        found = {&rec, t};
+        return true;
+      });
+    }
+  } visitor{mesh, r, WorldBound(r, r.t_max), {}};
+  internal::TraverseRay<false>(mesh.bvh(), r.boxes, visitor);
+  return visitor.found;
+}
+
 }  // namespace
 
 MeshRayHit RayCastClosest(const TriangleMesh& mesh, const Ray& ray) {
@@ -121,23 +145,13 @@ MeshRayHit RayCastClosest(const TriangleMesh& mesh, const Ray& ray) {
 MeshRayHit RayCastAny(const TriangleMesh& mesh, const Ray& ray) {
   if (!CanHit(mesh, ray)) return {};
   const MeshRay r(mesh, ray);
-  struct Visitor {
-    const TriangleMesh& mesh;
-    const MeshRay& r;
-    float t_max_world;
-    const BvhTriangle* rec = nullptr;
-    RayTriangleT hit;
-    float TMax() const { return t_max_world; }
-    bool Leaf(std::uint32_t first, std::uint32_t count) {
-      return TestLeaf(mesh, r, first, count, r.t_max, [&](const BvhTriangle& found, const RayTriangleT& t) {
-        rec = &found, hit = t;
-        return true;
-      });
-    }
-  } visitor{mesh, r, WorldBound(r, r.t_max)};
-  internal::TraverseRay<false>(mesh.bvh(), r.boxes, visitor);
-  if (visitor.rec == nullptr) return {};
-  return ToMeshHit(mesh, r, *visitor.rec, visitor.hit);
+  const AnyHit found = FindAnyHit(mesh, r);
+  if (found.rec == nullptr) return {};
+  return ToMeshHit(mesh, r, *found.rec, found.hit);
+}
+
+bool RayBlocked(const TriangleMesh& mesh, const Ray& ray) {
+  return CanHit(mesh, ray) && FindAnyHit(mesh, MeshRay(mesh, ray)).rec != nullptr;
 }
 
 std::size_t RayCastAll(const TriangleMesh& mesh, const Ray& ray, std::size_t max_hits,

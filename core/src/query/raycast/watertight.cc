@@ -99,25 +99,21 @@ RayTriangleT CoplanarEntry(const WatertightRay& r, const Vec3& a, const Vec3& b,
   return {true, true, static_cast<std::int8_t>(t_best == 0.0 ? -1 : entry), t_best};
 }
 
-// Exact decision for the cases the filter could not certify.
-RayTriangleT ExactTest(const WatertightRay& r, const Vec3& a, const Vec3& b, const Vec3& c, double t_max,
-                       double m) {
+// The exact decision once the exact edge functions are known to be neither
+// of mixed signs nor all 0; edge_sign: the sign of those not 0. They are
+// E_U = dot(d, C x B) = U * d[kz] with C = c - o, B = b - o; likewise V, W.
+// Not inlined: the rare path would cost the fast one registers.
+[[gnu::noinline]] RayTriangleT ExactPlaneT(const WatertightRay& r, const Vec3& a, const Vec3& b,
+                                           const Vec3& c, double t_max, double m, int edge_sign) {
   const Vec3 zero{}, o = r.origin, d = r.direction;
-  // E_U = dot(d, C x B) = U * d[kz] with C = c - o, B = b - o; likewise V, W.
-  const int eu = ExactTripleSign(d, zero, c, o, b, o);
-  const int ev = ExactTripleSign(d, zero, a, o, c, o);
-  const int ew = ExactTripleSign(d, zero, b, o, a, o);
-  if ((eu < 0 || ev < 0 || ew < 0) && (eu > 0 || ev > 0 || ew > 0)) return {};
-  if (eu == 0 && ev == 0 && ew == 0) return CoplanarEntry(r, a, b, c, t_max);
   // The plane equation dot(n, o + t d - a) = 0 with n = (b - a) x (c - a):
   // t = det[b - a, c - a, a - o] / det[b - a, c - a, d], where the
-  // denominator dot(n, d) = -(E_U + E_V + E_W) is not 0 (the E are not
-  // mixed, not all 0). Both exact determinants rounded to nearest (half an
-  // ulp each, exact signs, exact_sign.h), then divided: t within 3 eps
+  // denominator dot(n, d) = -(E_U + E_V + E_W) is not 0 and of sign
+  // -edge_sign. Both exact determinants rounded to nearest (half an ulp
+  // each, exact signs, exact_sign.h), then divided: t within 3 eps
   // (relative) at any tilt, however the double plane equation would cancel.
   const double num = ExactTriple(b, a, c, a, a, o);
-  const int ndotd = -(eu + ev + ew > 0 ? 1 : -1);
-  const int sign_t = ((num > 0.0) - (num < 0.0)) * ndotd;
+  const int sign_t = ((num > 0.0) - (num < 0.0)) * -edge_sign;
   if (sign_t < 0) return {};
   if (sign_t == 0) return {true, false, -1, 0.0};
   // t > 0 exactly, kept within (0, m / |d|_inf], the bound any point of the
@@ -128,6 +124,19 @@ RayTriangleT ExactTest(const WatertightRay& r, const Vec3& a, const Vec3& b, con
   if (!(t <= t_bound)) t = t_bound;
   if (t > t_max) return {};
   return {true, false, -1, t};
+}
+
+// Exact decision for the cases the filter could not certify (not inlined
+// either).
+[[gnu::noinline]] RayTriangleT ExactTest(const WatertightRay& r, const Vec3& a, const Vec3& b, const Vec3& c,
+                                         double t_max, double m) {
+  const Vec3 zero{}, o = r.origin, d = r.direction;
+  const int eu = ExactTripleSign(d, zero, c, o, b, o);
+  const int ev = ExactTripleSign(d, zero, a, o, c, o);
+  const int ew = ExactTripleSign(d, zero, b, o, a, o);
+  if ((eu < 0 || ev < 0 || ew < 0) && (eu > 0 || ev > 0 || ew > 0)) return {};
+  if (eu == 0 && ev == 0 && ew == 0) return CoplanarEntry(r, a, b, c, t_max);
+  return ExactPlaneT(r, a, b, c, t_max, m, eu + ev + ew > 0 ? 1 : -1);
 }
 
 }  // namespace
@@ -208,7 +217,11 @@ RayTriangleT IntersectWatertight(const WatertightRay& r, const Vec3& a, const Ve
                std::max(std::fabs(cx), std::fabs(cy)));
   const double zs = std::max(std::max(az, bz), cz) - std::min(std::min(az, bz), cz) + 2 * kEps * m;
   const double t_err = kFastTRelative * kEps * std::fabs(r.sz) * m * (192 * h * zs + 8 * std::fabs(det));
-  if (!(std::fabs(t_num) > t_err)) return ExactTest(r, a, b, c, t_max, m);
+  // Here the edge functions are certain, all of u's sign: the exact ones
+  // (E_U = U d[kz]) need not be recomputed, only t.
+  if (!(std::fabs(t_num) > t_err)) {
+    return ExactPlaneT(r, a, b, c, t_max, m, (u > 0.0) == (r.sz > 0.0) ? 1 : -1);
+  }
   if ((t_num < 0.0) != (det < 0.0)) return {};
   const double t = t_num / det;
   if (t > t_max) return {};
