@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang, ASan and UBSan, and runs each for a
+# Builds the libFuzzer targets in the ASan + UBSan build (scripts/asan-build.sh,
+# ASAN_BUILD_DIR, default build-asan), and runs each for a
 # bounded time from its checked-in seed corpus (tests/fuzz/corpus/<target>/),
 # printing the execution counts. New inputs go to a scratch copy, never into
 # the repository. A crash leaves its input in $BUILD_DIR/artifacts/.
@@ -12,15 +13,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-${FUZZ_SECONDS:-30}}"
 UNIT_TIMEOUT="${FUZZ_UNIT_TIMEOUT:-25}"
-BUILD_DIR="${FUZZ_BUILD_DIR:-build-fuzz}"
+BUILD_DIR="${ASAN_BUILD_DIR:-build-asan}"
 TARGETS=(core_fuzz mesh_fuzz)
 if [[ -f tests/fuzz/request_fuzz.cc ]]; then TARGETS+=(request_fuzz); fi
 if [[ -f tests/fuzz/import_fuzz.cc ]]; then TARGETS+=(import_fuzz); fi
 if [[ -f tests/fuzz/world_fuzz.cc ]]; then TARGETS+=(world_fuzz); fi
 
-CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOLLIDE_FUZZ=ON \
-  -DCOLLIDE_BUILD_SERVICE=ON -DCOLLIDE_BUILD_TESTS=OFF -DCOLLIDE_BUILD_BENCH=OFF -DCOLLIDE_BUILD_CLIENTS=OFF >/dev/null
-cmake --build "$BUILD_DIR" --target "${TARGETS[@]}"
+# The fuzz targets of the shared ASan build (the suite under ASan builds the rest).
+ASAN_BUILD_DIR="$BUILD_DIR" scripts/asan-build.sh "${TARGETS[@]}"
 
 status=0
 mkdir -p "$BUILD_DIR/artifacts"

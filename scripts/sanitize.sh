@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sanitizer runs, with clang:
-#  address: ASan + UBSan + LeakSanitizer build (-DCOLLIDE_SANITIZE=address,
-#           RelWithDebInfo) running the whole ctest suite;
+#  address: ASan + UBSan + LeakSanitizer build (scripts/asan-build.sh, shared
+#           with the fuzzers; -O1 with line tables, the tests' own code -O0:
+#           CMakeLists.txt) running the whole ctest suite;
 #  thread:  TSan build running the concurrent server tests (TSAN_TESTS:
 #           by default the in-process server tests, the world service and
 #           Tick stream tests, and the e2e tests, which drive the real server
@@ -33,9 +34,7 @@ ASAN_EXCLUDE=()
 
 if [[ $WHAT == all || $WHAT == address ]]; then
   start=$SECONDS
-  CC=clang CXX=clang++ cmake -S . -B "$ASAN_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCOLLIDE_SANITIZE=address -DCOLLIDE_BUILD_BENCH=OFF >/dev/null
-  cmake --build "$ASAN_DIR" -j "$JOBS"
+  ASAN_BUILD_DIR="$ASAN_DIR" scripts/asan-build.sh
   for t in "${ASAN_EXCLUDE[@]}"; do echo "sanitize: address: excluded $t"; done
   exclude=()
   ((${#ASAN_EXCLUDE[@]})) && exclude=(-E "$(IFS='|'; echo "${ASAN_EXCLUDE[*]}")")

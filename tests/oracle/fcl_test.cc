@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "collide/query.h"
+#include "support/case_count.h"
 #include "support/check_failures.h"
 #include "support/random_shapes.h"
 #include "support/reference.h"
@@ -60,7 +61,9 @@ constexpr double kBand = 1e-9;
 constexpr double kFclRelTol = 1e-6;
 constexpr double kRefTol = 1e-9;
 
-constexpr testing::PairSetSize kSets[] = {{PairSet::kGeneric, 8000}, {PairSet::kParallel, 2000}};
+// A tenth under sanitizers (support/case_count.h).
+constexpr testing::PairSetSize kSets[] = {{PairSet::kGeneric, testing::CaseCount(8000)},
+                                          {PairSet::kParallel, testing::CaseCount(2000)}};
 
 Eigen::Vector3d E(const Vec3& v) { return {v.x, v.y, v.z}; }
 
