@@ -15,13 +15,13 @@
 # (server_service_test, server_unit_test, the world service and Tick stream tests, e2e_test and
 # world_e2e_test with a TSan-built server and CLI); a report
 # involving our code fails it (README: Robustness, Sanitizers).
-# Measured on a fresh clone, idle 2-core machine, ccache off, packages already installed
-# (2026-11-21): main 307 s, fuzz 190 s, load 95 s, container 225 s (base image and the
-# image's apt layer cached; add ~3 min for debootstrap and apt on a new machine), sanitize
-# 519 s; 22 min 20 s in all. The tsan stage with all three tests: 235 s from an empty build
-# directory, ccache off, on the shared machine under load (load average 3.8), not idle. The world
-# tests added to it (server_world_service_test, server_world_tick_test, world_e2e_test) run in
-# about 4 s under TSan and add three test files to its build.
+# Measured on a fresh clone of 1ea925b, idle 2-core Xeon Cascade Lake VM, ccache off, packages,
+# base image and the image's apt layer already present (2026-11-29): main 1176 s, fuzz 691 s
+# (most of it building the ASan libraries it shares with sanitize), load 106 s, container 514 s,
+# sanitize 1163 s (the rest of the ASan build, then the suite: 415 s), tsan 537 s; 69 min 47 s in
+# all. A new machine adds install-deps.sh, debootstrap and the image's apt (about 6-8 minutes).
+# CI's limit is 90 minutes: before 1ea925b the same machine's CI run passed sanitize at 2020 s
+# and did not finish.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"

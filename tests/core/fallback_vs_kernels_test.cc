@@ -21,6 +21,7 @@
 
 #include "collide/query.h"
 #include "query/registry.h"
+#include "support/case_count.h"
 #include "support/check_failures.h"
 #include "support/known_bugs.h"
 #include "support/random_shapes.h"
@@ -37,9 +38,12 @@ using testing::ShapeFactory;
 constexpr double kTol = 1e-9;
 constexpr double kNormalTol = 1e-6;
 
-constexpr testing::PairSetSize kSets[] = {{PairSet::kGeneric, 4000},  {PairSet::kTouching, 1000},
-                                          {PairSet::kParallel, 2000}, {PairSet::kDegenerate, 1500},
-                                          {PairSet::kHuge, 750},      {PairSet::kTiny, 750}};
+// A tenth under sanitizers (support/case_count.h).
+using testing::CaseCount;
+constexpr testing::PairSetSize kSets[] = {
+    {PairSet::kGeneric, CaseCount(4000)},  {PairSet::kTouching, CaseCount(1000)},
+    {PairSet::kParallel, CaseCount(2000)}, {PairSet::kDegenerate, CaseCount(1500)},
+    {PairSet::kHuge, CaseCount(750)},      {PairSet::kTiny, CaseCount(750)}};
 
 struct Slot {
   QueryLevel level;
