@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the real image from docker/Dockerfile (which compiles and runs the
-# unit tests inside, unless CONTAINER_UNIT_TESTS=OFF), runs it hardened (read-only root, no capabilities, no
-# new privileges), and checks it from outside: health, queries with the CLI
-# and the Python client, non-root user, read-only filesystem, dropped
-# capabilities, the image's own HEALTHCHECK, worlds (create from JSON, info,
+# unit tests inside, unless CONTAINER_UNIT_TESTS=OFF), runs it hardened
+# (read-only root, no capabilities, no new privileges), and checks it from
+# outside: health, queries with the CLI and the Python client, non-root
+# user, read-only filesystem, dropped capabilities, the image's own HEALTHCHECK, worlds (create from JSON, info,
 # delete, a 2 s `collide world demo` through the Tick stream), and that
 # `docker stop` with a Tick stream open makes the server drain (the stream
 # ends UNAVAILABLE, not reset) and exit 0. Loopback only (--network host, server on
