@@ -45,6 +45,9 @@ if [[ $WHAT == all || $WHAT == address ]]; then
     echo "sanitize: address: PASS $(grep -E 'tests passed' "$ASAN_DIR/ctest.log") ($((SECONDS - start)) s)"
   else
     grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error|SUMMARY|Failed|\*\*\*' "$ASAN_DIR/ctest.log" | head -30 || true
+    # GoogleTest's own messages (what was expected, what came), which CI's
+    # tail of the output would otherwise not show.
+    grep -E -A6 ': Failure$' "$ASAN_DIR/ctest.log" | head -40 || true
     echo "sanitize: address: FAILED $(grep -E 'tests passed' "$ASAN_DIR/ctest.log") ($((SECONDS - start)) s; log $ASAN_DIR/ctest.log)"
     status=1
   fi

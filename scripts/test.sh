@@ -73,6 +73,7 @@ if ((${#failed[@]})); then
   for f in "${failed[@]}"; do
     echo "--- stage $f, its failure lines:"
     grep -E -i 'fail|error|invariant|SUMMARY|Test unit written|base64|FINDING|#[0-9]+ collide::' "$STAGE_LOGS/$f.log" | grep -v -E '^\[[0-9]+/[0-9]+\]|warning:' | tail -40
+    grep -E -A6 ': Failure$' "$STAGE_LOGS/$f.log" | head -40 || true  # GoogleTest's expected and actual values.
   done
   echo "test.sh: FAILED stages: ${failed[*]}"
   exit 1

@@ -145,18 +145,19 @@ class ProxyShieldTest : public ::testing::Test {
     // In Release (the image's build) each replica stays within its
     // container's limit. Under a sanitizer the memory is the sanitizer's as
     // much as the product's (shadow memory, freed blocks held in ASan's
-    // quarantine, fake stacks of detect_stack_use_after_return): a rapid-reset
-    // burst grew an ASan replica by 70 to 551 MB from run to run where a
-    // Release one grows by 2 MB, so there only the calls are checked.
+    // quarantine, fake stacks of detect_stack_use_after_return): a burst of
+    // 20,000 rapid resets grew an ASan replica by 70 to 551 MB from run to
+    // run where a Release one grows by 2 MB, so there only the calls are
+    // checked.
     for (int i = 0; i < 3 && !testing::kSanitized; ++i) {
       EXPECT_LT(peak_rss_[i], kReplicaMemoryLimit) << "replica " << i << " passed its container's limit";
     }
   }
 
-  // A legitimate call's deadline. Under ASan one call during the rapid-reset
-  // burst took 10.02 s on a 2-core machine running two tests at once (ASan
-  // slows the single-worker replicas several times over); the Release build,
-  // which the latency claim is about, keeps 10 s.
+  // A legitimate call's deadline. Under ASan one call during a burst of
+  // 20,000 rapid resets took 10.02 s on a 2-core machine running two tests at
+  // once (ASan slows the single-worker replicas several times over); the
+  // Release build, which the latency claim is about, keeps 10 s.
   static constexpr absl::Duration kLegitDeadline = absl::Seconds(testing::kSanitized ? 30 : 10);
 
   // Two connections opened before any attack: the world client, with 16
@@ -240,7 +241,14 @@ class ProxyShieldTest : public ::testing::Test {
   std::int64_t peak_proxy_rss_ = 0;
 };
 
-// CVE-2023-44487: streams opened and reset at once, 20,000 on one connection.
+// CVE-2023-44487: streams opened and reset at once, 20,000 on one connection
+// (2,000 under a sanitizer). Each reset stream still costs a replica some
+// work; under ASan that work is several times Release's, and 20,000 streams
+// stalled a single-worker replica for up to 9 s on 2 loaded cores: longer
+// than the proxy's health check allows (timeout check 2s, fall 2), so the
+// replica was marked down and a legitimate world moved to another one
+// (WORLD_NOT_FOUND). A tenth of the streams keeps the stall near Release's,
+// which is what the shield is claimed for; Release sends all 20,000.
 TEST_F(ProxyShieldTest, RapidResetBurst) {
   CountedConnection counts(proxy_->port());
   const int fd = counts.fd();
@@ -248,7 +256,7 @@ TEST_F(ProxyShieldTest, RapidResetBurst) {
   const std::string headers = h2::GrpcRequestHeaders(kQueryPairsPath);
   ASSERT_TRUE(h2::SendAll(fd, h2::Preface()));
   int sent = 0;
-  constexpr int kStreams = 20000, kBatch = 500;
+  constexpr int kStreams = testing::CaseCount(20000), kBatch = 500;
   bool open = true;
   while (open && sent < kStreams) {
     std::string batch;
