@@ -3,11 +3,12 @@
 # unit tests inside, unless CONTAINER_UNIT_TESTS=OFF), runs it hardened
 # (read-only root, no capabilities, no new privileges), and checks it from
 # outside: health, queries with the CLI and the Python client, non-root
-# user, read-only filesystem, dropped capabilities, the image's own HEALTHCHECK, worlds (create from JSON, info,
-# delete, a 2 s `collide world demo` through the Tick stream), and that
-# `docker stop` with a Tick stream open makes the server drain (the stream
-# ends UNAVAILABLE, not reset) and exit 0. Loopback only (--network host, server on
-# 127.0.0.1). When the machine has no Docker engine running it starts one
+# user, read-only filesystem, dropped capabilities, the image's own
+# HEALTHCHECK, worlds (create from JSON, info, delete, a 2 s `collide world
+# demo` through the Tick stream), and that `docker stop` with a Tick stream
+# open makes the server drain (the stream ends UNAVAILABLE, not reset) and
+# exit 0. Loopback only (--network host, server on 127.0.0.1). When the
+# machine has no Docker engine running it starts one
 # (dockerd --bridge=none --iptables=false) and stops it at the end; an engine
 # already running is used and left running. When there is no
 # debian:bookworm-slim image it imports a debootstrap'ed Debian bookworm
