@@ -15,7 +15,7 @@ const protoLoader = require('@grpc/proto-loader');
 const protobuf = require('protobufjs');
 const {CollideError, ErrorDecoder} = require('./errors');
 const {toProto, fromProto} = require('./proto_view');
-const {World, WORLD_HEADER} = require('./world');
+const {World, WORLD_HEADER, LATEST_TICK} = require('./world');
 
 const DEFAULT_PROTO_DIR = path.resolve(__dirname, '..', '..', 'proto');
 const PROTO_FILES = [
@@ -225,4 +225,4 @@ function enumValue(prefix, value) {
   return name.startsWith(prefix) ? name : prefix + name;
 }
 
-module.exports = {Client, World, CollideError, shapes, PACKED_STRIDES, WORLD_HEADER, status: grpc.status};
+module.exports = {Client, World, CollideError, shapes, PACKED_STRIDES, WORLD_HEADER, LATEST_TICK, status: grpc.status};
