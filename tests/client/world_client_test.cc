@@ -69,6 +69,7 @@ std::vector<ShotRequest> Shots() {
     }
   }
   shots.push_back({kShooter, eye, {1, 0, 0}, 3.0, std::nullopt, std::nullopt, 0});  // short range: missed.
+  shots.push_back({kShooter, eye, Vec3{5, 4, 1} - eye, kInfinity, std::nullopt, std::nullopt, 0});  // the ball.
   shots.push_back({kShooter, {0, 0, 9}, {1, 0, 0}, kInfinity, std::nullopt, std::nullopt, 0});  // origin.
   shots.push_back({kShooter, eye, {1, 0, 0}, kInfinity, Time{9, 0}, std::nullopt, 0});          // future.
   shots.push_back({77, eye, {1, 0, 0}, kInfinity, std::nullopt, std::nullopt, 0});              // shooter.
