@@ -1,4 +1,4 @@
-// The accuracy contract (issue 14, README "Accuracy", stated with its
+// The accuracy contract (issue 14, docs/queries.md, "Accuracy contract", stated with its
 // tolerance tol = 64 eps S in support/accuracy_contract.h) on the hard
 // configurations of tests/support/accuracy_cases.h, every level, against
 // the binary128 reference (support/exact_reference.h).

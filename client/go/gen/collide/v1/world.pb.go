@@ -1,6 +1,6 @@
 // The collide.v1 world service: a match's level geometry and the recent past
 // of its players, kept by one replica, answering scene queries at a past time
-// and validating shots and moves (the design: shared/docs/worlds.md).
+// and validating shots and moves (the design: docs/worlds.md).
 //
 // Units and frames: every position, length and distance is in the world's
 // length unit (the caller's; a map loaded from a file keeps the file's unit,
@@ -16,7 +16,7 @@
 // Routing: every call but ListWorlds carries the world id twice: in the
 // request and in the `collide-world` metadata header (the clients set it),
 // which must be equal; a proxy hashes on the header to find the replica that
-// owns the world (README "Scale-out").
+// owns the world (docs/operations.md, "Shared pool behind a proxy").
 //
 // Errors (google.rpc.Status codes), besides those of CollisionService:
 //   NOT_FOUND           the world does not exist on this replica (never
@@ -566,7 +566,7 @@ func (x *Mesh) GetIndices() []uint32 {
 	return nil
 }
 
-// Read at creation through the import library (README "Map import": units
+// Read at creation by the import library (docs/meshes.md "Map import": units
 // and axes as the file's); a file that is missing or does not parse is
 // INVALID_ARGUMENT naming statics[i].map_file, as is any map file when the
 // server has no --maps_dir. Its triangles count against
