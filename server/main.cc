@@ -194,9 +194,9 @@ int main(int argc, char** argv) {
   }
   // Keep freed memory for the next call instead of returning it to the kernel:
   // with glibc's defaults a 4096-pair call's buffers (the request's slices,
-  // arena blocks, the response) were unmapped or trimmed after each call and
-  // faulted in again by the next, ~30 page faults per call (perf: 91,000 in
-  // 5 s of collide bench; 6,700 with these settings). Blocks under 32 MB
+  // arena blocks, the response) are unmapped or trimmed after each call and
+  // faulted in again by the next, ~30 page faults per call (5 s of packed
+  // collide bench: ~7,000 page faults with these settings, 91,000 without). Blocks under 32 MB
   // (glibc's largest mmap threshold) come from the heap, which is trimmed
   // only past 64 MB free.
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
