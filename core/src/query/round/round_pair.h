@@ -20,11 +20,11 @@
 
 namespace collide::internal {
 
-// Views (references into the shape): with copies, GCC moved the capsule
+// Views (references into the shape): with copies, GCC moves the capsule
 // kernels' endpoints through the stack (~20 more instructions per pair). A
 // view is also what the cold path (RobustCoreNormal) takes: one or two
-// pointers in registers, where copies of the cores' values had to be laid out
-// in memory on the hot path for it.
+// pointers in registers, where copies of the cores' values would have to be
+// laid out in memory on the hot path for it.
 struct PointCore {
   const Vec3& p;
 };
