@@ -20,7 +20,7 @@
 // each outcome of "s clamped, t clamped" is common, so branches on them are
 // mispredicted often, and the divisions they saved cost less than that
 // (capsule-capsule intersect ~35-50 ns against ~50-56 ns with branches, in
-// the same runs).
+// the same pair_bench runs).
 #ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_SEGMENTS_H_
 #define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_SEGMENTS_H_
 
