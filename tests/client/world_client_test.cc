@@ -431,7 +431,7 @@ TEST_F(WorldClientTest, ErrorsComeBackWithFieldPaths) {
   std::get<MeshData>(spec.statics[0].geometry).triangles[1][2] = 7;
   s = client.CreateWorld(spec).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  // Mesh paths count triangles, not doubles (README "Worlds over gRPC").
+  // Mesh paths count triangles, not doubles (docs/worlds.md, "The service").
   EXPECT_EQ(Fields(s), std::vector<std::string>{"statics[0].mesh.triangles[1][2]"}) << DescribeStatus(s);
   // Not created, so nothing kept: a later NOT_FOUND is not re-created.
   EXPECT_TRUE(IsWorldNotFound(client.GetWorld("bad-world").status()));
