@@ -71,6 +71,23 @@ std::vector<std::vector<Vec3>> BrushHull(std::span<const BspPlane> sides) {
     while (welded.size() > 1 && welded.front() == welded.back()) welded.pop_back();
     if (welded.size() >= 3) polygons.push_back(std::move(welded));
   }
+  if (polygons.size() < 4) return {};
+  // Volume by the divergence theorem, each polygon a fan of tetrahedra from
+  // the first corner of all (near the hull: no cancellation at world scale).
+  const Vec3 origin = polygons[0][0];
+  double volume = 0;
+  for (const std::vector<Vec3>& polygon : polygons) {
+    for (const Vec3& p : polygon) {
+      if (std::fabs(p.x) > kBrushWorldLimit || std::fabs(p.y) > kBrushWorldLimit ||
+          std::fabs(p.z) > kBrushWorldLimit) {
+        return {};
+      }
+    }
+    for (std::size_t k = 1; k + 1 < polygon.size(); ++k) {
+      volume += Dot(polygon[0] - origin, Cross(polygon[k] - origin, polygon[k + 1] - origin)) / 6;
+    }
+  }
+  if (!(volume >= kBrushWeld * kBrushWeld * kBrushWeld)) return {};
   return polygons;
 }
 
