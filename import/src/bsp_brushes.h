@@ -4,6 +4,7 @@
 #ifndef COLLIDE_IMPORT_BSP_BRUSHES_H_
 #define COLLIDE_IMPORT_BSP_BRUSHES_H_
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,12 @@ namespace collide::importer {
 
 struct BrushHullOf {
   CategoryMask categories = 0;
-  std::vector<std::vector<Vec3>> polygons;  // empty: dropped (BrushHull)
+  std::vector<std::array<Vec3, 3>> triangles;  // empty: dropped (BrushHull)
 };
 
 // The world's brushes in any of `selected`, in file order. ResourceExhausted
-// (naming `file`) when their sides cubed, the hulls' work, exceed a cap that
-// OpenArena's maps stay 50x below.
+// (naming `file`) when the hulls' work (sides^4 in all) exceeds a cap that
+// OpenArena's maps stay 4x below.
 absl::StatusOr<std::vector<BrushHullOf>> WorldBrushHulls(const BspFile& bsp, CategoryMask selected,
                                                          const std::string& file);
 

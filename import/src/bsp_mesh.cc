@@ -108,9 +108,7 @@ absl::StatusOr<ImportedMesh> ImportBspBytes(std::string_view bytes, std::string_
   }
   absl::StatusOr<std::vector<BrushHullOf>> hulls = WorldBrushHulls(*bsp, collision, file);
   if (!hulls.ok()) return hulls.status();
-  for (const BrushHullOf& hull : *hulls) {
-    for (const std::vector<Vec3>& polygon : hull.polygons) triangles += polygon.size() - 2;
-  }
+  for (const BrushHullOf& hull : *hulls) triangles += hull.triangles.size();
   if (triangles > options.max_triangles) {
     return absl::ResourceExhaustedError(
         absl::StrCat(file, ": ", triangles, " triangles exceed the limit of ", options.max_triangles));
@@ -153,15 +151,13 @@ absl::StatusOr<ImportedMesh> ImportBspBytes(std::string_view bytes, std::string_
   }
   std::vector<Vec3> corners;
   for (const BrushHullOf& hull : *hulls) {
-    std::uint64_t hull_triangles = 0;
     corners.clear();
-    for (const std::vector<Vec3>& polygon : hull.polygons) {
-      builder.Polygon(polygon);
-      hull_triangles += polygon.size() - 2;
-      corners.insert(corners.end(), polygon.begin(), polygon.end());
+    for (const std::array<Vec3, 3>& t : hull.triangles) {
+      builder.Triangle(builder.Vertex(t[0]), builder.Vertex(t[1]), builder.Vertex(t[2]));
+      corners.insert(corners.end(), t.begin(), t.end());
     }
-    Count(stats, hull.categories, hull_triangles, corners,
-          hull.polygons.empty() ? &CategoryStats::dropped_brushes : &CategoryStats::brushes);
+    Count(stats, hull.categories, hull.triangles.size(), corners,
+          hull.triangles.empty() ? &CategoryStats::dropped_brushes : &CategoryStats::brushes);
   }
   stats.clip_brushes = stats.categories[static_cast<int>(Category::kPlayerClip)].brushes;
   out.mesh = std::move(builder).Finish(UpAxis::kZ, options, stats);

@@ -30,16 +30,6 @@ Vec3 OutputPoint(const Vec3& v, UpAxis stored, const ImportOptions& options) {
   return out;
 }
 
-void MeshBuilder::Polygon(std::span<const Vec3> corners) {
-  const std::uint32_t first = Vertex(corners[0]);
-  std::uint32_t previous = Vertex(corners[1]);
-  for (std::size_t k = 2; k < corners.size(); ++k) {
-    const std::uint32_t next = Vertex(corners[k]);
-    Triangle(first, previous, next);
-    previous = next;
-  }
-}
-
 MeshData MeshBuilder::Finish(UpAxis stored, const ImportOptions& options, ImportStats& stats) && {
   for (Vec3& v : mesh_.vertices) v = OutputPoint(v, stored, options);
   stats.stored_up = stored;

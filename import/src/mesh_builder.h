@@ -6,7 +6,6 @@
 
 #include <array>
 #include <cstdint>
-#include <span>
 
 #include "absl/container/flat_hash_map.h"
 #include "collide/import/map_import.h"
@@ -23,8 +22,6 @@ class MeshBuilder {
   // The index of the vertex at p, added when new.
   std::uint32_t Vertex(const Vec3& p);
   void Triangle(std::uint32_t a, std::uint32_t b, std::uint32_t c) { mesh_.triangles.push_back({a, b, c}); }
-  // A convex polygon's corners, in order, as a fan of triangles.
-  void Polygon(std::span<const Vec3> corners);
   // Converts from the format's stored up axis to options.up, scales, and
   // fills stats' bounds.
   MeshData Finish(UpAxis stored, const ImportOptions& options, ImportStats& stats) &&;
