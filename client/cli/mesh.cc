@@ -19,9 +19,10 @@ ABSL_FLAG(double, scale, 1.0, "mesh: uniform scale applied to the imported verti
 ABSL_FLAG(bool, clip_brushes, false,
           "mesh: add a BSP's player-clip brushes (what movement collides with, shots do not)");
 ABSL_FLAG(std::string, up, "as_stored", "mesh: output up axis: as_stored, y or z");
-ABSL_FLAG(std::string, categories, "all",
-          "mesh: the geometry categories that go into the mesh (docs/map-import.md): all, or a comma-separated "
-          "list of render, solid, player_clip, monster_clip, water, slime, lava");
+ABSL_FLAG(
+    std::string, categories, "all",
+    "mesh: the geometry categories that go into the mesh (docs/map-import.md): all, or a comma-separated "
+    "list of render, solid, player_clip, monster_clip, water, slime, lava");
 
 namespace collide::cli {
 namespace {
@@ -44,7 +45,8 @@ int Info(const std::string& path) {
   options.map = absl::GetFlag(FLAGS_map);
   options.scale = absl::GetFlag(FLAGS_scale);
   options.clip_brushes = absl::GetFlag(FLAGS_clip_brushes);
-  const absl::StatusOr<importer::CategoryMask> categories = importer::ParseCategories(absl::GetFlag(FLAGS_categories));
+  const absl::StatusOr<importer::CategoryMask> categories =
+      importer::ParseCategories(absl::GetFlag(FLAGS_categories));
   if (!categories.ok()) {
     std::cerr << "collide mesh: --categories: " << categories.status().message() << "\n";
     return 2;
@@ -91,8 +93,9 @@ int Info(const std::string& path) {
     const importer::CategoryStats& k = s.categories[c];
     const std::string name(importer::CategoryName(category));
     names.push_back(name);
-    std::cout << absl::StrFormat("  %-12s %9d  %7d (%d)  %11d  %s\n", name, k.triangles, k.brushes, k.dropped_brushes,
-                                 k.patch_faces, k.triangles == 0 ? "-" : Point(k.min) + " .. " + Point(k.max));
+    std::cout << absl::StrFormat("  %-12s %9d  %7d (%d)  %11d  %s\n", name, k.triangles, k.brushes,
+                                 k.dropped_brushes, k.patch_faces,
+                                 k.triangles == 0 ? "-" : Point(k.min) + " .. " + Point(k.max));
   }
   std::cout << "mesh:        " << absl::StrJoin(names, " + ") << " (each brush, patch and face once)\n"
             << "vertices:    " << imported->mesh.vertices.size() << "\n"

@@ -102,7 +102,8 @@ absl::StatusOr<ImportedMesh> ImportBspBytes(std::string_view bytes, std::string_
     const CategoryMask categories = CollisionCategories(shader.contents) & collision;
     if (face.type == kPatch && categories != 0) {
       patches.push_back(
-          {&face, categories, CollisionPatchSteps(ControlPoints(*bsp, face), face.patch_width, face.patch_height)});
+          {&face, categories,
+           CollisionPatchSteps(ControlPoints(*bsp, face), face.patch_width, face.patch_height)});
       triangles += patches.back().steps.Triangles();
     }
   }
@@ -128,7 +129,8 @@ absl::StatusOr<ImportedMesh> ImportBspBytes(std::string_view bytes, std::string_
     if (face.type == kPatch) {
       ++stats.patch_faces;
       stats.patches += static_cast<std::uint64_t>((face.patch_width - 1) / 2) * ((face.patch_height - 1) / 2);
-      const PatchGrid grid = TessellatePatch(ControlPoints(*bsp, face), face.patch_width, face.patch_height, n);
+      const PatchGrid grid =
+          TessellatePatch(ControlPoints(*bsp, face), face.patch_width, face.patch_height, n);
       AddGrid(builder, grid);
       Count(stats, MaskOf(Category::kRender), TrianglesOf(face, n), grid.points, &CategoryStats::patch_faces);
       continue;
@@ -139,7 +141,8 @@ absl::StatusOr<ImportedMesh> ImportBspBytes(std::string_view bytes, std::string_
       corners.push_back(bsp->vertices[face.first_vertex + bsp->meshverts[face.first_meshvert + k]]);
     }
     for (std::size_t k = 0; k < corners.size(); k += 3) {
-      builder.Triangle(builder.Vertex(corners[k]), builder.Vertex(corners[k + 1]), builder.Vertex(corners[k + 2]));
+      builder.Triangle(builder.Vertex(corners[k]), builder.Vertex(corners[k + 1]),
+                       builder.Vertex(corners[k + 2]));
     }
     Count(stats, MaskOf(Category::kRender), corners.size() / 3, corners, nullptr);
   }

@@ -11,8 +11,8 @@ namespace collide::importer {
 namespace {
 
 // Indexed by Category.
-constexpr std::array<const char*, kCategoryCount> kNames = {
-    "render", "solid", "player_clip", "monster_clip", "water", "slime", "lava"};
+constexpr std::array<const char*, kCategoryCount> kNames = {"render", "solid", "player_clip", "monster_clip",
+                                                            "water",  "slime", "lava"};
 constexpr std::array<std::pair<std::int32_t, Category>, kCategoryCount - 1> kContentsOf = {{
     {kContentsSolid, Category::kSolid},
     {kContentsPlayerClip, Category::kPlayerClip},
@@ -33,8 +33,8 @@ absl::StatusOr<CategoryMask> ParseCategories(std::string_view list) {
     int found = 0;
     while (found < kCategoryCount && name != kNames[found]) ++found;
     if (found == kCategoryCount) {
-      return absl::InvalidArgumentError(absl::StrCat("unknown category \"", name, "\" (all, ",
-                                                     absl::StrJoin(kNames, ", "), ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown category \"", name, "\" (all, ", absl::StrJoin(kNames, ", "), ")"));
     }
     mask |= MaskOf(static_cast<Category>(found));
   }

@@ -89,7 +89,7 @@ TEST(CategoryImport, ClipAndWaterBrushesHaveTheirOwnCategories) {
 
   const ImportedMesh player = Import(kPlayerCollision);
   EXPECT_EQ(player.mesh.triangles.size(), 4u * 12);
-  EXPECT_EQ(HitX(player, {-8, 248, 32}), 8);  // the clip brush
+  EXPECT_EQ(HitX(player, {-8, 248, 32}), 8);                    // the clip brush
   EXPECT_EQ(HitX(Import(kShotCollision), {-8, 248, 32}), 136);  // shots pass it: the caulk wall
   // The legacy option adds the clip brushes to the drawn faces.
   const absl::StatusOr<ImportedMesh> legacy = ImportBspBytes(Level(), "level", {.clip_brushes = true});

@@ -73,16 +73,18 @@ TEST(CliMeshInfo, ShowsEachCategory) {
     const importer::CategoryStats& k = m->stats.categories[c];
     const std::string name(importer::CategoryName(static_cast<importer::Category>(c)));
     // "  NAME  TRIANGLES  BRUSHES (DROPPED)  PATCH FACES  bounds", parentheses matched by '.'.
-    EXPECT_THAT(r.out, ::testing::ContainsRegex("\n  " + name + " +" + std::to_string(k.triangles) + " +" +
-                                                std::to_string(k.brushes) + " ." +
-                                                std::to_string(k.dropped_brushes) + ". +" +
-                                                std::to_string(k.patch_faces) + "  "));
+    EXPECT_THAT(
+        r.out, ::testing::ContainsRegex("\n  " + name + " +" + std::to_string(k.triangles) + " +" +
+                                        std::to_string(k.brushes) + " ." + std::to_string(k.dropped_brushes) +
+                                        ". +" + std::to_string(k.patch_faces) + "  "));
   }
   EXPECT_GT(m->stats.categories[static_cast<int>(importer::Category::kPlayerClip)].brushes, 0u);
-  EXPECT_THAT(r.out, HasSubstr("mesh:        render + solid + player_clip + monster_clip + water + slime + lava"));
+  EXPECT_THAT(r.out,
+              HasSubstr("mesh:        render + solid + player_clip + monster_clip + water + slime + lava"));
   EXPECT_THAT(r.out, HasSubstr("triangles:   " + std::to_string(m->mesh.triangles.size()) + "\n"));
 
-  const CliResult bad = RunCli({"mesh", "info", kOpenArenaPak, "--map=am_underworks2", "--categories=solid,glass"});
+  const CliResult bad =
+      RunCli({"mesh", "info", kOpenArenaPak, "--map=am_underworks2", "--categories=solid,glass"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("unknown category \"glass\""));
 }

@@ -41,7 +41,8 @@ const CategoryStats& Of(const ImportedMesh& m, Category c) { return m.stats.cate
 
 std::vector<BspPlane> SidesOf(const BspFile& bsp, const BspBrush& brush) {
   std::vector<BspPlane> planes;
-  for (int k = 0; k < brush.num_sides; ++k) planes.push_back(bsp.planes[bsp.brush_side_planes[brush.first_side + k]]);
+  for (int k = 0; k < brush.num_sides; ++k)
+    planes.push_back(bsp.planes[bsp.brush_side_planes[brush.first_side + k]]);
   return planes;
 }
 
@@ -89,7 +90,8 @@ TEST(BrushHulls, EveryBrushIsAClosedHullOnItsPlanesHoldingWhatIsInside) {
         const Vec3 centre = (triangle[0] + triangle[1] + triangle[2]) / 3.0;
         worst = std::max(worst, -Outside(planes, centre));
         ASSERT_LE(std::fabs(Outside(planes, centre)), kOnPlane) << "brush " << b;
-        builder.Triangle(builder.Vertex(triangle[0]), builder.Vertex(triangle[1]), builder.Vertex(triangle[2]));
+        builder.Triangle(builder.Vertex(triangle[0]), builder.Vertex(triangle[1]),
+                         builder.Vertex(triangle[2]));
       }
       ImportStats unused;
       const MeshData mesh = std::move(builder).Finish(UpAxis::kZ, {}, unused);
@@ -97,7 +99,8 @@ TEST(BrushHulls, EveryBrushIsAClosedHullOnItsPlanesHoldingWhatIsInside) {
       // reverse once.
       std::set<std::pair<std::uint32_t, std::uint32_t>> directed;
       for (const TriangleIndices& t : mesh.triangles) {
-        for (int k = 0; k < 3; ++k) ASSERT_TRUE(directed.insert({t[k], t[(k + 1) % 3]}).second) << "brush " << b;
+        for (int k = 0; k < 3; ++k)
+          ASSERT_TRUE(directed.insert({t[k], t[(k + 1) % 3]}).second) << "brush " << b;
       }
       for (const auto& [from, to] : directed) ASSERT_TRUE(directed.contains({to, from})) << "brush " << b;
       // Wound counter-clockwise seen from outside: positive volume.
@@ -128,9 +131,10 @@ TEST(BrushHulls, EveryBrushIsAClosedHullOnItsPlanesHoldingWhatIsInside) {
       }
       ASSERT_LT(Outside(planes, centroid), -0.01) << "brush " << b;
     }
-    std::printf("%s: %d brush hulls (%d dropped), triangle centres at most %.2g inside, parity checked at %d "
-                "points inside, %d outside\n",
-                name.c_str(), hulls, dropped, worst, inside, outside);
+    std::printf(
+        "%s: %d brush hulls (%d dropped), triangle centres at most %.2g inside, parity checked at %d "
+        "points inside, %d outside\n",
+        name.c_str(), hulls, dropped, worst, inside, outside);
     EXPECT_GT(hulls, 200);
     EXPECT_EQ(dropped, 0);
   }
@@ -145,11 +149,12 @@ TEST(CollisionCategories, SolidHoldsTheDrawnGeometryAndClipIsThere) {
     std::printf("%s:\n", name.c_str());
     for (int c = 0; c < kCategoryCount; ++c) {
       const CategoryStats& s = m->stats.categories[c];
-      std::printf("  %-12s %7llu triangles %5llu brushes (%llu dropped) %4llu patch faces  (%g %g %g)..(%g %g %g)\n",
-                  std::string(CategoryName(static_cast<Category>(c))).c_str(),
-                  static_cast<unsigned long long>(s.triangles), static_cast<unsigned long long>(s.brushes),
-                  static_cast<unsigned long long>(s.dropped_brushes), static_cast<unsigned long long>(s.patch_faces),
-                  s.min.x, s.min.y, s.min.z, s.max.x, s.max.y, s.max.z);
+      std::printf(
+          "  %-12s %7llu triangles %5llu brushes (%llu dropped) %4llu patch faces  (%g %g %g)..(%g %g %g)\n",
+          std::string(CategoryName(static_cast<Category>(c))).c_str(),
+          static_cast<unsigned long long>(s.triangles), static_cast<unsigned long long>(s.brushes),
+          static_cast<unsigned long long>(s.dropped_brushes), static_cast<unsigned long long>(s.patch_faces),
+          s.min.x, s.min.y, s.min.z, s.max.x, s.max.y, s.max.z);
     }
     const CategoryStats &render = Of(*m, Category::kRender), &solid = Of(*m, Category::kSolid);
     for (int axis = 0; axis < 3; ++axis) {
@@ -163,17 +168,17 @@ TEST(CollisionCategories, SolidHoldsTheDrawnGeometryAndClipIsThere) {
         ImportBspBytes(ReadOpenArenaMap(name), name, {.categories = kCollisionCategories});
     ASSERT_TRUE(collision.ok());
     EXPECT_EQ(m->mesh.triangles.size(), render.triangles + collision->mesh.triangles.size());
-    EXPECT_LE(collision->mesh.triangles.size(), solid.triangles + Of(*m, Category::kPlayerClip).triangles +
-                                                    Of(*m, Category::kWater).triangles +
-                                                    Of(*m, Category::kSlime).triangles +
-                                                    Of(*m, Category::kLava).triangles +
-                                                    Of(*m, Category::kMonsterClip).triangles);
+    EXPECT_LE(collision->mesh.triangles.size(),
+              solid.triangles + Of(*m, Category::kPlayerClip).triangles + Of(*m, Category::kWater).triangles +
+                  Of(*m, Category::kSlime).triangles + Of(*m, Category::kLava).triangles +
+                  Of(*m, Category::kMonsterClip).triangles);
   }
   const absl::StatusOr<ImportedMesh> underworks =
       ImportBspBytes(ReadOpenArenaMap("am_underworks2"), "am_underworks2", {.categories = kPlayerCollision});
   ASSERT_TRUE(underworks.ok());
   EXPECT_GT(Of(*underworks, Category::kPlayerClip).brushes, 30u);
-  EXPECT_GE(Of(*underworks, Category::kPlayerClip).triangles, Of(*underworks, Category::kPlayerClip).brushes * 4);
+  EXPECT_GE(Of(*underworks, Category::kPlayerClip).triangles,
+            Of(*underworks, Category::kPlayerClip).brushes * 4);
 }
 
 // Collision patches are the drawn surface at the game's coarse steps: each
@@ -205,7 +210,9 @@ TEST(CollisionPatches, AreTheDrawnSurfaceAtTheGamesCoarseSteps) {
         }
         const double n = steps.u[s];
         EXPECT_LT(offset / (n * n), kCollisionPatchTolerance) << "face " << i;
-        if (n > 1) EXPECT_GE(offset / (n * n / 4), kCollisionPatchTolerance) << "face " << i;
+        if (n > 1) {
+          EXPECT_GE(offset / (n * n / 4), kCollisionPatchTolerance) << "face " << i;
+        }
       }
       const PatchGrid coarse = TessellatePatch(control, w, h, steps.u, steps.v);
       const PatchGrid fine = TessellatePatch(control, w, h, 8);
@@ -232,7 +239,9 @@ TEST(CollisionPatches, AreTheDrawnSurfaceAtTheGamesCoarseSteps) {
       const bool nested = *std::max_element(steps.u.begin(), steps.u.end()) <= 8 &&
                           *std::max_element(steps.v.begin(), steps.v.end()) <= 8;
       for (const Vec3& p : coarse.points) {
-        if (nested) ASSERT_TRUE(drawn_points.contains({p.x, p.y, p.z})) << "face " << i;
+        if (nested) {
+          ASSERT_TRUE(drawn_points.contains({p.x, p.y, p.z})) << "face " << i;
+        }
         farthest_corner = std::max(farthest_corner, distance(p));
       }
       for (int r = 0; r + 1 < coarse.rows; ++r) {
@@ -240,17 +249,19 @@ TEST(CollisionPatches, AreTheDrawnSurfaceAtTheGamesCoarseSteps) {
           const Vec3 a = coarse.points[r * coarse.columns + c], b = coarse.points[r * coarse.columns + c + 1],
                      d = coarse.points[(r + 1) * coarse.columns + c],
                      e = coarse.points[(r + 1) * coarse.columns + c + 1];
-          for (const Vec3& p : {(a + b + e) / 3.0, (a + e + d) / 3.0, (a + e) / 2.0, (a + b) / 2.0, (a + d) / 2.0}) {
+          for (const Vec3& p :
+               {(a + b + e) / 3.0, (a + e + d) / 3.0, (a + e) / 2.0, (a + b) / 2.0, (a + d) / 2.0}) {
             farthest = std::max(farthest, distance(p));
           }
         }
       }
     }
-    std::printf("%s: %llu collision patch faces, %llu triangles (drawn at 8x8: %llu); corners within %.3g, "
-                "triangles within %.3g units of the drawn surface\n",
-                name.c_str(), static_cast<unsigned long long>(faces),
-                static_cast<unsigned long long>(collision_triangles),
-                static_cast<unsigned long long>(render_triangles), farthest_corner, farthest);
+    std::printf(
+        "%s: %llu collision patch faces, %llu triangles (drawn at 8x8: %llu); corners within %.3g, "
+        "triangles within %.3g units of the drawn surface\n",
+        name.c_str(), static_cast<unsigned long long>(faces),
+        static_cast<unsigned long long>(collision_triangles),
+        static_cast<unsigned long long>(render_triangles), farthest_corner, farthest);
     EXPECT_GT(faces, 40u);
     EXPECT_LT(collision_triangles * 4, render_triangles);
     EXPECT_LE(farthest_corner, 0.7);
@@ -266,7 +277,8 @@ TEST(CollisionCategories, EveryMapImportsWithEveryCategory) {
   ASSERT_TRUE(maps.ok());
   std::uint64_t brushes = 0, dropped = 0;
   for (const std::string& name : *maps) {
-    const absl::StatusOr<ImportedMesh> m = ImportBspBytes(ReadOpenArenaMap(name), name, {.categories = kAllCategories});
+    const absl::StatusOr<ImportedMesh> m =
+        ImportBspBytes(ReadOpenArenaMap(name), name, {.categories = kAllCategories});
     ASSERT_TRUE(m.ok()) << m.status();
     for (int c = 1; c < kCategoryCount; ++c) {
       brushes += m->stats.categories[c].brushes;
@@ -274,8 +286,8 @@ TEST(CollisionCategories, EveryMapImportsWithEveryCategory) {
     }
     EXPECT_GT(Of(*m, Category::kSolid).brushes, 100u) << name;
   }
-  std::printf("%zu maps: %llu brush hulls, %llu dropped\n", maps->size(), static_cast<unsigned long long>(brushes),
-              static_cast<unsigned long long>(dropped));
+  std::printf("%zu maps: %llu brush hulls, %llu dropped\n", maps->size(),
+              static_cast<unsigned long long>(brushes), static_cast<unsigned long long>(dropped));
   EXPECT_EQ(dropped, 1u);
 }
 

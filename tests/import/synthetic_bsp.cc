@@ -85,8 +85,8 @@ std::string SyntheticBsp::Bytes() const {
   }
   for (std::int32_t m : meshverts) PutI32(lumps[11], m);
   for (const importer::BspFace& f : faces) {
-    for (std::int32_t v : {f.shader, -1, f.type, f.first_vertex, f.num_vertices, f.first_meshvert,
-                           f.num_meshverts})
+    for (std::int32_t v :
+         {f.shader, -1, f.type, f.first_vertex, f.num_vertices, f.first_meshvert, f.num_meshverts})
       PutI32(lumps[13], v);
     lumps[13].append(96 - 28, '\0');  // lightmap fields, normal
     PutI32(lumps[13], f.patch_width);

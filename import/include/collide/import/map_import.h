@@ -73,16 +73,14 @@ struct ImportOptions {
   // (powers of two make the patch weights exact, which makes shared patch
   // edges bitwise identical; see bezier_patch.h).
   int patch_subdivisions = 8;
-  // BSP: also the world's player-clip brushes (contents playerclip, not
-  // solid: invisible walls, stair ramps), as closed hulls. Players collide
-  // with them (MASK_PLAYERSOLID) but shots do not (MASK_SHOT), and they
-  // have no drawn faces: turn this on for the mesh that movement is
-  // validated against, off for the one shots are.
   // Kept for its callers: the same as adding Category::kPlayerClip to
-  // `categories`.
+  // `categories` (the world's player-clip brushes: invisible walls, stair
+  // ramps; players collide with them, shots do not).
   bool clip_brushes = false;
-  // The categories that go into the mesh, each source brush, patch or face
-  // once even when it is in several. The default is the drawn faces.
+  // The categories that go into the mesh (not none), each brush, collision
+  // patch and drawn face once even when it is in several. The default, the
+  // drawn faces, is what the import gave before categories. glTF and OBJ:
+  // their triangles whatever the categories.
   CategoryMask categories = MaskOf(Category::kRender);
   // Caps checked before allocating: output triangles, and the decompressed
   // size of one archive entry.
@@ -103,10 +101,11 @@ struct CategoryStats {
 // What an import read and what it left out (BSP fields are zero for other
 // formats).
 struct ImportStats {
-  std::string format;                    // "bsp", "gltf", "glb", "obj"
-  std::string entry;                     // the .pk3 entry read, "" for a plain file
-  UpAxis stored_up = UpAxis::kZ;         // kY or kZ: the format's own up axis
-  std::uint64_t source_faces = 0;        // BSP faces in the file, or assimp faces
+  std::string format;              // "bsp", "gltf", "glb", "obj"
+  std::string entry;               // the .pk3 entry read, "" for a plain file
+  UpAxis stored_up = UpAxis::kZ;   // kY or kZ: the format's own up axis
+  std::uint64_t source_faces = 0;  // BSP faces in the file, or assimp faces
+  // The drawn faces (zero unless kRender is imported):
   std::uint64_t polygon_faces = 0;       // BSP type 1 imported
   std::uint64_t mesh_faces = 0;          // BSP type 3 imported
   std::uint64_t patch_faces = 0;         // BSP type 2 imported
