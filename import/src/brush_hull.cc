@@ -79,9 +79,15 @@ std::vector<std::array<Vec3, 3>> BrushHull(std::span<const BspPlane> sides) {
     }
   }
   std::vector<std::array<Vec3, 3>> triangles;
+  double volume = 0, area = 0;  // volume by the divergence theorem, from the first corner
   for (const auto& t : ConvexHull(corners, kBrushWeld)) {
-    triangles.push_back({corners[t[0]], corners[t[1]], corners[t[2]]});
+    const Vec3 &a = corners[t[0]], &b = corners[t[1]], &c = corners[t[2]], &o = corners[0];
+    triangles.push_back({a, b, c});
+    volume += Dot(a - o, Cross(b - o, c - o)) / 6;
+    area += Length(Cross(b - a, c - a)) / 2;
   }
+  // Twice the volume over the area is a slab's thickness.
+  if (!(2 * volume > kBrushWeld * area)) return {};
   return triangles;
 }
 

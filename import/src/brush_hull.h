@@ -7,9 +7,9 @@
 // 47,571 brushes of OpenArena's 38 maps had an open edge; as a hull, none.
 // Work is O(sides^3) for the corners, O(corners^2) for the hull.
 // A brush gives no hull when it is unbounded (a corner beyond
-// kBrushWorldLimit: missing sides) or has no volume (its corners within
-// kBrushWeld of a plane, or none: sides that exclude each other; one of the
-// 47,571, in oa_thor).
+// kBrushWorldLimit: missing sides) or has no volume: sides that exclude each
+// other (one of the 47,571, in oa_thor), or thinner than kBrushWeld (twice
+// its volume over its area, a slab's thickness).
 #ifndef COLLIDE_IMPORT_BRUSH_HULL_H_
 #define COLLIDE_IMPORT_BRUSH_HULL_H_
 

@@ -2,6 +2,7 @@
 // is solid, a window's drawn face a unit off its brush collides at the brush
 // plane, clip and water brushes have their own categories, and the options
 // and names of categories are checked.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,38 @@ TEST(CategoryImport, ClipAndWaterBrushesHaveTheirOwnCategories) {
   ASSERT_TRUE(legacy.ok());
   EXPECT_EQ(legacy->mesh.triangles.size(), 4u + 12);
   EXPECT_EQ(legacy->stats.clip_brushes, 1u);
+}
+
+// A brush without a hull is counted, not imported: one missing a side
+// (unbounded), one whose sides exclude each other, one thinner than the
+// weld; a wedge (five sides, a bevel touching one edge) is a closed hull.
+TEST(CategoryImport, BrushesWithoutAHullAreDropped) {
+  SyntheticBsp bsp;
+  const std::int32_t solid = bsp.Shader("textures/base/wall", 0, kSolid);
+  const double r = std::sqrt(0.5);
+  bsp.Brush({{{1, 0, 0}, 16}, {{-1, 0, 0}, 0}, {{0, 1, 0}, 16}, {{0, -1, 0}, 0}, {{0, 0, 1}, 16}}, solid);
+  bsp.Brush({{{1, 0, 0}, 16},
+             {{-1, 0, 0}, -32},
+             {{0, 1, 0}, 16},
+             {{0, -1, 0}, 0},
+             {{0, 0, 1}, 16},
+             {{0, 0, -1}, 0}},
+            solid);
+  bsp.BoxBrush({0, 0, 0}, {16, 16, 0.0005}, solid);
+  bsp.Brush({{{-1, 0, 0}, 0},
+             {{0, -1, 0}, 0},
+             {{0, 0, 1}, 16},
+             {{0, 0, -1}, 0},
+             {{r, r, 0}, 16 * r},
+             {{r, -r, 0}, 16 * r}},
+            solid);
+  const absl::StatusOr<ImportedMesh> m =
+      ImportBspBytes(bsp.Bytes(), "dropped", {.categories = kAllCategories});
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(Of(*m, Category::kSolid).dropped_brushes, 3u);
+  EXPECT_EQ(Of(*m, Category::kSolid).brushes, 1u);
+  EXPECT_EQ(Of(*m, Category::kSolid).triangles, 8u);  // a triangular prism: 2 ends, 3 quads
+  EXPECT_LT(Length(Of(*m, Category::kSolid).max - Vec3{16, 16, 16}), 1e-6);  // float planes at 45 degrees
 }
 
 TEST(CategoryImport, CategoryBoundsFollowTheAxisAndScale) {

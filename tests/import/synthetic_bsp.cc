@@ -25,19 +25,26 @@ std::int32_t SyntheticBsp::Shader(const std::string& name, std::int32_t surface,
   return static_cast<std::int32_t>(shaders.size()) - 1;
 }
 
-std::int32_t SyntheticBsp::BoxBrush(const Vec3& lo, const Vec3& hi, std::int32_t shader) {
+std::int32_t SyntheticBsp::Brush(const std::vector<importer::BspPlane>& sides, std::int32_t shader) {
   const std::int32_t first = static_cast<std::int32_t>(brush_side_planes.size());
+  for (const importer::BspPlane& side : sides) {
+    brush_side_planes.push_back(static_cast<std::int32_t>(planes.size()));
+    planes.push_back(side);
+  }
+  brushes.push_back({first, static_cast<std::int32_t>(sides.size()), shader});
+  return static_cast<std::int32_t>(brushes.size()) - 1;
+}
+
+std::int32_t SyntheticBsp::BoxBrush(const Vec3& lo, const Vec3& hi, std::int32_t shader) {
+  std::vector<importer::BspPlane> sides;
   for (int axis = 0; axis < 3; ++axis) {
     Vec3 n{};
     n[axis] = 1;
-    brush_side_planes.push_back(static_cast<std::int32_t>(planes.size()));
-    planes.push_back({n, hi[axis]});
+    sides.push_back({n, hi[axis]});
     n[axis] = -1;
-    brush_side_planes.push_back(static_cast<std::int32_t>(planes.size()));
-    planes.push_back({n, -lo[axis]});
+    sides.push_back({n, -lo[axis]});
   }
-  brushes.push_back({first, 6, shader});
-  return static_cast<std::int32_t>(brushes.size()) - 1;
+  return Brush(sides, shader);
 }
 
 void SyntheticBsp::PolygonFace(const std::vector<Vec3>& corners, std::int32_t shader) {

@@ -22,6 +22,8 @@ struct SyntheticBsp {
 
   // Adds a shader; returns its index.
   std::int32_t Shader(const std::string& name, std::int32_t surface, std::int32_t contents);
+  // Adds a brush of these sides; returns its index.
+  std::int32_t Brush(const std::vector<importer::BspPlane>& sides, std::int32_t shader);
   // Adds the axis-aligned box brush [lo, hi] (six sides); returns its index.
   std::int32_t BoxBrush(const Vec3& lo, const Vec3& hi, std::int32_t shader);
   // Adds a polygon face (a fan over the corners).
