@@ -3,7 +3,7 @@
 // as q3map builds brush windings), starting from a square larger than any
 // Quake 3 world; corners closer than kBrushWeld are one. The boundary is then
 // the convex hull of the corners (convex_hull.h), which is closed however the
-// float planes round nearly coincident corners: built per side, 923 of the
+// float planes round nearly coincident corners: built per side, 616 of the
 // 47,571 brushes of OpenArena's 38 maps had an open edge; as a hull, none.
 // Work is O(sides^3) for the corners, O(corners^2) for the hull.
 // A brush gives no hull when it is unbounded (a corner beyond
