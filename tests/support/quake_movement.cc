@@ -19,8 +19,6 @@ constexpr double kGroundProbe = 0.25;
 // EV_STEP).
 constexpr double kStepEvent = 2.0;
 
-Aabb Moved(const Aabb& box, const Vec3& by) { return {box.min + by, box.max + by}; }
-
 // PM_ClipVelocity: the part of `in` along the plane, pushed out by overclip.
 Vec3 Clip(const Vec3& in, const Vec3& normal, double overclip) {
   double backoff = Dot(in, normal);
@@ -136,7 +134,7 @@ class Mover {
   }
 
   // The horizontal forward and right vectors of the yaw (AngleVectors at
-  // pitch 0), optionally clipped to the ground plane.
+  // pitch 0).
   void Axes(Vec3& forward, Vec3& right) const {
     forward = {std::cos(cmd_.yaw), std::sin(cmd_.yaw), 0};
     right = {std::sin(cmd_.yaw), -std::cos(cmd_.yaw), 0};
