@@ -6,12 +6,12 @@
 //
 // Defaults: 16 bots x 60 s on aggressor, oa_ctf2 and am_underworks2, 200
 // cheats of each kind, today's 3-D limit of 1.1 x 320 units/s.
+#include "support/move_corpus.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
-
-#include "support/move_corpus.h"
 
 using namespace collide::testing;
 
@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
     } else if (a == "--max-speed") {
       base.max_speed = next();
     } else if (a.starts_with("--")) {
-      std::fprintf(stderr, "usage: move_corpus [--bots N] [--seconds S] [--cheats N] [--max-speed V] [MAP...]\n");
+      std::fprintf(stderr,
+                   "usage: move_corpus [--bots N] [--seconds S] [--cheats N] [--max-speed V] [MAP...]\n");
       return 2;
     } else {
       maps.push_back(a);
@@ -48,11 +49,13 @@ int main(int argc, char** argv) {
     }
     const CorpusStats s = MeasureCorpus(corpus);
     std::printf(
-        "%s: %zu triangles, %zu spawns, %zu trigger_hurt, %d bots x %.0f s: %lld commands, %lld step-ups, %lld jumps, "
+        "%s: %zu triangles, %zu spawns, %zu trigger_hurt, %d bots x %.0f s: %lld commands, %lld step-ups, "
+        "%lld jumps, "
         "%.1f %% airborne, %.1f %% crouched, %lld respawns, %lld unstuck, max horizontal speed %.0f, "
         "max fall speed %.0f, deepest overlap %.4f\n",
-        map.c_str(), corpus.mesh->triangle_count(), corpus.entities.spawns.size(), corpus.entities.hurt.size(), bots.bots, bots.seconds,
-        static_cast<long long>(s.commands), static_cast<long long>(s.step_ups), static_cast<long long>(s.jumps),
+        map.c_str(), corpus.mesh->triangle_count(), corpus.entities.spawns.size(),
+        corpus.entities.hurt.size(), bots.bots, bots.seconds, static_cast<long long>(s.commands),
+        static_cast<long long>(s.step_ups), static_cast<long long>(s.jumps),
         100.0 * static_cast<double>(s.airborne) / static_cast<double>(s.commands),
         100.0 * static_cast<double>(s.crouched) / static_cast<double>(s.commands),
         static_cast<long long>(s.respawns), static_cast<long long>(s.unstuck), s.max_horizontal_speed,

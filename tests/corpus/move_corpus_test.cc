@@ -5,13 +5,14 @@
 // steps, jump and fall), then the moves at 16 and 48 ms server ticks with
 // the box and the capsule movement shape: false rejections per 10,000
 // legitimate moves and the share of each cheat kind caught.
+#include "support/move_corpus.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <string>
 
 #include "support/case_count.h"
-#include "support/move_corpus.h"
 
 namespace collide::testing {
 namespace {
@@ -96,7 +97,8 @@ TEST_P(MoveCorpusTest, BotsAreLegitimateAndVerdictsMeetTheTargets) {
               static_cast<long long>(s.crouched), static_cast<long long>(s.respawns), table.c_str());
 }
 
-INSTANTIATE_TEST_SUITE_P(OpenArena, MoveCorpusTest, ::testing::Values("aggressor", "oa_ctf2", "am_underworks2"));
+INSTANTIATE_TEST_SUITE_P(OpenArena, MoveCorpusTest,
+                         ::testing::Values("aggressor", "oa_ctf2", "am_underworks2"));
 
 }  // namespace
 }  // namespace collide::testing

@@ -3,12 +3,13 @@
 // run and crouch speed caps, the jump's apex (v^2 / 2g) and air time
 // (2v / g), free fall, climbing an 18-unit step but not a higher wall, and
 // never ending inside the geometry.
+#include "support/quake_movement.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "collide/query.h"
-#include "support/quake_movement.h"
 
 namespace collide::testing {
 namespace {
@@ -17,7 +18,8 @@ namespace {
 void AddBox(MeshData& mesh, const Aabb& b) {
   const auto base = static_cast<std::uint32_t>(mesh.vertices.size());
   for (int k = 0; k < 8; ++k) {
-    mesh.vertices.push_back({k & 1 ? b.max.x : b.min.x, k & 2 ? b.max.y : b.min.y, k & 4 ? b.max.z : b.min.z});
+    mesh.vertices.push_back(
+        {k & 1 ? b.max.x : b.min.x, k & 2 ? b.max.y : b.min.y, k & 4 ? b.max.z : b.min.z});
   }
   constexpr std::uint32_t kFaces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
                                           {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};

@@ -26,7 +26,8 @@ std::string_view Lump(std::string_view bsp, int i) {
 
 bool IsSpawn(const std::string& classname) {
   return classname == "info_player_deathmatch" || classname == "info_player_start" ||
-         (classname.starts_with("team_CTF_") && (classname.ends_with("player") || classname.ends_with("spawn")));
+         (classname.starts_with("team_CTF_") &&
+          (classname.ends_with("player") || classname.ends_with("spawn")));
 }
 
 }  // namespace
@@ -64,7 +65,8 @@ BspEntities ReadBspEntities(std::string_view bsp) {
       Aabb box;
       if (IsSpawn(classname) && std::sscanf(origin.c_str(), "%lf %lf %lf", &p.x, &p.y, &p.z) == 3) {
         out.spawns.push_back(p);
-      } else if (classname == "trigger_hurt" && model.starts_with("*") && model_bounds(std::atoi(model.c_str() + 1), box)) {
+      } else if (classname == "trigger_hurt" && model.starts_with("*") &&
+                 model_bounds(std::atoi(model.c_str() + 1), box)) {
         out.hurt.push_back(box);
       }
     }

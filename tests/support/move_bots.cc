@@ -83,7 +83,8 @@ class Bot {
   // Spawn points most of the time (they are spread over the map), else a
   // place this bot stood on (reachable).
   void NewWaypoint() {
-    target_ = visited_.empty() || Chance(0.6) ? starts_[Pick(starts_.size())] : visited_[Pick(visited_.size())];
+    target_ =
+        visited_.empty() || Chance(0.6) ? starts_[Pick(starts_.size())] : visited_[Pick(visited_.size())];
     best_distance_ = HorizontalDistance();
     since_progress_ = 0;
   }
@@ -190,8 +191,9 @@ class Bot {
 
 }  // namespace
 
-std::vector<BotTrack> RunBots(const TriangleMesh& mesh, std::span<const Vec3> spawns, std::span<const Aabb> hurt,
-                              const QuakeMovementParams& params, const BotRunOptions& options) {
+std::vector<BotTrack> RunBots(const TriangleMesh& mesh, std::span<const Vec3> spawns,
+                              std::span<const Aabb> hurt, const QuakeMovementParams& params,
+                              const BotRunOptions& options) {
   std::vector<Vec3> starts;
   for (const Vec3& s : spawns) {
     const Vec3 origin = s + Vec3{0, 0, kSpawnLift};

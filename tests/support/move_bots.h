@@ -43,8 +43,9 @@ struct BotRunOptions {
 // left out; with none left, no bot runs. A bot whose box enters a `hurt`
 // box (trigger_hurt: voids, lava) dies there and respawns, as one stuck
 // for long does.
-std::vector<BotTrack> RunBots(const TriangleMesh& mesh, std::span<const Vec3> spawns, std::span<const Aabb> hurt,
-                              const QuakeMovementParams& params, const BotRunOptions& options);
+std::vector<BotTrack> RunBots(const TriangleMesh& mesh, std::span<const Vec3> spawns,
+                              std::span<const Aabb> hurt, const QuakeMovementParams& params,
+                              const BotRunOptions& options);
 
 // The player's state at server tick k of a track whose server ticks each
 // cover `commands_per_tick` commands: tick 0 is the start.

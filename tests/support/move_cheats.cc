@@ -29,11 +29,16 @@ class CheatMaker {
     const QuakePlayer& p = StateAtTick(tracks_[b], cpt_, tick);
     if (!p.on_ground || p.crouched) return std::nullopt;  // cheats start from a player standing on the floor.
     switch (kind) {
-      case CheatKind::kThroughWall: return ThroughWall(p);
-      case CheatKind::kIntoSolid: return IntoSolid(p);
-      case CheatKind::kFlying: return Flying(p, tracks_[b].samples[tick * cpt_ - 1].cmd.yaw);
-      case CheatKind::kTripleSpeed: return TripleSpeed(p);
-      case CheatKind::kSustainedSpeed: return SustainedSpeed(tracks_[b], tick);
+      case CheatKind::kThroughWall:
+        return ThroughWall(p);
+      case CheatKind::kIntoSolid:
+        return IntoSolid(p);
+      case CheatKind::kFlying:
+        return Flying(p, tracks_[b].samples[tick * cpt_ - 1].cmd.yaw);
+      case CheatKind::kTripleSpeed:
+        return TripleSpeed(p);
+      case CheatKind::kSustainedSpeed:
+        return SustainedSpeed(tracks_[b], tick);
     }
     return std::nullopt;
   }
@@ -146,11 +151,16 @@ class CheatMaker {
 
 std::string_view CheatName(CheatKind kind) {
   switch (kind) {
-    case CheatKind::kThroughWall: return "through-wall teleport";
-    case CheatKind::kIntoSolid: return "move into solid";
-    case CheatKind::kFlying: return "flying >= 0.5 s";
-    case CheatKind::kTripleSpeed: return "single tick at 3x";
-    case CheatKind::kSustainedSpeed: return "1.5x for 1 s";
+    case CheatKind::kThroughWall:
+      return "through-wall teleport";
+    case CheatKind::kIntoSolid:
+      return "move into solid";
+    case CheatKind::kFlying:
+      return "flying >= 0.5 s";
+    case CheatKind::kTripleSpeed:
+      return "single tick at 3x";
+    case CheatKind::kSustainedSpeed:
+      return "1.5x for 1 s";
   }
   return "?";
 }

@@ -54,8 +54,8 @@ CorpusStats MeasureCorpus(const MapCorpus& corpus) {
       s.respawns += sample.respawned;
       s.max_horizontal_speed = std::max(s.max_horizontal_speed, std::hypot(p.velocity.x, p.velocity.y));
       s.max_fall_speed = std::max(s.max_fall_speed, -p.velocity.z);
-      const MeshPairResult c = QueryMesh(QueryLevel::kContact, PlayerBox(corpus.params, p.origin, p.crouched),
-                                         *corpus.mesh);
+      const MeshPairResult c =
+          QueryMesh(QueryLevel::kContact, PlayerBox(corpus.params, p.origin, p.crouched), *corpus.mesh);
       if (c.found) s.deepest_overlap = std::max(s.deepest_overlap, -c.result.distance);
     }
     if (!t.samples.empty()) {
@@ -90,7 +90,8 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
   for (const BotTrack& t : tracks) ticks = std::min(ticks, TickCount(t, cpt));
   const auto shape = [&](bool crouched) { return MovementShape(corpus.params, setup.shape, crouched); };
   const auto push = [&](const Frame& f) {
-    if (const FrameError e = world.PushFrame(f); !e.ok()) throw std::runtime_error("frame rejected: " + e.message);
+    if (const FrameError e = world.PushFrame(f); !e.ok())
+      throw std::runtime_error("frame rejected: " + e.message);
   };
 
   JudgeResult r;
@@ -177,7 +178,8 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
   std::size_t next = 0;
   for (const CheatTrajectory* c : judged) {
     bool caught = false;
-    for (std::size_t k = 0; k + 1 < c->positions.size(); ++k) caught |= verdicts[next++].code != MoveCode::kOk;
+    for (std::size_t k = 0; k + 1 < c->positions.size(); ++k)
+      caught |= verdicts[next++].code != MoveCode::kOk;
     CheatTally& t = r.cheats[static_cast<std::size_t>(c->kind)];
     ++t.cases;
     t.caught += caught;
@@ -186,8 +188,11 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
 }
 
 std::string TableHeader() {
-  std::string h = "| map | tick | shape | legit moves | rejected /10k | TOO_FAST | BLOCKED | START_PEN. | on a step | airborne |";
-  for (int k = 0; k < kCheatKinds; ++k) h.append(" ").append(CheatName(static_cast<CheatKind>(k))).append(" |");
+  std::string h =
+      "| map | tick | shape | legit moves | rejected /10k | TOO_FAST | BLOCKED | START_PEN. | on a step | "
+      "airborne |";
+  for (int k = 0; k < kCheatKinds; ++k)
+    h.append(" ").append(CheatName(static_cast<CheatKind>(k))).append(" |");
   h += "\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|";
   for (int k = 0; k < kCheatKinds; ++k) h += "---:|";
   return h;
@@ -197,12 +202,14 @@ std::string TableRow(const std::string& map, const JudgeSetup& setup, const Judg
   const LegitTally& l = r.legit;
   const auto code = [&](MoveCode c) { return std::to_string(l.by_code[static_cast<std::size_t>(c)]); };
   char head[160];
-  std::snprintf(head, sizeof head, "| %s | %d ms | %s | %lld | %.1f | ", map.c_str(),
-                static_cast<int>(std::lround(1000.0 * static_cast<double>(setup.commands_per_tick) * kCommandSeconds)),
-                std::string(MoveShapeName(setup.shape)).c_str(), static_cast<long long>(l.moves), l.PerTenThousand());
+  std::snprintf(
+      head, sizeof head, "| %s | %d ms | %s | %lld | %.1f | ", map.c_str(),
+      static_cast<int>(std::lround(1000.0 * static_cast<double>(setup.commands_per_tick) * kCommandSeconds)),
+      std::string(MoveShapeName(setup.shape)).c_str(), static_cast<long long>(l.moves), l.PerTenThousand());
   std::string row = head;
-  for (const std::string& cell : {code(MoveCode::kTooFast), code(MoveCode::kBlocked), code(MoveCode::kStartPenetrating),
-                                  std::to_string(l.rejected_step), std::to_string(l.rejected_airborne)}) {
+  for (const std::string& cell :
+       {code(MoveCode::kTooFast), code(MoveCode::kBlocked), code(MoveCode::kStartPenetrating),
+        std::to_string(l.rejected_step), std::to_string(l.rejected_airborne)}) {
     row.append(cell).append(" | ");
   }
   row.pop_back();

@@ -70,9 +70,11 @@ struct LegitTally {
   std::int64_t moves = 0;
   std::int64_t rejected = 0;
   std::array<std::int64_t, 6> by_code{};  // indexed by MoveCode
-  std::int64_t rejected_step = 0;      // of which the move went up a step
-  std::int64_t rejected_airborne = 0;  // of which either end was off the ground
-  double PerTenThousand() const { return moves ? 1e4 * static_cast<double>(rejected) / static_cast<double>(moves) : 0; }
+  std::int64_t rejected_step = 0;         // of which the move went up a step
+  std::int64_t rejected_airborne = 0;     // of which either end was off the ground
+  double PerTenThousand() const {
+    return moves ? 1e4 * static_cast<double>(rejected) / static_cast<double>(moves) : 0;
+  }
 };
 struct CheatTally {
   std::int64_t cases = 0;

@@ -54,13 +54,13 @@ struct QuakePlayer {
   Vec3 origin;
   Vec3 velocity;
   bool crouched = false;
-  bool on_ground = false;   // walking: on a plane with normal z >= min_walk_normal.
-  Vec3 ground_normal;       // when on_ground.
-  bool jump_held = false;   // PMF_JUMP_HELD: jump must be released between jumps.
+  bool on_ground = false;  // walking: on a plane with normal z >= min_walk_normal.
+  Vec3 ground_normal;      // when on_ground.
+  bool jump_held = false;  // PMF_JUMP_HELD: jump must be released between jumps.
   // Counters of what the moves did (for tests that the corpus covers them).
-  std::int64_t step_ups = 0;     // walking moves lifted by a step (> 2 units, the game's EV_STEP).
+  std::int64_t step_ups = 0;  // walking moves lifted by a step (> 2 units, the game's EV_STEP).
   std::int64_t jumps = 0;
-  std::int64_t unstuck = 0;      // start overlaps pushed out (PM_CorrectAllSolid's job).
+  std::int64_t unstuck = 0;  // start overlaps pushed out (PM_CorrectAllSolid's job).
 };
 
 // The player's box at `origin`.
