@@ -605,13 +605,14 @@ Json Shots() {
   Json short_range = confirmed;
   short_range["max_range"] = 1.5;
   // The legs box [1.8, 2.2] x [-0.2, 0.2] x [0, 0.9] claimed with tolerance
-  // 0.3: passing 0.25 from its top edge is a hit on the rounded box, 0.35
-  // from it a miss (tolerance is a distance, not grown half extents).
-  Json box_near = ShotJ(1, V(0, 0.2 + 0.25 / std::sqrt(2.0), 0.9 + 0.25 / std::sqrt(2.0)), V(1, 0, 0));
+  // 0.3, along its bottom edge under the floor: passing 0.25 from the edge is
+  // a hit on the rounded box, 0.35 from it a miss (tolerance is a distance,
+  // not grown half extents).
+  Json box_near = ShotJ(1, V(0, 0.2 + 0.25 / std::sqrt(2.0), -0.25 / std::sqrt(2.0)), V(1, 0, 0));
   box_near["claimed"] = Claim(2, 2);
   box_near["tolerance"] = 0.3;
   Json box_far = box_near;
-  box_far["origin"] = V(0, 0.2 + 0.35 / std::sqrt(2.0), 0.9 + 0.35 / std::sqrt(2.0));
+  box_far["origin"] = V(0, 0.2 + 0.35 / std::sqrt(2.0), -0.35 / std::sqrt(2.0));
   // A claim on one's own body is INVALID; so is a bad direction, per shot.
   Json self = confirmed;
   self["claimed"] = Claim(1, 0);
@@ -642,7 +643,7 @@ Json ShotPolicy() {
   s.Create({{"statics", ArenaStatics()},
             {"policy", {{"max_rewind_ticks", 2}, {"clamp_old_shots", true}, {"max_tick_distance", 3}}}});
   Json shooter = Player(1, V(-2, 0, 0));
-  shooter["eye"] = V(0, 0, 1.6);
+  shooter["eye"] = V(0, 0, 1.75);
   Json mate = Player(3, V(1, 0, 0));
   mate["category"] = 16;
   s.Push({{"tick", 1}, {"bodies", {shooter, Player(2, V(3, 0, 0)), mate}}});
@@ -650,7 +651,7 @@ Json ShotPolicy() {
   // Body 2 jumps 8 units in one tick: the guard takes it as a teleport.
   s.Push({{"tick", 3}, {"bodies", {{{"id", 2}, {"pose", Pose(V(3, 8, 0))}}}}});
   s.Push({{"tick", 4}});
-  const Json eye = V(-1, 0, 1.6);
+  const Json eye = V(-1, 0, 1.75);
   Json through_mate = ShotJ(1, eye, V(1, 0, 0));
   through_mate["claimed"] = Claim(2, 0);
   through_mate["at"] = At(2);
@@ -659,19 +660,19 @@ Json ShotPolicy() {
   Json masked = through_mate;
   masked["category_mask"] = kPlayers;
   Json off_eye = through_mate;
-  off_eye["origin"] = V(-1, 2.5, 1.6);  // 2.5 from the eye: beyond 2 (the shooter stood still since tick 2).
+  off_eye["origin"] = V(-1, 2.5, 1.75);  // 2.5 from the eye: beyond 2 (the shooter stood still since tick 2).
   Json backtrack = masked;
   backtrack["expected_at"] = At(3, 0.5);
   backtrack["max_skew_ticks"] = 1;
   Json clamped = masked;
   clamped["at"] = At(0);  // 4 ticks back: clamped to tick 2.
   Json commanded = masked;
-  commanded["origin"] = V(-2, 0, 1.6);
+  commanded["origin"] = V(-2, 0, 1.75);
   commanded["command_at"] = At(1);
   s.Shots({through_mate, ignoring, masked, off_eye, backtrack, clamped, commanded});
-  s.ShotsPacked({{"doubles", {-1, 0, 1.6, 1, 0, 0, "Infinity", 0, 0, 1,  // expected at tick 3
-                              -1, 0, 1.6, 1, 0, 0, "Infinity", 0, 0, 0,  // through the mate
-                              -2, 0, 1.6, 1, 0, 0, "Infinity", 0, 0, 0}},  // command at tick 1
+  s.ShotsPacked({{"doubles", {-1, 0, 1.75, 1, 0, 0, "Infinity", 0, 0, 1,  // expected at tick 3
+                              -1, 0, 1.75, 1, 0, 0, "Infinity", 0, 0, 0,  // through the mate
+                              -2, 0, 1.75, 1, 0, 0, "Infinity", 0, 0, 0}},  // command at tick 1
                  {"shooter_ids", {1, 1, 1}},
                  {"ticks", {2, 2, 2}},
                  {"claimed_body_ids", {2, 2, 2}},

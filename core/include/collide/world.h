@@ -60,7 +60,7 @@
 //   clamp_old_shots the time clamped to the rewind window), the shooter at
 //   command_at, the latest frame by default (UNKNOWN_SHOOTER), the origin
 //   against the shooter's eye then (ORIGIN_IMPLAUSIBLE beyond
-//   max_origin_offset plus the shooter's motion over the tick before, none
+//   max_origin_offset plus the motion of its eye over the tick before, none
 //   across a teleport), the claimed body and part at the time used
 //   (UNKNOWN_TARGET; INVALID when outside the shot's mask). Then one closest
 //   ray cast through the shot's filter, never the shooter: with a claim, MISSED when
@@ -320,8 +320,8 @@ struct ShotVerdict {
   // max range) to the claimed part at the time used; -1 when not applicable.
   double claim_miss_distance = -1.0;
   // |origin - the shooter's eye at command_at|, when known, and the offset
-  // allowed: max_origin_offset plus the shooter's motion over the tick
-  // before command_at.
+  // allowed: max_origin_offset plus the motion of the shooter's eye (a run,
+  // a fall, a crouch) over the tick before command_at.
   double origin_offset = 0.0;
   double origin_allowance = 0.0;
   // The time used lies before a teleport (flagged or guarded) of the

@@ -66,20 +66,26 @@ std::vector<Violation> RequestProblems(const ShotRequest& shot) {
   return out;
 }
 
-// The shooter's eye at the command's time and how far it moved over the tick
-// before (none across a teleport); false when the shooter does not exist then.
+// The shooter's eye in `scene` (body index or body_count() when absent).
+std::size_t EyeAt(const internal::Scene& scene, std::int64_t shooter, Vec3& eye) {
+  const std::size_t i = scene.s0 != nullptr ? scene.s0->IndexOf(shooter) : 0;
+  if (i < scene.body_count()) eye = Apply(scene.BodyPose(i), scene.body(i).eye);
+  return i;
+}
+
+// The shooter's eye at the command's time and how far the eye moved over the
+// tick before (a run, a fall, a crouch; none across a teleport); false when
+// the shooter does not exist then.
 bool ShooterAtCommand(const World& world, const ShotRequest& shot, Vec3& eye, double& motion) {
   const internal::Scene now = internal::SceneAccess::At(world, shot.command_at);
-  const std::size_t i = now.s0 != nullptr ? now.s0->IndexOf(shot.shooter) : 0;
+  const std::size_t i = EyeAt(now, shot.shooter, eye);
   if (i == now.body_count()) return false;
-  const Pose pose = now.BodyPose(i);
-  eye = Apply(pose, now.body(i).eye);
   motion = 0.0;
   if (!now.body(i).teleported) {
     const Time used = now.time.used;
-    if (const std::optional<Pose> before = world.BodyPoseAt(shot.shooter, Time{used.tick - 1, used.fraction})) {
-      motion = Length(pose.position - before->position);
-    }
+    const internal::Scene before = internal::SceneAccess::At(world, Time{used.tick - 1, used.fraction});
+    Vec3 earlier;
+    if (EyeAt(before, shot.shooter, earlier) < before.body_count()) motion = Length(eye - earlier);
   }
   return true;
 }

@@ -794,8 +794,8 @@ type WorldPolicy struct {
 	MaxRewindTicks *int32 `protobuf:"varint,1,opt,name=max_rewind_ticks,json=maxRewindTicks,proto3,oneof" json:"max_rewind_ticks,omitempty"`
 	// Largest distance (length units, >= 0) between a shot's claimed origin
 	// and the shooter's eye at the shot's command time (the latest frame by
-	// default), beyond the shooter's own motion over the tick before it
-	// (ORIGIN_IMPLAUSIBLE beyond). Default 2.
+	// default), beyond the motion of that eye (a run, a fall, a crouch) over the
+	// tick before it (ORIGIN_IMPLAUSIBLE beyond). Default 2.
 	MaxOriginOffset *float64 `protobuf:"fixed64,2,opt,name=max_origin_offset,json=maxOriginOffset,proto3,oneof" json:"max_origin_offset,omitempty"`
 	// Speed limit (length units per second, > 0) of a move without its own.
 	// Default 10.
@@ -2791,7 +2791,7 @@ func (x *CastWorldRaysPackedResponse) GetTime() *TimeUsed {
 //     UNKNOWN_SHOOTER;
 //  4. the origin against the shooter's eye at command_at:
 //     ORIGIN_IMPLAUSIBLE beyond policy.max_origin_offset plus the
-//     shooter's motion over the tick before command_at;
+//     motion of the shooter's eye over the tick before command_at;
 //  5. the claimed body and part at the time used: UNKNOWN_TARGET; a claimed
 //     body outside category_mask: INVALID;
 //  6. one ray cast (origin, direction, max_range) at the time used, seeing
@@ -3038,7 +3038,7 @@ type ShotVerdict struct {
 	// INVALID: every bad field of the shot.
 	Violations []*ItemViolation `protobuf:"bytes,6,rep,name=violations,proto3" json:"violations,omitempty"`
 	// The offset the origin was allowed: policy.max_origin_offset plus the
-	// shooter's motion over the tick before command_at.
+	// motion of the shooter's eye over the tick before command_at.
 	OriginAllowance float64 `protobuf:"fixed64,7,opt,name=origin_allowance,json=originAllowance,proto3" json:"origin_allowance,omitempty"`
 	// The time used lies before a teleport (flagged, or found by the teleport
 	// guard) of the shooter or the claimed body: the rewound pose is from
