@@ -209,7 +209,9 @@ bool DecodeQueries(const v1::QueryWorldRequest& in, WorldQueries& out, DecodeAre
       default:
         violations.Add(Index("ray_casts", i) + ".mode", "unknown mode " + std::to_string(c.mode()));
     }
-    if (c.max_hits() < 0) violations.Add(Index("ray_casts", i) + ".max_hits", "must be >= 0");
+    if (c.max_hits() < 0 || c.max_hits() > kMaxHitsPerQuery) {
+      violations.Add(Index("ray_casts", i) + ".max_hits", "must be in [0, " + std::to_string(kMaxHitsPerQuery) + "]");
+    }
     q.max_hits = c.max_hits() > 0 ? static_cast<std::size_t>(c.max_hits()) : RayQuery{}.max_hits;
   }
   out.shape_casts.resize(in.shape_casts_size());
@@ -235,7 +237,10 @@ bool DecodeQueries(const v1::QueryWorldRequest& in, WorldQueries& out, DecodeAre
     } else {
       violations.Add(Index("overlaps", i) + ".level", "unknown level " + std::to_string(c.level()));
     }
-    if (c.max_results() < 0) violations.Add(Index("overlaps", i) + ".max_results", "must be >= 0");
+    if (c.max_results() < 0 || c.max_results() > kMaxHitsPerQuery) {
+      violations.Add(Index("overlaps", i) + ".max_results",
+                     "must be in [0, " + std::to_string(kMaxHitsPerQuery) + "]");
+    }
     q.max_results =
         c.max_results() > 0 ? static_cast<std::size_t>(c.max_results()) : OverlapQuery{}.max_results;
   }

@@ -31,6 +31,10 @@ namespace collide::convert {
 // for limit checks ahead of allocation.
 std::size_t TriangleCount(const v1::CreateWorldRequest& request);
 
+// The largest max_hits of an all-hits ray cast and max_results of an
+// overlap: an answer's size is bounded by the request's, whatever the scene.
+inline constexpr int kMaxHitsPerQuery = 4096;
+
 // The policy's set fields over `out` (unset ones keep their value).
 void ApplyPolicy(const v1::WorldPolicy& policy, WorldSettings& out);
 

@@ -72,8 +72,9 @@
 // - Broadphase: each kept frame holds a bounding-volume tree over its bodies'
 //   bounds across the interval to the next frame (the body's sphere around
 //   its origin swept between the two positions), so a query at any kept time
-//   visits only bodies near it and interpolates only those. Static primitive
-//   elements are scanned (they are few; level geometry is a mesh with a BVH).
+//   visits only bodies near it and interpolates only those. Static elements
+//   sit in a tree of their bounds built at creation (halfspaces, unbounded,
+//   are tested always); a mesh has its own BVH below that.
 #ifndef COLLIDE_WORLD_H_
 #define COLLIDE_WORLD_H_
 

@@ -61,14 +61,19 @@ std::vector<bool> Repeats(const std::vector<T>& items, Key key) {
   return repeated;
 }
 
-// Every problem of `frame` given the latest snapshot (null when none).
-std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest) {
+// The problems of `frame` given the latest snapshot (null when none): every
+// one, or the first ones found once kMaxFrameProblems are (`truncated` set),
+// so that a frame of millions of bad entries costs no more than a few.
+constexpr std::size_t kMaxFrameProblems = 100;
+std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest, bool& truncated) {
   std::vector<Violation> out;
+  truncated = false;
   if (frame.tick < -kMaxWorldTick || frame.tick > kMaxWorldTick) out.push_back({"tick", "must be in [-2^61, 2^61]"});
   // Sorted copies keep the checks O(n log n) for frames of thousands of bodies.
   const std::vector<bool> repeated = Repeats(frame.bodies, [](const BodyUpdate& u) { return u.id; });
   const std::vector<std::int64_t> removed = Sorted(frame.removals);
   for (std::size_t i = 0; i < frame.bodies.size(); ++i) {
+    if ((truncated = out.size() >= kMaxFrameProblems)) break;
     const BodyUpdate& u = frame.bodies[i];
     const auto at = [i] { return Index("bodies", i); };
     if (repeated[i]) out.push_back({at() + ".id", "duplicate body id " + std::to_string(u.id)});
@@ -115,7 +120,8 @@ std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest)
     if (u.eye && !IsValidNumber(*u.eye)) out.push_back({at() + ".eye", "not a valid number (finite, |v| <= 1e12)"});
   }
   const std::vector<bool> removed_twice = Repeats(frame.removals, [](std::int64_t id) { return id; });
-  for (std::size_t j = 0; j < frame.removals.size(); ++j) {
+  for (std::size_t j = 0; j < frame.removals.size() && !truncated; ++j) {
+    if ((truncated = out.size() >= kMaxFrameProblems)) break;
     const std::int64_t id = frame.removals[j];
     if (removed_twice[j]) {
       out.push_back({Index("removals", j), "duplicate removal of body " + std::to_string(id)});
@@ -226,11 +232,12 @@ FrameError World::PushFrame(const Frame& frame) {
                 std::to_string(latest->tick),
             {}};
   }
-  std::vector<Violation> problems = FrameProblems(frame, latest);
+  bool truncated = false;
+  std::vector<Violation> problems = FrameProblems(frame, latest, truncated);
   if (!problems.empty()) {
     return {FrameError::Kind::kInvalid,
-            "frame " + std::to_string(frame.tick) + " rejected: " + std::to_string(problems.size()) +
-                " problem(s)",
+            "frame " + std::to_string(frame.tick) + " rejected: " + (truncated ? "at least " : "") +
+                std::to_string(problems.size()) + " problem(s)",
             std::move(problems)};
   }
   auto next = std::make_unique<Snapshot>();

@@ -1964,7 +1964,7 @@ type WorldRayCast struct {
 	Ray    *Ray         `protobuf:"bytes,1,opt,name=ray,proto3" json:"ray,omitempty"`
 	Filter *SceneFilter `protobuf:"bytes,2,opt,name=filter,proto3" json:"filter,omitempty"`
 	Mode   RayMode      `protobuf:"varint,3,opt,name=mode,proto3,enum=collide.v1.RayMode" json:"mode,omitempty"`
-	// RAY_MODE_ALL: the nearest max_hits are kept (0: 64).
+	// RAY_MODE_ALL: the nearest max_hits are kept (0: 64; at most 4096).
 	MaxHits int32 `protobuf:"varint,4,opt,name=max_hits,json=maxHits,proto3" json:"max_hits,omitempty"`
 }
 
@@ -2340,7 +2340,7 @@ type WorldOverlap struct {
 	Shape  *Shape       `protobuf:"bytes,1,opt,name=shape,proto3" json:"shape,omitempty"`
 	Filter *SceneFilter `protobuf:"bytes,2,opt,name=filter,proto3" json:"filter,omitempty"`
 	// The first max_results targets (in target order: statics before bodies,
-	// then by id, triangle, part) are kept (0: 256).
+	// then by id, triangle, part) are kept (0: 256; at most 4096).
 	MaxResults int32 `protobuf:"varint,3,opt,name=max_results,json=maxResults,proto3" json:"max_results,omitempty"`
 	// INTERSECT (or unset): targets only; DISTANCE/CONTACT: with a PairResult
 	// each (A = the query shape, B = the target).
