@@ -225,4 +225,7 @@ function enumValue(prefix, value) {
   return name.startsWith(prefix) ? name : prefix + name;
 }
 
-module.exports = {Client, World, CollideError, shapes, PACKED_STRIDES, WORLD_HEADER, status: grpc.status};
+// version: this package's (package.json), the collide release it belongs to.
+const {version} = require('./package.json');
+
+module.exports = {Client, World, CollideError, shapes, PACKED_STRIDES, WORLD_HEADER, status: grpc.status, version};

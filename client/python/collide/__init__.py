@@ -23,6 +23,7 @@ import pkgutil
 # found there.
 __path__ = pkgutil.extend_path(__path__, __name__)
 
+from collide._version import __version__  # noqa: E402
 from collide.client import Client  # noqa: E402
 from collide.errors import CollideError, FieldViolation  # noqa: E402
 from collide.results import (  # noqa: E402
@@ -79,6 +80,7 @@ from collide.shapes import (  # noqa: E402
 )
 
 __all__ = [
+    "__version__",
     "Client",
     "CollideError",
     "FieldViolation",
