@@ -1,8 +1,9 @@
 'use strict';
 // Node.js client of the collide collision query service (collide.v1).
 //
-// The .proto files are loaded at run time from the repository's proto/ (or
-// `protoDir`): no generated code. Shapes are plain objects in the proto's form
+// The .proto files are loaded at run time from the package's proto/ (bundled
+// when it is packed), the repository's proto/ in a checkout, or `protoDir`:
+// no generated code. Shapes are plain objects in the proto's form
 // with snake_case field names ({sphere: {center: {x, y, z}, radius}}), where
 // any vector may also be an [x, y, z] array; the `shapes` helpers build them.
 // Results use camelCase and [x, y, z] arrays. Every method returns a Promise
@@ -16,8 +17,10 @@ const protobuf = require('protobufjs');
 const {CollideError, ErrorDecoder} = require('./errors');
 const {toProto, fromProto} = require('./proto_view');
 const {World, WORLD_HEADER} = require('./world');
+const {defaultProtoDir} = require('./proto_files');
 
-const DEFAULT_PROTO_DIR = path.resolve(__dirname, '..', '..', 'proto');
+// The package's bundled proto/ or, in a checkout, the repository's (proto_files.js).
+const DEFAULT_PROTO_DIR = defaultProtoDir();
 const PROTO_FILES = [
   'collide/v1/collide.proto',
   'collide/v1/world.proto',

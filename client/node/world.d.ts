@@ -1,14 +1,23 @@
 // Type declarations of the world API (world.js; proto/collide/v1/world.proto).
-// Requests are in the proto's form (snake_case; vectors may be [x, y, z],
+// camelCase throughout: request fields are the proto's in camelCase (the
+// client also takes the proto's snake_case names; vectors may be [x, y, z],
 // quaternions [w, x, y, z], repeated numbers typed arrays); results use
-// camelCase, [x, y, z] vectors, enum names and Numbers for int64.
+// camelCase, [x, y, z] vectors and enum names.
+//
+// 64-bit integers (body, element and shooter ids, ticks, category masks):
+// requests take them as Int64 (a Number, a decimal string or a bigint; give
+// a string or a bigint for an id past Number.MAX_SAFE_INTEGER, 2^53 - 1, so
+// that every digit is kept). Results give them as Numbers, exact up to
+// Number.MAX_SAFE_INTEGER: keep ids that come back in results (bodies,
+// elements) within it.
 import {EventEmitter} from 'events';
 import type {CollideError, Quaternion, Ray, Shape, Triple, Vec3} from './index';
 
 export const WORLD_HEADER: 'collide-world';
 
-/** int64 / uint64 fields: Numbers (ids within Number.MAX_SAFE_INTEGER) or decimal strings. */
-export type Int64 = number | string;
+/** An int64 / uint64 request field: a Number (exact within Number.MAX_SAFE_INTEGER), a decimal string or a
+ * bigint (strings and bigints keep all 64 bits). */
+export type Int64 = number | string | bigint;
 
 export interface Pose {
   position?: Vec3;
@@ -19,26 +28,26 @@ export interface StaticElement {
   id?: Int64;
   /** 0 or unset: all 64 bits. */
   category?: Int64;
-  /** Exactly one of mesh, shape and map_file. */
+  /** Exactly one of mesh, shape and mapFile. */
   mesh?: {vertices?: ArrayLike<number>; indices?: ArrayLike<number>};
   shape?: Shape;
   /** A file in the server's --maps_dir; map picks one map of a .pk3. */
-  map_file?: {name: string; map?: string};
+  mapFile?: {name: string; map?: string};
 }
 
 export interface WorldPolicy {
-  max_rewind_ticks?: number;
-  max_origin_offset?: number;
-  default_max_speed?: number;
-  skin_width?: number;
-  slide_iterations?: number;
+  maxRewindTicks?: number;
+  maxOriginOffset?: number;
+  defaultMaxSpeed?: number;
+  skinWidth?: number;
+  slideIterations?: number;
 }
 
 export interface CreateWorldRequest {
-  world_id: string;
+  worldId: string;
   statics?: StaticElement[];
   /** 0: 64 (or --max_history_ticks if lower). */
-  history_ticks?: number;
+  historyTicks?: number;
   policy?: WorldPolicy;
 }
 
@@ -53,10 +62,10 @@ export interface BodyUpdate {
   id: Int64;
   pose?: Pose;
   parts?: BodyPart[];
-  part_poses?: Array<{part?: number; local?: Pose}>;
+  partPoses?: Array<{part?: number; local?: Pose}>;
   teleport?: boolean;
   category?: Int64;
-  movement_shape?: Shape;
+  movementShape?: Shape;
 }
 
 export interface Frame {
@@ -76,31 +85,31 @@ export interface SceneFilter {
   /** Unset: the latest frame. */
   at?: WorldTime;
   /** 0 or unset: all 64 bits. */
-  category_mask?: Int64;
-  ignore_bodies?: Int64[];
+  categoryMask?: Int64;
+  ignoreBodies?: Int64[];
 }
 
 export type RayMode = 'RAY_MODE_CLOSEST' | 'RAY_MODE_ANY' | 'RAY_MODE_ALL' | 'RAY_MODE_UNSPECIFIED' | number;
 
 export interface QueryWorldRequest {
-  ray_casts?: Array<{ray?: Ray; filter?: SceneFilter; mode?: RayMode; max_hits?: number}>;
-  shape_casts?: Array<{shape?: Shape; translation?: Vec3; filter?: SceneFilter}>;
-  overlaps?: Array<{shape?: Shape; filter?: SceneFilter; max_results?: number; level?: string | number}>;
+  rayCasts?: Array<{ray?: Ray; filter?: SceneFilter; mode?: RayMode; maxHits?: number}>;
+  shapeCasts?: Array<{shape?: Shape; translation?: Vec3; filter?: SceneFilter}>;
+  overlaps?: Array<{shape?: Shape; filter?: SceneFilter; maxResults?: number; level?: string | number}>;
 }
 
 export interface Shot {
-  shooter_id: Int64;
+  shooterId: Int64;
   origin?: Vec3;
   direction?: Vec3;
   /** Unset or Infinity: unbounded. */
-  max_range?: number;
+  maxRange?: number;
   /** The time the shooter saw; unset: the latest frame. */
   at?: WorldTime;
-  claimed?: {body_id?: Int64; part_id?: number};
+  claimed?: {bodyId?: Int64; partId?: number};
   tolerance?: number;
 }
 
-/** Shot i: doubles[10i .. 10i + 9] (origin, direction, max_range, fraction, tolerance, 0), shooterIds[i],
+/** Shot i: doubles[10i .. 10i + 9] (origin, direction, maxRange, fraction, tolerance, 0), shooterIds[i],
  * ticks[i] (< 0: the latest frame), claimedBodyIds[i] and claimedPartIds[i] (-1: no claim). */
 export interface PackedShots {
   doubles: ArrayLike<number>;
@@ -111,16 +120,16 @@ export interface PackedShots {
 }
 
 export interface Move {
-  body_id: Int64;
+  bodyId: Int64;
   /** Unset: the body's position in the frame before the latest. */
   from?: Vec3;
   to?: Vec3;
   /** Seconds, > 0. */
   elapsed?: number;
-  /** Unset: the policy's default_max_speed. */
-  max_speed?: number;
+  /** Unset: the policy's defaultMaxSpeed. */
+  maxSpeed?: number;
   slide?: boolean;
-  category_mask?: Int64;
+  categoryMask?: Int64;
 }
 
 // Results.
@@ -258,8 +267,8 @@ export interface TickParts {
   query?: QueryWorldRequest;
   shots?: Shot[];
   moves?: Move[];
-  shots_packed?: PackedShots;
-  rays_packed?: {rays: ArrayLike<number>; filter?: SceneFilter};
+  shotsPacked?: PackedShots;
+  raysPacked?: {rays: ArrayLike<number>; filter?: SceneFilter};
 }
 
 /** The answer of one Tick message: each part's result, null for parts not sent (or not run). */
