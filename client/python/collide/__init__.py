@@ -25,6 +25,7 @@ __path__ = pkgutil.extend_path(__path__, __name__)
 
 from collide._version import __version__  # noqa: E402
 from collide.client import Client  # noqa: E402
+from collide.codes import ErrorReason, MoveCode, ShotCode, StatusCode  # noqa: E402
 from collide.errors import CollideError, FieldViolation  # noqa: E402
 from collide.results import (  # noqa: E402
     PackedPairResults,
@@ -81,6 +82,10 @@ from collide.shapes import (  # noqa: E402
 
 __all__ = [
     "__version__",
+    "ShotCode",
+    "MoveCode",
+    "ErrorReason",
+    "StatusCode",
     "Client",
     "CollideError",
     "FieldViolation",
