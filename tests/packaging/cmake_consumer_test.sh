@@ -8,15 +8,12 @@
 set -euo pipefail
 build=$(cd "$1" && pwd)
 cxx=${2:-c++}
-here=$(cd "$(dirname "$0")" && pwd)
-source_dir=$(cd "$here/../.." && pwd)
-work=$(mktemp -d -t collide-cmake-consumer-XXXXXX)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/workdir.sh" cmake-consumer
 prefix=$work/prefix
 
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 # A copy of the consumer, so that nothing is resolved relative to the tree.
-cp -r "$source_dir/tests/consumers/cmake" "$work/consumer"
+cp -r "$root/tests/consumers/cmake" "$work/consumer"
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$work/consumer" -B "$work/consumer/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" \

@@ -9,10 +9,7 @@
 # loopback port. Run by ctest as node_package.
 set -euo pipefail
 server_bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-work=$(mktemp -d -t collide-node-package-XXXXXX)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/workdir.sh" node-package
 npm_flags=(--no-audit --no-fund --loglevel=error --prefer-offline)
 
 # The repository's layout, as pack_files.js expects it: client/node, proto/, LICENSE, NOTICE.

@@ -10,10 +10,7 @@
 # python_package.
 set -euo pipefail
 server_bin=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-work=$(mktemp -d -t collide-python-package-XXXXXX)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/workdir.sh" python-package
 
 # A copy of the package and the protos it is built from, so that pip's
 # in-tree build leaves the checkout alone.
