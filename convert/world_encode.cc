@@ -137,7 +137,7 @@ void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedReq
       out->add_doubles(d);
     }
     out->add_shooter_ids(s.shooter);
-    out->add_ticks(s.at ? s.at->tick : -1);
+    out->add_ticks(s.at ? s.at->tick : kPackedLatestTick);
     out->add_claimed_body_ids(s.claim ? s.claim->body : -1);
     out->add_claimed_part_ids(s.claim ? s.claim->part : -1);
   }
@@ -201,13 +201,11 @@ namespace {
 // UNSPECIFIED (an unknown or unspecified wire code reads as the invalid one).
 ShotCode FromProto(v1::ShotCode code) {
   const int c = static_cast<int>(code) - 1;
-  return c >= 0 && c <= static_cast<int>(ShotCode::kUnknownTarget) ? static_cast<ShotCode>(c)
-                                                                   : ShotCode::kInvalidRequest;
+  return c >= 0 && c <= static_cast<int>(ShotCode::kInvalid) ? static_cast<ShotCode>(c) : ShotCode::kInvalid;
 }
 MoveCode FromProto(v1::MoveCode code) {
   const int c = static_cast<int>(code) - 1;
-  return c >= 0 && c <= static_cast<int>(MoveCode::kUnknownBody) ? static_cast<MoveCode>(c)
-                                                                 : MoveCode::kInvalidRequest;
+  return c >= 0 && c <= static_cast<int>(MoveCode::kInvalid) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
 }
 }  // namespace
 
@@ -218,6 +216,7 @@ ShotVerdict FromProto(const v1::ShotVerdict& in) {
   if (in.has_first_hit()) out.first_hit = FromProto(in.first_hit());
   out.claim_miss_distance = in.claimed_miss_distance();
   out.origin_offset = in.origin_offset();
+  for (const v1::ItemViolation& v : in.violations()) out.problems.push_back({v.field(), v.description()});
   return out;
 }
 
@@ -231,6 +230,7 @@ MoveVerdict FromProto(const v1::MoveVerdict& in) {
   if (in.has_target()) out.target = FromProto(in.target());
   out.allowed_position = FromProto(in.allowed_position());
   out.slid_position = FromProto(in.slid_position());
+  for (const v1::ItemViolation& v : in.violations()) out.problems.push_back({v.field(), v.description()});
   return out;
 }
 

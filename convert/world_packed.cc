@@ -111,7 +111,7 @@ bool DecodePacked(const v1::ValidateShotsPackedRequest& in, std::vector<ShotRequ
     s.origin = {d[0], d[1], d[2]};
     s.direction = {d[3], d[4], d[5]};
     s.max_range = d[6];
-    if (in.ticks(static_cast<int>(i)) >= 0) s.at = Time{in.ticks(static_cast<int>(i)), d[7]};
+    if (in.ticks(static_cast<int>(i)) != kPackedLatestTick) s.at = Time{in.ticks(static_cast<int>(i)), d[7]};
     s.tolerance = d[8];
     const std::int64_t body = in.claimed_body_ids(static_cast<int>(i));
     const std::int32_t part = in.claimed_part_ids(static_cast<int>(i));
@@ -123,7 +123,10 @@ bool DecodePacked(const v1::ValidateShotsPackedRequest& in, std::vector<ShotRequ
 void AddPackedShotProblems(std::size_t i, std::vector<Violation>& problems, ViolationList& violations) {
   for (Violation& v : problems) {
     const int offset = ShotFieldOffset(v.field);
-    violations.Add(offset < 0 ? Element("shooter_ids", i)
+    const std::string_view array = v.field == "at.tick"      ? "ticks"
+                                   : v.field == "claim.body" ? "claimed_body_ids"
+                                                             : "shooter_ids";
+    violations.Add(offset < 0 ? Element(array, i)
                               : Element("doubles", i * kPackedShotStride + static_cast<std::size_t>(offset)),
                    v.field + ": " + v.description);
   }

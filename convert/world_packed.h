@@ -5,6 +5,8 @@
 #define COLLIDE_CONVERT_WORLD_PACKED_H_
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -17,6 +19,9 @@ namespace collide::convert {
 // Doubles per packed shot: origin, direction, max_range, fraction,
 // tolerance, unused.
 inline constexpr int kPackedShotStride = 10;
+// ticks[i] for a shot at the latest frame: never a tick (world.h's
+// kMaxWorldTick bounds them).
+inline constexpr std::int64_t kPackedLatestTick = std::numeric_limits<std::int64_t>::min();
 
 // Closest-hit ray queries, all with the request's filter and time.
 bool DecodePacked(const v1::CastWorldRaysPackedRequest& in, std::vector<RayQuery>& out,
@@ -26,7 +31,8 @@ void EncodePacked(std::span<const RayQueryResult> results, v1::CastWorldRaysPack
 
 bool DecodePacked(const v1::ValidateShotsPackedRequest& in, std::vector<ShotRequest>& out,
                   ViolationList& violations);
-// Shot i's core problems under the doubles that hold them ("doubles[10i+3]").
+// Shot i's core problems under the elements that hold them ("doubles[10i+3]",
+// "ticks[i]", "claimed_body_ids[i]").
 void AddPackedShotProblems(std::size_t i, std::vector<Violation>& problems, ViolationList& violations);
 
 }  // namespace collide::convert

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "collide/mesh.h"
+#include "convert/world_results.h"
 
 namespace collide::convert {
 namespace {
@@ -275,10 +276,7 @@ bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& o
 
 void AddItemProblems(std::string_view list, std::size_t i, std::vector<Violation>& problems,
                      ViolationList& violations) {
-  const bool shot = list == "shots";
-  for (Violation& v : problems) {
-    if (shot && v.field == "max_distance") v.field = "max_range";
-  }
+  for (Violation& v : problems) v.field = ProtoFieldName(v.field);
   violations.AddUnder(Index(list, i), problems);
 }
 

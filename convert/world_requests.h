@@ -68,7 +68,7 @@ bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& o
 
 // The core's per-item `problems` (paths relative to the item, core names)
 // under "<list>[i]", with the few core names the proto spells differently
-// renamed (a shot's ray "max_distance" is "max_range").
+// renamed (ProtoFieldName).
 void AddItemProblems(std::string_view list, std::size_t i, std::vector<Violation>& problems,
                      ViolationList& violations);
 

@@ -61,12 +61,28 @@ namespace {
 // The wire codes are the core's in the same order, shifted past UNSPECIFIED.
 v1::ShotCode ToProto(ShotCode code) { return static_cast<v1::ShotCode>(static_cast<int>(code) + 1); }
 v1::MoveCode ToProto(MoveCode code) { return static_cast<v1::MoveCode>(static_cast<int>(code) + 1); }
-static_assert(static_cast<int>(ShotCode::kUnknownTarget) + 1 == v1::SHOT_CODE_UNKNOWN_TARGET);
-static_assert(static_cast<int>(MoveCode::kUnknownBody) + 1 == v1::MOVE_CODE_UNKNOWN_BODY);
+static_assert(static_cast<int>(ShotCode::kInvalid) + 1 == v1::SHOT_CODE_INVALID);
+static_assert(static_cast<int>(MoveCode::kInvalid) + 1 == v1::MOVE_CODE_INVALID);
+
+template <typename Verdict>
+void AddViolations(const std::vector<Violation>& problems, Verdict* out) {
+  for (const Violation& v : problems) {
+    v1::ItemViolation* item = out->add_violations();
+    item->set_field(ProtoFieldName(v.field));
+    item->set_description(v.description);
+  }
+}
 }  // namespace
+
+std::string ProtoFieldName(std::string_view core_field) {
+  if (core_field == "max_distance") return "max_range";
+  if (core_field == "claim.body") return "claimed.body_id";
+  return std::string(core_field);
+}
 
 void ToProto(const ShotVerdict& in, v1::ShotVerdict* out) {
   out->set_code(ToProto(in.code));
+  if (in.code == ShotCode::kInvalid) return AddViolations(in.problems, out);
   if (in.first_hit) ToProto(*in.first_hit, out->mutable_first_hit());
   ToProto(in.time, out->mutable_time());
   out->set_claimed_miss_distance(in.claim_miss_distance);
@@ -75,6 +91,7 @@ void ToProto(const ShotVerdict& in, v1::ShotVerdict* out) {
 
 void ToProto(const MoveVerdict& in, v1::MoveVerdict* out) {
   out->set_code(ToProto(in.code));
+  if (in.code == MoveCode::kInvalid) return AddViolations(in.problems, out);
   ToProto(in.allowed_position, out->mutable_allowed_position());
   out->set_t(in.t);
   ToProto(in.normal, out->mutable_normal());

@@ -1,8 +1,11 @@
 // Core world results (world.h) -> collide.v1 world responses (world.proto).
-// Never fails; valid results only (invalid items become INVALID_ARGUMENT
-// before encoding).
+// Never fails. Invalid queries become INVALID_ARGUMENT before encoding; an
+// INVALID verdict is encoded with its violations alone.
 #ifndef COLLIDE_CONVERT_WORLD_RESULTS_H_
 #define COLLIDE_CONVERT_WORLD_RESULTS_H_
+
+#include <string>
+#include <string_view>
 
 #include "collide/v1/world.pb.h"
 #include "collide/world.h"
@@ -15,6 +18,10 @@ void ToProto(const WorldRayHit& in, v1::WorldRayHit* out);
 void ToProto(const RayQueryResult& in, v1::WorldRayResult* out);
 void ToProto(const ShapeCastResult& in, v1::WorldShapeCastResult* out);
 void ToProto(const OverlapQueryResult& in, v1::WorldOverlapResult* out);
+// A shot's or move's field as world.proto names it: the core's names but
+// for a shot's ray "max_distance" ("max_range") and its claim
+// ("claimed.body_id").
+std::string ProtoFieldName(std::string_view core_field);
 void ToProto(const ShotVerdict& in, v1::ShotVerdict* out);
 void ToProto(const MoveVerdict& in, v1::MoveVerdict* out);
 // The settings as a policy with every field set.

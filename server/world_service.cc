@@ -433,15 +433,15 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::QueryWorldRequest& r
 
 template <typename AddProblems>
 grpc::Status WorldService::JudgeShots(WorldEntry& entry, const std::vector<ShotRequest>& shots,
-                                      convert::ViolationList& violations, AddProblems add_problems,
-                                      v1::ValidateShotsResponse* response) {
+                                      bool all_or_nothing, convert::ViolationList& violations,
+                                      AddProblems add_problems, v1::ValidateShotsResponse* response) {
   std::vector<ShotVerdict> verdicts;
   {
     std::shared_lock lock(entry.mu);
     verdicts = entry.world.ValidateShots(shots);
   }
-  for (std::size_t i = 0; i < verdicts.size(); ++i) {
-    if (verdicts[i].code == ShotCode::kInvalidRequest) add_problems(i, verdicts[i].problems);
+  for (std::size_t i = 0; all_or_nothing && i < verdicts.size(); ++i) {
+    if (verdicts[i].code == ShotCode::kInvalid) add_problems(i, verdicts[i].problems);
   }
   if (!violations.empty()) return Invalid(violations);
   for (const ShotVerdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
@@ -460,7 +460,7 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsRequest
   const auto add = [&violations](std::size_t i, std::vector<Violation>& problems) {
     convert::AddItemProblems("shots", i, problems, violations);
   };
-  return JudgeShots(entry, shots, violations, add, response);
+  return JudgeShots(entry, shots, request.all_or_nothing(), violations, add, response);
 }
 
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsPackedRequest& request,
@@ -475,7 +475,7 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsPackedR
   const auto add = [&violations](std::size_t i, std::vector<Violation>& problems) {
     convert::AddPackedShotProblems(i, problems, violations);
   };
-  return JudgeShots(entry, shots, violations, add, response);
+  return JudgeShots(entry, shots, request.all_or_nothing(), violations, add, response);
 }
 
 grpc::Status WorldService::Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
@@ -515,8 +515,8 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest
     std::shared_lock lock(entry.mu);
     verdicts = entry.world.ValidateMoves(moves);
   }
-  for (std::size_t i = 0; i < verdicts.size(); ++i) {
-    if (verdicts[i].code == MoveCode::kInvalidRequest) {
+  for (std::size_t i = 0; request.all_or_nothing() && i < verdicts.size(); ++i) {
+    if (verdicts[i].code == MoveCode::kInvalid) {
       convert::AddItemProblems("moves", i, verdicts[i].problems, violations);
     }
   }

@@ -210,9 +210,10 @@ class WorldService final : public WorldServiceBase {
   grpc::Status Create(const std::string& owner, const v1::CreateWorldRequest& request,
                       v1::WorldInfo* response);
   void FillInfo(WorldEntry& entry, v1::WorldInfo* out);
-  // Shot verdicts of decoded `shots`; invalid ones are added by `add_problems`.
+  // Shot verdicts of decoded `shots`; with all_or_nothing, the invalid ones
+  // are added by `add_problems` and fail the call.
   template <typename AddProblems>
-  grpc::Status JudgeShots(WorldEntry& entry, const std::vector<ShotRequest>& shots,
+  grpc::Status JudgeShots(WorldEntry& entry, const std::vector<ShotRequest>& shots, bool all_or_nothing,
                           convert::ViolationList& violations, AddProblems add_problems,
                           v1::ValidateShotsResponse* response);
 

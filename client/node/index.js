@@ -17,7 +17,7 @@ const protoLoader = require('@grpc/proto-loader');
 const protobuf = require('protobufjs');
 const {CollideError, ErrorDecoder} = require('./errors');
 const {toProto, fromProto} = require('./proto_view');
-const {World, WORLD_HEADER} = require('./world');
+const {World, WORLD_HEADER, LATEST_TICK} = require('./world');
 const {defaultProtoDir} = require('./proto_files');
 
 // The package's bundled proto/ or, in a checkout, the repository's (proto_files.js).
@@ -232,4 +232,6 @@ function enumValue(prefix, value) {
 // version: this package's (package.json), the collide release it belongs to.
 const {version} = require('./package.json');
 
-module.exports = {Client, World, CollideError, shapes, PACKED_STRIDES, WORLD_HEADER, status: grpc.status, version};
+module.exports = {
+  Client, World, CollideError, shapes, PACKED_STRIDES, WORLD_HEADER, LATEST_TICK, status: grpc.status, version,
+};

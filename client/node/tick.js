@@ -94,8 +94,9 @@ class TickStream {
     const proto = (value, type) => this._client._toProto(value, type);
     if (parts.frame) m.frame = proto(parts.frame, 'Frame');
     if (parts.query) m.query = proto({...parts.query, world_id: id}, 'QueryWorldRequest');
-    if (parts.shots) m.shots = proto({world_id: id, shots: parts.shots}, 'ValidateShotsRequest');
-    if (parts.moves) m.moves = proto({world_id: id, moves: parts.moves}, 'ValidateMovesRequest');
+    const allOrNothing = Boolean(parts.allOrNothing);
+    if (parts.shots) m.shots = proto({world_id: id, shots: parts.shots, all_or_nothing: allOrNothing}, 'ValidateShotsRequest');
+    if (parts.moves) m.moves = proto({world_id: id, moves: parts.moves, all_or_nothing: allOrNothing}, 'ValidateMovesRequest');
     const shotsPacked = parts.shotsPacked || parts.shots_packed;  // camelCase, or the proto's name
     const raysPacked = parts.raysPacked || parts.rays_packed;
     if (shotsPacked) m.shots_packed = world._shotsPackedRequest(shotsPacked);

@@ -109,14 +109,30 @@ export interface Shot {
   tolerance?: number;
 }
 
+/** ticks[i] of a packed shot at the latest frame: INT64_MIN (-(2 ** 63)), never a tick. */
+export const LATEST_TICK: number;
+
 /** Shot i: doubles[10i .. 10i + 9] (origin, direction, maxRange, fraction, tolerance, 0), shooterIds[i],
- * ticks[i] (< 0: the latest frame), claimedBodyIds[i] and claimedPartIds[i] (-1: no claim). */
+ * ticks[i] (LATEST_TICK: the latest frame), claimedBodyIds[i] and claimedPartIds[i] (-1: no claim). */
 export interface PackedShots {
   doubles: ArrayLike<number>;
   shooterIds: ArrayLike<number>;
   ticks: ArrayLike<number>;
   claimedBodyIds: ArrayLike<number>;
   claimedPartIds: ArrayLike<number>;
+  /** As VerdictOptions.allOrNothing. */
+  allOrNothing?: boolean;
+}
+
+export interface VerdictOptions {
+  /** A bad shot or move fails the whole call with INVALID_ARGUMENT, instead of getting an INVALID verdict. */
+  allOrNothing?: boolean;
+}
+
+/** One bad field of a shot or move (an INVALID verdict), its path relative to the item. */
+export interface ItemViolation {
+  field: string;
+  description: string;
 }
 
 export interface Move {
@@ -221,7 +237,7 @@ export interface PackedWorldRayHits {
 export type ShotCode =
   | 'SHOT_CODE_CONFIRMED' | 'SHOT_CODE_HIT_OTHER_PART' | 'SHOT_CODE_HIT_OTHER_BODY' | 'SHOT_CODE_BLOCKED'
   | 'SHOT_CODE_MISSED' | 'SHOT_CODE_REWIND_TOO_OLD' | 'SHOT_CODE_IN_THE_FUTURE' | 'SHOT_CODE_ORIGIN_IMPLAUSIBLE'
-  | 'SHOT_CODE_UNKNOWN_SHOOTER' | 'SHOT_CODE_UNKNOWN_TARGET';
+  | 'SHOT_CODE_UNKNOWN_SHOOTER' | 'SHOT_CODE_UNKNOWN_TARGET' | 'SHOT_CODE_INVALID';
 
 export interface ShotVerdict {
   code: ShotCode;
@@ -230,11 +246,13 @@ export interface ShotVerdict {
   /** -1 when not computed. */
   claimedMissDistance: number;
   originOffset: number;
+  /** SHOT_CODE_INVALID: the shot's bad fields. */
+  violations: ItemViolation[];
 }
 
 export type MoveCode =
   | 'MOVE_CODE_OK' | 'MOVE_CODE_TOO_FAST' | 'MOVE_CODE_BLOCKED' | 'MOVE_CODE_START_PENETRATING'
-  | 'MOVE_CODE_UNKNOWN_BODY';
+  | 'MOVE_CODE_UNKNOWN_BODY' | 'MOVE_CODE_INVALID';
 
 export interface MoveVerdict {
   code: MoveCode;
@@ -245,6 +263,8 @@ export interface MoveVerdict {
   depth: number;
   speed: number;
   slidPosition: Triple;
+  /** MOVE_CODE_INVALID: the move's bad fields. */
+  violations: ItemViolation[];
 }
 
 export interface WorldOptions {
@@ -267,6 +287,8 @@ export interface TickParts {
   query?: QueryWorldRequest;
   shots?: Shot[];
   moves?: Move[];
+  /** As VerdictOptions.allOrNothing, for this message's shots and moves. */
+  allOrNothing?: boolean;
   shotsPacked?: PackedShots;
   raysPacked?: {rays: ArrayLike<number>; filter?: SceneFilter};
 }
@@ -304,9 +326,9 @@ export class World extends EventEmitter {
   pushFrame(frame: Frame): Promise<{oldestTick: number}>;
   query(request: QueryWorldRequest): Promise<QueryWorldResponse>;
   castRaysPacked(raysFlat: ArrayLike<number>, filter?: SceneFilter): Promise<PackedWorldRayHits>;
-  validateShots(shots: Shot[]): Promise<ShotVerdict[]>;
+  validateShots(shots: Shot[], options?: VerdictOptions): Promise<ShotVerdict[]>;
   validateShotsPacked(shots: PackedShots): Promise<ShotVerdict[]>;
-  validateMoves(moves: Move[]): Promise<MoveVerdict[]>;
+  validateMoves(moves: Move[], options?: VerdictOptions): Promise<MoveVerdict[]>;
   /** Opens the world's Tick stream; budgetMs: its messages' default budget. */
   tick(options?: {budgetMs?: number}): TickStream;
   on(event: 'recreated', listener: (e: RecreatedEvent) => void): this;

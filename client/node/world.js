@@ -148,21 +148,25 @@ class World extends EventEmitter {
   }
 
   // shots: [{shooter_id, origin, direction, max_range, at, claimed: {body_id,
-  // part_id}, tolerance}]. Resolves to one verdict per shot.
-  async validateShots(shots) {
-    const r = await this._call('ValidateShots', this._client._toProto({world_id: this.id, shots}, 'ValidateShotsRequest'));
+  // part_id}, tolerance}]. Resolves to one verdict per shot: a bad shot's is
+  // SHOT_CODE_INVALID with its violations, unless options.allOrNothing, which
+  // rejects the whole call with INVALID_ARGUMENT instead.
+  async validateShots(shots, {allOrNothing = false} = {}) {
+    const request = {world_id: this.id, shots, all_or_nothing: allOrNothing};
+    const r = await this._call('ValidateShots', this._client._toProto(request, 'ValidateShotsRequest'));
     return this._view('ValidateShotsResponse', r).verdicts;
   }
 
   // Shots in flat arrays (world.proto ValidateShotsPackedRequest): doubles
-  // (10 per shot), shooterIds, ticks (< 0: latest), claimedBodyIds and
-  // claimedPartIds (-1: no claim); any array-likes.
+  // (10 per shot), shooterIds, ticks (LATEST_TICK: the latest frame),
+  // claimedBodyIds and claimedPartIds (-1: no claim); any array-likes;
+  // allOrNothing as validateShots'.
   async validateShotsPacked(shots) {
     const r = await this._call('ValidateShotsPacked', this._shotsPackedRequest(shots));
     return this._view('ValidateShotsResponse', r).verdicts;
   }
 
-  _shotsPackedRequest({doubles, shooterIds, ticks, claimedBodyIds, claimedPartIds}) {
+  _shotsPackedRequest({doubles, shooterIds, ticks, claimedBodyIds, claimedPartIds, allOrNothing = false}) {
     return {
       world_id: this.id,
       doubles: Array.from(doubles),
@@ -170,6 +174,7 @@ class World extends EventEmitter {
       ticks: Array.from(ticks),
       claimed_body_ids: Array.from(claimedBodyIds),
       claimed_part_ids: Array.from(claimedPartIds),
+      all_or_nothing: allOrNothing,
     };
   }
 
@@ -179,11 +184,17 @@ class World extends EventEmitter {
     return new TickStream(this, this._metadata, options);
   }
 
-  // moves: [{body_id, from, to, elapsed, max_speed, slide, category_mask}].
-  async validateMoves(moves) {
-    const r = await this._call('ValidateMoves', this._client._toProto({world_id: this.id, moves}, 'ValidateMovesRequest'));
+  // moves: [{body_id, from, to, elapsed, max_speed, slide, category_mask}];
+  // options.allOrNothing as validateShots'.
+  async validateMoves(moves, {allOrNothing = false} = {}) {
+    const request = {world_id: this.id, moves, all_or_nothing: allOrNothing};
+    const r = await this._call('ValidateMoves', this._client._toProto(request, 'ValidateMovesRequest'));
     return this._view('ValidateMovesResponse', r).verdicts;
   }
 }
 
-module.exports = {World, WORLD_HEADER};
+// ticks[i] of a packed shot at the latest frame: INT64_MIN, never a tick
+// (exactly representable as a double).
+const LATEST_TICK = -(2 ** 63);
+
+module.exports = {World, WORLD_HEADER, LATEST_TICK};

@@ -248,11 +248,13 @@ absl::StatusOr<std::vector<RayQueryResult>> WorldClient::CastRaysPacked(std::str
 }
 
 absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShots(std::string_view world_id,
-                                                                    std::span<const ShotRequest> shots) {
+                                                                    std::span<const ShotRequest> shots,
+                                                                    Batch batch) {
   google::protobuf::Arena arena;
   auto* request = google::protobuf::Arena::CreateMessage<pb::ValidateShotsRequest>(&arena);
   auto* response = google::protobuf::Arena::CreateMessage<pb::ValidateShotsResponse>(&arena);
   request->set_world_id(std::string(world_id));
+  request->set_all_or_nothing(batch == Batch::kAllOrNothing);
   for (const ShotRequest& shot : shots) convert::ToProto(shot, request->add_shots());
   absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::ValidateShots, world_id, *request, *response);
   if (!s.ok()) return s;
@@ -260,9 +262,10 @@ absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShots(std::string_
 }
 
 absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShotsPacked(
-    std::string_view world_id, std::span<const ShotRequest> shots) {
+    std::string_view world_id, std::span<const ShotRequest> shots, Batch batch) {
   pb::ValidateShotsPackedRequest request;
   request.set_world_id(std::string(world_id));
+  request.set_all_or_nothing(batch == Batch::kAllOrNothing);
   convert::EncodePacked(shots, &request);
   google::protobuf::Arena arena;
   auto* response = google::protobuf::Arena::CreateMessage<pb::ValidateShotsResponse>(&arena);
@@ -273,11 +276,13 @@ absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShotsPacked(
 }
 
 absl::StatusOr<std::vector<MoveVerdict>> WorldClient::ValidateMoves(std::string_view world_id,
-                                                                    std::span<const MoveRequest> moves) {
+                                                                    std::span<const MoveRequest> moves,
+                                                                    Batch batch) {
   google::protobuf::Arena arena;
   auto* request = google::protobuf::Arena::CreateMessage<pb::ValidateMovesRequest>(&arena);
   auto* response = google::protobuf::Arena::CreateMessage<pb::ValidateMovesResponse>(&arena);
   request->set_world_id(std::string(world_id));
+  request->set_all_or_nothing(batch == Batch::kAllOrNothing);
   for (const MoveRequest& move : moves) convert::ToProto(move, request->add_moves());
   absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::ValidateMoves, world_id, *request, *response);
   if (!s.ok()) return s;

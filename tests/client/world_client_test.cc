@@ -400,13 +400,26 @@ TEST_F(WorldClientTest, ErrorsComeBackWithFieldPaths) {
   std::vector<ShotRequest> shots = Shots();
   shots[3].direction = {0, 0, 0};
   shots[5].at = Time{1, 1.5};
-  s = client.ValidateShots(kWorld, shots).status();
+  // Per item by default: the bad shots are INVALID verdicts naming their
+  // fields, in both forms.
+  for (const bool packed : {false, true}) {
+    const auto verdicts =
+        packed ? client.ValidateShotsPacked(kWorld, shots) : client.ValidateShots(kWorld, shots);
+    ASSERT_TRUE(verdicts.ok()) << verdicts.status();
+    ASSERT_EQ(verdicts->size(), shots.size());
+    EXPECT_EQ((*verdicts)[3].code, ShotCode::kInvalid);
+    EXPECT_TRUE((*verdicts)[3].problems.at(0).field.starts_with("direction")) << (*verdicts)[3].problems[0].field;
+    EXPECT_EQ((*verdicts)[5].code, ShotCode::kInvalid);
+    EXPECT_EQ((*verdicts)[5].problems.at(0).field, "at.fraction");
+    EXPECT_NE((*verdicts)[0].code, ShotCode::kInvalid);
+  }
+  s = client.ValidateShots(kWorld, shots, WorldClient::Batch::kAllOrNothing).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   const std::vector<std::string> fields = Fields(s);
   ASSERT_EQ(fields.size(), 2u) << DescribeStatus(s);
   EXPECT_TRUE(fields[0].starts_with("shots[3].direction")) << fields[0];
   EXPECT_TRUE(fields[1].starts_with("shots[5].at.fraction")) << fields[1];
-  s = client.ValidateShotsPacked(kWorld, shots).status();
+  s = client.ValidateShotsPacked(kWorld, shots, WorldClient::Batch::kAllOrNothing).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(Fields(s).size(), 2u) << DescribeStatus(s);
 

@@ -5,7 +5,9 @@
 #include "conformance/world_cases.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -199,13 +201,16 @@ class Script {
     Ok("CastWorldRaysPacked", request, ToJson(out));
   }
 
-  void Shots(Json shots) {
-    const Json request = {{"world_id", id_}, {"shots", shots}};
+  // all_or_nothing: a bad shot fails the call (world.proto); else it gets an
+  // INVALID verdict.
+  void Shots(Json shots, bool all_or_nothing = false) {
+    Json request = {{"world_id", id_}, {"shots", shots}};
+    if (all_or_nothing) request["all_or_nothing"] = true;
     const auto in = FromJson<v1::ValidateShotsRequest>(request);
     convert::ViolationList violations;
     std::vector<ShotRequest> decoded;
     convert::DecodeShots(in, decoded, violations);
-    Judge("ValidateShots", request, decoded, violations,
+    Judge("ValidateShots", request, decoded, all_or_nothing, violations,
           [&violations](std::size_t i, std::vector<Violation>& p) {
             convert::AddItemProblems("shots", i, p, violations);
           });
@@ -217,22 +222,23 @@ class Script {
     convert::ViolationList violations;
     std::vector<ShotRequest> decoded;
     if (!convert::DecodePacked(in, decoded, violations)) Fail(name_ + ": packed shots do not decode");
-    Judge("ValidateShotsPacked", request, decoded, violations,
+    Judge("ValidateShotsPacked", request, decoded, in.all_or_nothing(), violations,
           [&violations](std::size_t i, std::vector<Violation>& p) {
             convert::AddPackedShotProblems(i, p, violations);
           });
   }
 
-  void Moves(Json moves) {
-    const Json request = {{"world_id", id_}, {"moves", moves}};
+  void Moves(Json moves, bool all_or_nothing = false) {
+    Json request = {{"world_id", id_}, {"moves", moves}};
+    if (all_or_nothing) request["all_or_nothing"] = true;
     const auto in = FromJson<v1::ValidateMovesRequest>(request);
     convert::ViolationList violations;
     std::vector<MoveRequest> decoded;
     convert::DecodeMoves(in, decoded, violations);
     const std::vector<MoveVerdict> verdicts = World().ValidateMoves(decoded);
-    for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    for (std::size_t i = 0; all_or_nothing && i < verdicts.size(); ++i) {
       std::vector<Violation> problems = verdicts[i].problems;
-      if (verdicts[i].code == MoveCode::kInvalidRequest)
+      if (verdicts[i].code == MoveCode::kInvalid)
         convert::AddItemProblems("moves", i, problems, violations);
     }
     if (!violations.empty()) return Error("ValidateMoves", request, "INVALID_ARGUMENT", Paths(violations));
@@ -342,11 +348,11 @@ class Script {
 
   template <typename AddProblems>
   void Judge(const std::string& rpc, const Json& request, const std::vector<ShotRequest>& shots,
-             convert::ViolationList& violations, AddProblems add) {
+             bool all_or_nothing, convert::ViolationList& violations, AddProblems add) {
     const std::vector<ShotVerdict> verdicts = World().ValidateShots(shots);
-    for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    for (std::size_t i = 0; all_or_nothing && i < verdicts.size(); ++i) {
       std::vector<Violation> problems = verdicts[i].problems;
-      if (verdicts[i].code == ShotCode::kInvalidRequest) add(i, problems);
+      if (verdicts[i].code == ShotCode::kInvalid) add(i, problems);
     }
     if (!violations.empty()) return Error(rpc, request, "INVALID_ARGUMENT", Paths(violations));
     v1::ValidateShotsResponse out;
@@ -563,6 +569,7 @@ Json Queries() {
 }
 
 // Every shot code, readable and packed.
+constexpr std::int64_t kLatest = std::numeric_limits<std::int64_t>::min();  // a packed shot's "latest".
 Json Shots() {
   Script s = Arena("world/shot_verdicts", "conf-shots");
   const Json eye = V(0, 0, 1.7);
@@ -597,9 +604,22 @@ Json Shots() {
   tolerated["tolerance"] = 0.1;
   Json short_range = confirmed;
   short_range["max_range"] = 1.5;
+  // The legs box [1.8, 2.2] x [-0.2, 0.2] x [0, 0.9] claimed with tolerance
+  // 0.3: passing 0.25 from its top edge is a hit on the rounded box, 0.35
+  // from it a miss (tolerance is a distance, not grown half extents).
+  Json box_near = ShotJ(1, V(0, 0.2 + 0.25 / std::sqrt(2.0), 0.9 + 0.25 / std::sqrt(2.0)), V(1, 0, 0));
+  box_near["claimed"] = Claim(2, 2);
+  box_near["tolerance"] = 0.3;
+  Json box_far = box_near;
+  box_far["origin"] = V(0, 0.2 + 0.35 / std::sqrt(2.0), 0.9 + 0.35 / std::sqrt(2.0));
+  // A claim on one's own body is INVALID; so is a bad direction, per shot.
+  Json self = confirmed;
+  self["claimed"] = Claim(1, 0);
+  Json zero = ShotJ(1, eye, V(0, 0, 0));
   s.Shots({confirmed, other_part, other_body, blocked, missed, too_old, future, implausible, unknown_shooter,
-           unknown_target, unclaimed, rewound, not_rewound, tolerated, short_range});
-  // The same shots packed: 10 doubles each, ticks < 0 for "latest".
+           unknown_target, unclaimed, rewound, not_rewound, tolerated, short_range, box_near, box_far, self,
+           zero});
+  // The same shots packed: 10 doubles each, INT64_MIN ticks for "latest".
   s.ShotsPacked({{"doubles", {0, 0, 1.7, 1,  0,    0, "Infinity", 0,   0,   0,    // confirmed
                               0, 0, 1.2, 1,  0,    0, "Infinity", 0,   0,   0,    // other part
                               0, 0, 1.2, -1, 0,    0, "Infinity", 0,   0,   0,    // blocked
@@ -607,9 +627,28 @@ Json Shots() {
                               0, 0, 1.7, 2,  -0.5, 0, "Infinity", 0.5, 0,   0,    // tick 2.5: too old
                               0, 0, 1.9, 1,  0,    0, 30,         0,   0.1, 0}},  // tolerated
                  {"shooter_ids", {1, 1, 1, 1, 1, 1}},
-                 {"ticks", {-1, -1, -1, 4, 2, -1}},
+                 {"ticks", {kLatest, kLatest, kLatest, 4, 2, kLatest}},
                  {"claimed_body_ids", {2, 2, 4, 2, 2, 2}},
                  {"claimed_part_ids", {0, 0, 1, 0, 0, 0}}});
+  s.Delete();
+  return s.Done();
+}
+
+// A world whose ticks are negative: a packed shot rewinds through them (only
+// INT64_MIN means the latest frame).
+Json NegativeTicks() {
+  Script s("world/negative_ticks", "conf-negative");
+  s.Create({{"statics", ArenaStatics()}});
+  s.Push({{"tick", -10}, {"bodies", {Player(1, V(0, 0, 0)), Player(2, V(2, -1, 0))}}});
+  s.Push({{"tick", -8}, {"bodies", {{{"id", 2}, {"pose", Pose(V(2, 1, 0))}}}}});
+  // At tick -9 body 2 stood at y = 0, in front of the shooter's eye; at the
+  // latest frame (-8) at y = 1.
+  s.ShotsPacked({{"doubles", {0, 0, 1.7, 1, 0, 0, "Infinity", 0, 0, 0,  // tick -9
+                              0, 0, 1.7, 1, 0, 0, "Infinity", 0, 0, 0}},  // latest
+                 {"shooter_ids", {1, 1}},
+                 {"ticks", {-9, kLatest}},
+                 {"claimed_body_ids", {2, 2}},
+                 {"claimed_part_ids", {0, 0}}});
   s.Delete();
   return s.Done();
 }
@@ -628,8 +667,19 @@ Json Moves() {
   own_limit["max_speed"] = 4;
   Json walls_only = move(3, V(4.4, 0, 0), 0.5);
   walls_only["category_mask"] = 4;
+  // Body 2 moved from (2, -1) at tick 3 to (2, 0) at tick 5: a move without
+  // `from` starts at tick 3's position, so (2, 0) in 0.05 s is 20 units/s.
+  Json into_latest = move(2, V(2, 0, 0), 0.05);
+  into_latest["max_speed"] = 10;
+  // Down into the floor, within the default skin (0.01) of it: OK; 0.02
+  // deep: BLOCKED, t at the first touch, allowed 0.01 above the floor.
+  Json shallow = move(3, V(3.5, -1, -0.005), 0.5);
+  shallow["from"] = V(3.5, -1, 0.1);
+  Json deep = move(3, V(3.5, -1, -0.02), 0.5);
+  deep["from"] = V(3.5, -1, 0.1);
   s.Moves({move(1, V(0.5, 0, 0), 0.1), move(1, V(5, 0, 0), 0.1), move(3, V(4.4, 0, 0), 0.5), slide,
-           move(4, V(-5.4, 0, 0), 0.1), move(99, V(1, 0, 0), 1), from, own_limit, walls_only});
+           move(4, V(-5.4, 0, 0), 0.1), move(99, V(1, 0, 0), 1), from, own_limit, walls_only, into_latest,
+           shallow, deep});
   s.Delete();
   return s.Done();
 }
@@ -678,11 +728,14 @@ Json Errors() {
   nan_origin["origin"]["y"] = "NaN";
   nan_origin["at"] = At(5, 1.5);
   s.Shots({ShotJ(1, V(0, 0, 1.7), V(1, 0, 0)), zero, nan_origin});
+  s.Shots({ShotJ(1, V(0, 0, 1.7), V(1, 0, 0)), zero, nan_origin}, true);
   Json too_many = Json::array();
   for (int i = 0; i <= kMaxItemsPerRequest; ++i) too_many.push_back(ShotJ(1, V(0, 0, 1.7), V(1, 0, 0)));
   s.Error("ValidateShots", {{"shots", too_many}}, "RESOURCE_EXHAUSTED", nullptr);
-  s.Moves({{{"body_id", 1}, {"to", V(1, 0, 0)}, {"elapsed", 0}},
-           {{"body_id", 1}, {"to", V(1, 0, 0)}, {"elapsed", 1}, {"max_speed", -2}}});
+  const Json bad_moves = {{{"body_id", 1}, {"to", V(1, 0, 0)}, {"elapsed", 0}},
+                          {{"body_id", 1}, {"to", V(1, 0, 0)}, {"elapsed", 1}, {"max_speed", -2}}};
+  s.Moves(bad_moves);
+  s.Moves(bad_moves, true);
   s.NotFound("QueryWorld",
              {{"world_id", "conf-never-created"}, {"ray_casts", {{{"ray", Ray(V(0, 0, 0), V(1, 0, 0))}}}}});
   s.Delete();
@@ -771,7 +824,8 @@ Json TickStream() {
 }  // namespace
 
 Json BuildWorldGolden() {
-  Json cases = Json::array({Lifecycle(), Frames(), Queries(), Shots(), Moves(), Errors(), Recreate()});
+  Json cases =
+      Json::array({Lifecycle(), Frames(), Queries(), Shots(), NegativeTicks(), Moves(), Errors(), Recreate()});
   return {{"tolerance", {{"abs", kAbsTolerance}, {"rel", kRelTolerance}}},
           {"server_args",
            {"--max_items_per_request=" + std::to_string(kMaxItemsPerRequest),

@@ -16,6 +16,12 @@ namespace collide {
 namespace {
 
 Quat Yaw(double radians) { return {std::cos(radians / 2), 0, 0, std::sin(radians / 2)}; }
+// A rotation as a frame stores it: scaled to unit norm (world.h), the same
+// arithmetic bit for bit.
+Quat Unit(const Quat& q) {
+  const double n = Norm(q);
+  return {q.w / n, q.x / n, q.y / n, q.z / n};
+}
 
 BodyUpdate NewBody(std::int64_t id, const Vec3& p, double head_z = 1.6) {
   BodyUpdate u;
@@ -39,7 +45,7 @@ TEST(WorldHistoryTest, PoseFollowsTheRuleAcrossGapsAddsAndRemovals) {
   ASSERT_TRUE(world.PushFrame({12, {Move(1, {4, 2, 0}, Yaw(0.5)), NewBody(3, {9, 9, 0})}, {}}).ok());
   ASSERT_TRUE(world.PushFrame({13, {Move(1, {5, 2, 0}, Yaw(0.6))}, {2}}).ok());
 
-  const Pose p10{{0, 0, 0}, Quat{}}, p12{{4, 2, 0}, Yaw(0.5)};
+  const Pose p10{{0, 0, 0}, Quat{}}, p12{{4, 2, 0}, Unit(Yaw(0.5))};
   // (11, 0.5) is 1.5 of the 2 ticks from 10 to 12.
   EXPECT_EQ(world.BodyPoseAt(1, Time{11, 0.5}), Interpolate(p10, p12, 0.75));
   EXPECT_EQ(world.BodyPoseAt(1, Time{10, 0.0}), p10);

@@ -1,10 +1,13 @@
 // Move verdicts against brute force over every triangle: the start check and
 // the first sweep of World::ValidateMoves (which skips both when nothing
 // static is near the swept box, and otherwise goes through the BVH) give the
-// verdict, target, normal, depth and time of impact the definition gives
-// when computed over every triangle and primitive of the world, bit for bit,
-// on a seeded set of moves from clear space, from touching and penetrating
-// starts, of zero, tiny, short and long lengths, one shape and several.
+// verdict, target, normal, depth and time of first contact the definition
+// gives when computed over every triangle and primitive of the world, bit for
+// bit, on a seeded set of moves from clear space, from touching and
+// penetrating starts, of zero, tiny, short and long lengths, one shape and
+// several. And the skin contract (world.h) holds geometrically: an OK move
+// ends no deeper than skin_width in anything, a BLOCKED one touches what
+// blocks it at t and keeps a gap of skin_width from it at allowed_position.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -85,6 +88,8 @@ struct Start {
 struct First {
   SweepResult sweep;
   HitTarget target;
+  Shape other;        // what blocks.
+  std::size_t shape;  // which moving shape.
 };
 
 // Every triangle and the pillar, in the order the definition ties them.
@@ -119,10 +124,11 @@ Start BruteStart(const Fixture& fx, const std::vector<Shape>& shapes, CategoryMa
 First BruteFirst(const Fixture& fx, const std::vector<Shape>& shapes, const Vec3& d, CategoryMask mask,
                  bool& near) {
   internal::SweepOptions options;
-  options.margin = kSkin * 0.5;
+  options.margin = kSkin;
   options.start_contacts_block = false;
   First best;
-  for (const Shape& s : shapes) {
+  for (std::size_t k = 0; k < shapes.size(); ++k) {
+    const Shape& s = shapes[k];
     const Aabb start = internal::BoundsOf(s);
     const Aabb box{Min(start.min, start.min + d), Max(start.max, start.max + d)};
     First mine;
@@ -133,7 +139,7 @@ First BruteFirst(const Fixture& fx, const std::vector<Shape>& shapes, const Vec3
       const SweepResult r = internal::ShapeCast(s, d, other, options);
       if (r.hit && (!mine.sweep.hit || r.t < mine.sweep.t ||
                     (r.t == mine.sweep.t && TargetLess(target, mine.target)))) {
-        mine = {r, target};
+        mine = {r, target, other, k};
       }
     });
     if (mine.sweep.hit && (!best.sweep.hit || mine.sweep.t < best.sweep.t)) best = mine;
@@ -153,7 +159,7 @@ TEST(WorldMoveTest, StartAndFirstSweepMatchBruteForceOverEveryTriangle) {
       if (LengthSquared(v) > 0.01 && LengthSquared(v) <= 1) return v / Length(v);
     }
   };
-  int clear = 0, counts[6] = {};
+  int clear = 0, counts[6] = {}, gapped = 0, ending_inside = 0;
   const int cases = CaseCount(3000);
   for (int c = 0; c < cases; ++c) {
     MoveRequest m;
@@ -180,6 +186,20 @@ TEST(WorldMoveTest, StartAndFirstSweepMatchBruteForceOverEveryTriangle) {
     const double length = std::array<double, 4>{0.0, 1e-7, uniform(0.01, 3), uniform(5, 60)}[rng() % 4];
     m.from = from;
     m.to = from + way * length;
+    if (rng() % 5 == 0) {
+      // Ending near a face, up to twice the skin deep: the runner's lower
+      // sphere (centre 1 above its origin, radius 1) ends 1 - depth from the
+      // face's plane, approaching it.
+      m.body = kRunner;
+      const Triangle t = fx.mesh->triangle(static_cast<std::uint32_t>(rng() % fx.mesh->triangle_count()));
+      Vec3 n = NormalizedOr(Cross(t.b - t.a, t.c - t.a), Vec3{0, 0, 1});
+      if (n.z < 0) n = -n;
+      const double u = uniform(0.1, 0.8), w = uniform(0.05, 0.9 - u);
+      const Vec3 p = t.a + (t.b - t.a) * u + (t.c - t.a) * w;
+      m.to = p + n * (1 - uniform(-kSkin, 2 * kSkin)) - Vec3{0, 0, 1};
+      m.from = m.to + NormalizedOr(n + direction() * 0.5, n) * uniform(0.001, 0.5);
+      from = *m.from;
+    }
     const Vec3 delta = m.to - from;
     const MoveVerdict v = fx.world.ValidateMoves({&m, 1})[0];
     ++counts[static_cast<int>(v.code)];
@@ -200,18 +220,43 @@ TEST(WorldMoveTest, StartAndFirstSweepMatchBruteForceOverEveryTriangle) {
       ASSERT_EQ(v.code, MoveCode::kOk) << MoveCodeName(v.code);
       EXPECT_EQ(v.allowed_position, m.to);
       EXPECT_EQ(v.slid_position, m.to);
+      // Nothing entered deeper than the skin at the end.
+      double deepest = 0;
+      for (const Shape& s : shapes) {
+        const Shape end = internal::TranslateShape(s, delta, nullptr);
+        EveryStatic(fx, m.mask, [&](const Shape& other, const HitTarget&, bool) {
+          if (Touch(internal::BoundsOf(other), internal::BoundsOf(end)))
+            deepest = std::max(deepest, -Contact(end, other).distance);
+        });
+      }
+      EXPECT_LE(deepest, kSkin + 1e-9 * (1 + Length(m.to)));
+      ending_inside += deepest > 0;
       continue;
     }
     ASSERT_EQ(v.code, MoveCode::kBlocked) << MoveCodeName(v.code);
     EXPECT_EQ(v.target, first.target);
-    EXPECT_EQ(v.normal, first.sweep.normal);
-    EXPECT_EQ(v.t, first.sweep.t * Length(delta) / Length(delta));
+    // The first touch: an exact sweep against what blocks.
+    const SweepResult touch = ShapeCast(shapes[first.shape], delta, first.other);
+    const SweepResult& want = touch.hit && touch.t <= first.sweep.t ? touch : first.sweep;
+    EXPECT_EQ(v.normal, want.normal);
+    EXPECT_EQ(v.t, want.t);
+    // Geometry: touching at t, a gap of skin_width at the allowed position.
+    const double scale = 1e-9 * (1 + Length(from) + Length(delta));
+    const double at_t = Distance(internal::TranslateShape(shapes[first.shape], delta * v.t, nullptr), first.other).distance;
+    EXPECT_LE(std::fabs(at_t), scale) << "distance at t";
+    if (v.allowed_position != from) {
+      const Shape allowed = internal::TranslateShape(shapes[first.shape], v.allowed_position - from, nullptr);
+      EXPECT_GE(Contact(allowed, first.other).distance, kSkin - scale) << "gap at the allowed position";
+      ++gapped;
+    }
   }
   // Every path taken often: clear of everything, blocked, starting inside.
   EXPECT_GT(clear, cases / 10);
   EXPECT_GT(counts[static_cast<int>(MoveCode::kOk)] - clear, cases / 20);
   EXPECT_GT(counts[static_cast<int>(MoveCode::kBlocked)], cases / 20);
   EXPECT_GT(counts[static_cast<int>(MoveCode::kStartPenetrating)], cases / 20);
+  EXPECT_GT(gapped, cases / 40);
+  EXPECT_GT(ending_inside, 0);
 }
 
 }  // namespace

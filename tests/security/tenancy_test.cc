@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "collide/v1/world.grpc.pb.h"
+#include "convert/world_packed.h"
 #include "server/token_auth.h"
 #include "tests/server/test_server.h"
 
@@ -147,7 +148,7 @@ class Caller {
     v1::ValidateShotsPackedRequest packed;
     packed.set_world_id(kWorld);
     for (double d : {0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 100.0, 0.0, 0.0, 0.0}) packed.add_doubles(d);
-    packed.add_shooter_ids(1), packed.add_ticks(-1), packed.add_claimed_body_ids(-1);
+    packed.add_shooter_ids(1), packed.add_ticks(convert::kPackedLatestTick), packed.add_claimed_body_ids(-1);
     packed.add_claimed_part_ids(-1);
     answers["ValidateShotsPacked"] = Call(&v1::WorldService::Stub::ValidateShotsPacked, packed);
     v1::ValidateMovesRequest moves;

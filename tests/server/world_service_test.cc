@@ -19,6 +19,7 @@
 #include "collide/v1/world.grpc.pb.h"
 #include "collide/world.h"
 #include "convert/shapes.h"
+#include "convert/world_packed.h"
 #include "convert/world_results.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/generic/generic_stub.h"
@@ -260,8 +261,26 @@ TEST_F(WorldServiceTest, BadItemsNameTheField) {
   s->mutable_direction()->set_x(std::nan(""));
   shots.add_shots()->mutable_direction()->set_x(1);
   shots.mutable_shots(1)->set_max_range(-1);
+  v1::Shot* good = shots.add_shots();  // a shot into the air: MISSED.
+  good->set_shooter_id(kShooter);
+  good->mutable_origin()->set_z(1);
+  good->mutable_direction()->set_z(1);
   v1::ValidateShotsResponse shot_response;
+  // By default each bad shot is an INVALID verdict naming its fields, and the
+  // others are judged.
   grpc::Status status = stub_->ValidateShots(Ctx().get(), shots, &shot_response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(shot_response.verdicts_size(), 3);
+  EXPECT_EQ(shot_response.verdicts(0).code(), v1::SHOT_CODE_INVALID);
+  ASSERT_EQ(shot_response.verdicts(0).violations_size(), 1);
+  EXPECT_EQ(shot_response.verdicts(0).violations(0).field(), "direction.x");
+  EXPECT_FALSE(shot_response.verdicts(0).has_time());
+  EXPECT_EQ(shot_response.verdicts(1).code(), v1::SHOT_CODE_INVALID);
+  EXPECT_EQ(shot_response.verdicts(1).violations(0).field(), "max_range");
+  EXPECT_EQ(shot_response.verdicts(2).code(), v1::SHOT_CODE_MISSED);
+  // all_or_nothing: the call fails, naming every bad field.
+  shots.set_all_or_nothing(true);
+  status = stub_->ValidateShots(Ctx().get(), shots, &shot_response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   std::vector<std::string> fields = BadRequestFields(status);
   EXPECT_NE(std::find(fields.begin(), fields.end(), "shots[0].direction.x"), fields.end())
@@ -273,6 +292,13 @@ TEST_F(WorldServiceTest, BadItemsNameTheField) {
   moves.set_world_id(kWorld);
   moves.add_moves()->set_body_id(kShooter);  // elapsed 0.
   v1::ValidateMovesResponse move_response;
+  status = stub_->ValidateMoves(Ctx().get(), moves, &move_response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(move_response.verdicts_size(), 1);
+  EXPECT_EQ(move_response.verdicts(0).code(), v1::MOVE_CODE_INVALID);
+  ASSERT_EQ(move_response.verdicts(0).violations_size(), 1);
+  EXPECT_EQ(move_response.verdicts(0).violations(0).field(), "elapsed");
+  moves.set_all_or_nothing(true);
   status = stub_->ValidateMoves(Ctx().get(), moves, &move_response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   fields = BadRequestFields(status);
@@ -464,7 +490,7 @@ TEST_F(WorldServiceTest, PackedFormsEqualTheReadable) {
     std::int64_t body;
     std::int32_t part;
   } cases[] = {{{0, 0, 1.6}, {1, 0, 0.02}, kInfinity, 1, 0.0, kTarget, kHead},
-               {{0, 0, 1.6}, {1, 0, 0.02}, 50, -1, 0.0, kTarget, kHead},
+               {{0, 0, 1.6}, {1, 0, 0.02}, 50, convert::kPackedLatestTick, 0.0, kTarget, kHead},
                {{0, -1.5, 1}, {1, 0, 0}, kInfinity, 1, 0.5, -1, -1}};
   for (const auto& c : cases) {
     for (double v : {c.origin.x, c.origin.y, c.origin.z, c.direction.x, c.direction.y, c.direction.z, c.range,
@@ -478,7 +504,9 @@ TEST_F(WorldServiceTest, PackedFormsEqualTheReadable) {
     Put(c.origin, s->mutable_origin());
     Put(c.direction, s->mutable_direction());
     if (std::isfinite(c.range)) s->set_max_range(c.range);
-    if (c.tick >= 0) s->mutable_at()->set_tick(c.tick), s->mutable_at()->set_fraction(c.fraction);
+    if (c.tick != convert::kPackedLatestTick) {
+      s->mutable_at()->set_tick(c.tick), s->mutable_at()->set_fraction(c.fraction);
+    }
     if (c.body != -1) s->mutable_claimed()->set_body_id(c.body), s->mutable_claimed()->set_part_id(c.part);
   }
   v1::ValidateShotsResponse from_packed, from_readable;
@@ -487,9 +515,16 @@ TEST_F(WorldServiceTest, PackedFormsEqualTheReadable) {
   EXPECT_TRUE(MessageDifferencer::Equals(from_packed, from_readable)) << from_packed.DebugString();
   EXPECT_EQ(from_packed.verdicts(0).code(), v1::SHOT_CODE_CONFIRMED);
 
-  // Bad packed input names the element.
+  // A bad packed shot is an INVALID verdict naming its field as Shot does;
+  // with all_or_nothing the call fails naming the element.
   shots.set_doubles(13, std::nan(""));  // Shot 1's direction.x.
   grpc::Status status = stub_->ValidateShotsPacked(Ctx().get(), shots, &from_packed);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(from_packed.verdicts(1).code(), v1::SHOT_CODE_INVALID);
+  EXPECT_EQ(from_packed.verdicts(1).violations(0).field(), "direction.x");
+  EXPECT_EQ(from_packed.verdicts(0).code(), v1::SHOT_CODE_CONFIRMED);
+  shots.set_all_or_nothing(true);
+  status = stub_->ValidateShotsPacked(Ctx().get(), shots, &from_packed);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(BadRequestFields(status), std::vector<std::string>{"doubles[13]"}) << status.error_message();
   shots.add_ticks(3);

@@ -17,6 +17,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/impl/codegen/client_unary_call.h"
 #include "grpcpp/support/sync_stream.h"
+#include "convert/world_packed.h"
 #include "server/call_executor.h"
 #include "support/wait_for.h"
 #include "tests/server/test_server.h"
@@ -114,7 +115,7 @@ v1::ValidateShotsPackedRequest PackedShots() {
       r.add_doubles(v);
     }
     r.add_shooter_ids(s.shooter);
-    r.add_ticks(s.at ? s.at->tick : -1);
+    r.add_ticks(s.at ? s.at->tick : convert::kPackedLatestTick);
     r.add_claimed_body_ids(s.claim ? s.claim->body : -1);
     r.add_claimed_part_ids(s.claim ? s.claim->part : -1);
   }
@@ -282,6 +283,7 @@ TEST_F(WorldTickTest, AnErrorAnswersItsMessageAloneAndTheStreamGoesOn) {
   *m.mutable_shots() = ShotsRequest(Shots(), "");
   m.mutable_shots()->mutable_shots(0)->mutable_direction()->set_x(std::nan(""));
   m.mutable_shots()->mutable_shots(1)->set_max_range(-1);
+  m.mutable_shots()->set_all_or_nothing(true);  // per item, they would be INVALID verdicts.
   ASSERT_TRUE(tick.Send(m));
   v1::TickResponse r = tick.Receive();
   EXPECT_EQ(r.sequence(), 2);
@@ -301,6 +303,7 @@ TEST_F(WorldTickTest, AnErrorAnswersItsMessageAloneAndTheStreamGoesOn) {
   m = Message(4);  // The frame applies; the moves after it fail.
   Put(Frame2(), m.mutable_frame());
   m.mutable_moves()->add_moves()->set_body_id(kShooter);  // elapsed 0.
+  m.mutable_moves()->set_all_or_nothing(true);
   ASSERT_TRUE(tick.Send(m));
   r = tick.Receive();
   EXPECT_EQ(r.status().code(), grpc::StatusCode::INVALID_ARGUMENT);

@@ -239,10 +239,12 @@ func (w *World) CastRaysPacked(ctx context.Context, rays []float64, filter *pb.S
 }
 
 // ValidateShots judges every shot; verdict i answers shots[i].
-func (w *World) ValidateShots(ctx context.Context, shots []*pb.Shot) ([]*pb.ShotVerdict, error) {
+func (w *World) ValidateShots(ctx context.Context, shots []*pb.Shot, opts ...VerdictOption) ([]*pb.ShotVerdict, error) {
+	o := verdictOptions(opts)
 	var resp *pb.ValidateShotsResponse
 	err := w.call(ctx, func(ctx context.Context) (e error) {
-		resp, e = w.svc.ValidateShots(ctx, &pb.ValidateShotsRequest{WorldId: w.id, Shots: shots})
+		resp, e = w.svc.ValidateShots(ctx, &pb.ValidateShotsRequest{WorldId: w.id, Shots: shots,
+			AllOrNothing: o.allOrNothing})
 		return e
 	})
 	return resp.GetVerdicts(), err
@@ -255,17 +257,19 @@ func (w *World) ValidateShotsPacked(ctx context.Context, shots *PackedShots) ([]
 	err := w.call(ctx, func(ctx context.Context) (e error) {
 		resp, e = w.svc.ValidateShotsPacked(ctx, &pb.ValidateShotsPackedRequest{WorldId: w.id, Doubles: shots.Doubles,
 			ShooterIds: shots.ShooterIDs, Ticks: shots.Ticks, ClaimedBodyIds: shots.ClaimedBodyIDs,
-			ClaimedPartIds: shots.ClaimedPartIDs})
+			ClaimedPartIds: shots.ClaimedPartIDs, AllOrNothing: shots.AllOrNothing})
 		return e
 	})
 	return resp.GetVerdicts(), err
 }
 
 // ValidateMoves judges every move; verdict i answers moves[i].
-func (w *World) ValidateMoves(ctx context.Context, moves []*pb.Move) ([]*pb.MoveVerdict, error) {
+func (w *World) ValidateMoves(ctx context.Context, moves []*pb.Move, opts ...VerdictOption) ([]*pb.MoveVerdict, error) {
+	o := verdictOptions(opts)
 	var resp *pb.ValidateMovesResponse
 	err := w.call(ctx, func(ctx context.Context) (e error) {
-		resp, e = w.svc.ValidateMoves(ctx, &pb.ValidateMovesRequest{WorldId: w.id, Moves: moves})
+		resp, e = w.svc.ValidateMoves(ctx, &pb.ValidateMovesRequest{WorldId: w.id, Moves: moves,
+			AllOrNothing: o.allOrNothing})
 		return e
 	})
 	return resp.GetVerdicts(), err

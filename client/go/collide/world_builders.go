@@ -1,6 +1,8 @@
 package collide
 
 import (
+	"math"
+
 	pb "collide/client/go/gen/collide/v1"
 )
 
@@ -49,9 +51,34 @@ func Part(id int32, s *pb.Shape, local *pb.Pose) *pb.BodyPart {
 type PackedShots struct {
 	Doubles        []float64
 	ShooterIDs     []int64
-	Ticks          []int64
+	Ticks          []int64 // LatestTick: the latest frame.
 	ClaimedBodyIDs []int64
 	ClaimedPartIDs []int32
+	// AllOrNothing: a bad shot fails the call (see AllOrNothing).
+	AllOrNothing bool
+}
+
+// LatestTick is a packed shot's tick for the latest frame: math.MinInt64,
+// never a tick.
+const LatestTick int64 = math.MinInt64
+
+// A VerdictOption changes how a batch of shots or moves is judged.
+type VerdictOption func(*verdictSettings)
+
+type verdictSettings struct{ allOrNothing bool }
+
+// AllOrNothing makes a bad shot or move fail the whole call with
+// INVALID_ARGUMENT; without it, its verdict is INVALID (code
+// SHOT_CODE_INVALID or MOVE_CODE_INVALID) with its violations, and the
+// other items are judged.
+func AllOrNothing() VerdictOption { return func(s *verdictSettings) { s.allOrNothing = true } }
+
+func verdictOptions(opts []VerdictOption) verdictSettings {
+	var s verdictSettings
+	for _, o := range opts {
+		o(&s)
+	}
+	return s
 }
 
 // Add appends a shot of shooter from origin along direction up to maxRange
@@ -59,7 +86,7 @@ type PackedShots struct {
 // (claimedBody, claimedPart) (-1, -1: no claim), with tolerance.
 func (p *PackedShots) Add(shooter int64, origin, direction Vec3, maxRange float64, at *pb.WorldTime,
 	claimedBody int64, claimedPart int32, tolerance float64) {
-	tick, fraction := int64(-1), 0.0
+	tick, fraction := LatestTick, 0.0
 	if at != nil {
 		tick, fraction = at.GetTick(), at.GetFraction()
 	}

@@ -274,7 +274,7 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 		if err := req(q); err != nil {
 			return nil, err
 		}
-		v, err := w.ValidateShots(ctx, q.GetShots())
+		v, err := w.ValidateShots(ctx, q.GetShots(), batchOption(q.GetAllOrNothing())...)
 		answer = &pb.ValidateShotsResponse{Verdicts: v}
 		if err != nil {
 			return nil, err
@@ -285,7 +285,8 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 			return nil, err
 		}
 		v, err := w.ValidateShotsPacked(ctx, &PackedShots{Doubles: q.GetDoubles(), ShooterIDs: q.GetShooterIds(),
-			Ticks: q.GetTicks(), ClaimedBodyIDs: q.GetClaimedBodyIds(), ClaimedPartIDs: q.GetClaimedPartIds()})
+			Ticks: q.GetTicks(), ClaimedBodyIDs: q.GetClaimedBodyIds(), ClaimedPartIDs: q.GetClaimedPartIds(),
+			AllOrNothing: q.GetAllOrNothing()})
 		answer = &pb.ValidateShotsResponse{Verdicts: v}
 		if err != nil {
 			return nil, err
@@ -295,7 +296,7 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 		if err := req(q); err != nil {
 			return nil, err
 		}
-		v, err := w.ValidateMoves(ctx, q.GetMoves())
+		v, err := w.ValidateMoves(ctx, q.GetMoves(), batchOption(q.GetAllOrNothing())...)
 		answer = &pb.ValidateMovesResponse{Verdicts: v}
 		if err != nil {
 			return nil, err
@@ -307,4 +308,12 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 		return nil, err
 	}
 	return asGolden(answer)
+}
+
+// batchOption is the option a script's all_or_nothing asks for.
+func batchOption(allOrNothing bool) []VerdictOption {
+	if allOrNothing {
+		return []VerdictOption{AllOrNothing()}
+	}
+	return nil
 }

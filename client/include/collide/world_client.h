@@ -246,12 +246,19 @@ class WorldClient {
 
   // Verdict i answers shots[i] (moves[i]). The packed form sends the same
   // shots as flat arrays (faster to encode and decode) and answers the same.
+  // A shot or move with bad fields gets an INVALID verdict (kInvalid, its
+  // `problems` naming the fields) and the others are judged; with
+  // Batch::kAllOrNothing the call fails with kInvalidArgument instead.
+  enum class Batch : std::uint8_t { kPerItem, kAllOrNothing };
   absl::StatusOr<std::vector<ShotVerdict>> ValidateShots(std::string_view world_id,
-                                                         std::span<const ShotRequest> shots);
+                                                         std::span<const ShotRequest> shots,
+                                                         Batch batch = Batch::kPerItem);
   absl::StatusOr<std::vector<ShotVerdict>> ValidateShotsPacked(std::string_view world_id,
-                                                               std::span<const ShotRequest> shots);
+                                                               std::span<const ShotRequest> shots,
+                                                               Batch batch = Batch::kPerItem);
   absl::StatusOr<std::vector<MoveVerdict>> ValidateMoves(std::string_view world_id,
-                                                         std::span<const MoveRequest> moves);
+                                                         std::span<const MoveRequest> moves,
+                                                         Batch batch = Batch::kPerItem);
 
   // Opens the Tick stream of a world (the header set to `world_id`). Fails
   // when the stream cannot start; an unknown world is reported per message.

@@ -4,7 +4,7 @@
 // error answering its message alone, and a lost world re-created mid-stream.
 const {test, describe} = require('node:test');
 const assert = require('node:assert/strict');
-const {Client, CollideError, shapes} = require('..');
+const {Client, CollideError, LATEST_TICK, shapes} = require('..');
 const {liveClient, startServer} = require('./live_server');
 
 const near = (got, want, what) => assert.ok(Math.abs(got - want) < 1e-9, `${what}: ${got} != ${want}`);
@@ -37,7 +37,7 @@ describe('the Tick stream against a live server', {skip: !process.env.COLLIDE_SE
       stream.send({
         query: {ray_casts: [{ray: shapes.ray([0, 0, 1.2], [1, 0, 0]), filter: {ignore_bodies: [1], at: {tick: 1}}}]},
         rays_packed: {rays: new Float64Array([0, 0, 1.2, 1, 0, 0, Infinity]), filter: {ignore_bodies: [1]}},
-        shots_packed: {doubles: [0, 0, 1.2, 1, 0, 0, Infinity, 0, 0, 0], shooterIds: [1], ticks: [-1],
+        shots_packed: {doubles: [0, 0, 1.2, 1, 0, 0, Infinity, 0, 0, 0], shooterIds: [1], ticks: [LATEST_TICK],
           claimedBodyIds: [2], claimedPartIds: [1]},
       }),
       stream.send({}),  // a ping
@@ -66,7 +66,7 @@ describe('the Tick stream against a live server', {skip: !process.env.COLLIDE_SE
     const stream = world.tick();
     const first = stream.send({frame: {tick: 1, bodies: [player(1, 0), player(2, 5)]}});
     const stale = stream.send({frame: {tick: 1}});
-    const half = stream.send({frame: {tick: 3}, shots: [{...chestShot, direction: [0, 0, 0]}]});
+    const half = stream.send({frame: {tick: 3}, shots: [{...chestShot, direction: [0, 0, 0]}], allOrNothing: true});
     const after = stream.send({shots: [chestShot]});
     await first;
     await assert.rejects(stale, (e) => e instanceof CollideError && e.codeName === 'FAILED_PRECONDITION' && e.answer.frame === null);

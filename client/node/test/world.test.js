@@ -4,7 +4,7 @@
 const {test, describe} = require('node:test');
 const assert = require('node:assert/strict');
 const grpc = require('@grpc/grpc-js');
-const {Client, CollideError, WORLD_HEADER, shapes, status} = require('..');
+const {Client, CollideError, LATEST_TICK, WORLD_HEADER, shapes, status} = require('..');
 const {WorldState} = require('../world_state');
 const {startServer, liveClient} = require('./live_server');
 
@@ -156,7 +156,7 @@ describe('worlds against a live server', {skip: !process.env.COLLIDE_SERVER && '
     const shots = [
       shot({}),                                                                // CONFIRMED
       shot({claimed: {body_id: 2, part_id: 0}}),                               // HIT_OTHER_PART
-      shot({direction: [3, 2, 0], claimed: {body_id: 2, part_id: 1}}),         // HIT_OTHER_BODY (4 stands in the way)
+      shot({claimed: {body_id: 3, part_id: 1}}),                               // HIT_OTHER_BODY (2 stands in front)
       shot({direction: [15, 1.5, 0], claimed: {body_id: 3, part_id: 1}}),      // BLOCKED by the wall
       shot({direction: [0, -1, 0]}),                                           // MISSED
       shot({at: {tick: 1}}),                                                   // REWIND_TOO_OLD
@@ -179,7 +179,7 @@ describe('worlds against a live server', {skip: !process.env.COLLIDE_SERVER && '
     const packed = await world.validateShotsPacked({
       doubles,
       shooterIds: shots.map((s) => s.shooter_id),
-      ticks: shots.map((s) => (s.at ? s.at.tick : -1)),
+      ticks: shots.map((s) => (s.at ? s.at.tick : LATEST_TICK)),
       claimedBodyIds: shots.map((s) => s.claimed.body_id),
       claimedPartIds: new Int32Array(shots.map((s) => s.claimed.part_id)),
     });

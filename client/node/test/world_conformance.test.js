@@ -76,16 +76,17 @@ class Runner {
       case 'CastWorldRaysPacked':
         return as('CastWorldRaysPackedResponse', await w.castRaysPacked(nums(req.rays), req.filter || {}));
       case 'ValidateShots':
-        return {verdicts: (await w.validateShots(req.shots || [])).map((v) => as('ShotVerdict', v))};
+        return {verdicts: (await w.validateShots(req.shots || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('ShotVerdict', v))};
       case 'ValidateShotsPacked':
         return {
           verdicts: (await w.validateShotsPacked({
             doubles: nums(req.doubles), shooterIds: req.shooter_ids || [], ticks: req.ticks || [],
             claimedBodyIds: req.claimed_body_ids || [], claimedPartIds: req.claimed_part_ids || [],
+            allOrNothing: Boolean(req.all_or_nothing),
           })).map((v) => as('ShotVerdict', v)),
         };
       case 'ValidateMoves':
-        return {verdicts: (await w.validateMoves(req.moves || [])).map((v) => as('MoveVerdict', v))};
+        return {verdicts: (await w.validateMoves(req.moves || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('MoveVerdict', v))};
       default:
         throw new Error(`unknown rpc ${rpc}`);
     }

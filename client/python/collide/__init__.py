@@ -42,7 +42,7 @@ from collide.results import (  # noqa: E402
     ServerInfo,
 )
 from collide.stream import AsyncTickStream, TickAnswer, TickStream  # noqa: E402
-from collide.world import World  # noqa: E402
+from collide.world import LATEST_TICK, World  # noqa: E402
 from collide.world_inputs import (  # noqa: E402
     Body,
     Frame,
@@ -115,6 +115,7 @@ __all__ = [
     "Ray",
     "PACKED_STRIDES",
     "World",
+    "LATEST_TICK",
     "WorldInfo",
     "TickStream",
     "AsyncTickStream",

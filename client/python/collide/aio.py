@@ -263,21 +263,25 @@ class AsyncWorld:
         return PackedWorldRayHits.from_proto(await self.call(
             "CastWorldRaysPacked", self.world.rays_packed_request(rays, at=at, mask=mask, ignore=ignore)))
 
-    async def validate_shots(self, shots: Iterable[Any]) -> List[ShotVerdict]:
-        """Shot verdicts, in order (World.validate_shots)."""
-        response = await self.call("ValidateShots", self.world.shots_request(shots))
+    async def validate_shots(self, shots: Iterable[Any], *, all_or_nothing: bool = False) -> List[ShotVerdict]:
+        """Shot verdicts, in order; an invalid shot's is INVALID unless
+        all_or_nothing (World.validate_shots)."""
+        response = await self.call("ValidateShots", self.world.shots_request(shots, all_or_nothing=all_or_nothing))
         return [ShotVerdict.from_proto(v) for v in response.verdicts]
 
     async def validate_shots_packed(self, doubles: Iterable[float], shooter_ids: Iterable[int],
                                     ticks: Iterable[int], claimed_body_ids: Optional[Iterable[int]] = None,
-                                    claimed_part_ids: Optional[Iterable[int]] = None) -> List[ShotVerdict]:
+                                    claimed_part_ids: Optional[Iterable[int]] = None, *,
+                                    all_or_nothing: bool = False) -> List[ShotVerdict]:
         """Shots in flat arrays (World.validate_shots_packed)."""
-        request = self.world.shots_packed_request(doubles, shooter_ids, ticks, claimed_body_ids, claimed_part_ids)
+        request = self.world.shots_packed_request(doubles, shooter_ids, ticks, claimed_body_ids, claimed_part_ids,
+                                                  all_or_nothing=all_or_nothing)
         return [ShotVerdict.from_proto(v) for v in (await self.call("ValidateShotsPacked", request)).verdicts]
 
-    async def validate_moves(self, moves: Iterable[Any]) -> List[MoveVerdict]:
-        """Move verdicts, in order (World.validate_moves)."""
-        response = await self.call("ValidateMoves", self.world.moves_request(moves))
+    async def validate_moves(self, moves: Iterable[Any], *, all_or_nothing: bool = False) -> List[MoveVerdict]:
+        """Move verdicts, in order; an invalid move's is INVALID unless
+        all_or_nothing (World.validate_moves)."""
+        response = await self.call("ValidateMoves", self.world.moves_request(moves, all_or_nothing=all_or_nothing))
         return [MoveVerdict.from_proto(v) for v in response.verdicts]
 
     # -- the tick stream --------------------------------------------------------

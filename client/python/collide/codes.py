@@ -64,6 +64,9 @@ class ShotCode(_Code):
     UNKNOWN_SHOOTER = "UNKNOWN_SHOOTER"
     #: The claimed body (or part) does not exist at the time used.
     UNKNOWN_TARGET = "UNKNOWN_TARGET"
+    #: The shot's fields are invalid (zero or non-finite direction, negative
+    #: tolerance, a claim on the shooter's own body...): `violations` names them.
+    INVALID = "INVALID"
 
 
 class MoveCode(_Code):
@@ -79,6 +82,9 @@ class MoveCode(_Code):
     START_PENETRATING = "START_PENETRATING"
     #: The body does not exist in the latest frame.
     UNKNOWN_BODY = "UNKNOWN_BODY"
+    #: The move's fields are invalid (non-finite positions, elapsed <= 0,
+    #: negative max_speed): `violations` names them.
+    INVALID = "INVALID"
 
 
 class ErrorReason(_Code):

@@ -131,7 +131,7 @@ class _Sequencer:
               overlaps: Iterable[Any] = (), rays: Optional[Iterable[float]] = None, rays_at: At = None,
               rays_mask: int = 0, rays_ignore: Sequence[int] = (), shots: Iterable[Any] = (),
               shots_packed: Optional[Dict[str, Any]] = None, moves: Iterable[Any] = (),
-              budget_ms: Optional[float] = None) -> world_pb2.TickRequest:
+              all_or_nothing: bool = False, budget_ms: Optional[float] = None) -> world_pb2.TickRequest:
         w = self.world
         request = world_pb2.TickRequest(budget_ms=self.budget_ms if budget_ms is None else budget_ms)
         if frame is not None:
@@ -141,12 +141,12 @@ class _Sequencer:
             request.query.CopyFrom(query)
         if rays is not None:
             request.rays_packed.CopyFrom(w.rays_packed_request(rays, at=rays_at, mask=rays_mask, ignore=rays_ignore))
-        shots_request = w.shots_request(shots)
+        shots_request = w.shots_request(shots, all_or_nothing=all_or_nothing)
         if len(shots_request.shots):
             request.shots.CopyFrom(shots_request)
         if shots_packed is not None:
             request.shots_packed.CopyFrom(w.shots_packed_request(**shots_packed))
-        moves_request = w.moves_request(moves)
+        moves_request = w.moves_request(moves, all_or_nothing=all_or_nothing)
         if len(moves_request.moves):
             request.moves.CopyFrom(moves_request)
         return request

@@ -53,6 +53,9 @@ _log = logging.getLogger("collide")
 R = TypeVar("R")
 
 
+# ticks[i] of a packed shot at the latest frame (world.proto: INT64_MIN, never a tick).
+LATEST_TICK = -(2**63)
+
 class World:
     """A handle on one world; cheap, thread-safe. Every method raises
     CollideError on failure (NOT_FOUND with reason WORLD_NOT_FOUND when the
@@ -164,39 +167,51 @@ class World:
             request.filter.at.CopyFrom(t)
         return request
 
-    def validate_shots(self, shots: Iterable[Any]) -> List[ShotVerdict]:
-        """Shot verdicts (Shot, collide.v1.Shot or its dict), in order."""
-        return [ShotVerdict.from_proto(v) for v in self.call("ValidateShots", self.shots_request(shots)).verdicts]
+    def validate_shots(self, shots: Iterable[Any], *, all_or_nothing: bool = False) -> List[ShotVerdict]:
+        """Shot verdicts (Shot, collide.v1.Shot or its dict), in order. A bad
+        shot's verdict is INVALID with its violations; all_or_nothing=True
+        raises InvalidArgument for the whole call instead."""
+        request = self.shots_request(shots, all_or_nothing=all_or_nothing)
+        return [ShotVerdict.from_proto(v) for v in self.call("ValidateShots", request).verdicts]
 
-    def shots_request(self, shots: Iterable[Any]) -> world_pb2.ValidateShotsRequest:
-        return world_pb2.ValidateShotsRequest(world_id=self.world_id, shots=[shot_to_proto(s) for s in shots])
+    def shots_request(self, shots: Iterable[Any], *,
+                      all_or_nothing: bool = False) -> world_pb2.ValidateShotsRequest:
+        return world_pb2.ValidateShotsRequest(world_id=self.world_id, shots=[shot_to_proto(s) for s in shots],
+                                              all_or_nothing=all_or_nothing)
 
     def validate_shots_packed(self, doubles: Iterable[float], shooter_ids: Iterable[int],
                               ticks: Iterable[int], claimed_body_ids: Optional[Iterable[int]] = None,
-                              claimed_part_ids: Optional[Iterable[int]] = None) -> List[ShotVerdict]:
+                              claimed_part_ids: Optional[Iterable[int]] = None, *,
+                              all_or_nothing: bool = False) -> List[ShotVerdict]:
         """Shots in flat arrays (world.proto ValidateShotsPackedRequest: 10
-        doubles per shot; tick < 0: the latest frame; claimed ids None: no
-        claims). Lists, array.array or numpy arrays."""
-        request = self.shots_packed_request(doubles, shooter_ids, ticks, claimed_body_ids, claimed_part_ids)
+        doubles per shot; tick LATEST_TICK: the latest frame; claimed ids
+        None: no claims). Lists, array.array or numpy arrays."""
+        request = self.shots_packed_request(doubles, shooter_ids, ticks, claimed_body_ids, claimed_part_ids,
+                                            all_or_nothing=all_or_nothing)
         return [ShotVerdict.from_proto(v) for v in self.call("ValidateShotsPacked", request).verdicts]
 
     def shots_packed_request(self, doubles: Iterable[float], shooter_ids: Iterable[int], ticks: Iterable[int],
                              claimed_body_ids: Optional[Iterable[int]] = None,
-                             claimed_part_ids: Optional[Iterable[int]] = None
-                             ) -> world_pb2.ValidateShotsPackedRequest:
+                             claimed_part_ids: Optional[Iterable[int]] = None, *,
+                             all_or_nothing: bool = False) -> world_pb2.ValidateShotsPackedRequest:
         ids = flat(shooter_ids)
         no_claim = [-1] * len(ids)
         return world_pb2.ValidateShotsPackedRequest(
             world_id=self.world_id, doubles=flat(doubles), shooter_ids=ids, ticks=flat(ticks),
             claimed_body_ids=no_claim if claimed_body_ids is None else flat(claimed_body_ids),
-            claimed_part_ids=no_claim if claimed_part_ids is None else flat(claimed_part_ids))
+            claimed_part_ids=no_claim if claimed_part_ids is None else flat(claimed_part_ids),
+            all_or_nothing=all_or_nothing)
 
-    def validate_moves(self, moves: Iterable[Any]) -> List[MoveVerdict]:
-        """Move verdicts (Move, collide.v1.Move or its dict), in order."""
-        return [MoveVerdict.from_proto(v) for v in self.call("ValidateMoves", self.moves_request(moves)).verdicts]
+    def validate_moves(self, moves: Iterable[Any], *, all_or_nothing: bool = False) -> List[MoveVerdict]:
+        """Move verdicts (Move, collide.v1.Move or its dict), in order; bad
+        moves as validate_shots' bad shots."""
+        request = self.moves_request(moves, all_or_nothing=all_or_nothing)
+        return [MoveVerdict.from_proto(v) for v in self.call("ValidateMoves", request).verdicts]
 
-    def moves_request(self, moves: Iterable[Any]) -> world_pb2.ValidateMovesRequest:
-        return world_pb2.ValidateMovesRequest(world_id=self.world_id, moves=[move_to_proto(m) for m in moves])
+    def moves_request(self, moves: Iterable[Any], *,
+                      all_or_nothing: bool = False) -> world_pb2.ValidateMovesRequest:
+        return world_pb2.ValidateMovesRequest(world_id=self.world_id, moves=[move_to_proto(m) for m in moves],
+                                              all_or_nothing=all_or_nothing)
 
     # -- the tick stream --------------------------------------------------------
 

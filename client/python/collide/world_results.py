@@ -127,25 +127,29 @@ class QueryResults:
 @dataclass(frozen=True)
 class ShotVerdict:
     """code: CONFIRMED, HIT_OTHER_PART, HIT_OTHER_BODY, BLOCKED, MISSED,
-    REWIND_TOO_OLD, IN_THE_FUTURE, ORIGIN_IMPLAUSIBLE, UNKNOWN_SHOOTER or
-    UNKNOWN_TARGET."""
+    REWIND_TOO_OLD, IN_THE_FUTURE, ORIGIN_IMPLAUSIBLE, UNKNOWN_SHOOTER,
+    UNKNOWN_TARGET or INVALID (violations: (field, description) pairs naming
+    the shot's bad fields)."""
 
     code: str
     first_hit: Optional[WorldRayHit]
     time: TimeUsed
     claimed_miss_distance: float
     origin_offset: float
+    violations: List[Tuple[str, str]] = field(default_factory=list)
 
     @classmethod
     def from_proto(cls, v: world_pb2.ShotVerdict) -> "ShotVerdict":
         return cls(_code(world_pb2.ShotCode, v.code, "SHOT_CODE_"),
                    WorldRayHit.from_proto(v.first_hit) if v.HasField("first_hit") else None,
-                   TimeUsed.from_proto(v.time), v.claimed_miss_distance, v.origin_offset)
+                   TimeUsed.from_proto(v.time), v.claimed_miss_distance, v.origin_offset,
+                   [(x.field, x.description) for x in v.violations])
 
 
 @dataclass(frozen=True)
 class MoveVerdict:
-    """code: OK, TOO_FAST, BLOCKED, START_PENETRATING or UNKNOWN_BODY."""
+    """code: OK, TOO_FAST, BLOCKED, START_PENETRATING, UNKNOWN_BODY or
+    INVALID (violations: (field, description) pairs)."""
 
     code: str
     allowed_position: Vec3
@@ -155,11 +159,13 @@ class MoveVerdict:
     depth: float
     speed: float
     slid_position: Vec3
+    violations: List[Tuple[str, str]] = field(default_factory=list)
 
     @classmethod
     def from_proto(cls, v: world_pb2.MoveVerdict) -> "MoveVerdict":
         return cls(_code(world_pb2.MoveCode, v.code, "MOVE_CODE_"), _vec(v.allowed_position), v.t,
-                   _vec(v.normal), _target(v), v.depth, v.speed, _vec(v.slid_position))
+                   _vec(v.normal), _target(v), v.depth, v.speed, _vec(v.slid_position),
+                   [(x.field, x.description) for x in v.violations])
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ def shots():
             collide.Shot(1, (0, 0, 1.95), (1, 0, 0), at=(1, 0.5))]
 
 
-PACKED = {"doubles": [0, 0, 1.7, 1, 0, 0, math.inf, 0, 0, 0], "shooter_ids": [1], "ticks": [-1],
+PACKED = {"doubles": [0, 0, 1.7, 1, 0, 0, math.inf, 0, 0, 0], "shooter_ids": [1], "ticks": [collide.LATEST_TICK],
           "claimed_body_ids": [2], "claimed_part_ids": [0]}
 RAYS = [-1, 0, 1.2, 1, 0, 0, math.inf, 8, -7, 5, 0, 0, -1, 100]
 
@@ -77,7 +77,8 @@ class StreamTest(WorldFixture, unittest.TestCase):
         world = self.arena("py-st-errors")
         with world.stream() as s:
             s.tick(frames()[0]).raise_for_error()
-            bad = s.tick(collide.Frame(2), shots=[collide.Shot(1, (0, 0, 1.7), (0, 0, 0))], moves=moves())
+            bad = s.tick(collide.Frame(2), shots=[collide.Shot(1, (0, 0, 1.7), (0, 0, 0))], moves=moves(),
+                         all_or_nothing=True)
             self.assertEqual(bad.error.code, grpc.StatusCode.INVALID_ARGUMENT)
             self.assertEqual(bad.error.fields, ["shots.shots[0].direction"])
             # The frame before the failing part was applied; the moves after it did not run.
@@ -86,7 +87,11 @@ class StreamTest(WorldFixture, unittest.TestCase):
                 bad.raise_for_error()
             stale = s.tick(collide.Frame(2))
             self.assertEqual(stale.error.code, grpc.StatusCode.FAILED_PRECONDITION)
-            self.assertEqual(s.tick(collide.Frame(3), moves=moves()).moves[0].code, "BLOCKED")
+            # Per item (the default), the bad shot is an INVALID verdict and the moves run.
+            each = s.tick(collide.Frame(3), shots=[collide.Shot(1, (0, 0, 1.7), (0, 0, 0))], moves=moves())
+            self.assertEqual(each.shots[0].code, "INVALID")
+            self.assertEqual(each.shots[0].violations[0][0], "direction")
+            self.assertEqual(each.moves[0].code, "BLOCKED")
         self.assertEqual(world.info().latest_tick, 3)
 
     def test_a_lost_world_is_recreated_and_the_message_resent(self):

@@ -143,7 +143,7 @@ class LiveWorldTest(WorldFixture, unittest.TestCase):
         doubles = [0, 0, 1.7, 1, 0, 0, math.inf, 0, 0, 0, 0, 0, 1.2, 1, 0, 0, 30, 0, 0.05, 0,
                    0, 0, 1.2, 0, 1, 0, math.inf, 0, 0, 0]
         packed_shots = world.validate_shots_packed(
-            numpy.array(doubles) if numpy is not None else doubles, [1, 1, 1], [-1, -1, -1], [2, 2, -1],
+            numpy.array(doubles) if numpy is not None else doubles, [1, 1, 1], [collide.LATEST_TICK] * 3, [2, 2, -1],
             [0, 0, -1])
         self.assertEqual(packed_shots, readable_shots)
         self.assertEqual(collide.count_codes(packed_shots), {"CONFIRMED": 1, "HIT_OTHER_PART": 1, "MISSED": 1})

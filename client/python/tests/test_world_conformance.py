@@ -46,15 +46,20 @@ def _overlap(r):
                          for o in r.overlaps], "total": r.total, "time": _time(r.time)}
 
 
+def _violations(v):
+    return [{"field": f, "description": d} for f, d in v.violations]
+
+
 def _shot(v):
     return {"code": "SHOT_CODE_" + v.code, "first_hit": _hit(v.first_hit), "time": _time(v.time),
-            "claimed_miss_distance": v.claimed_miss_distance, "origin_offset": v.origin_offset}
+            "claimed_miss_distance": v.claimed_miss_distance, "origin_offset": v.origin_offset,
+            "violations": _violations(v)}
 
 
 def _move(v):
     return {"code": "MOVE_CODE_" + v.code, "allowed_position": _vec(v.allowed_position), "t": v.t,
             "normal": _vec(v.normal), "target": _target(v.target), "depth": v.depth, "speed": v.speed,
-            "slid_position": _vec(v.slid_position)}
+            "slid_position": _vec(v.slid_position), "violations": _violations(v)}
 
 
 def _info(i):
@@ -101,11 +106,11 @@ class Runner:
             args = _rays_args(req)
             return _packed(w.cast_rays_packed(args.pop("rays"), **{k[5:]: v for k, v in args.items()}))
         if rpc == "ValidateShots":
-            return _verdicts(w.validate_shots(req.get("shots", [])))
+            return _verdicts(w.validate_shots(req.get("shots", []), all_or_nothing=req.get("all_or_nothing", False)))
         if rpc == "ValidateShotsPacked":
             return _verdicts(w.validate_shots_packed(**_shots_packed_args(req)))
         if rpc == "ValidateMoves":
-            return _verdicts(w.validate_moves(req.get("moves", [])))
+            return _verdicts(w.validate_moves(req.get("moves", []), all_or_nothing=req.get("all_or_nothing", False)))
         raise ValueError(f"unknown rpc {rpc}")
 
     def tick_args(self, message):
@@ -162,7 +167,8 @@ def _packed(r):
 def _shots_packed_args(req):
     return {"doubles": _nums(req.get("doubles")), "shooter_ids": req.get("shooter_ids", []),
             "ticks": req.get("ticks", []), "claimed_body_ids": req.get("claimed_body_ids", []),
-            "claimed_part_ids": req.get("claimed_part_ids", [])}
+            "claimed_part_ids": req.get("claimed_part_ids", []),
+            "all_or_nothing": req.get("all_or_nothing", False)}
 
 
 def _verdicts(verdicts):

@@ -32,13 +32,36 @@
 //   aabb becomes an obb once rotated). Convex hulls and halfspaces are not
 //   accepted as parts (a hull would need its vertices re-posed per query; a
 //   halfspace is unbounded); they are accepted as static elements.
+// - Rotations are accepted within 1e-6 of unit length and normalised when a
+//   frame is accepted: interpolation and placing see unit quaternions.
 // - Moves are translations of the body position; the movement shape keeps the
 //   orientation of the body's latest pose. A body without a movement shape
 //   moves all its parts. Moves are checked against static elements only.
-// - Shot tolerance inflates the claimed target body's parts only (radius or
-//   half extents + tolerance), favouring the shooter without making other
-//   players bigger. A shot without a claimed target reports CONFIRMED for the
-//   first body part it meets.
+//   skin_width is a tolerance band: a start overlap up to skin_width is
+//   allowed (deeper is START_PENETRATING), contacts no deeper than skin_width
+//   along the move do not block (a body on a floor crosses its triangles'
+//   shared edges), and a move is BLOCKED where its shape would go deeper than
+//   skin_width into a static. Then `t` is the fraction of the move at the
+//   first contact (signed distance 0) with that static, and
+//   allowed_position is where the shape's gap to it along the contact normal
+//   is skin_width (at least skin_width against an edge or a curved surface;
+//   never before `from`). Sliding keeps the same gap from each plane.
+// - Shot tolerance grows the claimed body's parts only, each by a ball of
+//   radius `tolerance` (the points within that distance of the part: spheres
+//   and capsules by their radius, a point becomes a sphere, a segment a
+//   capsule, boxes and triangles are rounded), favouring the shooter without
+//   making other players bigger. The verdict does not depend on the order of
+//   the parts.
+// - Shot checks, in order: the request (INVALID: bad numbers, a time
+//   outside the accepted ticks, a claim on the shooter's own body), the time
+//   (IN_THE_FUTURE, REWIND_TOO_OLD), the shooter (UNKNOWN_SHOOTER), the
+//   origin (ORIGIN_IMPLAUSIBLE), the claimed body and part (UNKNOWN_TARGET).
+//   Then one closest ray cast ignoring the shooter: with a claim, MISSED when
+//   the ray meets no part of the claimed body (grown) within range, whatever
+//   else it meets; else the first hit decides: CONFIRMED (the claimed part),
+//   HIT_OTHER_PART (another part of the claimed body), HIT_OTHER_BODY
+//   (another body), BLOCKED (a static). Without a claim: CONFIRMED for the
+//   first body part met, BLOCKED for a static, MISSED for nothing.
 // - Broadphase: each kept frame holds a bounding-volume tree over its bodies'
 //   bounds across the interval to the next frame (the body's sphere around
 //   its origin swept between the two positions), so a query at any kept time
@@ -79,7 +102,7 @@ struct WorldSettings {
   int max_rewind_ticks = 32;        // how far before the latest frame a shot may be rewound.
   double max_origin_offset = 2.0;   // claimed shot origin vs the shooter's position at that time.
   double default_max_speed = 10.0;  // for moves that give none.
-  double skin_width = 0.01;         // gap kept before a contact; start depth allowed.
+  double skin_width = 0.01;         // the moves' tolerance band (see above).
   int slide_iterations = 3;         // contact planes a blocked move slides along.
 };
 // Appends a Violation per bad setting ("history_ticks", ...).
@@ -135,6 +158,11 @@ struct Frame {
   std::vector<BodyUpdate> bodies;
   std::vector<std::int64_t> removals;
 };
+
+// Ticks of frames and times lie in [-kMaxWorldTick, kMaxWorldTick], so that
+// the difference of any two is an int64 (a time outside is invalid, "at.tick";
+// a frame outside is rejected, "tick").
+inline constexpr std::int64_t kMaxWorldTick = std::int64_t{1} << 61;
 
 // The time of a query or verdict.
 struct Time {
@@ -238,7 +266,7 @@ enum class ShotCode : std::uint8_t {
   kOriginImplausible,
   kUnknownShooter,
   kUnknownTarget,
-  kInvalidRequest,  // a non-finite or zero direction, bad fraction, ...: `problems`.
+  kInvalid,  // bad fields (a non-finite or zero direction, a bad time, ...): `problems`.
 };
 std::string_view ShotCodeName(ShotCode code);  // "CONFIRMED", ...
 
@@ -253,11 +281,11 @@ struct ShotRequest {
   double max_range = kInfinity;
   std::optional<Time> at;
   std::optional<ShotClaim> claim;
-  double tolerance = 0.0;  // hitbox inflation of the claimed body, length units.
+  double tolerance = 0.0;  // the claimed body's parts count as hit within this distance of the ray.
 };
 struct ShotVerdict {
   ShotCode code = ShotCode::kMissed;
-  std::vector<Violation> problems;  // kInvalidRequest only.
+  std::vector<Violation> problems;  // kInvalid only.
   TimeUsed time;
   std::optional<WorldRayHit> first_hit;
   // Claimed target not confirmed: distance from the shot segment (origin to
@@ -273,13 +301,15 @@ enum class MoveCode : std::uint8_t {
   kBlocked,
   kStartPenetrating,
   kUnknownBody,
-  kInvalidRequest,
+  kInvalid,  // bad fields: `problems`.
 };
 std::string_view MoveCodeName(MoveCode code);  // "OK", ...
 
 struct MoveRequest {
   std::int64_t body = 0;
-  std::optional<Vec3> from;  // default: the body's position in the previous frame.
+  // Default: the body's position in the frame before the latest (in the
+  // latest when it is new or teleported there, or only one frame is kept).
+  std::optional<Vec3> from;
   Vec3 to;
   double elapsed = 0.0;             // seconds, > 0.
   std::optional<double> max_speed;  // default: WorldSettings::default_max_speed.
@@ -288,15 +318,16 @@ struct MoveRequest {
 };
 struct MoveVerdict {
   MoveCode code = MoveCode::kOk;
-  std::vector<Violation> problems;  // kInvalidRequest only.
+  std::vector<Violation> problems;  // kInvalid only.
   double speed = 0.0;               // |to - from| / elapsed.
-  // kBlocked: the first contact; kStartPenetrating: depth and normal.
-  double t = 0.0;  // time of impact as a fraction of the move.
+  // kBlocked: the first contact with the static that blocks (see the rules
+  // above); kStartPenetrating: depth and normal.
+  double t = 0.0;  // time of first contact as a fraction of the move.
   Vec3 normal;     // from the moving shape towards the obstacle.
   double depth = 0.0;
   HitTarget target;
-  Vec3 allowed_position;  // kBlocked: skin_width before contact; else `to` (kOk) or `from`.
-  Vec3 slid_position;     // kBlocked with slide: after sliding; else allowed_position.
+  Vec3 allowed_position;  // kBlocked: at a gap of skin_width from what blocks; else `to` (kOk) or `from`.
+  Vec3 slid_position;     // kBlocked with slide: after sliding (same gap); else allowed_position.
 };
 
 // Why a frame was rejected.

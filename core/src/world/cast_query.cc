@@ -10,10 +10,10 @@ namespace collide::internal {
 namespace {
 
 // Keeps the earliest contact; ties by TargetLess.
-void Offer(const SweepResult& s, const HitTarget& target, SceneCast& best) {
+void Offer(const SweepResult& s, const HitTarget& target, std::size_t element, SceneCast& best) {
   if (!s.hit) return;
   if (!best.sweep.hit || s.t < best.sweep.t || (s.t == best.sweep.t && TargetLess(target, best.target))) {
-    best = {s, target};
+    best = {s, target, element};
   }
 }
 
@@ -33,11 +33,11 @@ SceneCast CastShape(const Scene& scene, const Shape& shape, const Vec3& translat
       OverlapTriangles(*mesh, box, mesh->triangle_count(), triangles);
       for (std::uint32_t t : triangles) {
         Offer(ShapeCast(shape, translation, mesh->triangle(t), options),
-              {HitTarget::Kind::kStatic, e.id, t, 0}, best);
+              {HitTarget::Kind::kStatic, e.id, t, 0}, i, best);
       }
     } else {
       Offer(ShapeCast(shape, translation, *statics.ShapeOf(i), options),
-            {HitTarget::Kind::kStatic, e.id, 0, 0}, best);
+            {HitTarget::Kind::kStatic, e.id, 0, 0}, i, best);
     }
   }
   if (with_bodies && scene.s0 != nullptr) {
@@ -45,9 +45,9 @@ SceneCast CastShape(const Scene& scene, const Shape& shape, const Vec3& translat
     scene.s0->tree.Overlap(box, [&](std::uint32_t i) {
       const BodyState& b = scene.body(i);
       if (!Passes(filter, b.category) || Ignored(filter, b.id)) return;
-      scene.PlaceParts(i, 0.0, parts);
+      scene.PlaceParts(i, parts);
       for (const PlacedPart& p : parts) {
-        Offer(ShapeCast(shape, translation, p.shape, options), {HitTarget::Kind::kBody, b.id, 0, p.id}, best);
+        Offer(ShapeCast(shape, translation, p.shape, options), {HitTarget::Kind::kBody, b.id, 0, p.id}, 0, best);
       }
     });
   }

@@ -5,6 +5,7 @@
 
 #include "mesh/shape_bounds.h"
 #include "world/history_memory.h"
+#include "world/scene.h"
 #include "world/snapshot.h"
 #include "world/statics.h"
 
@@ -63,6 +64,7 @@ std::vector<bool> Repeats(const std::vector<T>& items, Key key) {
 // Every problem of `frame` given the latest snapshot (null when none).
 std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest) {
   std::vector<Violation> out;
+  if (frame.tick < -kMaxWorldTick || frame.tick > kMaxWorldTick) out.push_back({"tick", "must be in [-2^61, 2^61]"});
   // Sorted copies keep the checks O(n log n) for frames of thousands of bodies.
   const std::vector<bool> repeated = Repeats(frame.bodies, [](const BodyUpdate& u) { return u.id; });
   const std::vector<std::int64_t> removed = Sorted(frame.removals);
@@ -172,7 +174,7 @@ std::size_t PartIndex(const std::vector<std::int32_t>& ids, std::size_t hint, st
 void Apply(const BodyUpdate& u, bool known, BodyState& b) {
   b.id = u.id;
   b.teleported = u.teleport && known;
-  if (u.pose) b.pose = *u.pose;
+  if (u.pose) b.pose = internal::UnitPose(*u.pose);
   if (u.category) b.category = *u.category;
   if (u.movement_shape) b.movement = std::make_shared<const Shape>(*u.movement_shape);
   bool reposed = false;
@@ -189,7 +191,7 @@ void Apply(const BodyUpdate& u, bool known, BodyState& b) {
       const Aabb box = internal::BoundsOf(p.shape);
       set->spheres.push_back(
           {(box.min + box.max) * 0.5, Length(box.max - box.min) * 0.5 * (1.0 + 1e-9) + 1e-9});
-      poses->push_back(p.local);
+      poses->push_back(internal::UnitPose(p.local));
     }
     b.parts = std::move(set);
     b.part_poses = std::move(poses);
@@ -199,7 +201,7 @@ void Apply(const BodyUpdate& u, bool known, BodyState& b) {
     auto poses = std::make_shared<std::vector<Pose>>(*b.part_poses);
     const std::vector<std::int32_t>& ids = b.parts->ids;
     for (std::size_t k = 0; k < u.part_poses.size(); ++k) {
-      (*poses)[PartIndex(ids, k, u.part_poses[k].part)] = u.part_poses[k].local;
+      (*poses)[PartIndex(ids, k, u.part_poses[k].part)] = internal::UnitPose(u.part_poses[k].local);
     }
     b.part_poses = std::move(poses);
     reposed = true;

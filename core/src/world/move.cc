@@ -3,6 +3,13 @@
 // slide_iterations slides along the contact planes (the character
 // controller loop of Quake's PM_SlideMove and Jolt's CharacterVirtual, on
 // planes only: no step-up, no ground snapping).
+//
+// skin_width is a tolerance band: a start overlap up to it is allowed, and a
+// sweep registers a contact only where the shape would go deeper than it
+// (a body on a floor crosses the floor triangles' shared edges, which it
+// touches but never enters). The verdict reports the first contact (signed
+// distance 0) with the static that blocks, and an allowed position at a gap
+// of skin_width from it.
 #include <algorithm>
 #include <span>
 #include <vector>
@@ -68,18 +75,45 @@ bool SweptBoxIsClear(const internal::StaticSet& statics, const Shape& shape, con
   return true;
 }
 
-// The earliest contact of any of `shapes` moved by `translation`.
-internal::SceneCast FirstContact(const internal::Scene& scene, std::span<const Shape> shapes,
-                                 const Vec3& translation, const QueryFilter& filter, double skin) {
+// The earliest contact deeper than `skin` of any of `shapes` moved by
+// `translation`, and which shape made it.
+struct Contact {
+  internal::SceneCast cast;
+  std::size_t shape = 0;
+};
+Contact FirstContact(const internal::Scene& scene, std::span<const Shape> shapes, const Vec3& translation,
+                     const QueryFilter& filter, double skin) {
   internal::SweepOptions options;
-  options.margin = skin * 0.5;
+  options.margin = skin;
   options.start_contacts_block = false;
-  internal::SceneCast best;
-  for (const Shape& s : shapes) {
-    const internal::SceneCast c = internal::CastShape(scene, s, translation, filter, false, options);
-    if (c.sweep.hit && (!best.sweep.hit || c.sweep.t < best.sweep.t)) best = c;
+  Contact best;
+  for (std::size_t k = 0; k < shapes.size(); ++k) {
+    const internal::SceneCast c = internal::CastShape(scene, shapes[k], translation, filter, false, options);
+    if (c.sweep.hit && (!best.cast.sweep.hit || c.sweep.t < best.cast.sweep.t)) best = {c, k};
   }
   return best;
+}
+
+// Where `shape` moved by `translation` first touches (signed distance 0) the
+// static that it enters skin deep at contact.sweep.t: an exact sweep against
+// that element alone (the contact itself if rounding finds no earlier touch).
+SweepResult FirstTouch(const internal::StaticSet& statics, const Shape& shape, const Vec3& translation,
+                       const internal::SceneCast& contact) {
+  const TriangleMesh* mesh = statics.MeshOf(contact.element);
+  const Shape target = mesh != nullptr ? Shape{mesh->triangle(contact.target.triangle)}
+                                       : *statics.ShapeOf(contact.element);
+  const SweepResult touch = ShapeCast(shape, translation, target);
+  return touch.hit && touch.t <= contact.sweep.t ? touch : contact.sweep;
+}
+
+// The position a body starting a move without `from` is taken from: its
+// position in the frame before the latest, or in the latest when it is new
+// there, teleported there, or only one frame is kept.
+Vec3 DefaultFrom(const World& world, const internal::BodyState& latest_state) {
+  const auto& history = internal::SceneAccess::History(world);
+  const internal::BodyState* before =
+      history.size() >= 2 && !latest_state.teleported ? history[history.size() - 2]->Find(latest_state.id) : nullptr;
+  return (before != nullptr ? before : &latest_state)->pose.position;
 }
 
 MoveVerdict Judge(const World& world, const MoveRequest& move) {
@@ -92,7 +126,7 @@ MoveVerdict Judge(const World& world, const MoveRequest& move) {
     v.problems.push_back({"max_speed", "must be a valid number >= 0"});
   }
   if (!v.problems.empty()) {
-    v.code = MoveCode::kInvalidRequest;
+    v.code = MoveCode::kInvalid;
     return v;
   }
   const internal::Snapshot* latest = internal::SceneAccess::Latest(world);
@@ -102,7 +136,7 @@ MoveVerdict Judge(const World& world, const MoveRequest& move) {
     return v;
   }
   const WorldSettings& settings = world.settings();
-  const Vec3 from = move.from.value_or(body->pose.position);
+  const Vec3 from = move.from ? *move.from : DefaultFrom(world, *body);
   const Vec3 delta = move.to - from;
   v.allowed_position = v.slid_position = from;
   v.speed = Length(delta) / move.elapsed;
@@ -147,22 +181,25 @@ MoveVerdict Judge(const World& world, const MoveRequest& move) {
   for (int k = 0; k < sweeps && LengthSquared(remaining) > 0.0; ++k) {
     moved.clear();
     for (const Shape& s : shapes) moved.push_back(internal::TranslateShape(s, position - from, nullptr));
-    const internal::SceneCast c = FirstContact(scene, moved, remaining, filter, settings.skin_width);
+    const Contact contact = FirstContact(scene, moved, remaining, filter, settings.skin_width);
+    const internal::SceneCast& c = contact.cast;
     if (!c.sweep.hit) {
       position += remaining;
       remaining = {};
       break;
     }
-    // The contact registers at depth skin/2; back off along the motion until
-    // the gap along the contact normal is skin/2 (skin / cos of the angle of
-    // incidence, at most back to the start of this sweep).
-    const double length = Length(remaining);
+    // The shape is skin deep at c.sweep.t; its signed distance along the
+    // motion is convex with slope -closing there, so backing off by
+    // 2 skin / closing leaves a gap of at least skin (exactly skin against a
+    // face), at most back to the start of this sweep.
     const double closing = Dot(remaining, c.sweep.normal);
-    const double t = closing > 0.0 ? std::max(0.0, c.sweep.t - settings.skin_width / closing) : c.sweep.t;
-    if (v.code != MoveCode::kBlocked) {
+    const double t =
+        closing > 0.0 ? std::max(0.0, c.sweep.t - 2.0 * settings.skin_width / closing) : c.sweep.t;
+    if (v.code != MoveCode::kBlocked) {  // The first sweep: `remaining` is the whole move.
       v.code = MoveCode::kBlocked;
-      v.t = c.sweep.t * length / Length(delta);
-      v.normal = c.sweep.normal;
+      const SweepResult touch = FirstTouch(statics, moved[contact.shape], remaining, c);
+      v.t = touch.t;
+      v.normal = touch.normal;
       v.target = c.target;
       v.allowed_position = position + remaining * t;
     }

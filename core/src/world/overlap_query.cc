@@ -41,7 +41,7 @@ std::vector<OverlapQueryResult> World::Overlaps(std::span<const OverlapQuery> qu
       scene.s0->tree.Overlap(box, [&](std::uint32_t i) {
         const internal::BodyState& b = scene.body(i);
         if (!internal::Passes(query.filter, b.category) || internal::Ignored(query.filter, b.id)) return;
-        scene.PlaceParts(i, 0.0, parts);
+        scene.PlaceParts(i, parts);
         for (const auto& p : parts) add({HitTarget::Kind::kBody, b.id, 0, p.id}, p.shape);
       });
     }

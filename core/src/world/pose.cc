@@ -45,6 +45,8 @@ Shape PlaceShape(const Shape& local, const Pose& pose) {
 
 namespace internal {
 
+Pose UnitPose(const Pose& pose) { return {pose.position, Normalized(pose.rotation)}; }
+
 Shape PlaceShape(const Shape& local, const Mat3& r, const Vec3& position) {
   const auto at = [&](const Vec3& v) { return r * v + position; };
   return std::visit(
@@ -102,8 +104,8 @@ std::string_view ShotCodeName(ShotCode code) {
       return "UNKNOWN_SHOOTER";
     case ShotCode::kUnknownTarget:
       return "UNKNOWN_TARGET";
-    case ShotCode::kInvalidRequest:
-      return "INVALID_REQUEST";
+    case ShotCode::kInvalid:
+      return "INVALID";
   }
   return "UNKNOWN";
 }
@@ -120,8 +122,8 @@ std::string_view MoveCodeName(MoveCode code) {
       return "START_PENETRATING";
     case MoveCode::kUnknownBody:
       return "UNKNOWN_BODY";
-    case MoveCode::kInvalidRequest:
-      return "INVALID_REQUEST";
+    case MoveCode::kInvalid:
+      return "INVALID";
   }
   return "UNKNOWN";
 }

@@ -2,8 +2,11 @@
 // along the ray, then the statics (meshes through their BVH, primitives
 // directly), each pruned by the best hit so far in closest mode.
 #include <algorithm>
+#include <cmath>
 
 #include "collide/query.h"
+#include "collide/sweep.h"
+#include "mesh/shape_bounds.h"
 #include "world/scene_query.h"
 
 namespace collide::internal {
@@ -36,6 +39,26 @@ Ray ToFrame(const Ray& ray, const Mat3& rotation, const Vec3& origin) {
           ray.max_distance};
 }
 
+// The ray against a box or triangle grown by a ball of radius `grow`: the
+// ball swept along the ray (ShapeCast's closed forms) over a length that
+// reaches past every point of the grown shape (not the ray's range, so that
+// the answer does not depend on what was hit before).
+RayHit RayCastRounded(const Ray& ray, const Shape& shape, double grow) {
+  const Vec3 unit = NormalizedOr(ray.direction, Vec3{1, 0, 0});
+  const Aabb b = BoundsOf(shape);
+  const double reach = (Length(Max(Abs(b.min - ray.origin), Abs(b.max - ray.origin))) + grow) * (1 + 1e-9) + 1e-9;
+  const SweepResult s = ShapeCast(Sphere{ray.origin, grow}, unit * reach, shape);
+  if (!s.hit || !(s.t * reach <= ray.max_distance)) return {};
+  RayHit h;
+  h.hit = true;
+  h.distance = s.t * reach;
+  h.point = ray.origin + unit * h.distance;
+  // The grown surface's outward normal at the ball's centre; -direction when
+  // the ray starts inside (RayCast's convention for solids).
+  h.normal = s.t == 0.0 ? -unit : -s.normal;
+  return h;
+}
+
 WorldRayHit FromMesh(const MeshRayHit& h, std::int64_t id) {
   return {h.distance, h.point, h.normal, {HitTarget::Kind::kStatic, id, h.triangle, 0}};
 }
@@ -53,6 +76,74 @@ struct Nearest {
 
 }  // namespace
 
+RayHit RayCastGrown(const Ray& ray, const Shape& shape, double grow) {
+  if (!(grow > 0.0)) return RayCast(ray, shape);
+  return std::visit(
+      [&](const auto& s) -> RayHit {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, Point>) {
+          return RayCast(ray, Sphere{s.position, grow});
+        } else if constexpr (std::is_same_v<T, Segment>) {
+          return RayCast(ray, Capsule{s.a, s.b, grow});
+        } else if constexpr (std::is_same_v<T, Sphere>) {
+          return RayCast(ray, Sphere{s.center, s.radius + grow});
+        } else if constexpr (std::is_same_v<T, Capsule>) {
+          return RayCast(ray, Capsule{s.a, s.b, s.radius + grow});
+        } else {
+          return RayCastRounded(ray, shape, grow);
+        }
+      },
+      shape);
+}
+
+namespace {
+
+// Casts `ray` at the parts of body i at the scene's time, each grown by
+// `grow`, over the length range() (the caller's best hit so far), passing each
+// hit to offer(hit), which returns false to stop. The ray goes into the body
+// frame (and into a part's frame when it has a local pose) instead of every
+// part into the world.
+template <typename Range, typename Offer>
+void CastAtParts(const Scene& scene, std::size_t i, const Ray& ray, double grow, PosedBody& posed, Range range,
+                 Offer offer) {
+  const BodyState& b = scene.body(i);
+  scene.Posed(i, posed);
+  const Ray reach{ray.origin, ray.direction, range()};
+  if (!RayNearSphere(reach, posed.centre, posed.radius + grow)) return;
+  const Ray local_ray = ToFrame(reach, posed.rotation, posed.pose.position);
+  const PartSet& set = *b.parts;
+  for (std::size_t k = 0; k < set.ids.size(); ++k) {
+    const Pose& local = (*posed.locals)[k];
+    const bool identity = local == Pose{};
+    const Mat3 part_rotation = identity ? Mat3{} : RotationFromQuat(local.rotation);
+    const Ray part_ray = identity ? Ray{local_ray.origin, local_ray.direction, range()}
+                                  : ToFrame(Ray{local_ray.origin, local_ray.direction, range()}, part_rotation,
+                                            local.position);
+    if (!RayNearSphere(part_ray, set.spheres[k].center, set.spheres[k].radius + grow)) continue;
+    const RayHit h = RayCastGrown(part_ray, set.shapes[k], grow);
+    if (!h.hit) continue;
+    // Back to the world: the distance is unchanged by rigid motions.
+    const Mat3 r = identity ? posed.rotation : posed.rotation * part_rotation;
+    const Vec3 p = identity ? posed.pose.position : posed.rotation * local.position + posed.pose.position;
+    if (!offer(WorldRayHit{
+            h.distance, r * h.point + p, r * h.normal, {HitTarget::Kind::kBody, b.id, 0, set.ids[k]}})) {
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+bool RayMeetsBody(const Scene& scene, std::size_t i, const Ray& ray, double grow) {
+  PosedBody posed;
+  bool met = false;
+  CastAtParts(scene, i, ray, grow, posed, [&] { return ray.max_distance; }, [&](const WorldRayHit&) {
+    met = true;
+    return false;
+  });
+  return met;
+}
+
 std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filter, RayMode mode,
                     std::size_t max_hits, const Inflation& inflation, std::vector<WorldRayHit>& hits) {
   hits.clear();
@@ -68,7 +159,6 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
 
   // Bodies first: in closest mode their hits shorten the mesh rays.
   if (scene.s0 != nullptr && !done()) {
-    std::vector<PlacedPart> parts;
     // The inflated body reaches past its tree bounds: it is visited first,
     // directly, and skipped in the tree.
     const bool inflated = inflation.amount > 0.0;
@@ -77,39 +167,18 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
     const auto visit = [&](std::uint32_t i) -> double {
       const BodyState& b = scene.body(i);
       if (!Passes(filter, b.category) || Ignored(filter, b.id)) return range();
-      const double inflate = i == grown ? inflation.amount : 0.0;
-      scene.Posed(i, posed);
-      const Ray reach{ray.origin, ray.direction, range()};
-      if (!RayNearSphere(reach, posed.centre, posed.radius + inflate)) return range();
-      // The ray goes into the body frame (and into a part's frame when it
-      // has a local pose) instead of every part into the world.
-      const Ray local_ray = ToFrame(reach, posed.rotation, posed.pose.position);
-      const PartSet& set = *b.parts;
-      for (std::size_t k = 0; k < set.ids.size(); ++k) {
-        const Pose& local = (*posed.locals)[k];
-        const bool identity = local == Pose{};
-        const Mat3 part_rotation = identity ? Mat3{} : RotationFromQuat(local.rotation);
-        const Ray part_ray = identity ? Ray{local_ray.origin, local_ray.direction, range()}
-                                      : ToFrame(Ray{local_ray.origin, local_ray.direction, range()},
-                                                part_rotation, local.position);
-        if (!RayNearSphere(part_ray, set.spheres[k].center, set.spheres[k].radius + inflate)) continue;
-        const RayHit h = inflate > 0.0 ? RayCast(part_ray, Inflate(set.shapes[k], inflate))
-                                       : RayCast(part_ray, set.shapes[k]);
-        if (!h.hit) continue;
-        // Back to the world: the distance is unchanged by rigid motions.
-        const Mat3 r = identity ? posed.rotation : posed.rotation * part_rotation;
-        const Vec3 p = identity ? posed.pose.position : posed.rotation * local.position + posed.pose.position;
-        const WorldRayHit w{
-            h.distance, r * h.point + p, r * h.normal, {HitTarget::Kind::kBody, b.id, 0, set.ids[k]}};
+      bool stop = false;
+      CastAtParts(scene, i, ray, i == grown ? inflation.amount : 0.0, posed, range, [&](const WorldRayHit& w) {
         if (mode == RayMode::kAll) {
           ++total;
           hits.push_back(w);
-        } else {
-          nearest.Offer(w);
-          if (mode == RayMode::kAny) return -1.0;  // ends the traversal.
+          return true;
         }
-      }
-      return range();
+        nearest.Offer(w);
+        stop = mode == RayMode::kAny;
+        return !stop;
+      });
+      return stop ? -1.0 : range();  // -1 ends the traversal.
     };
     if (grown < scene.body_count()) visit(static_cast<std::uint32_t>(grown));
     if (!done()) {

@@ -43,8 +43,8 @@ struct Scene {
   Pose BodyPose(std::size_t i) const;
   // Body i's pose and part poses at the time.
   void Posed(std::size_t i, PosedBody& out) const;
-  // Body i's parts in the world frame at the time, each grown by `inflate`.
-  bool PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& out) const;
+  // Body i's parts in the world frame at the time.
+  void PlaceParts(std::size_t i, std::vector<PlacedPart>& out) const;
 };
 
 // A Time is usable when its fraction is in [0, 1).
@@ -59,6 +59,11 @@ struct SceneAccess {
   }
   static const std::deque<std::unique_ptr<Snapshot>>& History(const World& world) { return world.history_; }
 };
+
+// `pose` with its rotation scaled to unit norm: rotations are accepted within
+// 1e-6 of unit length and normalised when a frame is accepted, so that
+// interpolation and placing see exact rotations.
+Pose UnitPose(const Pose& pose);
 
 // PlaceShape (world.h) with the pose's rotation matrix given.
 Shape PlaceShape(const Shape& local, const Mat3& rotation, const Vec3& position);
@@ -77,10 +82,6 @@ std::optional<Scene> Begin(const World& world, const std::optional<Time>& at, Re
   r.time = scene->time;
   return scene;
 }
-
-// `shape` grown by `d` >= 0: radii and half extents (a point becomes a
-// sphere, a segment a capsule; a triangle is unchanged).
-Shape Inflate(const Shape& shape, double d);
 
 }  // namespace collide::internal
 

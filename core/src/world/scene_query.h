@@ -10,11 +10,21 @@
 
 namespace collide::internal {
 
-// Parts of body `body` are grown by `amount` (a shot's tolerance).
+// Parts of body `body` are grown by `amount` (a shot's tolerance): each by a
+// ball of that radius (its Minkowski sum), see RayCastGrown.
 struct Inflation {
   std::int64_t body = 0;
   double amount = 0.0;
 };
+
+// The ray against `shape` grown by a ball of radius `grow` >= 0 (the points
+// within `grow` of it): spheres and capsules by their radius, a point becomes
+// a sphere, a segment a capsule, boxes and triangles are rounded.
+RayHit RayCastGrown(const Ray& ray, const Shape& shape, double grow);
+
+// Whether `ray` (over its whole range) meets a part of body i of the scene
+// grown by `grow`: the same arithmetic as CastRay's for that body.
+bool RayMeetsBody(const Scene& scene, std::size_t i, const Ray& ray, double grow);
 
 // Ray hits per `mode` into `hits` (closest/any: at most one; all: sorted by
 // distance then TargetLess, at most max_hits); returns the number of hits
@@ -27,6 +37,7 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
 struct SceneCast {
   SweepResult sweep;
   HitTarget target;
+  std::size_t element = 0;  // a static target's index in the StaticSet.
 };
 SceneCast CastShape(const Scene& scene, const Shape& shape, const Vec3& translation,
                     const QueryFilter& filter, bool with_bodies, const SweepOptions& options);

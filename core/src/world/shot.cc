@@ -1,7 +1,8 @@
 // Shot validation (docs/worlds.md, "Verdicts"): policy checks in a fixed
 // order (request, time, shooter, origin, claimed target), then one closest
 // ray cast at the time used, ignoring the shooter, with the claimed body's
-// parts grown by the tolerance.
+// parts grown by a ball of radius `tolerance`. A claim whose body the ray
+// does not meet at all is MISSED; otherwise the first hit decides.
 #include <algorithm>
 
 #include "collide/query.h"
@@ -33,8 +34,11 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
     v.problems.push_back({"tolerance", "must be a valid number >= 0"});
   }
   internal::ValidateTime(shot.at, v.problems);
+  if (shot.claim && shot.claim->body == shot.shooter) {
+    v.problems.push_back({"claim.body", "is the shooter's own body, which a shot never hits"});
+  }
   if (!v.problems.empty()) {
-    v.code = ShotCode::kInvalidRequest;
+    v.code = ShotCode::kInvalid;
     return v;
   }
   const std::optional<std::int64_t> latest = world.latest_tick();
@@ -77,22 +81,25 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
   }
   QueryFilter filter;
   filter.ignored_bodies.push_back(shot.shooter);
-  const internal::Inflation grow{shot.claim ? shot.claim->body : 0, shot.claim ? shot.tolerance : 0.0};
+  const Ray ray{shot.origin, shot.direction, shot.max_range};
+  const double grow = shot.claim ? shot.tolerance : 0.0;
+  const internal::Inflation inflation{shot.claim ? shot.claim->body : 0, grow};
   std::vector<WorldRayHit> hits;
-  internal::CastRay(scene, Ray{shot.origin, shot.direction, shot.max_range}, filter, RayMode::kClosest, 1,
-                    grow, hits);
-  if (hits.empty()) {
+  internal::CastRay(scene, ray, filter, RayMode::kClosest, 1, inflation, hits);
+  if (!hits.empty()) v.first_hit = hits.front();
+  const HitTarget* first = hits.empty() ? nullptr : &hits.front().target;
+  const bool first_on_claimed = first != nullptr && shot.claim && first->kind == HitTarget::Kind::kBody &&
+                                first->id == shot.claim->body;
+  if (first == nullptr) {
     v.code = ShotCode::kMissed;
+  } else if (shot.claim && !first_on_claimed && !internal::RayMeetsBody(scene, target, ray, grow)) {
+    v.code = ShotCode::kMissed;  // The claimed body is nowhere on the ray, whatever else is.
+  } else if (first->kind == HitTarget::Kind::kStatic) {
+    v.code = ShotCode::kBlocked;
+  } else if (!shot.claim || (first_on_claimed && first->part == shot.claim->part)) {
+    v.code = ShotCode::kConfirmed;
   } else {
-    v.first_hit = hits.front();
-    const HitTarget& t = hits.front().target;
-    if (t.kind == HitTarget::Kind::kStatic) {
-      v.code = ShotCode::kBlocked;
-    } else if (!shot.claim || (t.id == shot.claim->body && t.part == shot.claim->part)) {
-      v.code = ShotCode::kConfirmed;
-    } else {
-      v.code = t.id == shot.claim->body ? ShotCode::kHitOtherPart : ShotCode::kHitOtherBody;
-    }
+    v.code = first_on_claimed ? ShotCode::kHitOtherPart : ShotCode::kHitOtherBody;
   }
   if (shot.claim && v.code != ShotCode::kConfirmed) {
     internal::PosedBody posed;

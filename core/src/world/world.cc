@@ -78,7 +78,7 @@ std::vector<std::pair<std::int32_t, Shape>> World::BodyPartsAt(std::int64_t body
   const std::size_t i = scene.s0->IndexOf(body);
   if (i == scene.body_count()) return out;
   std::vector<internal::PlacedPart> parts;
-  scene.PlaceParts(i, 0.0, parts);
+  scene.PlaceParts(i, parts);
   for (auto& p : parts) out.emplace_back(p.id, std::move(p.shape));
   return out;
 }
@@ -97,11 +97,12 @@ const BodyState* Snapshot::Find(std::int64_t id) const {
 }
 
 bool ValidateTime(const std::optional<Time>& at, std::vector<Violation>& out) {
-  if (at && !(at->fraction >= 0.0 && at->fraction < 1.0)) {
-    out.push_back({"at.fraction", "must be in [0, 1)"});
-    return false;
+  const std::size_t before = out.size();
+  if (at && (at->tick < -kMaxWorldTick || at->tick > kMaxWorldTick)) {
+    out.push_back({"at.tick", "must be in [-2^61, 2^61]"});
   }
-  return true;
+  if (at && !(at->fraction >= 0.0 && at->fraction < 1.0)) out.push_back({"at.fraction", "must be in [0, 1)"});
+  return out.size() == before;
 }
 
 Scene SceneAccess::At(const World& world, std::optional<Time> at) {
@@ -159,7 +160,7 @@ void Scene::Posed(std::size_t i, PosedBody& out) const {
   out.radius = blend ? std::max(b.radius, n->radius) : b.tight_radius;
 }
 
-bool Scene::PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& out) const {
+void Scene::PlaceParts(std::size_t i, std::vector<PlacedPart>& out) const {
   PosedBody posed;
   Posed(i, posed);
   out.clear();
@@ -170,33 +171,8 @@ bool Scene::PlaceParts(std::size_t i, double inflate, std::vector<PlacedPart>& o
     Shape placed = local == Pose{} ? PlaceShape(parts.shapes[k], r, posed.pose.position)
                                    : PlaceShape(parts.shapes[k], r * RotationFromQuat(local.rotation),
                                                 r * local.position + posed.pose.position);
-    out.push_back({parts.ids[k], inflate > 0.0 ? Inflate(placed, inflate) : std::move(placed)});
+    out.push_back({parts.ids[k], std::move(placed)});
   }
-  return true;
-}
-
-Shape Inflate(const Shape& shape, double d) {
-  const Vec3 dv{d, d, d};
-  return std::visit(
-      [&](const auto& s) -> Shape {
-        using T = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<T, Point>) {
-          return Sphere{s.position, d};
-        } else if constexpr (std::is_same_v<T, Segment>) {
-          return Capsule{s.a, s.b, d};
-        } else if constexpr (std::is_same_v<T, Sphere>) {
-          return Sphere{s.center, s.radius + d};
-        } else if constexpr (std::is_same_v<T, Capsule>) {
-          return Capsule{s.a, s.b, s.radius + d};
-        } else if constexpr (std::is_same_v<T, Aabb>) {
-          return Aabb{s.min - dv, s.max + dv};
-        } else if constexpr (std::is_same_v<T, Obb>) {
-          return Obb{s.center, s.rotation, s.half_extents + dv};
-        } else {
-          return s;
-        }
-      },
-      shape);
 }
 
 }  // namespace internal

@@ -1,7 +1,7 @@
 // Compiled (not run) by typings.test.js with the strict TypeScript compiler:
 // every call of the README and the examples, typed through index.d.ts, and
 // misuses that must not compile (@ts-expect-error fails when they do).
-import {Client, CollideError, MoveVerdict, PackedWorldRayHits, ShotVerdict, World, shapes, status, version} from '../..';
+import {Client, CollideError, LATEST_TICK, MoveVerdict, PackedWorldRayHits, ShotVerdict, World, shapes, status, version} from '../..';
 
 async function usage(): Promise<void> {
   const client = new Client('127.0.0.1:50051', {deadlineMs: 5000});
@@ -32,7 +32,7 @@ async function usage(): Promise<void> {
   const dist: Float64Array = packed.distance;
   const verdicts: ShotVerdict[] = await world.validateShots([{shooterId: 7, origin: [0, 0, 0], direction: [1, 0, 0]}]);
   const same: ShotVerdict[] = await world.validateShotsPacked({
-    doubles: new Float64Array(10), shooterIds: [7], ticks: [-1], claimedBodyIds: [-1], claimedPartIds: [-1],
+    doubles: new Float64Array(10), shooterIds: [7], ticks: [LATEST_TICK], claimedBodyIds: [-1], claimedPartIds: [-1],
   });
   // 64-bit ids as bigint or decimal strings (world.d.ts: Int64).
   await world.pushFrame({tick: 3n, bodies: [{id: 9007199254740993n, pose: {position: [0, 0, 0]}}], removals: ['9007199254740995']});
