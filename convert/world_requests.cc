@@ -80,16 +80,21 @@ std::size_t TriangleCount(const v1::CreateWorldRequest& request) {
   return n;
 }
 
-bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
-                    ViolationList& violations) {
-  out = WorldSettings{};
-  out.history_ticks = request.history_ticks() == 0 ? default_history_ticks : request.history_ticks();
-  const v1::WorldPolicy& p = request.policy();
+void ApplyPolicy(const v1::WorldPolicy& p, WorldSettings& out) {
   if (p.has_max_rewind_ticks()) out.max_rewind_ticks = p.max_rewind_ticks();
   if (p.has_max_origin_offset()) out.max_origin_offset = p.max_origin_offset();
   if (p.has_default_max_speed()) out.default_max_speed = p.default_max_speed();
   if (p.has_skin_width()) out.skin_width = p.skin_width();
   if (p.has_slide_iterations()) out.slide_iterations = p.slide_iterations();
+  if (p.has_clamp_old_shots()) out.clamp_old_shots = p.clamp_old_shots();
+  if (p.has_max_tick_distance()) out.max_tick_distance = p.max_tick_distance();
+}
+
+bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
+                    ViolationList& violations) {
+  out = WorldSettings{};
+  out.history_ticks = request.history_ticks() == 0 ? default_history_ticks : request.history_ticks();
+  ApplyPolicy(request.policy(), out);
   std::vector<Violation> problems;
   if (ValidateSettings(out, problems)) return true;
   for (Violation& v : problems) {
@@ -174,6 +179,7 @@ bool DecodeFrame(const v1::Frame& in, std::string_view prefix, Frame& out, Decod
     }
     if (b.has_category()) u.category = Mask(b.category());
     u.teleport = b.teleport();
+    if (b.has_eye()) u.eye = convert::FromProto(b.eye());
   }
   return violations.total() == before;
 }
@@ -250,6 +256,11 @@ bool DecodeShots(const v1::ValidateShotsRequest& in, std::vector<ShotRequest>& o
     r.at = FromProto(s.has_at(), s.at());
     if (s.has_claimed()) r.claim = ShotClaim{s.claimed().body_id(), s.claimed().part_id()};
     r.tolerance = s.tolerance();
+    r.command_at = FromProto(s.has_command_at(), s.command_at());
+    r.expected_at = FromProto(s.has_expected_at(), s.expected_at());
+    r.max_skew_ticks = s.max_skew_ticks();
+    r.mask = Mask(s.category_mask());
+    r.ignored_bodies.assign(s.ignore_bodies().begin(), s.ignore_bodies().end());
   }
   (void)violations;  // Every field is a number the core validates per shot.
   return true;

@@ -31,6 +31,9 @@ namespace collide::convert {
 // for limit checks ahead of allocation.
 std::size_t TriangleCount(const v1::CreateWorldRequest& request);
 
+// The policy's set fields over `out` (unset ones keep their value).
+void ApplyPolicy(const v1::WorldPolicy& policy, WorldSettings& out);
+
 // The world's settings: history_ticks (0: `default_history_ticks`) and the
 // policy, unset fields keeping WorldSettings' defaults. Violations:
 // "history_ticks", "policy.<field>".

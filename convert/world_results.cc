@@ -62,6 +62,7 @@ namespace {
 v1::ShotCode ToProto(ShotCode code) { return static_cast<v1::ShotCode>(static_cast<int>(code) + 1); }
 v1::MoveCode ToProto(MoveCode code) { return static_cast<v1::MoveCode>(static_cast<int>(code) + 1); }
 static_assert(static_cast<int>(ShotCode::kInvalid) + 1 == v1::SHOT_CODE_INVALID);
+static_assert(static_cast<int>(ShotCode::kViewTimeImplausible) + 1 == v1::SHOT_CODE_VIEW_TIME_IMPLAUSIBLE);
 static_assert(static_cast<int>(MoveCode::kInvalid) + 1 == v1::MOVE_CODE_INVALID);
 
 template <typename Verdict>
@@ -87,6 +88,8 @@ void ToProto(const ShotVerdict& in, v1::ShotVerdict* out) {
   ToProto(in.time, out->mutable_time());
   out->set_claimed_miss_distance(in.claim_miss_distance);
   out->set_origin_offset(in.origin_offset);
+  out->set_origin_allowance(in.origin_allowance);
+  out->set_rewound_across_teleport(in.rewound_across_teleport);
 }
 
 void ToProto(const MoveVerdict& in, v1::MoveVerdict* out) {
@@ -109,6 +112,8 @@ void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {
   out->set_default_max_speed(in.default_max_speed);
   out->set_skin_width(in.skin_width);
   out->set_slide_iterations(in.slide_iterations);
+  out->set_clamp_old_shots(in.clamp_old_shots);
+  out->set_max_tick_distance(in.max_tick_distance);
 }
 
 }  // namespace collide::convert

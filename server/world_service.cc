@@ -271,6 +271,7 @@ void WorldService::FillInfo(WorldEntry& entry, v1::WorldInfo* out) {
   out->set_history_ticks(w.settings().history_ticks);
   convert::ToProto(w.settings(), out->mutable_policy());
   out->set_replica(config_.replica);
+  out->set_detected_teleports(w.detected_teleports());
 }
 
 grpc::Status WorldService::Create(const std::string& owner, const v1::CreateWorldRequest& request,

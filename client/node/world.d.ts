@@ -41,6 +41,8 @@ export interface WorldPolicy {
   defaultMaxSpeed?: number;
   skinWidth?: number;
   slideIterations?: number;
+  clampOldShots?: boolean;
+  maxTickDistance?: number;
 }
 
 export interface CreateWorldRequest {
@@ -66,6 +68,8 @@ export interface BodyUpdate {
   teleport?: boolean;
   category?: Int64;
   movementShape?: Shape;
+  /** Body frame: where its shots start (eye or muzzle); set or replace. */
+  eye?: Vec3;
 }
 
 export interface Frame {
@@ -107,12 +111,20 @@ export interface Shot {
   at?: WorldTime;
   claimed?: {bodyId?: Int64; partId?: number};
   tolerance?: number;
+  /** The time of the shot's command, where the server knows the shooter; unset: the latest frame. */
+  commandAt?: WorldTime;
+  /** The view time the server's latency estimate expects, and the skew allowed in ticks. */
+  expectedAt?: WorldTime;
+  maxSkewTicks?: number;
+  /** What the ray sees (0: all categories), and bodies it never hits. */
+  categoryMask?: Int64;
+  ignoreBodies?: Int64[];
 }
 
 /** ticks[i] of a packed shot at the latest frame: INT64_MIN (-(2 ** 63)), never a tick. */
 export const LATEST_TICK: number;
 
-/** Shot i: doubles[10i .. 10i + 9] (origin, direction, maxRange, fraction, tolerance, 0), shooterIds[i],
+/** Shot i: doubles[10i .. 10i + 9] (origin, direction, maxRange, fraction, tolerance, maxSkewTicks), shooterIds[i],
  * ticks[i] (LATEST_TICK: the latest frame), claimedBodyIds[i] and claimedPartIds[i] (-1: no claim). */
 export interface PackedShots {
   doubles: ArrayLike<number>;
@@ -122,6 +134,14 @@ export interface PackedShots {
   claimedPartIds: ArrayLike<number>;
   /** As VerdictOptions.allOrNothing. */
   allOrNothing?: boolean;
+  /** Optional arrays, empty or one entry per shot (world.proto ValidateShotsPackedRequest): the command's
+   * tick and the expected view tick (LATEST_TICK: latest / none), the category mask, and the ignored bodies
+   * (ignoreCounts[i] ids of ignoreBodyIds, shot after shot). */
+  commandTicks?: ArrayLike<number>;
+  expectedTicks?: ArrayLike<number>;
+  categoryMasks?: ArrayLike<number>;
+  ignoreCounts?: ArrayLike<number>;
+  ignoreBodyIds?: ArrayLike<number>;
 }
 
 export interface VerdictOptions {
@@ -167,8 +187,12 @@ export interface WorldInfo {
     defaultMaxSpeed: number | null;
     skinWidth: number | null;
     slideIterations: number | null;
+    clampOldShots: boolean | null;
+    maxTickDistance: number | null;
   } | null;
   replica: string;
+  /** Bodies the teleport guard (policy.maxTickDistance) took as teleported. */
+  detectedTeleports: number;
 }
 
 /** What a hit touched. */
@@ -237,7 +261,8 @@ export interface PackedWorldRayHits {
 export type ShotCode =
   | 'SHOT_CODE_CONFIRMED' | 'SHOT_CODE_HIT_OTHER_PART' | 'SHOT_CODE_HIT_OTHER_BODY' | 'SHOT_CODE_BLOCKED'
   | 'SHOT_CODE_MISSED' | 'SHOT_CODE_REWIND_TOO_OLD' | 'SHOT_CODE_IN_THE_FUTURE' | 'SHOT_CODE_ORIGIN_IMPLAUSIBLE'
-  | 'SHOT_CODE_UNKNOWN_SHOOTER' | 'SHOT_CODE_UNKNOWN_TARGET' | 'SHOT_CODE_INVALID';
+  | 'SHOT_CODE_UNKNOWN_SHOOTER' | 'SHOT_CODE_UNKNOWN_TARGET' | 'SHOT_CODE_INVALID'
+  | 'SHOT_CODE_VIEW_TIME_IMPLAUSIBLE';
 
 export interface ShotVerdict {
   code: ShotCode;
@@ -246,6 +271,10 @@ export interface ShotVerdict {
   /** -1 when not computed. */
   claimedMissDistance: number;
   originOffset: number;
+  /** The origin offset allowed: maxOriginOffset plus the shooter's motion over the tick. */
+  originAllowance: number;
+  /** The time used lies before a teleport of the shooter or the claimed body. */
+  rewoundAcrossTeleport: boolean;
   /** SHOT_CODE_INVALID: the shot's bad fields. */
   violations: ItemViolation[];
 }

@@ -67,6 +67,9 @@ class ShotCode(_Code):
     #: The shot's fields are invalid (zero or non-finite direction, negative
     #: tolerance, a claim on the shooter's own body...): `violations` names them.
     INVALID = "INVALID"
+    #: The view time `at` is further from the expected view time than the
+    #: shot's max_skew_ticks allow (expected_at set).
+    VIEW_TIME_IMPLAUSIBLE = "VIEW_TIME_IMPLAUSIBLE"
 
 
 class MoveCode(_Code):

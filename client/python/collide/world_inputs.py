@@ -59,6 +59,7 @@ class Body:
     teleport: bool = False
     category: Optional[int] = None
     movement_shape: Optional[Any] = None
+    eye: Optional[Vec] = None  # body frame: where its shots start (new bodies: the origin)
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,8 @@ class Policy:
     default_max_speed: Optional[float] = None
     skin_width: Optional[float] = None
     slide_iterations: Optional[int] = None
+    clamp_old_shots: Optional[bool] = None
+    max_tick_distance: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,12 @@ class Overlap:
 
 @dataclass(frozen=True)
 class Shot:
-    """claimed: (body id, part id), or None for "the first part it meets"."""
+    """claimed: (body id, part id), or None for "the first part it meets".
+    at: the time the shooter saw; command_at: the time of its command (where
+    the server knows the shooter; None: the latest frame); expected_at and
+    max_skew_ticks: the view time the server's latency estimate expects and
+    the skew allowed (VIEW_TIME_IMPLAUSIBLE beyond); mask and ignore: what
+    the ray sees (world.proto Shot)."""
 
     shooter: int
     origin: Vec
@@ -152,6 +160,11 @@ class Shot:
     at: At = None
     claimed: Optional[Tuple[int, int]] = None
     tolerance: float = 0.0
+    command_at: At = None
+    expected_at: At = None
+    max_skew_ticks: float = 0.0
+    mask: int = 0
+    ignore: Sequence[int] = ()
 
 
 @dataclass(frozen=True)
@@ -217,6 +230,8 @@ def body_to_proto(body: Any) -> world_pb2.BodyUpdate:
         out.category = body.category
     if body.movement_shape is not None:
         out.movement_shape.CopyFrom(shape_to_proto(body.movement_shape))
+    if body.eye is not None:
+        out.eye.CopyFrom(_vec(body.eye))
     return out
 
 
@@ -300,12 +315,14 @@ def shot_to_proto(shot: Any) -> world_pb2.Shot:
     if not isinstance(shot, Shot):
         return message(shot, world_pb2.Shot)
     out = world_pb2.Shot(shooter_id=shot.shooter, origin=_vec(shot.origin), direction=_vec(shot.direction),
-                         tolerance=shot.tolerance)
+                         tolerance=shot.tolerance, max_skew_ticks=shot.max_skew_ticks, category_mask=shot.mask,
+                         ignore_bodies=list(shot.ignore))
     if shot.max_range is not None and not math.isinf(shot.max_range):
         out.max_range = shot.max_range
-    t = time_to_proto(shot.at)
-    if t is not None:
-        out.at.CopyFrom(t)
+    for name in ("at", "command_at", "expected_at"):
+        t = time_to_proto(getattr(shot, name))
+        if t is not None:
+            getattr(out, name).CopyFrom(t)
     if shot.claimed is not None:
         out.claimed.CopyFrom(world_pb2.BodyTarget(body_id=shot.claimed[0], part_id=shot.claimed[1]))
     return out

@@ -128,8 +128,8 @@ class QueryResults:
 class ShotVerdict:
     """code: CONFIRMED, HIT_OTHER_PART, HIT_OTHER_BODY, BLOCKED, MISSED,
     REWIND_TOO_OLD, IN_THE_FUTURE, ORIGIN_IMPLAUSIBLE, UNKNOWN_SHOOTER,
-    UNKNOWN_TARGET or INVALID (violations: (field, description) pairs naming
-    the shot's bad fields)."""
+    UNKNOWN_TARGET, VIEW_TIME_IMPLAUSIBLE or INVALID (violations: (field,
+    description) pairs naming the shot's bad fields)."""
 
     code: str
     first_hit: Optional[WorldRayHit]
@@ -137,13 +137,16 @@ class ShotVerdict:
     claimed_miss_distance: float
     origin_offset: float
     violations: List[Tuple[str, str]] = field(default_factory=list)
+    origin_allowance: float = 0.0
+    rewound_across_teleport: bool = False
 
     @classmethod
     def from_proto(cls, v: world_pb2.ShotVerdict) -> "ShotVerdict":
         return cls(_code(world_pb2.ShotCode, v.code, "SHOT_CODE_"),
                    WorldRayHit.from_proto(v.first_hit) if v.HasField("first_hit") else None,
                    TimeUsed.from_proto(v.time), v.claimed_miss_distance, v.origin_offset,
-                   [(x.field, x.description) for x in v.violations])
+                   [(x.field, x.description) for x in v.violations], v.origin_allowance,
+                   v.rewound_across_teleport)
 
 
 @dataclass(frozen=True)
@@ -215,13 +218,14 @@ class WorldInfo:
     history_ticks: int
     policy: Dict[str, Any]
     replica: str
+    detected_teleports: int = 0
 
     @classmethod
     def from_proto(cls, w: world_pb2.WorldInfo) -> "WorldInfo":
         policy = {f.name: v for f, v in w.policy.ListFields()}
         return cls(w.world_id, w.static_elements, w.triangles, w.degenerate_triangles, w.bodies,
                    w.memory_bytes, w.latest_tick, w.oldest_tick, w.frames_kept, w.history_ticks, policy,
-                   w.replica)
+                   w.replica, w.detected_teleports)
 
 
 def _target(message: Any) -> Optional[Target]:

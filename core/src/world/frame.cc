@@ -112,6 +112,7 @@ std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest)
           u.part_poses[k].local, [&] { return pat() + ".local"; }, out);
     }
     if (u.movement_shape) ValidatePartShape(*u.movement_shape, at() + ".movement_shape", out);
+    if (u.eye && !IsValidNumber(*u.eye)) out.push_back({at() + ".eye", "not a valid number (finite, |v| <= 1e12)"});
   }
   const std::vector<bool> removed_twice = Repeats(frame.removals, [](std::int64_t id) { return id; });
   for (std::size_t j = 0; j < frame.removals.size(); ++j) {
@@ -171,10 +172,16 @@ std::size_t PartIndex(const std::vector<std::int32_t>& ids, std::size_t hint, st
 
 // Applies `u` to `b`: the latest frame's state of a known body (updated in
 // place: no copy of its shared pointers), or a default state for a new one.
-void Apply(const BodyUpdate& u, bool known, BodyState& b) {
+// A known body moving farther than `max_move` (> 0) is taken as teleported
+// (the teleport guard).
+void Apply(const BodyUpdate& u, bool known, double max_move, BodyState& b) {
   b.id = u.id;
   b.teleported = u.teleport && known;
+  b.guarded = known && !b.teleported && u.pose && max_move > 0.0 &&
+              LengthSquared(u.pose->position - b.pose.position) > max_move * max_move;
+  b.teleported = b.teleported || b.guarded;
   if (u.pose) b.pose = internal::UnitPose(*u.pose);
+  if (u.eye) b.eye = *u.eye;
   if (u.category) b.category = *u.category;
   if (u.movement_shape) b.movement = std::make_shared<const Shape>(*u.movement_shape);
   bool reposed = false;
@@ -237,21 +244,27 @@ FrameError World::PushFrame(const Frame& frame) {
     for (const BodyState& b : latest->bodies) {
       if (std::binary_search(removed.begin(), removed.end(), b.id)) continue;
       next->bodies.push_back(b);
-      next->bodies.back().teleported = false;
+      next->bodies.back().teleported = next->bodies.back().guarded = false;
     }
   } else {
     next->bodies.reserve(frame.bodies.size());
   }
   // Updates of known bodies in place; new bodies appended, then one sort.
   const std::size_t known = next->bodies.size();
+  // The guard's distance over the frames' gap (ticks as doubles: the gap of
+  // two accepted ticks is below 2^62).
+  const double max_move =
+      latest != nullptr ? settings_.max_tick_distance * static_cast<double>(frame.tick - latest->tick) : 0.0;
   for (const BodyUpdate& u : frame.bodies) {
     const auto end = next->bodies.begin() + static_cast<std::ptrdiff_t>(known);
     const auto it = std::lower_bound(next->bodies.begin(), end, u.id,
                                      [](const BodyState& b, std::int64_t id) { return b.id < id; });
     if (it != end && it->id == u.id) {
-      Apply(u, true, *it);
+      Apply(u, true, max_move, *it);
+      detected_teleports_ += it->guarded;
+      next->any_teleport = next->any_teleport || it->teleported;
     } else {
-      Apply(u, false, next->bodies.emplace_back());
+      Apply(u, false, max_move, next->bodies.emplace_back());
     }
   }
   if (next->bodies.size() > known) {

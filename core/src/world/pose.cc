@@ -106,6 +106,8 @@ std::string_view ShotCodeName(ShotCode code) {
       return "UNKNOWN_TARGET";
     case ShotCode::kInvalid:
       return "INVALID";
+    case ShotCode::kViewTimeImplausible:
+      return "VIEW_TIME_IMPLAUSIBLE";
   }
   return "UNKNOWN";
 }
