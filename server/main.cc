@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "absl/types/optional.h"
+#include "collide/version.h"
 #include "server/flags_env.h"
 #include "server/listener_watchdog.h"
 #include "server/logging.h"
@@ -185,7 +186,7 @@ int main(int argc, char** argv) {
       "--auth_token_file or COLLIDE_AUTH_TOKENS require 'authorization: Bearer <token>' on every call "
       "but grpc.health.v1 (reflection and GetServerInfo included). Compressed requests are refused "
       "UNIMPLEMENTED (only grpc-encoding identity is accepted). See docs/operations.md (Security).\n\n"
-      "Usage: collide-server [--flag=value ...]";
+      "Usage: collide-server [--flag=value ...] | --version";
   absl::SetProgramUsageMessage(usage);
   sigset_t shutdown_signals;
   if (!BlockShutdownSignals(shutdown_signals)) {
@@ -206,6 +207,8 @@ int main(int argc, char** argv) {
   usage_config.contains_help_flags = [](absl::string_view path) {
     return absl::EndsWith(path, "server/main.cc");
   };
+  // --version: the project's version (collide/version.h), then exit 0.
+  usage_config.version_string = [] { return std::string("collide-server " COLLIDE_VERSION "\n"); };
   absl::SetFlagsUsageConfig(usage_config);
   if (const absl::Status env = collide::server::ApplyEnvironmentOverrides(kFlagNames); !env.ok()) {
     std::fprintf(stderr, "collide-server: %s\n", std::string(env.message()).c_str());

@@ -24,9 +24,11 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "collide/version.h"
 #include "commands.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50051",
@@ -93,7 +95,12 @@ int main(int argc, char** argv) {
       "                  (--duration, or --ticks N: each match stops after N ticks, --duration a cap)\n"
       "common flags: --target (default 127.0.0.1:50051), --deadline, --round_robin,\n"
       "  --token / --token_file / $COLLIDE_TOKEN (bearer token), --tls, --tls_ca_file,\n"
-      "  --tls_cert_file + --tls_key_file (mutual TLS), --tls_server_name");
+      "  --tls_cert_file + --tls_key_file (mutual TLS), --tls_server_name\n"
+      "collide --version prints this client's version");
+  // --version: this client's version (collide/version.h; `collide info` prints the server's).
+  absl::FlagsUsageConfig usage_config;
+  usage_config.version_string = [] { return std::string("collide " COLLIDE_VERSION "\n"); };
+  absl::SetFlagsUsageConfig(usage_config);
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   if (positional.size() < 2) {
     std::cerr << absl::ProgramUsageMessage() << "\n";

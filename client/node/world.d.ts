@@ -1,14 +1,23 @@
 // Type declarations of the world API (world.js; proto/collide/v1/world.proto).
-// Requests are in the proto's form (snake_case; vectors may be [x, y, z],
+// camelCase throughout: request fields are the proto's in camelCase (the
+// client also takes the proto's snake_case names; vectors may be [x, y, z],
 // quaternions [w, x, y, z], repeated numbers typed arrays); results use
-// camelCase, [x, y, z] vectors, enum names and Numbers for int64.
+// camelCase, [x, y, z] vectors and enum names.
+//
+// 64-bit integers (body, element and shooter ids, ticks, category masks):
+// requests take them as Int64 (a Number, a decimal string or a bigint; give
+// a string or a bigint for an id past Number.MAX_SAFE_INTEGER, 2^53 - 1, so
+// that every digit is kept). Results give them as Numbers, exact up to
+// Number.MAX_SAFE_INTEGER: keep ids that come back in results (bodies,
+// elements) within it.
 import {EventEmitter} from 'events';
 import type {CollideError, Quaternion, Ray, Shape, Triple, Vec3} from './index';
 
 export const WORLD_HEADER: 'collide-world';
 
-/** int64 / uint64 fields: Numbers (ids within Number.MAX_SAFE_INTEGER) or decimal strings. */
-export type Int64 = number | string;
+/** An int64 / uint64 request field: a Number (exact within Number.MAX_SAFE_INTEGER), a decimal string or a
+ * bigint (strings and bigints keep all 64 bits). */
+export type Int64 = number | string | bigint;
 
 export interface Pose {
   position?: Vec3;
@@ -19,28 +28,28 @@ export interface StaticElement {
   id?: Int64;
   /** 0 or unset: all 64 bits. */
   category?: Int64;
-  /** Exactly one of mesh, shape and map_file. */
+  /** Exactly one of mesh, shape and mapFile. */
   mesh?: {vertices?: ArrayLike<number>; indices?: ArrayLike<number>};
   shape?: Shape;
   /** A file in the server's --maps_dir; map picks one map of a .pk3. */
-  map_file?: {name: string; map?: string};
+  mapFile?: {name: string; map?: string};
 }
 
 export interface WorldPolicy {
-  max_rewind_ticks?: number;
-  max_origin_offset?: number;
-  default_max_speed?: number;
-  skin_width?: number;
-  slide_iterations?: number;
-  clamp_old_shots?: boolean;
-  max_tick_distance?: number;
+  maxRewindTicks?: number;
+  maxOriginOffset?: number;
+  defaultMaxSpeed?: number;
+  skinWidth?: number;
+  slideIterations?: number;
+  clampOldShots?: boolean;
+  maxTickDistance?: number;
 }
 
 export interface CreateWorldRequest {
-  world_id: string;
+  worldId: string;
   statics?: StaticElement[];
   /** 0: 64 (or --max_history_ticks if lower). */
-  history_ticks?: number;
+  historyTicks?: number;
   policy?: WorldPolicy;
 }
 
@@ -55,10 +64,10 @@ export interface BodyUpdate {
   id: Int64;
   pose?: Pose;
   parts?: BodyPart[];
-  part_poses?: Array<{part?: number; local?: Pose}>;
+  partPoses?: Array<{part?: number; local?: Pose}>;
   teleport?: boolean;
   category?: Int64;
-  movement_shape?: Shape;
+  movementShape?: Shape;
   /** Body frame: where its shots start (eye or muzzle); set or replace. */
   eye?: Vec3;
 }
@@ -80,42 +89,42 @@ export interface SceneFilter {
   /** Unset: the latest frame. */
   at?: WorldTime;
   /** 0 or unset: all 64 bits. */
-  category_mask?: Int64;
-  ignore_bodies?: Int64[];
+  categoryMask?: Int64;
+  ignoreBodies?: Int64[];
 }
 
 export type RayMode = 'RAY_MODE_CLOSEST' | 'RAY_MODE_ANY' | 'RAY_MODE_ALL' | 'RAY_MODE_UNSPECIFIED' | number;
 
 export interface QueryWorldRequest {
-  ray_casts?: Array<{ray?: Ray; filter?: SceneFilter; mode?: RayMode; max_hits?: number}>;
-  shape_casts?: Array<{shape?: Shape; translation?: Vec3; filter?: SceneFilter}>;
-  overlaps?: Array<{shape?: Shape; filter?: SceneFilter; max_results?: number; level?: string | number}>;
+  rayCasts?: Array<{ray?: Ray; filter?: SceneFilter; mode?: RayMode; maxHits?: number}>;
+  shapeCasts?: Array<{shape?: Shape; translation?: Vec3; filter?: SceneFilter}>;
+  overlaps?: Array<{shape?: Shape; filter?: SceneFilter; maxResults?: number; level?: string | number}>;
 }
 
 export interface Shot {
-  shooter_id: Int64;
+  shooterId: Int64;
   origin?: Vec3;
   direction?: Vec3;
   /** Unset or Infinity: unbounded. */
-  max_range?: number;
+  maxRange?: number;
   /** The time the shooter saw; unset: the latest frame. */
   at?: WorldTime;
-  claimed?: {body_id?: Int64; part_id?: number};
+  claimed?: {bodyId?: Int64; partId?: number};
   tolerance?: number;
   /** The time of the shot's command, where the server knows the shooter; unset: the latest frame. */
-  command_at?: WorldTime;
+  commandAt?: WorldTime;
   /** The view time the server's latency estimate expects, and the skew allowed in ticks. */
-  expected_at?: WorldTime;
-  max_skew_ticks?: number;
+  expectedAt?: WorldTime;
+  maxSkewTicks?: number;
   /** What the ray sees (0: all categories), and bodies it never hits. */
-  category_mask?: Int64;
-  ignore_bodies?: Int64[];
+  categoryMask?: Int64;
+  ignoreBodies?: Int64[];
 }
 
 /** ticks[i] of a packed shot at the latest frame: INT64_MIN (-(2 ** 63)), never a tick. */
 export const LATEST_TICK: number;
 
-/** Shot i: doubles[10i .. 10i + 9] (origin, direction, max_range, fraction, tolerance, max_skew_ticks), shooterIds[i],
+/** Shot i: doubles[10i .. 10i + 9] (origin, direction, maxRange, fraction, tolerance, maxSkewTicks), shooterIds[i],
  * ticks[i] (LATEST_TICK: the latest frame), claimedBodyIds[i] and claimedPartIds[i] (-1: no claim). */
 export interface PackedShots {
   doubles: ArrayLike<number>;
@@ -147,16 +156,16 @@ export interface ItemViolation {
 }
 
 export interface Move {
-  body_id: Int64;
+  bodyId: Int64;
   /** Unset: the body's position in the frame before the latest. */
   from?: Vec3;
   to?: Vec3;
   /** Seconds, > 0. */
   elapsed?: number;
-  /** Unset: the policy's default_max_speed. */
-  max_speed?: number;
+  /** Unset: the policy's defaultMaxSpeed. */
+  maxSpeed?: number;
   slide?: boolean;
-  category_mask?: Int64;
+  categoryMask?: Int64;
 }
 
 // Results.
@@ -182,7 +191,7 @@ export interface WorldInfo {
     maxTickDistance: number | null;
   } | null;
   replica: string;
-  /** Bodies the teleport guard (policy.max_tick_distance) took as teleported. */
+  /** Bodies the teleport guard (policy.maxTickDistance) took as teleported. */
   detectedTeleports: number;
 }
 
@@ -262,7 +271,7 @@ export interface ShotVerdict {
   /** -1 when not computed. */
   claimedMissDistance: number;
   originOffset: number;
-  /** The origin offset allowed: max_origin_offset plus the shooter's motion over the tick. */
+  /** The origin offset allowed: maxOriginOffset plus the shooter's motion over the tick. */
   originAllowance: number;
   /** The time used lies before a teleport of the shooter or the claimed body. */
   rewoundAcrossTeleport: boolean;
@@ -309,8 +318,8 @@ export interface TickParts {
   moves?: Move[];
   /** As VerdictOptions.allOrNothing, for this message's shots and moves. */
   allOrNothing?: boolean;
-  shots_packed?: PackedShots;
-  rays_packed?: {rays: ArrayLike<number>; filter?: SceneFilter};
+  shotsPacked?: PackedShots;
+  raysPacked?: {rays: ArrayLike<number>; filter?: SceneFilter};
 }
 
 /** The answer of one Tick message: each part's result, null for parts not sent (or not run). */

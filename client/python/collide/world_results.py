@@ -1,12 +1,14 @@
 """World answers (world.proto) as plain dataclasses. Field names are the
 proto's; vectors are (x, y, z) tuples; codes drop their enum prefix
-("CONFIRMED", "BLOCKED", "OK")."""
+("CONFIRMED", "BLOCKED", "OK") and are collide.codes enums (ShotCode,
+MoveCode), which equal those strings."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
+from collide.codes import verdict_code
 from collide.results import PairResult, Vec3, _vec
 from collide.v1 import world_pb2
 
@@ -232,7 +234,7 @@ def _target(message: Any) -> Optional[Target]:
 
 def _code(enum_type: Any, value: int, prefix: str) -> str:
     name: str = enum_type.Name(value)
-    return name[len(prefix):]
+    return verdict_code(prefix, name[len(prefix):])  # a ShotCode / MoveCode (collide.codes)
 
 
 Counts = Dict[str, int]
