@@ -6,7 +6,8 @@
 //   collide bench  [--encoding=packed|readable] [--kind=obb] [--batch=4096]
 //                  [--concurrency=4] [--duration=10s] [--level=contact]
 //                  [--client_path=wire|typed]
-//   collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z] [--clip_brushes]
+//   collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z] [--categories LIST]
+//                          [--clip_brushes]
 //   collide mesh maps FILE.pk3
 //   collide world create ID [--map FILE[:MAP] | DESCRIPTION.json | --arena]
 //   collide world info ID | list | delete ID
@@ -80,7 +81,8 @@ int main(int argc, char** argv) {
       "  info            print the server's version, limits and counters\n"
       "  query FILE.json run the pairs and casts of FILE.json (see README: CLI) (--format)\n"
       "  bench           load generator: pairs/s and latency, against the in-process core\n"
-      "  mesh info FILE  import a map (.bsp .pk3 .gltf .glb .obj): triangles, bounds (--map)\n"
+      "  mesh info FILE  import a map (.bsp .pk3 .gltf .glb .obj): triangles, bounds per category\n"
+      "                  (--map, --categories)\n"
       "  mesh maps FILE  the maps in a .pk3\n"
       "  world demo      a simulated match: bots moving and shooting, verdicts per second\n"
       "                  (--seconds, or --ticks N: stop after N ticks, --seconds then a cap)\n"
