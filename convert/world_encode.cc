@@ -124,6 +124,8 @@ void ToProto(const MoveRequest& in, v1::Move* out) {
   out->set_elapsed(in.elapsed);
   if (in.max_speed) out->set_max_speed(*in.max_speed);
   out->set_slide(in.slide);
+  // 0 and all bits both go as 0, the policy's move mask (default all bits):
+  // the goldens and JSON clients keep uint64 masks below 2^63.
   out->set_category_mask(WireMask(in.mask));
 }
 
@@ -243,6 +245,8 @@ WorldSettings SettingsFromProto(const v1::WorldInfo& in) {
   if (p.has_default_max_speed()) out.default_max_speed = p.default_max_speed();
   if (p.has_skin_width()) out.skin_width = p.skin_width();
   if (p.has_slide_iterations()) out.slide_iterations = p.slide_iterations();
+  if (p.has_move_category_mask()) out.move_mask = p.move_category_mask();
+  if (p.has_shot_category_mask()) out.shot_mask = p.shot_category_mask();
   return out;
 }
 

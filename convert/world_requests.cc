@@ -90,9 +90,12 @@ bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_t
   if (p.has_default_max_speed()) out.default_max_speed = p.default_max_speed();
   if (p.has_skin_width()) out.skin_width = p.skin_width();
   if (p.has_slide_iterations()) out.slide_iterations = p.slide_iterations();
+  if (p.has_move_category_mask()) out.move_mask = p.move_category_mask();
+  if (p.has_shot_category_mask()) out.shot_mask = p.shot_category_mask();
   std::vector<Violation> problems;
   if (ValidateSettings(out, problems)) return true;
   for (Violation& v : problems) {
+    if (v.field == "move_mask" || v.field == "shot_mask") v.field.insert(5, "category_");
     violations.Add(v.field == "history_ticks" ? v.field : "policy." + v.field, std::move(v.description));
   }
   return false;
@@ -268,10 +271,25 @@ bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& o
     r.elapsed = m.elapsed();
     if (m.has_max_speed()) r.max_speed = m.max_speed();
     r.slide = m.slide();
-    r.mask = Mask(m.category_mask());
+    r.mask = m.category_mask();  // 0: the policy's move mask.
   }
   (void)violations;  // Every field is a number the core validates per move.
   return true;
+}
+
+std::optional<std::uint32_t> MapGeometryMask(const v1::MapFile& map, const std::string& path,
+                                             ViolationList& violations) {
+  if (map.geometry_size() == 0) return std::uint32_t{1};  // RENDER
+  std::uint32_t mask = 0;
+  for (int i = 0; i < map.geometry_size(); ++i) {
+    const int g = map.geometry(i);
+    if (g < v1::MAP_GEOMETRY_RENDER || g > v1::MAP_GEOMETRY_LAVA) {
+      violations.Add(path + "." + Index("geometry", i), "unknown geometry " + std::to_string(g));
+      return std::nullopt;
+    }
+    mask |= std::uint32_t{1} << (g - v1::MAP_GEOMETRY_RENDER);
+  }
+  return mask;
 }
 
 void AddItemProblems(std::string_view list, std::size_t i, std::vector<Violation>& problems,

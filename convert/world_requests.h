@@ -43,6 +43,13 @@ bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_t
 using MapLoader = std::function<std::shared_ptr<const TriangleMesh>(
     const v1::MapFile& map, const std::string& path, ViolationList& violations)>;
 
+// A map file's geometry as the import library's category set
+// (importer::ImportOptions::categories: bit 1 << (MapGeometry - 1), RENDER
+// for an empty list), or nothing with a violation under `path`
+// ("statics[2].map_file.geometry[1]") for an unknown value.
+std::optional<std::uint32_t> MapGeometryMask(const v1::MapFile& map, const std::string& path,
+                                             ViolationList& violations);
+
 // The static elements, meshes built (BVH) once every element decoded and
 // validated. Hull vertices live in `arena` (the World copies them). Map
 // files go through `load_map`; without one they are a violation.

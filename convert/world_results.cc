@@ -109,6 +109,10 @@ void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {
   out->set_default_max_speed(in.default_max_speed);
   out->set_skin_width(in.skin_width);
   out->set_slide_iterations(in.slide_iterations);
+  // Unset when all bits (the default), as masks elsewhere: JSON readers keep
+  // uint64 values below 2^63 exact.
+  if (in.move_mask != kAllCategories) out->set_move_category_mask(in.move_mask);
+  if (in.shot_mask != kAllCategories) out->set_shot_category_mask(in.shot_mask);
 }
 
 }  // namespace collide::convert

@@ -22,8 +22,10 @@ export interface StaticElement {
   /** Exactly one of mesh, shape and map_file. */
   mesh?: {vertices?: ArrayLike<number>; indices?: ArrayLike<number>};
   shape?: Shape;
-  /** A file in the server's --maps_dir; map picks one map of a .pk3. */
-  map_file?: {name: string; map?: string};
+  /** A file in the server's --maps_dir; map picks one map of a .pk3;
+   * geometry the categories (MapGeometry: "MAP_GEOMETRY_SOLID" or 2, ...;
+   * empty: render). */
+  map_file?: {name: string; map?: string; geometry?: Array<string | number>};
 }
 
 export interface WorldPolicy {
@@ -32,6 +34,10 @@ export interface WorldPolicy {
   default_max_speed?: number;
   skin_width?: number;
   slide_iterations?: number;
+  /** Statics a move with category_mask 0 sees; unset: all 64 bits. */
+  move_category_mask?: Int64;
+  /** Statics and bodies shots see; unset: all 64 bits. */
+  shot_category_mask?: Int64;
 }
 
 export interface CreateWorldRequest {

@@ -89,12 +89,14 @@ class StaticShape:
 @dataclass(frozen=True)
 class StaticMap:
     """A map file in the server's --maps_dir ("q3dm17.pk3", "level.glb");
-    `map` picks one map of a pk3 holding several."""
+    `map` picks one map of a pk3 holding several; `geometry` the categories
+    ("solid", "player_clip", "MAP_GEOMETRY_RENDER" or ints; empty: render)."""
 
     id: int
     name: str
     map: str = ""
     category: int = 0
+    geometry: Sequence[Union[str, int]] = ()
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,8 @@ class Policy:
     default_max_speed: Optional[float] = None
     skin_width: Optional[float] = None
     slide_iterations: Optional[int] = None
+    move_category_mask: Optional[int] = None
+    shot_category_mask: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -245,7 +249,9 @@ def static_to_proto(element: Any) -> world_pb2.StaticElement:
                                        shape=shape_to_proto(element.shape))
     if isinstance(element, StaticMap):
         return world_pb2.StaticElement(id=element.id, category=element.category,
-                                       map_file=world_pb2.MapFile(name=element.name, map=element.map))
+                                       map_file=world_pb2.MapFile(name=element.name, map=element.map, geometry=[
+                                           enum_value(world_pb2.MapGeometry, "MAP_GEOMETRY_", g)
+                                           for g in element.geometry]))
     return message(element, world_pb2.StaticElement)
 
 

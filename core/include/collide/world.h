@@ -104,6 +104,10 @@ struct WorldSettings {
   double default_max_speed = 10.0;  // for moves that give none.
   double skin_width = 0.01;         // the moves' tolerance band (see above).
   int slide_iterations = 3;         // contact planes a blocked move slides along.
+  // What moves with mask 0 and what shots are judged against (not 0): with a
+  // map uploaded twice, the player-collision copy's bit and the shot copy's.
+  std::uint64_t move_mask = ~std::uint64_t{0};
+  std::uint64_t shot_mask = ~std::uint64_t{0};
 };
 // Appends a Violation per bad setting ("history_ticks", ...).
 bool ValidateSettings(const WorldSettings& settings, std::vector<Violation>& out);
@@ -314,7 +318,7 @@ struct MoveRequest {
   double elapsed = 0.0;             // seconds, > 0.
   std::optional<double> max_speed;  // default: WorldSettings::default_max_speed.
   bool slide = false;
-  CategoryMask mask = kAllCategories;  // static elements considered.
+  CategoryMask mask = 0;  // static elements considered; 0: WorldSettings::move_mask.
 };
 struct MoveVerdict {
   MoveCode code = MoveCode::kOk;

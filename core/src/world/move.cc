@@ -136,6 +136,7 @@ MoveVerdict Judge(const World& world, const MoveRequest& move) {
     return v;
   }
   const WorldSettings& settings = world.settings();
+  const CategoryMask mask = move.mask != 0 ? move.mask : settings.move_mask;
   const Vec3 from = move.from ? *move.from : DefaultFrom(world, *body);
   const Vec3 delta = move.to - from;
   v.allowed_position = v.slid_position = from;
@@ -160,11 +161,11 @@ MoveVerdict Judge(const World& world, const MoveRequest& move) {
   const std::span<const Shape> shapes = body->movement ? std::span<const Shape>(&movement, 1) : parts;
   const internal::StaticSet& statics = internal::SceneAccess::Statics(world);
   if (std::all_of(shapes.begin(), shapes.end(),
-                  [&](const Shape& s) { return SweptBoxIsClear(statics, s, delta, move.mask); })) {
+                  [&](const Shape& s) { return SweptBoxIsClear(statics, s, delta, mask); })) {
     v.allowed_position = v.slid_position = move.to;
     return v;
   }
-  if (const Penetration p = DeepestStart(statics, shapes, move.mask, settings.skin_width); p.found) {
+  if (const Penetration p = DeepestStart(statics, shapes, mask, settings.skin_width); p.found) {
     v.code = MoveCode::kStartPenetrating;
     v.depth = p.depth;
     v.normal = p.normal;
@@ -173,7 +174,7 @@ MoveVerdict Judge(const World& world, const MoveRequest& move) {
   }
   const internal::Scene scene = internal::SceneAccess::At(world, std::nullopt);
   QueryFilter filter;
-  filter.mask = move.mask;
+  filter.mask = mask;
   Vec3 position = from;
   Vec3 remaining = delta;
   const int sweeps = move.slide ? settings.slide_iterations + 1 : 1;

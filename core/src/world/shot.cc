@@ -80,6 +80,7 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
     }
   }
   QueryFilter filter;
+  filter.mask = world.settings().shot_mask;
   filter.ignored_bodies.push_back(shot.shooter);
   const Ray ray{shot.origin, shot.direction, shot.max_range};
   const double grow = shot.claim ? shot.tolerance : 0.0;

@@ -26,6 +26,8 @@ bool ValidateSettings(const WorldSettings& s, std::vector<Violation>& out) {
     out.push_back({"skin_width", "must be a valid number >= 0"});
   if (s.slide_iterations < 0 || s.slide_iterations > 16)
     out.push_back({"slide_iterations", "must be in [0, 16]"});
+  if (s.move_mask == 0) out.push_back({"move_mask", "must not be 0"});
+  if (s.shot_mask == 0) out.push_back({"shot_mask", "must not be 0"});
   return out.size() == before;
 }
 
