@@ -1,5 +1,5 @@
 // The worlds a replica holds, by (tenant principal, world id), and the limits
-// on them (README "Worlds: limits"). Thread-safe.
+// on them (docs/worlds.md, "Limits"). Thread-safe.
 //
 // Locking: the map is behind a shared_mutex held only to find, insert or
 // erase an entry (lookups do not block each other); each world has its own

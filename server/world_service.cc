@@ -661,9 +661,9 @@ template <typename Request, typename Response>
 grpc::Status WorldService::RunPart(const char* name, WorldEntry& entry, const Request& part,
                                    Response* (v1::TickResponse::*out)(), v1::TickResponse* response) {
   // Built on the response's arena (the Tick stream's), so that the swap is
-  // a pointer swap: an answer on the heap cost a malloc per verdict and per
-  // Vec3 in it, then a deep copy into the arena (perf under `collide bench
-  // --matches`: ~10% of the server's CPU in malloc, GenericSwap).
+  // a pointer swap: an answer on the heap costs a malloc per verdict and per
+  // Vec3 in it, then a deep copy into the arena (~10% of the server's CPU
+  // under `collide bench --matches`).
   google::protobuf::Arena* arena = response->GetArena();
   Response on_heap;
   Response* answer = arena != nullptr ? google::protobuf::Arena::CreateMessage<Response>(arena) : &on_heap;

@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
       "usage: collide <command> [flags]\n"
       "  health          exit 0 when the server is SERVING, 1 otherwise (--timeout)\n"
       "  info            print the server's version, limits and counters\n"
-      "  query FILE.json run the pairs and casts of FILE.json (see README: CLI) (--format)\n"
+      "  query FILE.json run the pairs and casts of FILE.json (see docs/clients.md) (--format)\n"
       "  bench           load generator: pairs/s and latency, against the in-process core\n"
       "  mesh info FILE  import a map (.bsp .pk3 .gltf .glb .obj): triangles, bounds per category\n"
       "                  (--map, --categories)\n"

@@ -79,7 +79,7 @@ describe('against a live server', {skip: !process.env.COLLIDE_SERVER && 'needs C
   });
 
   test('gzip requests are refused UNIMPLEMENTED naming the accepted encoding, on every RPC', async () => {
-    // The server does not inflate requests (README: Security) and so does not
+    // The server does not inflate requests (docs/operations.md, "Security") and so does not
     // advertise gzip: a gzip call is refused naming identity, as the gRPC
     // compression spec says.
     const gzip = new Client(live.server.target, {deadlineMs: 30000, channelOptions: {'grpc.default_compression_algorithm': 2}});

@@ -1,5 +1,5 @@
 // Compiled (not run) by typings.test.js with the strict TypeScript compiler:
-// every call of the README and the examples, typed through index.d.ts, and
+// every call of docs/clients.md and the examples, typed through index.d.ts, and
 // misuses that must not compile (@ts-expect-error fails when they do).
 import {Client, CollideError, LATEST_TICK, MoveVerdict, PackedWorldRayHits, ShotVerdict, World, shapes, status} from '../..';
 

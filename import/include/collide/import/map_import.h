@@ -4,7 +4,7 @@
 // the file (and the archive entry) and says what is wrong; no input crashes
 // the reader or makes it allocate beyond the limits of ImportOptions.
 //
-// Conventions (README: Map import):
+// Conventions (docs/meshes.md, "Map import"):
 // - BSP: Quake units (a player is 56 units tall, so 1 unit ~ 3 cm), Z up,
 //   right-handed. Only the static world (model 0) is read; brush entities
 //   (doors, platforms, models 1..n) move and are counted, not imported.

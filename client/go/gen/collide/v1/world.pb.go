@@ -17,7 +17,7 @@
 // Routing: every call but ListWorlds carries the world id twice: in the
 // request and in the `collide-world` metadata header (the clients set it),
 // which must be equal; a proxy hashes on the header to find the replica that
-// owns the world (README "Scale-out").
+// owns the world (docs/operations.md, "Shared pool behind a proxy").
 //
 // Errors (google.rpc.Status codes), besides those of CollisionService:
 //   NOT_FOUND           the world does not exist on this replica (never
@@ -664,7 +664,7 @@ func (x *Mesh) GetIndices() []uint32 {
 	return nil
 }
 
-// Read at creation through the import library (README "Map import": units
+// Read at creation by the import library (docs/meshes.md "Map import": units
 // and axes as the file's); a file that is missing or does not parse is
 // INVALID_ARGUMENT naming statics[i].map_file, as is any map file when the
 // server has no --maps_dir. Its triangles count against
