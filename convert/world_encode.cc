@@ -5,6 +5,7 @@
 #include "convert/packed.h"
 #include "convert/results.h"
 #include "convert/shapes.h"
+#include "convert/world_movement.h"
 #include "convert/world_packed.h"
 
 namespace collide::convert {
@@ -127,6 +128,8 @@ void ToProto(const MoveRequest& in, v1::Move* out) {
   // 0 and all bits both go as 0, the policy's move mask (default all bits):
   // the goldens and JSON clients keep uint64 masks below 2^63.
   out->set_category_mask(WireMask(in.mask));
+  out->set_stance(in.stance);
+  if (in.movement) ToProto(*in.movement, out->mutable_movement());
 }
 
 void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedRequest* out) {
@@ -207,7 +210,7 @@ ShotCode FromProto(v1::ShotCode code) {
 }
 MoveCode FromProto(v1::MoveCode code) {
   const int c = static_cast<int>(code) - 1;
-  return c >= 0 && c <= static_cast<int>(MoveCode::kInvalid) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
+  return c >= 0 && c <= static_cast<int>(MoveCode::kTooSteep) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
 }
 }  // namespace
 
@@ -232,6 +235,7 @@ MoveVerdict FromProto(const v1::MoveVerdict& in) {
   if (in.has_target()) out.target = FromProto(in.target());
   out.allowed_position = FromProto(in.allowed_position());
   out.slid_position = FromProto(in.slid_position());
+  out.grounded = in.grounded();
   for (const v1::ItemViolation& v : in.violations()) out.problems.push_back({v.field(), v.description()});
   return out;
 }
@@ -247,6 +251,10 @@ WorldSettings SettingsFromProto(const v1::WorldInfo& in) {
   if (p.has_slide_iterations()) out.slide_iterations = p.slide_iterations();
   if (p.has_move_category_mask()) out.move_mask = p.move_category_mask();
   if (p.has_shot_category_mask()) out.shot_mask = p.shot_category_mask();
+  if (p.has_movement()) {
+    ViolationList ignored;  // The server's own model: valid.
+    DecodeMovement(p.movement(), "", out.movement.emplace(), ignored);
+  }
   return out;
 }
 

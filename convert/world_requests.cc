@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "collide/mesh.h"
+#include "convert/world_movement.h"
 #include "convert/world_results.h"
 
 namespace collide::convert {
@@ -92,6 +93,9 @@ bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_t
   if (p.has_slide_iterations()) out.slide_iterations = p.slide_iterations();
   if (p.has_move_category_mask()) out.move_mask = p.move_category_mask();
   if (p.has_shot_category_mask()) out.shot_mask = p.shot_category_mask();
+  if (p.has_movement() && !DecodeMovement(p.movement(), "policy.movement", out.movement.emplace(), violations)) {
+    return false;
+  }
   std::vector<Violation> problems;
   if (ValidateSettings(out, problems)) return true;
   for (Violation& v : problems) {
@@ -260,6 +264,7 @@ bool DecodeShots(const v1::ValidateShotsRequest& in, std::vector<ShotRequest>& o
 
 bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& out,
                  ViolationList& violations) {
+  const std::size_t before = violations.total();
   out.resize(in.moves_size());
   for (int i = 0; i < in.moves_size(); ++i) {
     const v1::Move& m = in.moves(i);
@@ -272,9 +277,11 @@ bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& o
     if (m.has_max_speed()) r.max_speed = m.max_speed();
     r.slide = m.slide();
     r.mask = m.category_mask();  // 0: the policy's move mask.
+    r.stance = m.stance();
+    if (m.has_movement()) DecodeMovement(m.movement(), Index("moves", i) + ".movement", r.movement.emplace(), violations);
   }
-  (void)violations;  // Every field is a number the core validates per move.
-  return true;
+  // The numbers are the core's to validate per move; only shapes fail here.
+  return violations.total() == before;
 }
 
 std::optional<std::uint32_t> MapGeometryMask(const v1::MapFile& map, const std::string& path,

@@ -2,6 +2,7 @@
 
 #include "convert/results.h"
 #include "convert/shapes.h"
+#include "convert/world_movement.h"
 
 namespace collide::convert {
 
@@ -63,6 +64,7 @@ v1::ShotCode ToProto(ShotCode code) { return static_cast<v1::ShotCode>(static_ca
 v1::MoveCode ToProto(MoveCode code) { return static_cast<v1::MoveCode>(static_cast<int>(code) + 1); }
 static_assert(static_cast<int>(ShotCode::kInvalid) + 1 == v1::SHOT_CODE_INVALID);
 static_assert(static_cast<int>(MoveCode::kInvalid) + 1 == v1::MOVE_CODE_INVALID);
+static_assert(static_cast<int>(MoveCode::kTooSteep) + 1 == v1::MOVE_CODE_TOO_STEEP);
 
 template <typename Verdict>
 void AddViolations(const std::vector<Violation>& problems, Verdict* out) {
@@ -101,6 +103,7 @@ void ToProto(const MoveVerdict& in, v1::MoveVerdict* out) {
   out->set_depth(in.depth);
   out->set_speed(in.speed);
   ToProto(in.slid_position, out->mutable_slid_position());
+  out->set_grounded(in.grounded);
 }
 
 void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {
@@ -113,6 +116,7 @@ void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {
   // uint64 values below 2^63 exact.
   if (in.move_mask != kAllCategories) out->set_move_category_mask(in.move_mask);
   if (in.shot_mask != kAllCategories) out->set_shot_category_mask(in.shot_mask);
+  if (in.movement) ToProto(*in.movement, out->mutable_movement());
 }
 
 }  // namespace collide::convert

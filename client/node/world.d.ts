@@ -38,6 +38,23 @@ export interface WorldPolicy {
   move_category_mask?: Int64;
   /** Statics and bodies shots see; unset: all 64 bits. */
   shot_category_mask?: Int64;
+  /** Moves judged by a game's movement rules (docs/moves.md); unset: off. */
+  movement?: MovementModel;
+}
+
+/** world.proto MovementModel: a preset, the fields set replacing its values. */
+export interface MovementModel {
+  preset?: 'MOVEMENT_PRESET_QUAKE' | 'MOVEMENT_PRESET_SOURCE' | 'MOVEMENT_PRESET_UNREAL' | number;
+  stances?: Array<{shape: Shape; max_speed?: number}>;
+  air_speed?: number;
+  gravity?: number;
+  jump_speed?: number;
+  max_fall_speed?: number;
+  step_height?: number;
+  walkable_normal_z?: number;
+  ground_probe?: number;
+  tolerance?: number;
+  airborne_envelope?: boolean;
 }
 
 export interface CreateWorldRequest {
@@ -142,7 +159,12 @@ export interface Move {
   /** Unset: the policy's default_max_speed. */
   max_speed?: number;
   slide?: boolean;
+  /** 0 or unset: the policy's move_category_mask. */
   category_mask?: Int64;
+  /** With a movement model: the stance's index (presets: 0 standing, 1 crouched). */
+  stance?: number;
+  /** This move's own movement model. */
+  movement?: MovementModel;
 }
 
 // Results.
@@ -249,7 +271,8 @@ export interface ShotVerdict {
 
 export type MoveCode =
   | 'MOVE_CODE_OK' | 'MOVE_CODE_TOO_FAST' | 'MOVE_CODE_BLOCKED' | 'MOVE_CODE_START_PENETRATING'
-  | 'MOVE_CODE_UNKNOWN_BODY' | 'MOVE_CODE_INVALID';
+  | 'MOVE_CODE_UNKNOWN_BODY' | 'MOVE_CODE_INVALID' | 'MOVE_CODE_TOO_FAST_HORIZONTAL'
+  | 'MOVE_CODE_TOO_FAST_VERTICAL' | 'MOVE_CODE_STEP_TOO_HIGH' | 'MOVE_CODE_FLYING' | 'MOVE_CODE_TOO_STEEP';
 
 export interface MoveVerdict {
   code: MoveCode;
@@ -262,6 +285,8 @@ export interface MoveVerdict {
   slidPosition: Triple;
   /** MOVE_CODE_INVALID: the move's bad fields. */
   violations: ItemViolation[];
+  /** With a movement model: on walkable ground at allowedPosition. */
+  grounded: boolean;
 }
 
 export interface WorldOptions {

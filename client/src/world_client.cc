@@ -19,6 +19,7 @@
 #include "convert/packed.h"
 #include "convert/shapes.h"
 #include "convert/world_encode.h"
+#include "convert/world_movement.h"
 #include "google/rpc/error_details.pb.h"
 #include "rpc_status.h"
 #include "world_client_impl.h"
@@ -55,6 +56,7 @@ void ToProto(const WorldPolicy& in, pb::WorldPolicy* out) {
   if (in.slide_iterations) out->set_slide_iterations(*in.slide_iterations);
   if (in.move_category_mask) out->set_move_category_mask(*in.move_category_mask);
   if (in.shot_category_mask) out->set_shot_category_mask(*in.shot_category_mask);
+  if (in.movement) convert::ToProto(*in.movement, out->mutable_movement());
 }
 
 absl::Status SizeMismatch(std::string_view what, int answered, std::size_t asked) {

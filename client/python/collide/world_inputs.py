@@ -110,6 +110,8 @@ class Policy:
     slide_iterations: Optional[int] = None
     move_category_mask: Optional[int] = None
     shot_category_mask: Optional[int] = None
+    # A world_pb2.MovementModel or its JSON dict ({"preset": "MOVEMENT_PRESET_QUAKE"}).
+    movement: Any = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,10 @@ class Move:
     max_speed: Optional[float] = None
     slide: bool = False
     mask: int = 0
+    # With a movement model (docs/moves.md): the stance's index, and this
+    # move's own model (a world_pb2.MovementModel or its JSON dict).
+    stance: int = 0
+    movement: Any = None
 
 
 def message(value: Any, message_type: Type[M]) -> M:
@@ -258,7 +264,10 @@ def static_to_proto(element: Any) -> world_pb2.StaticElement:
 def policy_to_proto(policy: Any) -> world_pb2.WorldPolicy:
     if not isinstance(policy, Policy):
         return message(policy, world_pb2.WorldPolicy)
-    return world_pb2.WorldPolicy(**{k: v for k, v in vars(policy).items() if v is not None})
+    fields = {k: v for k, v in vars(policy).items() if v is not None}
+    if "movement" in fields:
+        fields["movement"] = message(fields["movement"], world_pb2.MovementModel)
+    return world_pb2.WorldPolicy(**fields)
 
 
 def _filter(at: At, mask: int, ignore: Sequence[int]) -> world_pb2.SceneFilter:
@@ -326,4 +335,7 @@ def move_to_proto(move: Any) -> world_pb2.Move:
         getattr(out, "from").CopyFrom(_vec(move.from_))  # `from` is a Python keyword
     if move.max_speed is not None:
         out.max_speed = move.max_speed
+    out.stance = move.stance
+    if move.movement is not None:
+        out.movement.CopyFrom(message(move.movement, world_pb2.MovementModel))
     return out
