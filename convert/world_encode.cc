@@ -6,6 +6,7 @@
 #include "convert/packed.h"
 #include "convert/results.h"
 #include "convert/shapes.h"
+#include "convert/world_movement.h"
 #include "convert/world_packed.h"
 #include "convert/world_requests.h"
 
@@ -132,7 +133,11 @@ void ToProto(const MoveRequest& in, v1::Move* out) {
   out->set_elapsed(in.elapsed);
   if (in.max_speed) out->set_max_speed(*in.max_speed);
   out->set_slide(in.slide);
+  // 0 and all bits both go as 0, the policy's move mask (default all bits):
+  // the goldens and JSON clients keep uint64 masks below 2^63.
   out->set_category_mask(WireMask(in.mask));
+  out->set_stance(in.stance);
+  if (in.movement) ToProto(*in.movement, out->mutable_movement());
 }
 
 void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedRequest* out) {
@@ -232,7 +237,7 @@ ShotCode FromProto(v1::ShotCode code) {
 }
 MoveCode FromProto(v1::MoveCode code) {
   const int c = static_cast<int>(code) - 1;
-  return c >= 0 && c <= static_cast<int>(MoveCode::kInvalid) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
+  return c >= 0 && c <= static_cast<int>(MoveCode::kTooSteep) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
 }
 }  // namespace
 
@@ -259,6 +264,7 @@ MoveVerdict FromProto(const v1::MoveVerdict& in) {
   if (in.has_target()) out.target = FromProto(in.target());
   out.allowed_position = FromProto(in.allowed_position());
   out.slid_position = FromProto(in.slid_position());
+  out.grounded = in.grounded();
   for (const v1::ItemViolation& v : in.violations()) out.problems.push_back({v.field(), v.description()});
   return out;
 }
@@ -266,7 +272,8 @@ MoveVerdict FromProto(const v1::MoveVerdict& in) {
 WorldSettings SettingsFromProto(const v1::WorldInfo& in) {
   WorldSettings out;
   out.history_ticks = in.history_ticks();
-  ApplyPolicy(in.policy(), out);
+  ViolationList ignored;  // The server's own policy: valid.
+  ApplyPolicy(in.policy(), out, ignored);
   return out;
 }
 

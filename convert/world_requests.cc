@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "collide/mesh.h"
+#include "convert/world_movement.h"
 #include "convert/world_results.h"
 
 namespace collide::convert {
@@ -80,7 +81,7 @@ std::size_t TriangleCount(const v1::CreateWorldRequest& request) {
   return n;
 }
 
-void ApplyPolicy(const v1::WorldPolicy& p, WorldSettings& out) {
+bool ApplyPolicy(const v1::WorldPolicy& p, WorldSettings& out, ViolationList& violations) {
   if (p.has_max_rewind_ticks()) out.max_rewind_ticks = p.max_rewind_ticks();
   if (p.has_max_origin_offset()) out.max_origin_offset = p.max_origin_offset();
   if (p.has_default_max_speed()) out.default_max_speed = p.default_max_speed();
@@ -88,16 +89,20 @@ void ApplyPolicy(const v1::WorldPolicy& p, WorldSettings& out) {
   if (p.has_slide_iterations()) out.slide_iterations = p.slide_iterations();
   if (p.has_clamp_old_shots()) out.clamp_old_shots = p.clamp_old_shots();
   if (p.has_max_tick_distance()) out.max_tick_distance = p.max_tick_distance();
+  if (p.has_move_category_mask()) out.move_mask = p.move_category_mask();
+  if (p.has_shot_category_mask()) out.shot_mask = p.shot_category_mask();
+  return !p.has_movement() || DecodeMovement(p.movement(), "policy.movement", out.movement.emplace(), violations);
 }
 
 bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
                     ViolationList& violations) {
   out = WorldSettings{};
   out.history_ticks = request.history_ticks() == 0 ? default_history_ticks : request.history_ticks();
-  ApplyPolicy(request.policy(), out);
+  if (!ApplyPolicy(request.policy(), out, violations)) return false;
   std::vector<Violation> problems;
   if (ValidateSettings(out, problems)) return true;
   for (Violation& v : problems) {
+    if (v.field == "move_mask" || v.field == "shot_mask") v.field.insert(5, "category_");
     violations.Add(v.field == "history_ticks" ? v.field : "policy." + v.field, std::move(v.description));
   }
   return false;
@@ -273,6 +278,7 @@ bool DecodeShots(const v1::ValidateShotsRequest& in, std::vector<ShotRequest>& o
 
 bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& out,
                  ViolationList& violations) {
+  const std::size_t before = violations.total();
   out.resize(in.moves_size());
   for (int i = 0; i < in.moves_size(); ++i) {
     const v1::Move& m = in.moves(i);
@@ -284,10 +290,27 @@ bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& o
     r.elapsed = m.elapsed();
     if (m.has_max_speed()) r.max_speed = m.max_speed();
     r.slide = m.slide();
-    r.mask = Mask(m.category_mask());
+    r.mask = m.category_mask();  // 0: the policy's move mask.
+    r.stance = m.stance();
+    if (m.has_movement()) DecodeMovement(m.movement(), Index("moves", i) + ".movement", r.movement.emplace(), violations);
   }
-  (void)violations;  // Every field is a number the core validates per move.
-  return true;
+  // The numbers are the core's to validate per move; only shapes fail here.
+  return violations.total() == before;
+}
+
+std::optional<std::uint32_t> MapGeometryMask(const v1::MapFile& map, const std::string& path,
+                                             ViolationList& violations) {
+  if (map.geometry_size() == 0) return std::uint32_t{1};  // RENDER
+  std::uint32_t mask = 0;
+  for (int i = 0; i < map.geometry_size(); ++i) {
+    const int g = map.geometry(i);
+    if (g < v1::MAP_GEOMETRY_RENDER || g > v1::MAP_GEOMETRY_LAVA) {
+      violations.Add(path + "." + Index("geometry", i), "unknown geometry " + std::to_string(g));
+      return std::nullopt;
+    }
+    mask |= std::uint32_t{1} << (g - v1::MAP_GEOMETRY_RENDER);
+  }
+  return mask;
 }
 
 void AddItemProblems(std::string_view list, std::size_t i, std::vector<Violation>& problems,

@@ -2,6 +2,7 @@
 
 #include "convert/results.h"
 #include "convert/shapes.h"
+#include "convert/world_movement.h"
 
 namespace collide::convert {
 
@@ -64,6 +65,7 @@ v1::MoveCode ToProto(MoveCode code) { return static_cast<v1::MoveCode>(static_ca
 static_assert(static_cast<int>(ShotCode::kInvalid) + 1 == v1::SHOT_CODE_INVALID);
 static_assert(static_cast<int>(ShotCode::kViewTimeImplausible) + 1 == v1::SHOT_CODE_VIEW_TIME_IMPLAUSIBLE);
 static_assert(static_cast<int>(MoveCode::kInvalid) + 1 == v1::MOVE_CODE_INVALID);
+static_assert(static_cast<int>(MoveCode::kTooSteep) + 1 == v1::MOVE_CODE_TOO_STEEP);
 
 template <typename Verdict>
 void AddViolations(const std::vector<Violation>& problems, Verdict* out) {
@@ -104,6 +106,7 @@ void ToProto(const MoveVerdict& in, v1::MoveVerdict* out) {
   out->set_depth(in.depth);
   out->set_speed(in.speed);
   ToProto(in.slid_position, out->mutable_slid_position());
+  out->set_grounded(in.grounded);
 }
 
 void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {
@@ -114,6 +117,11 @@ void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {
   out->set_slide_iterations(in.slide_iterations);
   out->set_clamp_old_shots(in.clamp_old_shots);
   out->set_max_tick_distance(in.max_tick_distance);
+  // Unset when all bits (the default), as masks elsewhere: JSON readers keep
+  // uint64 values below 2^63 exact.
+  if (in.move_mask != kAllCategories) out->set_move_category_mask(in.move_mask);
+  if (in.shot_mask != kAllCategories) out->set_shot_category_mask(in.shot_mask);
+  if (in.movement) ToProto(*in.movement, out->mutable_movement());
 }
 
 }  // namespace collide::convert

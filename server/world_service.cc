@@ -206,14 +206,17 @@ convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& 
       return nullptr;
     }
     const std::string file = maps_dir + "/" + name;
+    const std::optional<std::uint32_t> categories = convert::MapGeometryMask(map, path, violations);
+    if (!categories) return nullptr;
     importer::ImportOptions options;
     options.map = map.map();
+    options.categories = *categories;
     options.max_triangles = static_cast<std::uint64_t>(max);
     // The file as it is now: a map replaced on disk is read afresh.
     std::error_code error;
     const auto size = std::filesystem::file_size(file, error);
     const auto modified = std::filesystem::last_write_time(file, error).time_since_epoch().count();
-    const std::string key = absl::StrCat(name, "\n", options.map, "\n", max, "\n", size, "\n", modified);
+    const std::string key = absl::StrCat(name, "\n", options.map, "\n", options.categories, "\n", max, "\n", size, "\n", modified);
     absl::StatusOr<std::shared_ptr<const TriangleMesh>> mesh =
         cache.Get(key, [&]() -> absl::StatusOr<MeshData> {
           absl::StatusOr<importer::ImportedMesh> imported = importer::ImportMap(file, options);

@@ -31,8 +31,10 @@ export interface StaticElement {
   /** Exactly one of mesh, shape and mapFile. */
   mesh?: {vertices?: ArrayLike<number>; indices?: ArrayLike<number>};
   shape?: Shape;
-  /** A file in the server's --maps_dir; map picks one map of a .pk3. */
-  mapFile?: {name: string; map?: string};
+  /** A file in the server's --maps_dir; map picks one map of a .pk3;
+   * geometry the categories (MapGeometry: "MAP_GEOMETRY_SOLID" or 2, ...;
+   * empty: render). */
+  mapFile?: {name: string; map?: string; geometry?: Array<string | number>};
 }
 
 export interface WorldPolicy {
@@ -43,6 +45,27 @@ export interface WorldPolicy {
   slideIterations?: number;
   clampOldShots?: boolean;
   maxTickDistance?: number;
+  /** Statics a move with categoryMask 0 sees; unset: all 64 bits. */
+  moveCategoryMask?: Int64;
+  /** Statics and bodies shots see; unset: all 64 bits. */
+  shotCategoryMask?: Int64;
+  /** Moves judged by a game's movement rules (docs/moves.md); unset: off. */
+  movement?: MovementModel;
+}
+
+/** world.proto MovementModel: a preset, the fields set replacing its values. */
+export interface MovementModel {
+  preset?: 'MOVEMENT_PRESET_QUAKE' | 'MOVEMENT_PRESET_SOURCE' | 'MOVEMENT_PRESET_UNREAL' | number;
+  stances?: Array<{shape: Shape; maxSpeed?: number}>;
+  airSpeed?: number;
+  gravity?: number;
+  jumpSpeed?: number;
+  maxFallSpeed?: number;
+  stepHeight?: number;
+  walkableNormalZ?: number;
+  groundProbe?: number;
+  tolerance?: number;
+  airborneEnvelope?: boolean;
 }
 
 export interface CreateWorldRequest {
@@ -165,7 +188,12 @@ export interface Move {
   /** Unset: the policy's defaultMaxSpeed. */
   maxSpeed?: number;
   slide?: boolean;
+  /** 0 or unset: the policy's moveCategoryMask. */
   categoryMask?: Int64;
+  /** With a movement model: the stance's index (presets: 0 standing, 1 crouched). */
+  stance?: number;
+  /** This move's own movement model. */
+  movement?: MovementModel;
 }
 
 // Results.
@@ -281,7 +309,8 @@ export interface ShotVerdict {
 
 export type MoveCode =
   | 'MOVE_CODE_OK' | 'MOVE_CODE_TOO_FAST' | 'MOVE_CODE_BLOCKED' | 'MOVE_CODE_START_PENETRATING'
-  | 'MOVE_CODE_UNKNOWN_BODY' | 'MOVE_CODE_INVALID';
+  | 'MOVE_CODE_UNKNOWN_BODY' | 'MOVE_CODE_INVALID' | 'MOVE_CODE_TOO_FAST_HORIZONTAL'
+  | 'MOVE_CODE_TOO_FAST_VERTICAL' | 'MOVE_CODE_STEP_TOO_HIGH' | 'MOVE_CODE_FLYING' | 'MOVE_CODE_TOO_STEEP';
 
 export interface MoveVerdict {
   code: MoveCode;
@@ -294,6 +323,8 @@ export interface MoveVerdict {
   slidPosition: Triple;
   /** MOVE_CODE_INVALID: the move's bad fields. */
   violations: ItemViolation[];
+  /** With a movement model: on walkable ground at allowedPosition. */
+  grounded: boolean;
 }
 
 export interface WorldOptions {

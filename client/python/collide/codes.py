@@ -88,6 +88,18 @@ class MoveCode(_Code):
     #: The move's fields are invalid (non-finite positions, elapsed <= 0,
     #: negative max_speed): `violations` names them.
     INVALID = "INVALID"
+    #: With a movement model: faster in the horizontal plane than the
+    #: stance's ground speed (or the air speed, airborne).
+    TOO_FAST_HORIZONTAL = "TOO_FAST_HORIZONTAL"
+    #: With a movement model: faster up than a jump or faster down than a
+    #: fall allows.
+    TOO_FAST_VERTICAL = "TOO_FAST_VERTICAL"
+    #: With a movement model: only a step higher than step_height would pass.
+    STEP_TOO_HIGH = "STEP_TOO_HIGH"
+    #: With a movement model: airborne above every jump/fall arc (hovering).
+    FLYING = "FLYING"
+    #: With a movement model: climbing a surface too steep to walk.
+    TOO_STEEP = "TOO_STEEP"
 
 
 class ErrorReason(_Code):

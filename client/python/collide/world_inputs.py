@@ -90,12 +90,14 @@ class StaticShape:
 @dataclass(frozen=True)
 class StaticMap:
     """A map file in the server's --maps_dir ("q3dm17.pk3", "level.glb");
-    `map` picks one map of a pk3 holding several."""
+    `map` picks one map of a pk3 holding several; `geometry` the categories
+    ("solid", "player_clip", "MAP_GEOMETRY_RENDER" or ints; empty: render)."""
 
     id: int
     name: str
     map: str = ""
     category: int = 0
+    geometry: Sequence[Union[str, int]] = ()
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,10 @@ class Policy:
     slide_iterations: Optional[int] = None
     clamp_old_shots: Optional[bool] = None
     max_tick_distance: Optional[float] = None
+    move_category_mask: Optional[int] = None
+    shot_category_mask: Optional[int] = None
+    # A world_pb2.MovementModel or its JSON dict ({"preset": "MOVEMENT_PRESET_QUAKE"}).
+    movement: Any = None
 
 
 @dataclass(frozen=True)
@@ -178,6 +184,10 @@ class Move:
     max_speed: Optional[float] = None
     slide: bool = False
     mask: int = 0
+    # With a movement model (docs/moves.md): the stance's index, and this
+    # move's own model (a world_pb2.MovementModel or its JSON dict).
+    stance: int = 0
+    movement: Any = None
 
 
 def message(value: Any, message_type: Type[M]) -> M:
@@ -260,14 +270,19 @@ def static_to_proto(element: Any) -> world_pb2.StaticElement:
                                        shape=shape_to_proto(element.shape))
     if isinstance(element, StaticMap):
         return world_pb2.StaticElement(id=element.id, category=element.category,
-                                       map_file=world_pb2.MapFile(name=element.name, map=element.map))
+                                       map_file=world_pb2.MapFile(name=element.name, map=element.map, geometry=[
+                                           enum_value(world_pb2.MapGeometry, "MAP_GEOMETRY_", g)
+                                           for g in element.geometry]))
     return message(element, world_pb2.StaticElement)
 
 
 def policy_to_proto(policy: Any) -> world_pb2.WorldPolicy:
     if not isinstance(policy, Policy):
         return message(policy, world_pb2.WorldPolicy)
-    return world_pb2.WorldPolicy(**{k: v for k, v in vars(policy).items() if v is not None})
+    fields = {k: v for k, v in vars(policy).items() if v is not None}
+    if "movement" in fields:
+        fields["movement"] = message(fields["movement"], world_pb2.MovementModel)
+    return world_pb2.WorldPolicy(**fields)
 
 
 def _filter(at: At, mask: int, ignore: Sequence[int]) -> world_pb2.SceneFilter:
@@ -337,4 +352,7 @@ def move_to_proto(move: Any) -> world_pb2.Move:
         getattr(out, "from").CopyFrom(_vec(move.from_))  # `from` is a Python keyword
     if move.max_speed is not None:
         out.max_speed = move.max_speed
+    out.stance = move.stance
+    if move.movement is not None:
+        out.movement.CopyFrom(message(move.movement, world_pb2.MovementModel))
     return out

@@ -152,7 +152,9 @@ class ShotVerdict:
 @dataclass(frozen=True)
 class MoveVerdict:
     """code: OK, TOO_FAST, BLOCKED, START_PENETRATING, UNKNOWN_BODY or
-    INVALID (violations: (field, description) pairs)."""
+    INVALID (violations: (field, description) pairs); with a movement model
+    also TOO_FAST_HORIZONTAL, TOO_FAST_VERTICAL, STEP_TOO_HIGH, FLYING or
+    TOO_STEEP, and `grounded` (docs/moves.md)."""
 
     code: str
     allowed_position: Vec3
@@ -163,12 +165,13 @@ class MoveVerdict:
     speed: float
     slid_position: Vec3
     violations: List[Tuple[str, str]] = field(default_factory=list)
+    grounded: bool = False
 
     @classmethod
     def from_proto(cls, v: world_pb2.MoveVerdict) -> "MoveVerdict":
         return cls(_code(world_pb2.MoveCode, v.code, "MOVE_CODE_"), _vec(v.allowed_position), v.t,
                    _vec(v.normal), _target(v), v.depth, v.speed, _vec(v.slid_position),
-                   [(x.field, x.description) for x in v.violations])
+                   [(x.field, x.description) for x in v.violations], v.grounded)
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ def _shot(v):
 def _move(v):
     return {"code": "MOVE_CODE_" + v.code, "allowed_position": _vec(v.allowed_position), "t": v.t,
             "normal": _vec(v.normal), "target": _target(v.target), "depth": v.depth, "speed": v.speed,
-            "slid_position": _vec(v.slid_position), "violations": _violations(v)}
+            "slid_position": _vec(v.slid_position), "violations": _violations(v), "grounded": v.grounded}
 
 
 def _info(i):

@@ -90,6 +90,7 @@
 
 #include "collide/math.h"
 #include "collide/mesh.h"
+#include "collide/movement.h"
 #include "collide/result.h"
 #include "collide/shapes.h"
 #include "collide/validate.h"
@@ -101,6 +102,7 @@ class HistoryMemory;
 struct Snapshot;
 struct StaticSet;
 struct SceneAccess;
+class MoveStates;
 }  // namespace internal
 
 // The world's policy. Lengths are in the world's length unit (the defaults
@@ -119,6 +121,13 @@ struct WorldSettings {
   // frames is taken as teleported there (never interpolated across), as if
   // the frame had said so. 0: off.
   double max_tick_distance = 0.0;
+  // What moves with mask 0 and what shots are judged against (not 0): with a
+  // map uploaded twice, the player-collision copy's bit and the shot copy's.
+  std::uint64_t move_mask = ~std::uint64_t{0};
+  std::uint64_t shot_mask = ~std::uint64_t{0};
+  // Moves judged against a game's movement rules (collide/movement.h);
+  // unset: the straight sweep above.
+  std::optional<MovementModel> movement;
 };
 // Appends a Violation per bad setting ("history_ticks", ...).
 bool ValidateSettings(const WorldSettings& settings, std::vector<Violation>& out);
@@ -338,6 +347,12 @@ enum class MoveCode : std::uint8_t {
   kStartPenetrating,
   kUnknownBody,
   kInvalid,  // bad fields: `problems`.
+  // With a movement model (collide/movement.h):
+  kTooFastHorizontal,  // faster in the horizontal plane than the stance (or air) speed.
+  kTooFastVertical,    // rises or drops more than steps, slopes, jumps and falls allow.
+  kStepTooHigh,        // blocked where only a step higher than step_height would pass.
+  kFlying,             // airborne above every jump/fall arc from its take-off.
+  kTooSteep,           // kFlying on a surface too steep to stand on (climbing it).
 };
 std::string_view MoveCodeName(MoveCode code);  // "OK", ...
 
@@ -350,7 +365,12 @@ struct MoveRequest {
   double elapsed = 0.0;             // seconds, > 0.
   std::optional<double> max_speed;  // default: WorldSettings::default_max_speed.
   bool slide = false;
-  CategoryMask mask = kAllCategories;  // static elements considered.
+  CategoryMask mask = 0;  // static elements considered; 0: WorldSettings::move_mask.
+  // With a movement model: the stance's movement shape and speed (index in
+  // MovementModel::stances), and a model for this move instead of the
+  // world's (a move may also turn the model on).
+  int stance = 0;
+  std::optional<MovementModel> movement;
 };
 struct MoveVerdict {
   MoveCode code = MoveCode::kOk;
@@ -364,6 +384,7 @@ struct MoveVerdict {
   HitTarget target;
   Vec3 allowed_position;  // kBlocked: at a gap of skin_width from what blocks; else `to` (kOk) or `from`.
   Vec3 slid_position;     // kBlocked with slide: after sliding (same gap); else allowed_position.
+  bool grounded = false;  // with a movement model: on walkable ground at allowed_position.
 };
 
 // Why a frame was rejected.
@@ -422,6 +443,9 @@ class World {
   std::deque<std::unique_ptr<internal::Snapshot>> history_;
   std::unique_ptr<internal::HistoryMemory> memory_;  // of history_, kept as it changes.
   std::int64_t detected_teleports_ = 0;
+  // What the movement model keeps per body between moves (its arc), under
+  // its own lock: ValidateMoves stays const and batches are judged in order.
+  std::unique_ptr<internal::MoveStates> move_states_;
   friend struct internal::SceneAccess;
 };
 

@@ -12,6 +12,8 @@
 namespace collide {
 namespace {
 
+using internal::ValidatePartShape;
+
 using internal::BodyState;
 using internal::PartSet;
 using internal::Snapshot;
@@ -32,17 +34,6 @@ void ValidatePose(const Pose& pose, const Path& at, std::vector<Violation>& out)
   }
 }
 
-bool IsPartKind(ShapeKind k) { return k != ShapeKind::kConvexHull && k != ShapeKind::kHalfspace; }
-
-void ValidatePartShape(const Shape& shape, const std::string& at, std::vector<Violation>& out) {
-  if (!IsPartKind(KindOf(shape))) {
-    out.push_back({at, std::string(ShapeKindName(KindOf(shape))) + " is not a part kind (world.h)"});
-    return;
-  }
-  std::vector<Violation> inner;
-  Validate(shape, inner);
-  for (auto& v : inner) out.push_back({at + "." + v.field, v.description});
-}
 
 std::vector<std::int64_t> Sorted(std::vector<std::int64_t> ids) {
   std::sort(ids.begin(), ids.end());
@@ -223,6 +214,18 @@ void Apply(const BodyUpdate& u, bool known, double max_move, BodyState& b) {
 }
 
 }  // namespace
+
+namespace internal {
+void ValidatePartShape(const Shape& shape, const std::string& at, std::vector<Violation>& out) {
+  if (KindOf(shape) == ShapeKind::kConvexHull || KindOf(shape) == ShapeKind::kHalfspace) {
+    out.push_back({at, std::string(ShapeKindName(KindOf(shape))) + " is not a part kind (world.h)"});
+    return;
+  }
+  std::vector<Violation> inner;
+  Validate(shape, inner);
+  for (auto& v : inner) out.push_back({at + "." + v.field, v.description});
+}
+}  // namespace internal
 
 FrameError World::PushFrame(const Frame& frame) {
   const Snapshot* latest = history_.empty() ? nullptr : history_.back().get();

@@ -176,7 +176,7 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
   v.rewound_across_teleport = RewoundAcrossTeleport(
       world, scene, shot.shooter, shot.claim ? std::optional(shot.claim->body) : std::nullopt);
   QueryFilter filter;
-  filter.mask = shot.mask;
+  filter.mask = shot.mask & world.settings().shot_mask;
   filter.ignored_bodies = shot.ignored_bodies;
   filter.ignored_bodies.push_back(shot.shooter);
   const Ray ray{shot.origin, shot.direction, shot.max_range};
