@@ -100,6 +100,7 @@ struct Scene {
         if (tick == 1 || tick == kTicks - 31) {
           u.parts = testing::PlayerHitboxes();
           u.movement_shape = testing::PlayerCapsule();
+          u.eye = Vec3{0, 0, 46};
         }
         now.push_back(*u.pose);
         f.bodies.push_back(std::move(u));
@@ -123,7 +124,9 @@ struct Scene {
       std::int64_t target = 1 + static_cast<std::int64_t>(rng() % kPlayers);
       if (target == s.shooter) target = target % kPlayers + 1;
       s.at = Time{kTicks - static_cast<std::int64_t>(rng() % 30) - 1, uniform(0, 1)};
-      s.origin = world->BodyPoseAt(s.shooter, s.at)->position + Vec3{0, 0, 46};
+      // Fired from the shooter's present eye (as a client does) at the target
+      // as rewound.
+      s.origin = world->BodyPoseAt(s.shooter, std::nullopt)->position + Vec3{0, 0, 46};
       s.direction = world->BodyPoseAt(target, s.at)->position + Vec3{0, 0, 37} - s.origin;
       s.max_range = 8192;
       s.claim = ShotClaim{target, 0};

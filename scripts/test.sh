@@ -6,10 +6,13 @@
 # (scripts/container-test.sh: builds docker/Dockerfile, runs and checks it;
 # after main, whose build it uses for the host CLI and Python stubs).
 # Prints each stage's time and one summary line.
-# Usage: scripts/test.sh            (from the repository root, as root on Debian bookworm)
+# Usage: scripts/test.sh --all      every stage: what CI runs (.ci/run)
+#        scripts/test.sh            the main stage alone: the build and the whole ctest suite, what a
+#                                   change needs before it is pushed (about 20 minutes on a fresh
+#                                   2-core machine)
+#        (from the repository root, as root on Debian bookworm)
 # Env:   BUILD_DIR (default build), JOBS (default nproc), FUZZ_SECONDS (default 30),
-#        STAGES (default "main fuzz load container sanitize tsan", every stage; e.g. STAGES=main for
-#        the main suite alone).
+#        STAGES (overrides both: any of "main fuzz load container sanitize tsan").
 # The sanitize stage is the ASan + UBSan + LSan build running the whole suite. The tsan stage
 # is scripts/sanitize.sh thread: a TSan build running the concurrent server tests
 # (server_service_test, server_unit_test, the world service and Tick stream tests, e2e_test and
@@ -21,7 +24,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-$(nproc)}"
-STAGES="${STAGES:-main fuzz load container sanitize tsan}"
+ALL_STAGES="main fuzz load container sanitize tsan"
+case "${1:-}" in
+  --all) DEFAULT_STAGES=$ALL_STAGES ;;
+  "") DEFAULT_STAGES=main ;;
+  *) echo "test.sh: unknown argument $1 (--all or nothing)" >&2; exit 2 ;;
+esac
+STAGES="${STAGES:-$DEFAULT_STAGES}"
 export JOBS BUILD_DIR
 
 timings=()
