@@ -210,7 +210,7 @@ ShotCode FromProto(v1::ShotCode code) {
 }
 MoveCode FromProto(v1::MoveCode code) {
   const int c = static_cast<int>(code) - 1;
-  return c >= 0 && c <= static_cast<int>(MoveCode::kTooSteep) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
+  return c >= 0 && c <= static_cast<int>(MoveCode::kTimeBudget) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
 }
 }  // namespace
 
@@ -255,6 +255,7 @@ WorldSettings SettingsFromProto(const v1::WorldInfo& in) {
     ViolationList ignored;  // The server's own model: valid.
     DecodeMovement(p.movement(), "", out.movement.emplace(), ignored);
   }
+  if (p.has_move_budget()) out.move_budget = FromProto(p.move_budget());
   return out;
 }
 

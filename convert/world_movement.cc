@@ -62,4 +62,17 @@ void ToProto(const MovementModel& in, v1::MovementModel* out) {
   out->set_airborne_envelope(in.airborne_envelope);
 }
 
+MoveBudget FromProto(const v1::MoveBudget& in) {
+  return {in.tick_seconds(), in.window() == 0.0 ? 1.0 : in.window(), in.max_speed(), in.time_slack(),
+          in.distance_slack()};
+}
+
+void ToProto(const MoveBudget& in, v1::MoveBudget* out) {
+  out->set_tick_seconds(in.tick_seconds);
+  out->set_window(in.window);
+  out->set_max_speed(in.max_speed);
+  out->set_time_slack(in.time_slack);
+  out->set_distance_slack(in.distance_slack);
+}
+
 }  // namespace collide::convert

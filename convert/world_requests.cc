@@ -96,6 +96,7 @@ bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_t
   if (p.has_movement() && !DecodeMovement(p.movement(), "policy.movement", out.movement.emplace(), violations)) {
     return false;
   }
+  if (p.has_move_budget()) out.move_budget = FromProto(p.move_budget());
   std::vector<Violation> problems;
   if (ValidateSettings(out, problems)) return true;
   for (Violation& v : problems) {

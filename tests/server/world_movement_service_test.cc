@@ -86,5 +86,36 @@ TEST(WorldMovementServiceTest, PolicyAndMoveModelsJudgeMoves) {
   EXPECT_EQ(BadRequestFields(bad), std::vector<std::string>{"policy.movement.gravity"});
 }
 
+// A budget: a move claiming a second of elapsed time on the first tick.
+TEST(WorldMovementServiceTest, TheBudgetCatchesClaimedTime) {
+  TestServer server;
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::CreateWorldRequest create = Floor(kWorld);
+  v1::MoveBudget* budget = create.mutable_policy()->mutable_move_budget();
+  budget->set_tick_seconds(1.0 / 64);
+  budget->set_max_speed(320);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), create, &info).ok());
+  EXPECT_EQ(info.policy().move_budget().window(), 1.0);
+  v1::PushFrameRequest push;
+  push.set_world_id(kWorld);
+  Put(Frame{1, {{kShooter, Pose{{0, 0, 24}, {}}, {{0, Shape{Sphere{{0, 0, 0}, 10}}, {}}}}}, {}},
+      push.mutable_frame());
+  v1::PushFrameResponse pushed;
+  ASSERT_TRUE(stub->PushFrame(Ctx().get(), push, &pushed).ok());
+  v1::ValidateMovesRequest moves;
+  moves.set_world_id(kWorld);
+  v1::Move slow = QuakeMove(5, 0);
+  slow.set_elapsed(1.0);
+  *moves.add_moves() = slow;
+  v1::ValidateMovesResponse verdicts;
+  ASSERT_TRUE(stub->ValidateMoves(Ctx().get(), moves, &verdicts).ok());
+  EXPECT_EQ(verdicts.verdicts(0).code(), v1::MOVE_CODE_TIME_BUDGET);
+  create.set_world_id("bad");
+  budget->set_tick_seconds(0);
+  EXPECT_EQ(BadRequestFields(stub->CreateWorld(Ctx("bad").get(), create, &info)),
+            std::vector<std::string>{"policy.move_budget.tick_seconds"});
+}
+
 }  // namespace
 }  // namespace collide::server::testing

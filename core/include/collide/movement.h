@@ -76,6 +76,26 @@ struct MovementModel {
   static MovementModel Unreal();
 };
 
+// A budget across each body's moves (like Unreal's client-time discrepancy
+// check, AGameNetworkManager::MovementTimeDiscrepancy*): over a sliding
+// window of the server's latest `window` seconds of ticks, the elapsed time a
+// body's OK moves claim may exceed the server time they cover by at most
+// time_slack (TIME_BUDGET), and their horizontal distance may exceed
+// max_speed times that server time by at most distance_slack
+// (DISTANCE_BUDGET): a speed hack cut into many small moves, each under the
+// per-move limit, is caught as one. A move validated when the latest frame is
+// tick L covers ticks (L - 1, L]; a body's window starts at the first tick it
+// was judged in. Only OK moves count; a move the budget rejects is not
+// counted (its distance is where the server puts the body back from).
+struct MoveBudget {
+  double tick_seconds = 0.0;     // the server's tick length, > 0.
+  double window = 1.0;           // seconds of server time, >= tick_seconds.
+  double max_speed = 0.0;        // horizontal, length units per second.
+  double time_slack = 0.05;      // seconds: jitter and clock drift forgiven.
+  double distance_slack = 0.0;   // length units: a dash's overshoot forgiven.
+};
+bool ValidateMoveBudget(const MoveBudget& budget, std::string_view path, std::vector<Violation>& out);
+
 // Appends a Violation per bad field ("movement.gravity", ... under `path`).
 bool ValidateMovementModel(const MovementModel& model, std::string_view path, std::vector<Violation>& out);
 

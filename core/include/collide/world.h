@@ -113,6 +113,8 @@ struct WorldSettings {
   // Moves judged against a game's movement rules (collide/movement.h);
   // unset: the straight sweep above.
   std::optional<MovementModel> movement;
+  // A budget across each body's moves (collide/movement.h); unset: none.
+  std::optional<MoveBudget> move_budget;
 };
 // Appends a Violation per bad setting ("history_ticks", ...).
 bool ValidateSettings(const WorldSettings& settings, std::vector<Violation>& out);
@@ -317,6 +319,9 @@ enum class MoveCode : std::uint8_t {
   kStepTooHigh,        // blocked where only a step higher than step_height would pass.
   kFlying,             // airborne above every jump/fall arc from its take-off.
   kTooSteep,           // kFlying on a surface too steep to stand on (climbing it).
+  // With a move budget (collide/movement.h):
+  kDistanceBudget,  // the body's moves in the window go farther than max_speed allows.
+  kTimeBudget,      // they claim more elapsed time than the server's ticks cover.
 };
 std::string_view MoveCodeName(MoveCode code);  // "OK", ...
 

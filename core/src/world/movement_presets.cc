@@ -84,4 +84,19 @@ bool ValidateMovementModel(const MovementModel& m, std::string_view path, std::v
   return out.size() == before;
 }
 
+bool ValidateMoveBudget(const MoveBudget& b, std::string_view path, std::vector<Violation>& out) {
+  const std::size_t before = out.size();
+  const std::string at(path);
+  const auto check = [&](const char* field, double value, bool ok, const char* rule) {
+    if (!ok || !std::isfinite(value)) out.push_back({at + "." + field, rule});
+  };
+  check("tick_seconds", b.tick_seconds, b.tick_seconds > 0.0, "must be a valid number > 0");
+  check("window", b.window, b.window >= b.tick_seconds && b.window <= 3600.0,
+        "must be in [tick_seconds, 3600] seconds");
+  check("max_speed", b.max_speed, b.max_speed >= 0.0, "must be a valid number >= 0");
+  check("time_slack", b.time_slack, b.time_slack >= 0.0, "must be a valid number >= 0");
+  check("distance_slack", b.distance_slack, b.distance_slack >= 0.0, "must be a valid number >= 0");
+  return out.size() == before;
+}
+
 }  // namespace collide
