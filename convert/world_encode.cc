@@ -7,6 +7,7 @@
 #include "convert/shapes.h"
 #include "convert/world_movement.h"
 #include "convert/world_packed.h"
+#include "convert/world_requests.h"
 
 namespace collide::convert {
 namespace {
@@ -243,19 +244,8 @@ MoveVerdict FromProto(const v1::MoveVerdict& in) {
 WorldSettings SettingsFromProto(const v1::WorldInfo& in) {
   WorldSettings out;
   out.history_ticks = in.history_ticks();
-  const v1::WorldPolicy& p = in.policy();
-  if (p.has_max_rewind_ticks()) out.max_rewind_ticks = p.max_rewind_ticks();
-  if (p.has_max_origin_offset()) out.max_origin_offset = p.max_origin_offset();
-  if (p.has_default_max_speed()) out.default_max_speed = p.default_max_speed();
-  if (p.has_skin_width()) out.skin_width = p.skin_width();
-  if (p.has_slide_iterations()) out.slide_iterations = p.slide_iterations();
-  if (p.has_move_category_mask()) out.move_mask = p.move_category_mask();
-  if (p.has_shot_category_mask()) out.shot_mask = p.shot_category_mask();
-  if (p.has_movement()) {
-    ViolationList ignored;  // The server's own model: valid.
-    DecodeMovement(p.movement(), "", out.movement.emplace(), ignored);
-  }
-  if (p.has_move_budget()) out.move_budget = FromProto(p.move_budget());
+  ViolationList ignored;  // The server's own policy: valid.
+  ApplyPolicy(in.policy(), out, ignored);
   return out;
 }
 

@@ -81,11 +81,7 @@ std::size_t TriangleCount(const v1::CreateWorldRequest& request) {
   return n;
 }
 
-bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
-                    ViolationList& violations) {
-  out = WorldSettings{};
-  out.history_ticks = request.history_ticks() == 0 ? default_history_ticks : request.history_ticks();
-  const v1::WorldPolicy& p = request.policy();
+bool ApplyPolicy(const v1::WorldPolicy& p, WorldSettings& out, ViolationList& violations) {
   if (p.has_max_rewind_ticks()) out.max_rewind_ticks = p.max_rewind_ticks();
   if (p.has_max_origin_offset()) out.max_origin_offset = p.max_origin_offset();
   if (p.has_default_max_speed()) out.default_max_speed = p.default_max_speed();
@@ -93,10 +89,15 @@ bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_t
   if (p.has_slide_iterations()) out.slide_iterations = p.slide_iterations();
   if (p.has_move_category_mask()) out.move_mask = p.move_category_mask();
   if (p.has_shot_category_mask()) out.shot_mask = p.shot_category_mask();
-  if (p.has_movement() && !DecodeMovement(p.movement(), "policy.movement", out.movement.emplace(), violations)) {
-    return false;
-  }
   if (p.has_move_budget()) out.move_budget = FromProto(p.move_budget());
+  return !p.has_movement() || DecodeMovement(p.movement(), "policy.movement", out.movement.emplace(), violations);
+}
+
+bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
+                    ViolationList& violations) {
+  out = WorldSettings{};
+  out.history_ticks = request.history_ticks() == 0 ? default_history_ticks : request.history_ticks();
+  if (!ApplyPolicy(request.policy(), out, violations)) return false;
   std::vector<Violation> problems;
   if (ValidateSettings(out, problems)) return true;
   for (Violation& v : problems) {
