@@ -46,6 +46,14 @@
 //   allowed_position is where the shape's gap to it along the contact normal
 //   is skin_width (at least skin_width against an edge or a curved surface;
 //   never before `from`). Sliding keeps the same gap from each plane.
+// - A move with mask 0 sees WorldSettings::move_mask's statics; shots see
+//   shot_mask's statics and bodies (both default to all bits).
+// - With a movement model (WorldSettings::movement or the move's own), a
+//   move is judged against a game's rules instead: collide/movement.h and
+//   docs/moves.md. With a move budget, a body's moves are also judged
+//   together over a window of ticks. The state both keep per body lives in
+//   the World under its own lock: ValidateMoves stays const, and the same
+//   batches in the same order give the same verdicts.
 // - Shot tolerance grows the claimed body's parts only, each by a ball of
 //   radius `tolerance` (the points within that distance of the part: spheres
 //   and capsules by their radius, a point becomes a sphere, a segment a
