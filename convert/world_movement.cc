@@ -42,6 +42,7 @@ bool DecodeMovement(const v1::MovementModel& in, const std::string& path, Moveme
   if (in.has_ground_probe()) out.ground_probe = in.ground_probe();
   if (in.has_tolerance()) out.tolerance = in.tolerance();
   if (in.has_airborne_envelope()) out.airborne_envelope = in.airborne_envelope();
+  if (in.has_ground_friction()) out.ground_friction = in.ground_friction();
   return violations.total() == before;
 }
 
@@ -60,6 +61,7 @@ void ToProto(const MovementModel& in, v1::MovementModel* out) {
   out->set_ground_probe(in.ground_probe);
   out->set_tolerance(in.tolerance);
   out->set_airborne_envelope(in.airborne_envelope);
+  out->set_ground_friction(in.ground_friction);
 }
 
 MoveBudget FromProto(const v1::MoveBudget& in) {

@@ -58,6 +58,7 @@ export interface MovementModel {
   ground_probe?: number;
   tolerance?: number;
   airborne_envelope?: boolean;
+  ground_friction?: number;
 }
 
 export interface CreateWorldRequest {

@@ -21,6 +21,9 @@ struct MoveState {
   double z0 = 0.0;        // take-off height
   double v_lo = 0.0;      // take-off speeds consistent with every airborne move since
   double v_hi = 0.0;
+  // Horizontal speed carried from the air onto the ground (a landing strafe
+  // jump), decaying with ground friction: a grounded move may be as fast.
+  double carry = 0.0;
 };
 
 class MoveStates {

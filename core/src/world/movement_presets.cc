@@ -22,6 +22,7 @@ MovementModel MovementModel::Quake() {
   m.walkable_normal_z = 0.7;  // MIN_WALK_NORMAL
   m.ground_probe = 0.25;      // PM_GroundTrace
   m.tolerance = 1.0;
+  m.ground_friction = 6.0;    // pm_friction
   return m;
 }
 
@@ -39,6 +40,7 @@ MovementModel MovementModel::Source() {
   m.walkable_normal_z = 0.7;                     // sv_standable_normal
   m.ground_probe = 2.0;                          // CategorizePosition
   m.tolerance = 1.0;
+  m.ground_friction = 4.0;                       // sv_friction
   return m;
 }
 
@@ -56,6 +58,7 @@ MovementModel MovementModel::Unreal() {
   m.walkable_normal_z = 0.71;
   m.ground_probe = 2.4;  // MAX_FLOOR_DIST
   m.tolerance = 1.0;
+  m.ground_friction = 8.0;  // GroundFriction
   return m;
 }
 
@@ -81,6 +84,7 @@ bool ValidateMovementModel(const MovementModel& m, std::string_view path, std::v
         "must be in (0, 1]");
   check("ground_probe", m.ground_probe, m.ground_probe >= 0.0, "must be a valid number >= 0");
   check("tolerance", m.tolerance, m.tolerance >= 0.0, "must be a valid number >= 0");
+  check("ground_friction", m.ground_friction, m.ground_friction >= 0.0, "must be a valid number >= 0");
   return out.size() == before;
 }
 
