@@ -4,6 +4,7 @@
 // (move_model.cc).
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
@@ -120,9 +121,14 @@ MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveSta
 std::vector<MoveVerdict> World::ValidateMoves(std::span<const MoveRequest> moves) const {
   std::vector<MoveVerdict> out;
   out.reserve(moves.size());
-  const std::lock_guard lock(move_states_->mu);
+  // Only moves under a model or budget touch the per-body state: the others
+  // run concurrently as every const query does.
+  const bool stateful = settings_.movement || settings_.move_budget ||
+                        std::any_of(moves.begin(), moves.end(), [](const MoveRequest& m) { return m.movement.has_value(); });
+  std::unique_lock lock(move_states_->mu, std::defer_lock);
+  if (stateful) lock.lock();
   if (const internal::Snapshot* latest = internal::SceneAccess::Latest(*this);
-      latest != nullptr &&
+      stateful && latest != nullptr &&
       std::max(move_states_->bodies.size(), move_states_->budgets.size()) > latest->bodies.size()) {
     move_states_->Prune(*latest);
   }
