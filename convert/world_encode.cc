@@ -237,7 +237,7 @@ ShotCode FromProto(v1::ShotCode code) {
 }
 MoveCode FromProto(v1::MoveCode code) {
   const int c = static_cast<int>(code) - 1;
-  return c >= 0 && c <= static_cast<int>(MoveCode::kTooSteep) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
+  return c >= 0 && c <= static_cast<int>(MoveCode::kTimeBudget) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
 }
 }  // namespace
 

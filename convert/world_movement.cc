@@ -42,6 +42,7 @@ bool DecodeMovement(const v1::MovementModel& in, const std::string& path, Moveme
   if (in.has_ground_probe()) out.ground_probe = in.ground_probe();
   if (in.has_tolerance()) out.tolerance = in.tolerance();
   if (in.has_airborne_envelope()) out.airborne_envelope = in.airborne_envelope();
+  if (in.has_ground_friction()) out.ground_friction = in.ground_friction();
   return violations.total() == before;
 }
 
@@ -60,6 +61,20 @@ void ToProto(const MovementModel& in, v1::MovementModel* out) {
   out->set_ground_probe(in.ground_probe);
   out->set_tolerance(in.tolerance);
   out->set_airborne_envelope(in.airborne_envelope);
+  out->set_ground_friction(in.ground_friction);
+}
+
+MoveBudget FromProto(const v1::MoveBudget& in) {
+  return {in.tick_seconds(), in.window() == 0.0 ? 1.0 : in.window(), in.max_speed(), in.time_slack(),
+          in.distance_slack()};
+}
+
+void ToProto(const MoveBudget& in, v1::MoveBudget* out) {
+  out->set_tick_seconds(in.tick_seconds);
+  out->set_window(in.window);
+  out->set_max_speed(in.max_speed);
+  out->set_time_slack(in.time_slack);
+  out->set_distance_slack(in.distance_slack);
 }
 
 }  // namespace collide::convert

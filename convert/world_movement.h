@@ -20,6 +20,10 @@ bool DecodeMovement(const v1::MovementModel& in, const std::string& path, Moveme
 // Every field set, no preset.
 void ToProto(const MovementModel& in, v1::MovementModel* out);
 
+// MoveBudget; window 0 is 1 second. Values are checked by the core.
+MoveBudget FromProto(const v1::MoveBudget& in);
+void ToProto(const MoveBudget& in, v1::MoveBudget* out);
+
 }  // namespace collide::convert
 
 #endif  // COLLIDE_CONVERT_WORLD_MOVEMENT_H_

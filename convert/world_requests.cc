@@ -91,6 +91,7 @@ bool ApplyPolicy(const v1::WorldPolicy& p, WorldSettings& out, ViolationList& vi
   if (p.has_max_tick_distance()) out.max_tick_distance = p.max_tick_distance();
   if (p.has_move_category_mask()) out.move_mask = p.move_category_mask();
   if (p.has_shot_category_mask()) out.shot_mask = p.shot_category_mask();
+  if (p.has_move_budget()) out.move_budget = FromProto(p.move_budget());
   return !p.has_movement() || DecodeMovement(p.movement(), "policy.movement", out.movement.emplace(), violations);
 }
 

@@ -45,6 +45,11 @@ bool ApplyPolicy(const v1::WorldPolicy& policy, WorldSettings& out, ViolationLis
 bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
                     ViolationList& violations);
 
+// The policy's fields set over `out`; false with violations
+// ("policy.movement...") when a movement model's shapes do not decode. The
+// values are the core's to validate (ValidateSettings).
+bool ApplyPolicy(const v1::WorldPolicy& policy, WorldSettings& out, ViolationList& violations);
+
 // A map file element's mesh (I/O is the caller's: the server's --maps_dir;
 // the caller may share one mesh among the worlds on the same map), or null
 // with violations added under `path` ("statics[2].map_file").

@@ -65,7 +65,7 @@ v1::MoveCode ToProto(MoveCode code) { return static_cast<v1::MoveCode>(static_ca
 static_assert(static_cast<int>(ShotCode::kInvalid) + 1 == v1::SHOT_CODE_INVALID);
 static_assert(static_cast<int>(ShotCode::kViewTimeImplausible) + 1 == v1::SHOT_CODE_VIEW_TIME_IMPLAUSIBLE);
 static_assert(static_cast<int>(MoveCode::kInvalid) + 1 == v1::MOVE_CODE_INVALID);
-static_assert(static_cast<int>(MoveCode::kTooSteep) + 1 == v1::MOVE_CODE_TOO_STEEP);
+static_assert(static_cast<int>(MoveCode::kTimeBudget) + 1 == v1::MOVE_CODE_TIME_BUDGET);
 
 template <typename Verdict>
 void AddViolations(const std::vector<Violation>& problems, Verdict* out) {
@@ -122,6 +122,7 @@ void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {
   if (in.move_mask != kAllCategories) out->set_move_category_mask(in.move_mask);
   if (in.shot_mask != kAllCategories) out->set_shot_category_mask(in.shot_mask);
   if (in.movement) ToProto(*in.movement, out->mutable_movement());
+  if (in.move_budget) ToProto(*in.move_budget, out->mutable_move_budget());
 }
 
 }  // namespace collide::convert

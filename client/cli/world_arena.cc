@@ -121,6 +121,10 @@ WorldSettings CoreSettings(const WorldSpec& spec) {
   out.default_max_speed = p.default_max_speed.value_or(out.default_max_speed);
   out.skin_width = p.skin_width.value_or(out.skin_width);
   out.slide_iterations = p.slide_iterations.value_or(out.slide_iterations);
+  out.move_mask = p.move_category_mask.value_or(out.move_mask);
+  out.shot_mask = p.shot_category_mask.value_or(out.shot_mask);
+  out.movement = p.movement;
+  out.move_budget = p.move_budget;
   return out;
 }
 

@@ -42,7 +42,7 @@ namespace collide::cli {
 namespace {
 
 constexpr int kShotCodes = static_cast<int>(ShotCode::kViewTimeImplausible) + 1;
-constexpr int kMoveCodes = static_cast<int>(MoveCode::kInvalid) + 1;
+constexpr int kMoveCodes = static_cast<int>(MoveCode::kTimeBudget) + 1;
 
 struct Tally {
   std::int64_t ticks = 0, shots = 0, moves = 0;

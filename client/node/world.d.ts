@@ -51,6 +51,9 @@ export interface WorldPolicy {
   shotCategoryMask?: Int64;
   /** Moves judged by a game's movement rules (docs/moves.md); unset: off. */
   movement?: MovementModel;
+  /** A budget across each body's moves (docs/moves.md); unset: none. */
+  move_budget?: {tick_seconds: number; window?: number; max_speed?: number; time_slack?: number;
+    distance_slack?: number};
 }
 
 /** world.proto MovementModel: a preset, the fields set replacing its values. */
@@ -66,6 +69,7 @@ export interface MovementModel {
   groundProbe?: number;
   tolerance?: number;
   airborneEnvelope?: boolean;
+  groundFriction?: number;
 }
 
 export interface CreateWorldRequest {
@@ -310,7 +314,8 @@ export interface ShotVerdict {
 export type MoveCode =
   | 'MOVE_CODE_OK' | 'MOVE_CODE_TOO_FAST' | 'MOVE_CODE_BLOCKED' | 'MOVE_CODE_START_PENETRATING'
   | 'MOVE_CODE_UNKNOWN_BODY' | 'MOVE_CODE_INVALID' | 'MOVE_CODE_TOO_FAST_HORIZONTAL'
-  | 'MOVE_CODE_TOO_FAST_VERTICAL' | 'MOVE_CODE_STEP_TOO_HIGH' | 'MOVE_CODE_FLYING' | 'MOVE_CODE_TOO_STEEP';
+  | 'MOVE_CODE_TOO_FAST_VERTICAL' | 'MOVE_CODE_STEP_TOO_HIGH' | 'MOVE_CODE_FLYING' | 'MOVE_CODE_TOO_STEEP'
+  | 'MOVE_CODE_DISTANCE_BUDGET' | 'MOVE_CODE_TIME_BUDGET';
 
 export interface MoveVerdict {
   code: MoveCode;

@@ -57,6 +57,7 @@ void ToProto(const WorldPolicy& in, pb::WorldPolicy* out) {
   if (in.move_category_mask) out->set_move_category_mask(*in.move_category_mask);
   if (in.shot_category_mask) out->set_shot_category_mask(*in.shot_category_mask);
   if (in.movement) convert::ToProto(*in.movement, out->mutable_movement());
+  if (in.move_budget) convert::ToProto(*in.move_budget, out->mutable_move_budget());
 }
 
 absl::Status SizeMismatch(std::string_view what, int answered, std::size_t asked) {

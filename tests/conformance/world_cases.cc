@@ -736,6 +736,63 @@ Json Moves() {
   return s.Done();
 }
 
+// The movement model (Quake preset, docs/moves.md): each new code on a floor
+// with a 16-unit step, a 24-unit step and a low ceiling, one body a rule;
+// a jump arc and a climb in the air judged move after move.
+Json MovementModel() {
+  Script s("world/movement_model", "conf-movement");
+  const auto box = [](std::int64_t id, Json lo, Json hi) { return Json{{"id", id}, {"shape", AabbJ(lo, hi)}}; };
+  s.Create({{"statics", {box(1, V(-1000, -1000, -16), V(1000, 2000, 0)), box(2, V(20, -50, 0), V(100, 50, 16)),
+                         box(3, V(20, 150, 0), V(100, 250, 24)), box(4, V(20, 350, 45), V(100, 450, 60))}},
+            {"policy", {{"movement", {{"preset", "MOVEMENT_PRESET_QUAKE"}}}}}});
+  // Four bodies (the conformance server's limit), each judged in order:
+  // grounded moves keep a body grounded, rejected ones leave its state.
+  s.Push({{"tick", 1},
+          {"bodies", {Player(1, V(0, 0, 24)), Player(2, V(0, 400, 24)), Player(3, V(0, 1000, 24)),
+                      Player(4, V(0, 1200, 24))}}});
+  const auto move = [](std::int64_t body, Json from, Json to, double elapsed, int stance = 0) {
+    return Json{{"body_id", body}, {"from", from}, {"to", to}, {"elapsed", elapsed}, {"stance", stance}};
+  };
+  Json moves = {move(1, V(0, 0, 24), V(24, 0, 40), 0.1),            // up the step: OK
+                move(1, V(0, 200, 24), V(24, 200, 48), 0.1),        // STEP_TOO_HIGH
+                move(1, V(0, 600, 24), V(50, 600, 24), 0.1),        // TOO_FAST_HORIZONTAL
+                move(2, V(0, 400, 24), V(8, 400, 24), 0.1, 1),      // crouched under the ceiling: OK
+                move(2, V(0, 420, 24), V(8, 420, 24), 0.1, 0),      // standing: BLOCKED
+                move(2, V(0, 800, 24), V(0, 800, 124), 0.1),        // TOO_FAST_VERTICAL
+                move(2, V(0, 600, 24), V(5, 600, 24), 0.1, 2)};     // INVALID stance
+  for (int i = 0; i < 12; ++i) {  // rising at 100 units/s in the air: FLYING
+    const double t0 = i * 0.025, t1 = t0 + 0.025;
+    moves.push_back(move(3, V(0, 1000, 24 + 100 * t0), V(0, 1000, 24 + 100 * t1), 0.025));
+  }
+  for (int i = 0; i < 8; ++i) {  // a jump: OK
+    const auto z = [](double t) { return 24 + 270 * t - 400 * t * t; };
+    const double t0 = i * 0.025, t1 = t0 + 0.025;
+    moves.push_back(move(4, V(5 * i, 1200, z(t0)), V(5 * (i + 1), 1200, z(t1)), 0.025));
+  }
+  s.Moves(moves);
+  s.Delete();
+  return s.Done();
+}
+
+// The budget across moves: ticks of 1/64 s, 330 units/s.
+Json MoveBudget() {
+  Script s("world/move_budget", "conf-budget");
+  s.Create({{"statics", Json::array()},
+            {"policy", {{"default_max_speed", 10000},
+                        {"move_budget", {{"tick_seconds", 0.015625}, {"max_speed", 330}, {"time_slack", 0.01}}}}}});
+  s.Push({{"tick", 1}, {"bodies", {Player(1, V(0, 0, 0)), Player(2, V(0, 10, 0)), Player(3, V(0, 20, 0))}}});
+  const auto move = [](std::int64_t body, double y, double x, double elapsed) {
+    return Json{{"body_id", body}, {"from", V(0, y, 0)}, {"to", V(x, y, 0)}, {"elapsed", elapsed}};
+  };
+  s.Moves({move(1, 0, 5, 1.0),          // a second claimed in one tick: TIME_BUDGET
+           move(2, 10, 20, 0.015625),   // 1280 units/s: DISTANCE_BUDGET
+           move(3, 20, 5, 0.015625)});  // 320 units/s: OK
+  s.Push({{"tick", 2}});
+  s.Moves({move(3, 20, 5, 0.015625), move(3, 20, 10, 0.015625)});  // two moves in one tick: the second over
+  s.Delete();
+  return s.Done();
+}
+
 // Every world error class, with its code, field paths and reason.
 Json Errors() {
   Script s("world/errors", "conf-errors");
@@ -877,8 +934,8 @@ Json TickStream() {
 
 Json BuildWorldGolden() {
   Json cases =
-      Json::array({Lifecycle(), Frames(), Queries(), Shots(), ShotPolicy(), NegativeTicks(), Moves(), Errors(),
-                   Recreate()});
+      Json::array({Lifecycle(), Frames(), Queries(), Shots(), ShotPolicy(), NegativeTicks(), Moves(), MovementModel(),
+                   MoveBudget(), Errors(), Recreate()});
   return {{"tolerance", {{"abs", kAbsTolerance}, {"rel", kRelTolerance}}},
           {"server_args",
            {"--max_items_per_request=" + std::to_string(kMaxItemsPerRequest),

@@ -110,6 +110,28 @@ TEST(WorldMovement, AJumpArcIsOkAndLandsGrounded) {
   EXPECT_TRUE(land.grounded);
 }
 
+// A strafe jump: 5 units a tick on the take-off, 7 in the air (437 units/s),
+// the landing and the ground after it at 7 decaying by the friction; a
+// grounded body that never flew is held to 320.
+TEST(WorldMovement, ALandingKeepsItsSpeedDecayingOnTheGround) {
+  const World w = Level({kFloor}, {0, 0, 24});
+  double x = 0, t = 0;
+  for (int tick = 0; JumpZ(t + kTick) > 24; ++tick, t += kTick) {
+    const double step = tick == 0 ? 5 : 7;
+    ASSERT_EQ(Move(w, {x, 0, JumpZ(t)}, {x + step, 0, JumpZ(t + kTick)}).code, MoveCode::kOk) << tick;
+    x += step;
+  }
+  ASSERT_EQ(Move(w, {x, 0, JumpZ(t)}, {x + 7, 0, 24}).code, MoveCode::kOk);
+  x += 7;
+  double speed = 7;
+  for (int tick = 0; tick < 8; ++tick, x += speed) {
+    speed *= 1 - 6 * kTick;  // Quake's friction, faster than the bound's decay
+    EXPECT_EQ(Move(w, {x, 0, 24}, {x + speed, 0, 24}).code, MoveCode::kOk) << tick;
+  }
+  const World fresh = Level({kFloor}, {0, 0, 24});
+  EXPECT_EQ(Move(fresh, {0, 0, 24}, {7, 0, 24}).code, MoveCode::kTooFastHorizontal);
+}
+
 // Off a ledge into a pit and on at the same height: caught within 0.5 s.
 TEST(WorldMovement, FlyingIsCaughtWithinHalfASecond) {
   const World w = Level({Box({-500, -100, -10}, {0, 100, 0})}, {-20, 0, 24});

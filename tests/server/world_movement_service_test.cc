@@ -20,6 +20,17 @@ v1::CreateWorldRequest Floor(const std::string& id) {
   return r;
 }
 
+// Creates `create` and pushes the player at (0, 0, 24) in tick 1.
+void Start(v1::WorldService::Stub& stub, const v1::CreateWorldRequest& create, v1::WorldInfo& info) {
+  ASSERT_TRUE(stub.CreateWorld(Ctx(create.world_id()).get(), create, &info).ok());
+  v1::PushFrameRequest push;
+  push.set_world_id(create.world_id());
+  Put(Frame{1, {{kShooter, Pose{{0, 0, 24}, {}}, {{0, Shape{Sphere{{0, 0, 0}, 10}}, {}}}}}, {}},
+      push.mutable_frame());
+  v1::PushFrameResponse pushed;
+  ASSERT_TRUE(stub.PushFrame(Ctx(create.world_id()).get(), push, &pushed).ok());
+}
+
 v1::Move QuakeMove(double x, int stance) {
   v1::Move m;
   m.set_body_id(kShooter);
@@ -37,16 +48,10 @@ TEST(WorldMovementServiceTest, PolicyAndMoveModelsJudgeMoves) {
   create.mutable_policy()->mutable_movement()->set_preset(v1::MOVEMENT_PRESET_QUAKE);
   create.mutable_policy()->mutable_movement()->set_air_speed(500);
   v1::WorldInfo info;
-  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), create, &info).ok());
+  Start(*stub, create, info);
   EXPECT_EQ(info.policy().movement().stances_size(), 2);
   EXPECT_EQ(info.policy().movement().air_speed(), 500);
   EXPECT_EQ(info.policy().movement().jump_speed(), 270);
-  v1::PushFrameRequest push;
-  push.set_world_id(kWorld);
-  Put(Frame{1, {{kShooter, Pose{{0, 0, 24}, {}}, {{0, Shape{Sphere{{0, 0, 0}, 10}}, {}}}}}, {}},
-      push.mutable_frame());
-  v1::PushFrameResponse pushed;
-  ASSERT_TRUE(stub->PushFrame(Ctx().get(), push, &pushed).ok());
 
   v1::ValidateMovesRequest moves;
   moves.set_world_id(kWorld);
@@ -63,9 +68,7 @@ TEST(WorldMovementServiceTest, PolicyAndMoveModelsJudgeMoves) {
   EXPECT_EQ(verdicts.verdicts(2).violations(0).field(), "stance");
 
   // A world without a model: a move brings its own (Source: 320 at most).
-  ASSERT_TRUE(stub->CreateWorld(Ctx("plain").get(), Floor("plain"), &info).ok());
-  push.set_world_id("plain");
-  ASSERT_TRUE(stub->PushFrame(Ctx("plain").get(), push, &pushed).ok());
+  Start(*stub, Floor("plain"), info);
   moves.set_world_id("plain");
   moves.clear_moves();
   v1::Move fast = QuakeMove(40, 0);
@@ -84,6 +87,31 @@ TEST(WorldMovementServiceTest, PolicyAndMoveModelsJudgeMoves) {
   create.mutable_policy()->mutable_movement()->set_gravity(-1);
   const grpc::Status bad = stub->CreateWorld(Ctx("bad").get(), create, &info);
   EXPECT_EQ(BadRequestFields(bad), std::vector<std::string>{"policy.movement.gravity"});
+}
+
+// A budget: a move claiming a second of elapsed time on the first tick.
+TEST(WorldMovementServiceTest, TheBudgetCatchesClaimedTime) {
+  TestServer server;
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::CreateWorldRequest create = Floor(kWorld);
+  v1::MoveBudget* budget = create.mutable_policy()->mutable_move_budget();
+  budget->set_tick_seconds(1.0 / 64);
+  budget->set_max_speed(320);
+  v1::WorldInfo info;
+  Start(*stub, create, info);
+  EXPECT_EQ(info.policy().move_budget().window(), 1.0);
+  v1::ValidateMovesRequest moves;
+  moves.set_world_id(kWorld);
+  v1::Move slow = QuakeMove(5, 0);
+  slow.set_elapsed(1.0);
+  *moves.add_moves() = slow;
+  v1::ValidateMovesResponse verdicts;
+  ASSERT_TRUE(stub->ValidateMoves(Ctx().get(), moves, &verdicts).ok());
+  EXPECT_EQ(verdicts.verdicts(0).code(), v1::MOVE_CODE_TIME_BUDGET);
+  create.set_world_id("bad");
+  budget->set_tick_seconds(0);
+  EXPECT_EQ(BadRequestFields(stub->CreateWorld(Ctx("bad").get(), create, &info)),
+            std::vector<std::string>{"policy.move_budget.tick_seconds"});
 }
 
 }  // namespace

@@ -36,8 +36,12 @@ func ShapeElement(id int64, s *pb.Shape) *pb.StaticElement {
 
 // MapElement is map file name in the server's --maps_dir ("level.glb",
 // "maps.pk3" with mapName picking one map of the archive).
-func MapElement(id int64, name, mapName string) *pb.StaticElement {
-	return &pb.StaticElement{Id: id, Geometry: &pb.StaticElement_MapFile{MapFile: &pb.MapFile{Name: name, Map: mapName}}}
+//
+// geometry picks the categories imported (none: MAP_GEOMETRY_RENDER, the
+// drawn faces); moves want SOLID and PLAYER_CLIP, shots SOLID (docs/moves.md).
+func MapElement(id int64, name, mapName string, geometry ...pb.MapGeometry) *pb.StaticElement {
+	return &pb.StaticElement{Id: id, Geometry: &pb.StaticElement_MapFile{
+		MapFile: &pb.MapFile{Name: name, Map: mapName, Geometry: geometry}}}
 }
 
 // Part is hitbox id of a body: a convex shape in the part frame, placed in

@@ -98,6 +98,7 @@ struct WorldPolicy {
   std::optional<std::uint64_t> move_category_mask;  // moves with mask 0
   std::optional<std::uint64_t> shot_category_mask;
   std::optional<MovementModel> movement;  // moves judged by a game's rules (collide/movement.h)
+  std::optional<MoveBudget> move_budget;  // a budget across each body's moves
 };
 
 struct WorldSpec {

@@ -115,6 +115,8 @@ class Policy:
     shot_category_mask: Optional[int] = None
     # A world_pb2.MovementModel or its JSON dict ({"preset": "MOVEMENT_PRESET_QUAKE"}).
     movement: Any = None
+    # A world_pb2.MoveBudget or its JSON dict ({"tick_seconds": 0.016, "max_speed": 320}).
+    move_budget: Any = None
 
 
 @dataclass(frozen=True)
@@ -282,6 +284,8 @@ def policy_to_proto(policy: Any) -> world_pb2.WorldPolicy:
     fields = {k: v for k, v in vars(policy).items() if v is not None}
     if "movement" in fields:
         fields["movement"] = message(fields["movement"], world_pb2.MovementModel)
+    if "move_budget" in fields:
+        fields["move_budget"] = message(fields["move_budget"], world_pb2.MoveBudget)
     return world_pb2.WorldPolicy(**fields)
 
 

@@ -154,7 +154,8 @@ class MoveVerdict:
     """code: OK, TOO_FAST, BLOCKED, START_PENETRATING, UNKNOWN_BODY or
     INVALID (violations: (field, description) pairs); with a movement model
     also TOO_FAST_HORIZONTAL, TOO_FAST_VERTICAL, STEP_TOO_HIGH, FLYING or
-    TOO_STEEP, and `grounded` (docs/moves.md)."""
+    TOO_STEEP, and `grounded`; with a move budget DISTANCE_BUDGET or
+    TIME_BUDGET (docs/moves.md)."""
 
     code: str
     allowed_position: Vec3

@@ -63,11 +63,29 @@ def _move(v):
             "slid_position": _vec(v.slid_position), "violations": _violations(v), "grounded": v.grounded}
 
 
+def _fields(m):
+    """A message as the goldens' JSON: every field, enums by name."""
+    def one(f, v):
+        if f.message_type is not None:
+            return _fields(v)
+        if f.enum_type is not None:
+            return f.enum_type.values_by_number[v].name
+        return v
+    out = {}
+    for f in m.DESCRIPTOR.fields:
+        v = getattr(m, f.name)
+        is_repeated = getattr(f, "is_repeated", None)
+        repeated = is_repeated if isinstance(is_repeated, bool) else f.label == f.LABEL_REPEATED
+        out[f.name] = [one(f, x) for x in v] if repeated else one(f, v)
+    return out
+
+
 def _info(i):
+    policy = {k: _fields(v) if hasattr(v, "DESCRIPTOR") else v for k, v in i.policy.items()}
     return {"world_id": i.world_id, "static_elements": i.static_elements, "triangles": i.triangles,
             "degenerate_triangles": i.degenerate_triangles, "bodies": i.bodies, "latest_tick": i.latest_tick,
             "oldest_tick": i.oldest_tick, "frames_kept": i.frames_kept, "history_ticks": i.history_ticks,
-            "policy": i.policy, "detected_teleports": i.detected_teleports}
+            "policy": policy, "detected_teleports": i.detected_teleports}
 
 
 class Runner:

@@ -19,7 +19,10 @@
 //   down, snapped), a longer drop is a fall.
 // - Speeds. Horizontal |to - from| in the plane over elapsed: at most the
 //   stance's ground speed when the body starts grounded, air_speed when it
-//   starts airborne (strafe-jumping gains speed in the air). Vertical: a rise
+//   starts airborne (strafe-jumping gains speed in the air). A body that
+//   lands faster than its ground speed keeps that speed as its limit,
+//   decaying by exp(-ground_friction t) on the ground (Quake's PM_Friction:
+//   speed -= speed * friction * dt above stopspeed). Vertical: a rise
 //   beyond what a step, the slope and a jump allow, or a drop beyond a fall
 //   at max_fall_speed, is TOO_FAST_VERTICAL.
 // - Envelope. Once airborne (a jump, a step off a ledge), the body follows
@@ -57,24 +60,45 @@ struct MovementModel {
   double walkable_normal_z = 0.7;    // in (0, 1]: flatter surfaces are ground.
   double ground_probe = 0.25;        // how far below the shape ground is found.
   double tolerance = 1.0;            // length: position slack of the arcs, steps and speeds.
+  double ground_friction = 6.0;      // 1/s: how fast speed carried from the air decays on the ground.
   bool airborne_envelope = true;     // judge airborne moves against the jump/fall arc.
 
   // Quake 3 (bg_pmove.c, bg_local.h, g_active.c defaults): speed 320 (x0.25
   // crouched), gravity 800, jump 270, step 18, normal z >= 0.7, box
-  // -15..15 x -15..15 x -24..32, crouched top 16; air speed 640.
+  // -15..15 x -15..15 x -24..32, crouched top 16; air speed 640; friction 6.
   static MovementModel Quake();
   // Source (HL2/CS:S convars): sv_maxspeed 320 (crouched x1/3), sv_gravity
   // 800, jump sqrt(2 * 800 * 45) = 268.33, sv_stepsize 18,
   // sv_standable_normal 0.7, sv_maxvelocity 3500, hull 32 x 32 x 72
-  // (crouched 36) with the origin at the feet; air speed 640.
+  // (crouched 36) with the origin at the feet; air speed 640; sv_friction 4.
   static MovementModel Source();
   // Unreal's CharacterMovementComponent defaults (cm): MaxWalkSpeed 600,
   // MaxWalkSpeedCrouched 300, GravityZ -980, JumpZVelocity 420,
   // MaxStepHeight 45, WalkableFloorZ 0.71 (44.765 degrees), capsule radius 34
   // half height 88 (crouched 40), TerminalVelocity 4000, MAX_FLOOR_DIST 2.4;
-  // air speed 1200.
+  // air speed 600; GroundFriction 8.
   static MovementModel Unreal();
 };
+
+// A budget across each body's moves (like Unreal's client-time discrepancy
+// check, AGameNetworkManager::MovementTimeDiscrepancy*): over a sliding
+// window of the server's latest `window` seconds of ticks, the elapsed time a
+// body's OK moves claim may exceed the server time they cover by at most
+// time_slack (TIME_BUDGET), and their horizontal distance may exceed
+// max_speed times that server time by at most distance_slack
+// (DISTANCE_BUDGET): a speed hack cut into many small moves, each under the
+// per-move limit, is caught as one. A move validated when the latest frame is
+// tick L covers ticks (L - 1, L]; a body's window starts at the first tick it
+// was judged in. Only OK moves count; a move the budget rejects is not
+// counted (its distance is where the server puts the body back from).
+struct MoveBudget {
+  double tick_seconds = 0.0;     // the server's tick length, > 0.
+  double window = 1.0;           // seconds of server time, >= tick_seconds.
+  double max_speed = 0.0;        // horizontal, length units per second.
+  double time_slack = 0.05;      // seconds: jitter and clock drift forgiven.
+  double distance_slack = 0.0;   // length units: a dash's overshoot forgiven.
+};
+bool ValidateMoveBudget(const MoveBudget& budget, std::string_view path, std::vector<Violation>& out);
 
 // Appends a Violation per bad field ("movement.gravity", ... under `path`).
 bool ValidateMovementModel(const MovementModel& model, std::string_view path, std::vector<Violation>& out);

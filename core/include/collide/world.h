@@ -47,6 +47,14 @@
 //   allowed_position is where the shape's gap to it along the contact normal
 //   is skin_width (at least skin_width against an edge or a curved surface;
 //   never before `from`). Sliding keeps the same gap from each plane.
+// - A move with mask 0 sees WorldSettings::move_mask's statics; shots see
+//   shot_mask's statics and bodies (both default to all bits).
+// - With a movement model (WorldSettings::movement or the move's own), a
+//   move is judged against a game's rules instead: collide/movement.h and
+//   docs/moves.md. With a move budget, a body's moves are also judged
+//   together over a window of ticks. The state both keep per body lives in
+//   the World under its own lock: ValidateMoves stays const, and the same
+//   batches in the same order give the same verdicts.
 // - Shot tolerance grows the claimed body's parts only, each by a ball of
 //   radius `tolerance` (the points within that distance of the part: spheres
 //   and capsules by their radius, a point becomes a sphere, a segment a
@@ -128,6 +136,8 @@ struct WorldSettings {
   // Moves judged against a game's movement rules (collide/movement.h);
   // unset: the straight sweep above.
   std::optional<MovementModel> movement;
+  // A budget across each body's moves (collide/movement.h); unset: none.
+  std::optional<MoveBudget> move_budget;
 };
 // Appends a Violation per bad setting ("history_ticks", ...).
 bool ValidateSettings(const WorldSettings& settings, std::vector<Violation>& out);
@@ -353,6 +363,9 @@ enum class MoveCode : std::uint8_t {
   kStepTooHigh,        // blocked where only a step higher than step_height would pass.
   kFlying,             // airborne above every jump/fall arc from its take-off.
   kTooSteep,           // kFlying on a surface too steep to stand on (climbing it).
+  // With a move budget (collide/movement.h):
+  kDistanceBudget,  // the body's moves in the window go farther than max_speed allows.
+  kTimeBudget,      // they claim more elapsed time than the server's ticks cover.
 };
 std::string_view MoveCodeName(MoveCode code);  // "OK", ...
 

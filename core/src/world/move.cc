@@ -2,6 +2,9 @@
 // the body, then either the straight move (speed, start pose, a sweep with
 // slides: move_sweep.cc) or, with a movement model, its rules
 // (move_model.cc).
+#include <algorithm>
+#include <cmath>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
@@ -89,17 +92,27 @@ MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveSta
   const Vec3 from = move.from ? *move.from : DefaultFrom(world, *body);
   v.allowed_position = v.slid_position = from;
   v.speed = Length(move.to - from) / move.elapsed;
+  // The budget first (a move it rejects leaves the body's arc as it was),
+  // counting the move once it is OK.
+  internal::BodyBudget* budget = nullptr;
+  const double across = std::hypot(move.to.x - from.x, move.to.y - from.y);
+  if (settings.move_budget) {
+    budget = &states.budgets.try_emplace(move.body, internal::BodyBudget{latest->tick, {}}).first->second;
+    v.code = internal::CheckBudget(*settings.move_budget, latest->tick, move.elapsed, across, *budget);
+    if (v.code != MoveCode::kOk) return v;
+  }
   if (model == nullptr) {
     JudgeStraight(world, move, *body, from, mask, v);
-    return v;
+  } else {
+    // A body that teleported into the latest frame starts afresh.
+    std::optional<internal::MoveState> state;
+    if (const auto it = states.bodies.find(move.body); it != states.bodies.end() && !body->teleported) {
+      state = it->second;
+    }
+    internal::JudgeWithModel(world, move, {model, &model->stances[move.stance], body, from, mask}, state, v);
+    states.bodies[move.body] = *state;
   }
-  // A body that teleported into the latest frame starts afresh.
-  std::optional<internal::MoveState> state;
-  if (const auto it = states.bodies.find(move.body); it != states.bodies.end() && !body->teleported) {
-    state = it->second;
-  }
-  internal::JudgeWithModel(world, move, {model, &model->stances[move.stance], body, from, mask}, state, v);
-  states.bodies[move.body] = *state;
+  if (budget != nullptr && v.code == MoveCode::kOk) internal::Record(latest->tick, move.elapsed, across, *budget);
   return v;
 }
 
@@ -108,9 +121,15 @@ MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveSta
 std::vector<MoveVerdict> World::ValidateMoves(std::span<const MoveRequest> moves) const {
   std::vector<MoveVerdict> out;
   out.reserve(moves.size());
-  const std::lock_guard lock(move_states_->mu);
+  // Only moves under a model or budget touch the per-body state: the others
+  // run concurrently as every const query does.
+  const bool stateful = settings_.movement || settings_.move_budget ||
+                        std::any_of(moves.begin(), moves.end(), [](const MoveRequest& m) { return m.movement.has_value(); });
+  std::unique_lock lock(move_states_->mu, std::defer_lock);
+  if (stateful) lock.lock();
   if (const internal::Snapshot* latest = internal::SceneAccess::Latest(*this);
-      latest != nullptr && move_states_->bodies.size() > latest->bodies.size()) {
+      stateful && latest != nullptr &&
+      std::max(move_states_->bodies.size(), move_states_->budgets.size()) > latest->bodies.size()) {
     move_states_->Prune(*latest);
   }
   for (const MoveRequest& move : moves) out.push_back(Judge(*this, move, *move_states_));

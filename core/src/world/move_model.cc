@@ -84,7 +84,8 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   // on any path (a step, the steepest slope, a jump; a fall at the terminal
   // speed).
   const double across = std::hypot(delta.x, delta.y);
-  if (across > (grounded_start ? m.stance->max_speed : model.air_speed) * elapsed + tolerance) {
+  const double ground_speed = std::max(m.stance->max_speed, state->carry);
+  if (across > (grounded_start ? ground_speed : model.air_speed) * elapsed + tolerance) {
     v.code = MoveCode::kTooFastHorizontal;
     return;
   }
@@ -126,8 +127,11 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   const Ground ground = FindGround(scene, shapes, model.ground_probe + skin, model.walkable_normal_z, m.mask);
   v.grounded = ground.walkable;
   v.allowed_position = v.slid_position = to;
+  // The speed carried on: decaying on the ground, the move's own in the air.
+  const double carry = grounded_start ? state->carry * std::exp(-model.ground_friction * elapsed) : across / elapsed;
   if (!model.airborne_envelope || (grounded_start && ground.walkable)) {
     state = ground.walkable ? MoveState{} : MoveState{true, 0.0, to.z, -model.max_fall_speed, model.jump_speed};
+    state->carry = carry;
     return;
   }
   MoveState s = *state;
@@ -151,10 +155,11 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
     // swept); the body's arc goes on from there.
     const double speed = above ? s.v_hi : s.v_lo;
     v.allowed_position = v.slid_position = {to.x, to.y, s.z0 + arc.Height(speed, s.air_time + elapsed)};
-    state = MoveState{true, s.air_time + elapsed, s.z0, speed, speed};
+    state = MoveState{true, s.air_time + elapsed, s.z0, speed, speed, state->carry};
     return;
   }
   state = ground.walkable ? MoveState{} : MoveState{true, s.air_time + elapsed, s.z0, fit.lo, fit.hi};
+  state->carry = carry;
 }
 
 }  // namespace collide::internal

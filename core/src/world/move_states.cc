@@ -6,6 +6,9 @@ void MoveStates::Prune(const Snapshot& latest) {
   for (auto it = bodies.begin(); it != bodies.end();) {
     it = latest.Find(it->first) == nullptr ? bodies.erase(it) : std::next(it);
   }
+  for (auto it = budgets.begin(); it != budgets.end();) {
+    it = latest.Find(it->first) == nullptr ? budgets.erase(it) : std::next(it);
+  }
 }
 
 }  // namespace collide::internal

@@ -1,6 +1,6 @@
-// What the movement model keeps per body between moves: whether it is
-// airborne and the arc it may be on. One entry per body that moved under a
-// model, dropped with the body (bounded by the bodies of the latest frame);
+// What the movement model keeps per body between moves (whether it is
+// airborne and the arc it may be on) and the move budget's window. One entry
+// per body that moved under a model or budget, dropped with the body (bounded by the bodies of the latest frame);
 // reset when the body teleports. Judged in batch order under one lock, so the
 // same moves in the same order give the same verdicts.
 #ifndef COLLIDE_CORE_SRC_WORLD_MOVE_STATES_H_
@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 
+#include "world/move_budget.h"
 #include "world/snapshot.h"
 
 namespace collide::internal {
@@ -20,6 +21,9 @@ struct MoveState {
   double z0 = 0.0;        // take-off height
   double v_lo = 0.0;      // take-off speeds consistent with every airborne move since
   double v_hi = 0.0;
+  // Horizontal speed carried from the air onto the ground (a landing strafe
+  // jump), decaying with ground friction: a grounded move may be as fast.
+  double carry = 0.0;
 };
 
 class MoveStates {
@@ -28,6 +32,7 @@ class MoveStates {
   // Drops the bodies not in `latest` (under mu).
   void Prune(const Snapshot& latest);
   std::map<std::int64_t, MoveState> bodies;
+  std::map<std::int64_t, BodyBudget> budgets;
 };
 
 }  // namespace collide::internal

@@ -22,6 +22,7 @@ MovementModel MovementModel::Quake() {
   m.walkable_normal_z = 0.7;  // MIN_WALK_NORMAL
   m.ground_probe = 0.25;      // PM_GroundTrace
   m.tolerance = 1.0;
+  m.ground_friction = 6.0;    // pm_friction
   return m;
 }
 
@@ -39,6 +40,7 @@ MovementModel MovementModel::Source() {
   m.walkable_normal_z = 0.7;                     // sv_standable_normal
   m.ground_probe = 2.0;                          // CategorizePosition
   m.tolerance = 1.0;
+  m.ground_friction = 4.0;                       // sv_friction
   return m;
 }
 
@@ -56,6 +58,7 @@ MovementModel MovementModel::Unreal() {
   m.walkable_normal_z = 0.71;
   m.ground_probe = 2.4;  // MAX_FLOOR_DIST
   m.tolerance = 1.0;
+  m.ground_friction = 8.0;  // GroundFriction
   return m;
 }
 
@@ -81,6 +84,22 @@ bool ValidateMovementModel(const MovementModel& m, std::string_view path, std::v
         "must be in (0, 1]");
   check("ground_probe", m.ground_probe, m.ground_probe >= 0.0, "must be a valid number >= 0");
   check("tolerance", m.tolerance, m.tolerance >= 0.0, "must be a valid number >= 0");
+  check("ground_friction", m.ground_friction, m.ground_friction >= 0.0, "must be a valid number >= 0");
+  return out.size() == before;
+}
+
+bool ValidateMoveBudget(const MoveBudget& b, std::string_view path, std::vector<Violation>& out) {
+  const std::size_t before = out.size();
+  const std::string at(path);
+  const auto check = [&](const char* field, double value, bool ok, const char* rule) {
+    if (!ok || !std::isfinite(value)) out.push_back({at + "." + field, rule});
+  };
+  check("tick_seconds", b.tick_seconds, b.tick_seconds > 0.0, "must be a valid number > 0");
+  check("window", b.window, b.window >= b.tick_seconds && b.window <= 3600.0,
+        "must be in [tick_seconds, 3600] seconds");
+  check("max_speed", b.max_speed, b.max_speed >= 0.0, "must be a valid number >= 0");
+  check("time_slack", b.time_slack, b.time_slack >= 0.0, "must be a valid number >= 0");
+  check("distance_slack", b.distance_slack, b.distance_slack >= 0.0, "must be a valid number >= 0");
   return out.size() == before;
 }
 

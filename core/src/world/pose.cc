@@ -136,6 +136,10 @@ std::string_view MoveCodeName(MoveCode code) {
       return "FLYING";
     case MoveCode::kTooSteep:
       return "TOO_STEEP";
+    case MoveCode::kDistanceBudget:
+      return "DISTANCE_BUDGET";
+    case MoveCode::kTimeBudget:
+      return "TIME_BUDGET";
   }
   return "UNKNOWN";
 }

@@ -32,6 +32,7 @@ bool ValidateSettings(const WorldSettings& s, std::vector<Violation>& out) {
   if (s.move_mask == 0) out.push_back({"move_mask", "must not be 0"});
   if (s.shot_mask == 0) out.push_back({"shot_mask", "must not be 0"});
   if (s.movement) ValidateMovementModel(*s.movement, "movement", out);
+  if (s.move_budget) ValidateMoveBudget(*s.move_budget, "move_budget", out);
   return out.size() == before;
 }
 
