@@ -564,7 +564,7 @@ TEST(TransportLimitsTest, TooManyPingsGetGoAwayEnhanceYourCalm) {
 }
 
 // n OBB contact pairs, packed: more than one chunk when n > 256, so the call
-// runs on a call thread, where Options::before_posted_call can hold it.
+// runs on a call thread, where TestHooks::before_posted_call can hold it.
 v1::QueryPairsPackedRequest PackedBoxes(int n) {
   v1::QueryPairsPackedRequest request;
   request.set_level(v1::QUERY_LEVEL_CONTACT);
@@ -590,7 +590,7 @@ TEST(TransportLimitsTest, StreamsPastMaxConcurrentStreamsWaitAndTheServerStaysHe
   // Two streams per connection, four call threads: a third stream, if the
   // server let it in, would reach the gate.
   options.max_concurrent_streams = 2;
-  options.before_posted_call = [&](grpc::CallbackServerContext&) {
+  options.hooks.before_posted_call = [&](grpc::CallbackServerContext&) {
     std::unique_lock lock(mu);
     ++entered;
     cv.notify_all();
@@ -671,7 +671,7 @@ TEST(TransportLimitsTest, ResourceQuotaBoundsTheRequestsInMemory) {
     bool released_by_the_burst = false;
     Options options;
     options.worker_threads = kCalls;  // Every held call on a thread of its own.
-    options.before_posted_call = [&](grpc::CallbackServerContext&) {
+    options.hooks.before_posted_call = [&](grpc::CallbackServerContext&) {
       std::unique_lock lock(mu);
       ++arrived;
       cv.notify_all();

@@ -649,7 +649,7 @@ TEST(LimitsTest, MaxConcurrentCallsCountsOnlyCallsInFlight) {
   EXPECT_FALSE(Server::Start(Options{.port = 0, .max_concurrent_calls = -1}).ok());
 }
 
-// Holds every multi-chunk call on its call thread (Options::before_posted_call)
+// Holds every multi-chunk call on its call thread (TestHooks::before_posted_call)
 // until Open(); counts the calls it held.
 class Gate {
  public:
@@ -701,7 +701,8 @@ grpc::Status CallWhileHeld(TestServer& t, const v1::QueryPairsRequest& request) 
 
 TEST(AdmissionTest, CallsPastMaxConcurrentCallsAreShedAtOnceWhileTheAdmittedOneRuns) {
   Gate gate;
-  TestServer t(Options{.worker_threads = 1, .max_concurrent_calls = 1, .before_posted_call = gate.Hook()});
+  TestServer t(
+      Options{.worker_threads = 1, .max_concurrent_calls = 1, .hooks = {.before_posted_call = gate.Hook()}});
   const absl::Cleanup open_on_exit = [&gate] { gate.Open(); };  // Before t stops, even on failure.
   std::vector<PairResult> expected;
   const v1::QueryPairsRequest big = RandomPairs(QueryLevel::kContact, 5, 31, expected);
@@ -767,7 +768,7 @@ TEST(AdmissionTest, CallsPastMaxItemsInFlightAreShedButSmallerOnesFit) {
   TestServer t(Options{.worker_threads = 1,
                        .max_items_per_request = kBig,
                        .max_items_in_flight = kBig + 9,
-                       .before_posted_call = gate.Hook()});
+                       .hooks = {.before_posted_call = gate.Hook()}});
   const absl::Cleanup open_on_exit = [&gate] { gate.Open(); };
   grpc::Status held_status;
   std::thread held([&] {
@@ -1076,12 +1077,13 @@ v1::QueryPairsPackedRequest HugeObbBatch() { return ObbBatch(65536); }
 constexpr auto kDeadline = std::chrono::seconds(1);
 TEST(DeadlineTest, HugeBatchPastItsDeadlineStopsAndServerKeepsServing) {
   std::atomic<int> held{0};
-  TestServer t(Options{.worker_threads = 1, .before_posted_call = [&held](grpc::CallbackServerContext&) {
-                         ++held;
-                         // A sleep as a lower bound only; the margin covers
-                         // grpc-timeout's rounding up.
-                         std::this_thread::sleep_for(kDeadline + std::chrono::milliseconds(10));
-                       }});
+  TestServer t(
+      Options{.worker_threads = 1, .hooks = {.before_posted_call = [&held](grpc::CallbackServerContext&) {
+                                     ++held;
+                                     // A sleep as a lower bound only; the margin covers
+                                     // grpc-timeout's rounding up.
+                                     std::this_thread::sleep_for(kDeadline + std::chrono::milliseconds(10));
+                                   }}});
   const v1::QueryPairsPackedRequest request = HugeObbBatch();
   for (int i = 0; i < 3; ++i) {
     grpc::ClientContext context;
@@ -1108,11 +1110,12 @@ TEST(DeadlineTest, HugeBatchPastItsDeadlineStopsAndServerKeepsServing) {
 TEST(DeadlineTest, CancelledCallStopsAndServerKeepsServing) {
   std::atomic<int> calls{0};
   std::atomic<bool> entered{false}, seen_cancelled{false};
-  TestServer t(Options{.worker_threads = 1, .before_posted_call = [&](grpc::CallbackServerContext& c) {
+  TestServer t(Options{.worker_threads = 1,
+                       .hooks = {.before_posted_call = [&](grpc::CallbackServerContext& c) {
                          if (calls++ > 0) return;
                          entered = true;
                          seen_cancelled = collide::testing::WaitFor([&c] { return c.IsCancelled(); });
-                       }});
+                       }}});
   grpc::ClientContext context;
   std::thread canceller([&] {
     collide::testing::WaitFor([&entered] { return entered.load(); });
