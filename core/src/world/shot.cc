@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "collide/query.h"
-#include "mesh/shape_bounds.h"
+#include "shapes/shape_bounds.h"
 #include "world/scene_query.h"
 
 namespace collide {

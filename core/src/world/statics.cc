@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "mesh/shape_bounds.h"
+#include "shapes/shape_bounds.h"
 
 namespace collide {
 

@@ -1,4 +1,4 @@
-#include "mesh/shape_bounds.h"
+#include "shapes/shape_bounds.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 // The axis-aligned box of a shape (the broad phase of mesh queries).
-#ifndef COLLIDE_CORE_SRC_MESH_SHAPE_BOUNDS_H_
-#define COLLIDE_CORE_SRC_MESH_SHAPE_BOUNDS_H_
+#ifndef COLLIDE_CORE_SRC_SHAPES_SHAPE_BOUNDS_H_
+#define COLLIDE_CORE_SRC_SHAPES_SHAPE_BOUNDS_H_
 
 #include "collide/shapes.h"
 
@@ -13,4 +13,4 @@ Aabb BoundsOf(const Shape& shape);
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_CORE_SRC_MESH_SHAPE_BOUNDS_H_
+#endif  // COLLIDE_CORE_SRC_SHAPES_SHAPE_BOUNDS_H_
