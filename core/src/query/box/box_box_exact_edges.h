@@ -19,12 +19,12 @@
 // algorithm (accurate to ~1 ulp of the result however much it cancels), so
 // the unit axis is exact to ~eps in every direction and the overlap along
 // it, evaluated with world dot products, to ~eps times the scene size.
-#ifndef COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_EXACT_EDGES_H_
-#define COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_EXACT_EDGES_H_
+#ifndef COLLIDE_CORE_SRC_QUERY_BOX_BOX_BOX_EXACT_EDGES_H_
+#define COLLIDE_CORE_SRC_QUERY_BOX_BOX_BOX_EXACT_EDGES_H_
 
 #include "collide/math.h"
 #include "collide/shapes.h"
-#include "query/contact/box_box_sat.h"
+#include "query/box/box_box_sat.h"
 
 namespace collide::internal {
 
@@ -53,4 +53,4 @@ void UseExactEdgeAxes(const ExactEdgeAxes& e, BoxAxes& x);
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_EXACT_EDGES_H_
+#endif  // COLLIDE_CORE_SRC_QUERY_BOX_BOX_BOX_EXACT_EDGES_H_

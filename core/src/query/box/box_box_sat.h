@@ -4,8 +4,8 @@
 // A's frame for round-off: A is centred at the origin with axes e_0..e_2.
 // Plain arrays, not Vec3, in the hot loops: Vec3::operator[] with a run-time
 // index is a chain of selects.
-#ifndef COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_SAT_H_
-#define COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_SAT_H_
+#ifndef COLLIDE_CORE_SRC_QUERY_BOX_BOX_BOX_SAT_H_
+#define COLLIDE_CORE_SRC_QUERY_BOX_BOX_BOX_SAT_H_
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -15,7 +15,7 @@
 
 #include "collide/math.h"
 #include "collide/shapes.h"
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 
 namespace collide::internal {
 
@@ -452,4 +452,4 @@ inline void ComputeBoxAxes(const BoxPairFrame& f, BoxAxes& x) {
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_CORE_SRC_QUERY_CONTACT_BOX_BOX_SAT_H_
+#endif  // COLLIDE_CORE_SRC_QUERY_BOX_BOX_BOX_SAT_H_

@@ -1,6 +1,6 @@
 // Exact closest points of two separated oriented boxes, in A's frame.
-#ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_BOX_BOX_H_
-#define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_BOX_BOX_H_
+#ifndef COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_BOX_BOX_H_
+#define COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_BOX_BOX_H_
 
 #include <cmath>
 #include <limits>
@@ -8,10 +8,10 @@
 #include "collide/math.h"
 #include "collide/result.h"
 #include "collide/shapes.h"
+#include "query/box/box_box_sat.h"
+#include "query/box/closest_point_box.h"
+#include "query/box/closest_segment_box.h"
 #include "query/closest/closest.h"
-#include "query/closest/closest_point_box.h"
-#include "query/closest/closest_segment_box.h"
-#include "query/contact/box_box_sat.h"
 #include "query/raycast/slab.h"
 
 namespace collide::internal {
@@ -586,4 +586,4 @@ inline BoxBoxClosest ApartClosestBoxBox(const BoxPairFrame& f, const BoxAxes& x)
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_BOX_BOX_H_
+#endif  // COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_BOX_BOX_H_

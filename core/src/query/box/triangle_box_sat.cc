@@ -1,9 +1,9 @@
-#include "query/contact/triangle_box_sat.h"
+#include "query/box/triangle_box_sat.h"
 
 #include <cmath>
 
-#include "query/closest/closest_point_box.h"
-#include "query/closest/exact_cross.h"
+#include "query/box/closest_point_box.h"
+#include "query/box/exact_cross.h"
 
 namespace collide::internal {
 namespace {

@@ -1,12 +1,12 @@
 // Exact closest points, common points and contact of a triangle and a box,
 // in the box's frame (triangle_box_sat.h: TriangleBox), for the
 // triangle-box kernels at every level.
-#ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_TRIANGLE_BOX_H_
-#define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_TRIANGLE_BOX_H_
+#ifndef COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_TRIANGLE_BOX_H_
+#define COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_TRIANGLE_BOX_H_
 
 #include "collide/math.h"
 #include "collide/result.h"
-#include "query/contact/triangle_box_sat.h"
+#include "query/box/triangle_box_sat.h"
 
 namespace collide::internal {
 
@@ -41,4 +41,4 @@ PairResult ContactTriangleBoxFrame(const TriangleBox& f);
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_TRIANGLE_BOX_H_
+#endif  // COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_TRIANGLE_BOX_H_

@@ -21,8 +21,8 @@
 // components are exact to an ulp where the plain products cancel. The
 // projections along a unit axis are then exact to a few eps times the
 // coordinates, and the overlap of the two intervals along it to ~eps S.
-#ifndef COLLIDE_CORE_SRC_QUERY_CONTACT_TRIANGLE_BOX_SAT_H_
-#define COLLIDE_CORE_SRC_QUERY_CONTACT_TRIANGLE_BOX_SAT_H_
+#ifndef COLLIDE_CORE_SRC_QUERY_BOX_TRIANGLE_BOX_SAT_H_
+#define COLLIDE_CORE_SRC_QUERY_BOX_TRIANGLE_BOX_SAT_H_
 
 #include "collide/math.h"
 
@@ -48,4 +48,4 @@ TriangleBoxOverlap LeastOverlapTriangleBox(const TriangleBox& f);
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_CORE_SRC_QUERY_CONTACT_TRIANGLE_BOX_SAT_H_
+#endif  // COLLIDE_CORE_SRC_QUERY_BOX_TRIANGLE_BOX_SAT_H_

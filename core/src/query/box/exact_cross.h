@@ -1,8 +1,8 @@
 // Cross products accurate to ~1 ulp per component however much they cancel,
 // for axes whose direction must survive nearly parallel inputs (box-box edge
 // axes, sliver triangles' normals).
-#ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_EXACT_CROSS_H_
-#define COLLIDE_CORE_SRC_QUERY_CLOSEST_EXACT_CROSS_H_
+#ifndef COLLIDE_CORE_SRC_QUERY_BOX_EXACT_CROSS_H_
+#define COLLIDE_CORE_SRC_QUERY_BOX_EXACT_CROSS_H_
 
 #include <cmath>
 
@@ -26,4 +26,4 @@ inline Vec3 ExactCross(const Vec3& u, const Vec3& v) {
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_CORE_SRC_QUERY_CLOSEST_EXACT_CROSS_H_
+#endif  // COLLIDE_CORE_SRC_QUERY_BOX_EXACT_CROSS_H_

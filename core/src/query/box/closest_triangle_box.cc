@@ -1,10 +1,10 @@
-#include "query/closest/closest_triangle_box.h"
+#include "query/box/closest_triangle_box.h"
 
 #include <limits>
 
+#include "query/box/closest_point_box.h"
+#include "query/box/closest_segment_box.h"
 #include "query/closest/closest.h"
-#include "query/closest/closest_point_box.h"
-#include "query/closest/closest_segment_box.h"
 #include "query/closest/closest_segments.h"
 #include "query/closest/closest_triangle.h"
 #include "query/raycast/slab.h"

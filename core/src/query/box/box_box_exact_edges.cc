@@ -1,10 +1,10 @@
-#include "query/contact/box_box_exact_edges.h"
+#include "query/box/box_box_exact_edges.h"
 
 #include <cmath>
 #include <limits>
 
-#include "query/closest/closest_point_box.h"
-#include "query/closest/exact_cross.h"
+#include "query/box/closest_point_box.h"
+#include "query/box/exact_cross.h"
 
 namespace collide::internal {
 

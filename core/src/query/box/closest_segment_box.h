@@ -1,15 +1,15 @@
 // Closest points and signed contact between a segment and a box, in the box's
 // own frame (bounds lo <= x <= hi, as in closest_point_box.h). Shared by the
 // segment, capsule and box-box kernels.
-#ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_SEGMENT_BOX_H_
-#define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_SEGMENT_BOX_H_
+#ifndef COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_SEGMENT_BOX_H_
+#define COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_SEGMENT_BOX_H_
 
 #include <cmath>
 #include <limits>
 
 #include "collide/math.h"
+#include "query/box/closest_point_box.h"
 #include "query/closest/closest.h"
-#include "query/closest/closest_point_box.h"
 #include "query/closest/closest_segments.h"
 #include "query/raycast/slab.h"
 
@@ -285,4 +285,4 @@ inline PairResult ContactCapsuleBoxFrame(const Vec3& a, const Vec3& b, double ra
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_SEGMENT_BOX_H_
+#endif  // COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_SEGMENT_BOX_H_

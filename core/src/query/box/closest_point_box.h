@@ -2,8 +2,8 @@
 // frame. The box is given by its bounds lo <= x <= hi (an Aabb uses its world
 // min/max directly, so touching is decided exactly; an Obb uses -h..h in its
 // local frame). Header-only so that the box kernels inline it.
-#ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_POINT_BOX_H_
-#define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_POINT_BOX_H_
+#ifndef COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_POINT_BOX_H_
+#define COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_POINT_BOX_H_
 
 #include <bit>
 #include <cmath>
@@ -196,4 +196,4 @@ inline PairResult ContactBallBoxFrame(const Vec3& c, double radius, const Vec3& 
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_POINT_BOX_H_
+#endif  // COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_POINT_BOX_H_
