@@ -1,8 +1,8 @@
 // Any convex shape against a halfspace, exactly and in O(support): the
 // deepest point of the shape is its support point along -normal, and its
 // signed distance to the plane is the pair's signed distance.
-#ifndef COLLIDE_CORE_SRC_QUERY_CONVEX_HALFSPACE_H_
-#define COLLIDE_CORE_SRC_QUERY_CONVEX_HALFSPACE_H_
+#ifndef COLLIDE_CORE_SRC_QUERY_HALFSPACE_HALFSPACE_H_
+#define COLLIDE_CORE_SRC_QUERY_HALFSPACE_HALFSPACE_H_
 
 #include "collide/result.h"
 #include "collide/shapes.h"
@@ -19,4 +19,4 @@ PairResult QueryConvexHalfspace(QueryLevel level, const ConvexCore& a, const Hal
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_CORE_SRC_QUERY_CONVEX_HALFSPACE_H_
+#endif  // COLLIDE_CORE_SRC_QUERY_HALFSPACE_HALFSPACE_H_

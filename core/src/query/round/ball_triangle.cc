@@ -1,4 +1,4 @@
-#include "query/convex/ball_triangle.h"
+#include "query/round/ball_triangle.h"
 
 #include <algorithm>
 #include <cmath>

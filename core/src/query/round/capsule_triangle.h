@@ -2,8 +2,8 @@
 // against a triangle, from the closest points of the core and the triangle
 // (query/closest/closest_segment_triangle.h): the closed form behind the
 // segment and capsule vs triangle kernels at every level.
-#ifndef COLLIDE_CORE_SRC_QUERY_CONVEX_CAPSULE_TRIANGLE_H_
-#define COLLIDE_CORE_SRC_QUERY_CONVEX_CAPSULE_TRIANGLE_H_
+#ifndef COLLIDE_CORE_SRC_QUERY_ROUND_CAPSULE_TRIANGLE_H_
+#define COLLIDE_CORE_SRC_QUERY_ROUND_CAPSULE_TRIANGLE_H_
 
 #include <optional>
 
@@ -32,4 +32,4 @@ PairResult QueryCapsuleCoreTriangle(QueryLevel level, const Vec3& p, const Vec3&
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_CORE_SRC_QUERY_CONVEX_CAPSULE_TRIANGLE_H_
+#endif  // COLLIDE_CORE_SRC_QUERY_ROUND_CAPSULE_TRIANGLE_H_

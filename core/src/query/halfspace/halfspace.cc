@@ -1,4 +1,4 @@
-#include "query/convex/halfspace.h"
+#include "query/halfspace/halfspace.h"
 
 namespace collide::internal {
 

@@ -1,10 +1,10 @@
-#include "query/convex/capsule_triangle.h"
+#include "query/round/capsule_triangle.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "query/closest/closest_segment_triangle.h"
-#include "query/convex/ball_triangle.h"
+#include "query/round/ball_triangle.h"
 
 namespace collide::internal {
 namespace {

@@ -1,8 +1,8 @@
 // A point or a sphere (a ball of radius r >= 0) against a triangle, from the
 // triangle's closest point to the center: the fast path of the point and
 // sphere vs triangle kernels, answering exactly as the GJK fallback does.
-#ifndef COLLIDE_CORE_SRC_QUERY_CONVEX_BALL_TRIANGLE_H_
-#define COLLIDE_CORE_SRC_QUERY_CONVEX_BALL_TRIANGLE_H_
+#ifndef COLLIDE_CORE_SRC_QUERY_ROUND_BALL_TRIANGLE_H_
+#define COLLIDE_CORE_SRC_QUERY_ROUND_BALL_TRIANGLE_H_
 
 #include <optional>
 
@@ -28,4 +28,4 @@ PairResult QueryBallTriangle(QueryLevel level, const Vec3& center, double radius
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_CORE_SRC_QUERY_CONVEX_BALL_TRIANGLE_H_
+#endif  // COLLIDE_CORE_SRC_QUERY_ROUND_BALL_TRIANGLE_H_
