@@ -1,8 +1,8 @@
-// Security of the collide server against untrusted clients: TLS and mutual
-// TLS with certificates made by the openssl CLI at test time (never
-// committed), bearer tokens over plaintext and TLS, the plaintext-beyond-
-// loopback guard, and the transport limits. Loopback only; every wait is
-// bounded.
+// The transport limits an untrusted client meets: message sizes both ways,
+// bad values, handshake and idle timeouts, connection age, ping strikes
+// (HTTP/2 frames on a raw socket), streams per connection, the resource
+// quota and compressed requests (never inflated). Loopback only; every wait
+// is bounded.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -40,313 +40,21 @@
 #include "server/transport_security.h"
 #include "support/h2_frames.h"
 #include "support/wait_for.h"
+#include "tests/security/security_test_util.h"
 
 namespace collide::server {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-int RunShell(const std::string& command) {
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-// A throwaway PKI in a temporary directory: ca signs server (SAN 127.0.0.1,
-// localhost) and client; other_ca signs other_client.
-class Pki {
- public:
-  Pki() {
-    char dir[] = "/tmp/collide-security-XXXXXX";
-    dir_ = mkdtemp(dir);
-    ok_ = MakeCa("ca") && MakeCa("other_ca") &&
-          MakeLeaf("server", "ca", "subjectAltName=IP:127.0.0.1,DNS:localhost") &&
-          MakeLeaf("client", "ca", "extendedKeyUsage=clientAuth") &&
-          MakeLeaf("other_client", "other_ca", "extendedKeyUsage=clientAuth");
-  }
-  ~Pki() { std::filesystem::remove_all(dir_); }
-  bool ok() const { return ok_; }
-  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
-
- private:
-  // EC P-256 keys: quick to generate.
-  bool MakeCa(const std::string& name) {
-    return RunShell(
-               "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj "
-               "/CN=" +
-               name + " -keyout " + Path(name + ".key") + " -out " + Path(name + ".pem") + " 2>/dev/null") ==
-           0;
-  }
-  bool MakeLeaf(const std::string& name, const std::string& ca, const std::string& extension) {
-    std::ofstream(Path(name + ".ext")) << extension << "\n";
-    return RunShell("openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=" + name +
-                    " -keyout " + Path(name + ".key") + " -out " + Path(name + ".csr") + " 2>/dev/null") ==
-               0 &&
-           RunShell("openssl x509 -req -days 1 -in " + Path(name + ".csr") + " -CA " + Path(ca + ".pem") +
-                    " -CAkey " + Path(ca + ".key") + " -CAcreateserial -extfile " + Path(name + ".ext") +
-                    " -out " + Path(name + ".pem") + " 2>/dev/null") == 0;
-  }
-
-  std::string dir_;
-  bool ok_ = false;
-};
-
-Pki& SharedPki() {
-  static Pki* pki = new Pki();
-  return *pki;
-}
-
-std::unique_ptr<Server> StartServer(Options options) {
-  options.host = "127.0.0.1";
-  options.port = 0;
-  options.worker_threads = 2;
-  absl::StatusOr<std::unique_ptr<Server>> server = Server::Start(options);
-  EXPECT_TRUE(server.ok()) << server.status();
-  return server.ok() ? std::move(*server) : nullptr;
-}
-
-absl::StatusCode InfoCode(const std::string& target, ClientOptions options) {
-  options.max_attempts = 1;
-  options.deadline = absl::Seconds(5);
-  absl::StatusOr<Client> client = Client::Create(target, options);
-  if (!client.ok()) return client.status().code();
-  return client->GetServerInfo().status().code();
-}
-
-TlsFiles ServerTls(bool mutual) {
-  const Pki& pki = SharedPki();
-  return {pki.Path("server.pem"), pki.Path("server.key"), mutual ? pki.Path("ca.pem") : ""};
-}
-
-ClientOptions ClientTls(const std::string& ca, const std::string& client = "") {
-  ClientOptions o;
-  o.tls = true;
-  o.tls_ca_file = SharedPki().Path(ca + ".pem");
-  if (!client.empty()) {
-    o.tls_cert_file = SharedPki().Path(client + ".pem");
-    o.tls_key_file = SharedPki().Path(client + ".key");
-  }
-  return o;
-}
-
-class SecurityTest : public ::testing::Test {
- protected:
-  void SetUp() override { ASSERT_TRUE(SharedPki().ok()) << "openssl could not make the test certificates"; }
-};
-
-TEST_F(SecurityTest, TlsWorksWithTheRightCaAndFailsWithAnotherOrPlaintext) {
-  Options options;
-  options.tls = ServerTls(false);
-  std::unique_ptr<Server> server = StartServer(options);
-  ASSERT_NE(server, nullptr);
-  const std::string ip = server->address();
-  const std::string name = "localhost:" + std::to_string(server->port());
-  EXPECT_EQ(InfoCode(ip, ClientTls("ca")), absl::StatusCode::kOk);
-  EXPECT_EQ(InfoCode(name, ClientTls("ca")), absl::StatusCode::kOk);
-  EXPECT_EQ(InfoCode(ip, ClientTls("other_ca")), absl::StatusCode::kUnavailable);
-  EXPECT_EQ(InfoCode(ip, ClientOptions{}), absl::StatusCode::kUnavailable);  // Plaintext client.
-  ClientOptions wrong_name = ClientTls("ca");
-  wrong_name.tls_server_name = "not-the-server.example";
-  EXPECT_EQ(InfoCode(ip, wrong_name), absl::StatusCode::kUnavailable);
-}
-
-TEST_F(SecurityTest, TlsBelowVersion12IsRefused) {
-  ASSERT_EQ(RunShell("command -v openssl >/dev/null"), 0)
-      << "no openssl CLI (scripts/install-deps.sh installs it)";
-  Options options;
-  options.tls = ServerTls(false);
-  std::unique_ptr<Server> server = StartServer(options);
-  ASSERT_NE(server, nullptr);
-  const std::string connect = " -alpn h2 -connect " + server->address() + " -CAfile " +
-                              SharedPki().Path("ca.pem") + " -verify_return_error </dev/null >/dev/null 2>&1";
-  EXPECT_EQ(RunShell("openssl s_client -tls1_2" + connect), 0);
-  // SECLEVEL=0: OpenSSL 3 clients refuse TLS 1.1 themselves at the default
-  // level; this makes the server the one that says no.
-  EXPECT_NE(RunShell("openssl s_client -tls1_1 -cipher DEFAULT@SECLEVEL=0" + connect), 0);
-  EXPECT_NE(RunShell("openssl s_client -tls1 -cipher DEFAULT@SECLEVEL=0" + connect), 0);
-}
-
-TEST_F(SecurityTest, MutualTlsRequiresAClientCertificateFromTheClientCa) {
-  Options options;
-  options.tls = ServerTls(true);
-  std::unique_ptr<Server> server = StartServer(options);
-  ASSERT_NE(server, nullptr);
-  EXPECT_EQ(InfoCode(server->address(), ClientTls("ca", "client")), absl::StatusCode::kOk);
-  EXPECT_EQ(InfoCode(server->address(), ClientTls("ca")), absl::StatusCode::kUnavailable);
-  EXPECT_EQ(InfoCode(server->address(), ClientTls("ca", "other_client")), absl::StatusCode::kUnavailable);
-}
-
-TEST_F(SecurityTest, BadPemFilesFailStartupNamingTheFlag) {
-  Options options;
-  options.tls = {SharedPki().Path("missing.pem"), SharedPki().Path("server.key"), ""};
-  options.port = 0;
-  absl::StatusOr<std::unique_ptr<Server>> server = Server::Start(options);
-  ASSERT_FALSE(server.ok());
-  EXPECT_NE(server.status().message().find("tls_cert_file"), std::string::npos) << server.status();
-  options.tls = {SharedPki().Path("server.pem"), "", ""};
-  EXPECT_FALSE(Server::Start(options).ok());
-}
-
-// Tokens over plaintext and over TLS: every method but grpc.health.v1.
-void CheckTokens(const std::string& target, ClientOptions base) {
-  EXPECT_EQ(InfoCode(target, base), absl::StatusCode::kUnauthenticated);
-  ClientOptions wrong = base;
-  wrong.token = "s3cret-but-wrong";
-  EXPECT_EQ(InfoCode(target, wrong), absl::StatusCode::kUnauthenticated);
-  ClientOptions prefix = base;
-  prefix.token = "s3cret";
-  EXPECT_EQ(InfoCode(target, prefix), absl::StatusCode::kUnauthenticated);
-  for (const std::string token : {"s3cret-token-one", "token-two"}) {
-    ClientOptions right = base;
-    right.token = token;
-    EXPECT_EQ(InfoCode(target, right), absl::StatusCode::kOk) << token;
-  }
-  // Health is exempt: probes carry no token.
-  absl::StatusOr<Client> probe = Client::Create(target, base);
-  ASSERT_TRUE(probe.ok());
-  absl::StatusOr<bool> serving = probe->Health(absl::Seconds(5));
-  ASSERT_TRUE(serving.ok()) << serving.status();
-  EXPECT_TRUE(*serving);
-}
-
-TEST_F(SecurityTest, TokensOverPlaintext) {
-  Options options;
-  options.auth_tokens = {"s3cret-token-one", "token-two"};
-  std::unique_ptr<Server> server = StartServer(options);
-  ASSERT_NE(server, nullptr);
-  CheckTokens(server->address(), ClientOptions{});
-}
-
-TEST_F(SecurityTest, TokensOverTls) {
-  Options options;
-  options.tls = ServerTls(false);
-  options.auth_tokens = {"s3cret-token-one", "token-two"};
-  std::unique_ptr<Server> server = StartServer(options);
-  ASSERT_NE(server, nullptr);
-  CheckTokens(server->address(), ClientTls("ca"));
-}
-
-TEST_F(SecurityTest, ReflectionNeedsTheTokenToo) {
-  Options options;
-  options.auth_tokens = {"tok"};
-  std::unique_ptr<Server> server = StartServer(options);
-  ASSERT_NE(server, nullptr);
-  auto channel = grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials());
-  grpc::GenericStub stub(channel);
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
-  grpc::CompletionQueue cq;
-  // Any method other than health is refused before it is looked up, even
-  // one that does not exist.
-  auto call = stub.PrepareUnaryCall(&context, "/grpc.reflection.v1alpha.ServerReflection/Nope",
-                                    grpc::ByteBuffer(), &cq);
-  call->StartCall();
-  grpc::ByteBuffer reply;
-  grpc::Status status;
-  call->Finish(&reply, &status, reinterpret_cast<void*>(1));
-  void* tag = nullptr;
-  bool ok = false;
-  ASSERT_TRUE(cq.Next(&tag, &ok));
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED) << status.error_message();
-}
-
-TEST_F(SecurityTest, ManyBadTokensLeaveTheServerHealthy) {
-  Options options;
-  options.auth_tokens = {"good-token"};
-  std::unique_ptr<Server> server = StartServer(options);
-  ASSERT_NE(server, nullptr);
-  auto channel = grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials());
-  auto stub = v1::CollisionService::NewStub(channel);
-  int unauthenticated = 0;
-  for (int i = 0; i < 1000; ++i) {
-    grpc::ClientContext context;
-    context.AddMetadata("authorization", "Bearer bad-" + std::to_string(i));
-    v1::ServerInfo info;
-    if (stub->GetServerInfo(&context, v1::GetServerInfoRequest(), &info).error_code() ==
-        grpc::StatusCode::UNAUTHENTICATED) {
-      ++unauthenticated;
-    }
-  }
-  EXPECT_EQ(unauthenticated, 1000);
-  grpc::ClientContext context;
-  context.AddMetadata("authorization", "Bearer good-token");
-  v1::ServerInfo info;
-  const grpc::Status status = stub->GetServerInfo(&context, v1::GetServerInfoRequest(), &info);
-  EXPECT_TRUE(status.ok()) << status.error_message();
-  EXPECT_EQ(info.requests_served(), 0) << "rejected calls must not reach the service";
-}
-
-TEST(TokenSetTest, AcceptsExactlyTheConfiguredTokens) {
-  const TokenSet tokens({"alpha", "", "beta"});
-  EXPECT_EQ(tokens.size(), 2);
-  EXPECT_TRUE(tokens.Accepts("alpha"));
-  EXPECT_TRUE(tokens.Accepts("beta"));
-  EXPECT_FALSE(tokens.Accepts(""));
-  EXPECT_FALSE(tokens.Accepts("alph"));
-  EXPECT_FALSE(tokens.Accepts("alphaa"));
-  EXPECT_TRUE(tokens.AcceptsAuthorization("Bearer alpha"));
-  EXPECT_TRUE(tokens.AcceptsAuthorization("bearer beta"));
-  EXPECT_FALSE(tokens.AcceptsAuthorization("Basic alpha"));
-  EXPECT_FALSE(tokens.AcceptsAuthorization("alpha"));
-  EXPECT_FALSE(TokenSet().Accepts(""));
-}
-
-TEST(TokenSetTest, LoadsFileAndCommaSeparatedList) {
-  char path[] = "/tmp/collide-tokens-XXXXXX";
-  close(mkstemp(path));
-  std::ofstream(path) << "# comment\n  one \n\ntwo\n";
-  absl::StatusOr<std::vector<std::string>> tokens = LoadTokens(path, "three, four,");
-  ASSERT_TRUE(tokens.ok()) << tokens.status();
-  EXPECT_EQ(*tokens, (std::vector<std::string>{"one", "two", "three", "four"}));
-  std::ofstream(path) << "# only a comment\n";
-  EXPECT_FALSE(LoadTokens(path, "").ok());
-  unlink(path);
-  EXPECT_FALSE(LoadTokens("/nonexistent/tokens", "").ok());
-}
-
-TEST(PlaintextGuardTest, LoopbackHosts) {
-  for (const char* host : {"127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "LOCALHOST"}) {
-    EXPECT_TRUE(IsLoopbackHost(host)) << host;
-  }
-  for (const char* host : {"0.0.0.0", "::", "", "10.0.0.1", "128.0.0.1", "example.com", "::ffff:127.0.0.1"}) {
-    EXPECT_FALSE(IsLoopbackHost(host)) << host;
-  }
-}
-
-TEST(PlaintextGuardTest, PlaintextBeyondLoopbackNeedsInsecureExplicitly) {
-  EXPECT_TRUE(CheckPlaintextAllowed("127.0.0.1", {}, absl::nullopt).ok());
-  EXPECT_TRUE(CheckPlaintextAllowed("0.0.0.0", {}, true).ok());
-  EXPECT_TRUE(CheckPlaintextAllowed("0.0.0.0", {"cert", "key", ""}, absl::nullopt).ok());
-  const absl::Status refused = CheckPlaintextAllowed("0.0.0.0", {}, absl::nullopt);
-  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(refused.message().find("--insecure=true"), std::string::npos) << refused;
-  EXPECT_EQ(CheckPlaintextAllowed("127.0.0.1", {}, false).code(), absl::StatusCode::kFailedPrecondition);
-  // Server::Start applies it before binding anything.
-  Options options;
-  options.host = "0.0.0.0";
-  options.port = 0;
-  EXPECT_EQ(Server::Start(options).status().code(), absl::StatusCode::kFailedPrecondition);
-}
-
-TEST(PlaintextGuardTest, BinaryRefusesToStartWithAClearMessage) {
-  char log[] = "/tmp/collide-guard-XXXXXX";
-  close(mkstemp(log));
-  const int code = RunShell(std::string("env -u COLLIDE_INSECURE ") + COLLIDE_SERVER_BIN +
-                            " --host=0.0.0.0 --port=0 2>" + log);
-  EXPECT_EQ(code, 1);
-  EXPECT_NE(ReadAll(log).find("refusing to serve plaintext on non-loopback host \"0.0.0.0\""),
-            std::string::npos)
-      << ReadAll(log);
-  unlink(log);
-}
-
-// --- Transport limits ---
+using ::collide::server::security_testing::ClientTls;
+using ::collide::server::security_testing::InfoCode;
+using ::collide::server::security_testing::Pki;
+using ::collide::server::security_testing::ReadAll;
+using ::collide::server::security_testing::RunShell;
+using ::collide::server::security_testing::SecurityTest;
+using ::collide::server::security_testing::ServerTls;
+using ::collide::server::security_testing::SharedPki;
+using ::collide::server::security_testing::StartServer;
 
 v1::QueryPairsPackedRequest SpherePairs(int n) {
   v1::QueryPairsPackedRequest request;
@@ -792,22 +500,6 @@ TEST(TransportLimitsTest, CompressedRequestIsNotInflated) {
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
   unlink(log);
-}
-
-TEST(ProtobufLogTest, RateLimiterAdmitsBurstsThenCountsTheSuppressed) {
-  LogRateLimiter limiter(3);
-  const absl::Time t0 = absl::FromUnixSeconds(1000);
-  std::int64_t suppressed = -1;
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_TRUE(limiter.Admit(t0, &suppressed));
-    EXPECT_EQ(suppressed, 0);
-  }
-  for (int i = 0; i < 5; ++i) EXPECT_FALSE(limiter.Admit(t0, &suppressed));
-  EXPECT_FALSE(limiter.Admit(t0 + absl::Milliseconds(100), &suppressed));  // 0.3 of a line refilled.
-  EXPECT_TRUE(limiter.Admit(t0 + absl::Milliseconds(400), &suppressed));
-  EXPECT_EQ(suppressed, 6);
-  EXPECT_TRUE(limiter.Admit(t0 + absl::Seconds(10), &suppressed));
-  EXPECT_EQ(suppressed, 0);
 }
 
 }  // namespace
