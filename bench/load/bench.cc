@@ -44,7 +44,7 @@ ABSL_FLAG(std::string, client_path, "wire",
           "Client methods, converting core shapes to messages and results back: what a C++ caller pays)");
 ABSL_FLAG(bool, world, false,
           "bench: the world service instead of pair queries (shots/s, moves/s, frames/s, unary and stream, "
-          "against the in-process core: world_bench.cc)");
+          "against the in-process core: bench_world.cc)");
 ABSL_FLAG(absl::Duration, baseline_duration, absl::Seconds(2),
           "bench: how long each baseline (core, bare round trip) runs");
 

@@ -1,7 +1,7 @@
 // The pairs `collide bench` sends: seeded random shapes of one kind, in both
 // encodings, kept alive for the whole run.
-#ifndef COLLIDE_CLIENT_CLI_BENCH_WORKLOAD_H_
-#define COLLIDE_CLIENT_CLI_BENCH_WORKLOAD_H_
+#ifndef COLLIDE_BENCH_LOAD_BENCH_WORKLOAD_H_
+#define COLLIDE_BENCH_LOAD_BENCH_WORKLOAD_H_
 
 #include <cstdint>
 #include <memory>
@@ -37,4 +37,4 @@ std::optional<ShapeKind> ParseShapeKind(std::string_view name);
 
 }  // namespace collide::cli
 
-#endif  // COLLIDE_CLIENT_CLI_BENCH_WORKLOAD_H_
+#endif  // COLLIDE_BENCH_LOAD_BENCH_WORKLOAD_H_

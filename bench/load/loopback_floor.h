@@ -4,8 +4,8 @@
 // such wake-up each way, so `collide bench` prints this beside the bare gRPC
 // round trip: on a virtual machine whose idle vCPUs halt, a blocked thread's
 // wake-up alone can take hundreds of microseconds.
-#ifndef COLLIDE_CLIENT_CLI_LOOPBACK_FLOOR_H_
-#define COLLIDE_CLIENT_CLI_LOOPBACK_FLOOR_H_
+#ifndef COLLIDE_BENCH_LOAD_LOOPBACK_FLOOR_H_
+#define COLLIDE_BENCH_LOAD_LOOPBACK_FLOOR_H_
 
 #include <vector>
 
@@ -21,4 +21,4 @@ absl::StatusOr<std::vector<double>> MeasureLoopbackPingPong(absl::Duration durat
 
 }  // namespace collide::cli
 
-#endif  // COLLIDE_CLIENT_CLI_LOOPBACK_FLOOR_H_
+#endif  // COLLIDE_BENCH_LOAD_LOOPBACK_FLOOR_H_

@@ -1,8 +1,8 @@
 // CPU time and resident memory of a process on this machine, read from
 // /proc (Linux): what `collide bench --matches` reports of the server it
 // loads (--server_pid) and of itself.
-#ifndef COLLIDE_CLIENT_CLI_PROCESS_USAGE_H_
-#define COLLIDE_CLIENT_CLI_PROCESS_USAGE_H_
+#ifndef COLLIDE_BENCH_LOAD_PROCESS_USAGE_H_
+#define COLLIDE_BENCH_LOAD_PROCESS_USAGE_H_
 
 #include <sys/types.h>
 
@@ -25,4 +25,4 @@ double LoadAverage();
 
 }  // namespace collide::cli
 
-#endif  // COLLIDE_CLIENT_CLI_PROCESS_USAGE_H_
+#endif  // COLLIDE_BENCH_LOAD_PROCESS_USAGE_H_
