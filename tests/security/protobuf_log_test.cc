@@ -1,57 +1,11 @@
 // Protobuf's log lines under a flood of bad requests: the rate limiter
 // admits bursts, then counts what it suppressed.
-#include <arpa/inet.h>
-#include <fcntl.h>
-#include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <condition_variable>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <functional>
-#include <memory>
-#include <mutex>
-#include <optional>
-#include <regex>
-#include <sstream>
-#include <string>
-#include <thread>
-#include <vector>
-
-#include "collide/client.h"
-#include "collide/v1/collide.grpc.pb.h"
-#include "grpc/health/v1/health.grpc.pb.h"
-#include "grpcpp/generic/generic_stub.h"
-#include "grpcpp/grpcpp.h"
-#include "server/logging.h"
-#include "server/server.h"
-#include "server/token_auth.h"
-#include "server/transport_security.h"
-#include "support/h2_frames.h"
-#include "support/wait_for.h"
 #include "tests/security/security_test_util.h"
 
 namespace collide::server {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-using ::collide::server::security_testing::ClientTls;
-using ::collide::server::security_testing::InfoCode;
-using ::collide::server::security_testing::Pki;
-using ::collide::server::security_testing::ReadAll;
-using ::collide::server::security_testing::RunShell;
-using ::collide::server::security_testing::SecurityTest;
-using ::collide::server::security_testing::ServerTls;
-using ::collide::server::security_testing::SharedPki;
-using ::collide::server::security_testing::StartServer;
+using namespace ::collide::server::security_testing;  // NOLINT: the helpers of security_test_util.h
 
 TEST(ProtobufLogTest, RateLimiterAdmitsBurstsThenCountsTheSuppressed) {
   LogRateLimiter limiter(3);

@@ -45,6 +45,8 @@
 
 namespace collide::server::security_testing {
 
+using Clock = std::chrono::steady_clock;
+
 inline std::string ReadAll(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;

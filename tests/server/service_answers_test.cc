@@ -1,57 +1,12 @@
 // The CollisionService end to end, in process, over a real loopback channel:
 // every RPC in both encodings against the core library called directly (bit
 // for bit), independence from thread count and batch split, GetServerInfo.
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
-#include <algorithm>
-#include <atomic>
-#include <bit>
-#include <cmath>
-#include <condition_variable>
-#include <cstdio>
-#include <cstring>
-#include <functional>
-#include <future>
-#include <limits>
-#include <mutex>
-#include <optional>
-#include <span>
-#include <string>
-#include <thread>
-#include <vector>
-
-#include "absl/cleanup/cleanup.h"
-#include "collide/query.h"
-#include "convert/packed.h"
-#include "convert/readable_wire.h"
-#include "convert/requests.h"
-#include "convert/results.h"
-#include "convert/shapes.h"
-#include "grpc/health/v1/health.grpc.pb.h"
-#include "grpcpp/generic/generic_stub.h"
-#include "support/random_shapes.h"
-#include "support/wait_for.h"
 #include "tests/server/service_test_util.h"
 
 namespace collide::server {
 namespace {
 
-using ::collide::server::testing::BadRequestFields;
-using ::collide::server::testing::Call;
-using ::collide::server::testing::ExpectBitEqual;
-using ::collide::server::testing::ExpectStillServing;
-using ::collide::server::testing::kAllKinds;
-using ::collide::server::testing::kAllLevels;
-using ::collide::server::testing::kNaN;
-using ::collide::server::testing::OnePairPerKind;
-using ::collide::server::testing::RandomPairs;
-using ::collide::server::testing::TestServer;
-using google::protobuf::FieldDescriptor;
-using google::protobuf::Message;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using ::testing::UnorderedElementsAre;
+using namespace ::collide::server::testing;  // NOLINT: the helpers of service_test_util.h
 
 TEST(ServiceTest, ReadablePairsMatchTheCoreBitForBit) {
   TestServer t;

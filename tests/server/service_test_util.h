@@ -40,6 +40,12 @@
 
 namespace collide::server::testing {
 
+using google::protobuf::FieldDescriptor;
+using google::protobuf::Message;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::UnorderedElementsAre;
+
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 inline constexpr ShapeKind kAllKinds[] = {
     ShapeKind::kPoint, ShapeKind::kSegment,  ShapeKind::kSphere,     ShapeKind::kCapsule,  ShapeKind::kAabb,
