@@ -20,8 +20,6 @@
 #include "convert/world_packed.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
-#include "google/rpc/error_details.pb.h"
-#include "google/rpc/status.pb.h"
 #include "grpcpp/support/proto_buffer_reader.h"
 #include "server/service.h"
 #include "server/status_mapping.h"
