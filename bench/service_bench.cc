@@ -12,8 +12,8 @@
 // machine), and with --instructions under `valgrind --tool=callgrind` one
 // request per case, counted alone on every thread (the batch runs partly on
 // the runner's workers) and dumped under the case's name: instructions per
-// pair, which do not depend on the machine's load (README "Benchmarks
-// (service)").
+// pair, which do not depend on the machine's load (bench/README.md,
+// "Service").
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -48,7 +48,7 @@ struct Case {
   int pairs;
 };
 
-// The cases of the README table, plus the single-pair call.
+// The cases of the table in bench/README.md ("Service"), plus the single-pair call.
 constexpr Case kCases[] = {
     {"packed/intersect/4096", true, QueryLevel::kIntersect, 4096},
     {"packed/contact/4096", true, QueryLevel::kContact, 4096},

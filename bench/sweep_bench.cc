@@ -9,7 +9,7 @@
 // agreement of the two libraries' hit flags (sanity, untimed: the rounded
 // pairs agree on 86-95% of the sweeps; the box, triangle and hull pairs, to
 // which the peer gives margin 0 as in pair_bench, on only 39-65%: Bullet
-// misses real hits, see README Shape casts). Time per sweep
+// misses real hits, see bench/README.md, "Shape casts"). Time per sweep
 // is 1 / items_per_second (CPU time). Segment and capsule against a triangle
 // also time the GJK ray cast (sweep/<kinds>/gjk, internal::GjkSweep), the
 // path those pairs took before their closed form (issue 16).

@@ -1,11 +1,14 @@
 #include "convert/world_encode.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "convert/packed.h"
 #include "convert/results.h"
 #include "convert/shapes.h"
+#include "convert/world_movement.h"
 #include "convert/world_packed.h"
+#include "convert/world_requests.h"
 
 namespace collide::convert {
 namespace {
@@ -64,6 +67,7 @@ void ToProto(const Frame& in, v1::Frame* out) {
     b->set_teleport(u.teleport);
     if (u.category) b->set_category(*u.category);
     if (u.movement_shape) ToProto(*u.movement_shape, b->mutable_movement_shape());
+    if (u.eye) ToProto(*u.eye, b->mutable_eye());
   }
   out->mutable_removals()->Add(in.removals.begin(), in.removals.end());
 }
@@ -115,6 +119,11 @@ void ToProto(const ShotRequest& in, v1::Shot* out) {
     out->mutable_claimed()->set_part_id(in.claim->part);
   }
   out->set_tolerance(in.tolerance);
+  if (in.command_at) ToProto(*in.command_at, out->mutable_command_at());
+  if (in.expected_at) ToProto(*in.expected_at, out->mutable_expected_at());
+  out->set_max_skew_ticks(in.max_skew_ticks);
+  out->set_category_mask(WireMask(in.mask));
+  out->mutable_ignore_bodies()->Add(in.ignored_bodies.begin(), in.ignored_bodies.end());
 }
 
 void ToProto(const MoveRequest& in, v1::Move* out) {
@@ -124,7 +133,11 @@ void ToProto(const MoveRequest& in, v1::Move* out) {
   out->set_elapsed(in.elapsed);
   if (in.max_speed) out->set_max_speed(*in.max_speed);
   out->set_slide(in.slide);
+  // 0 and all bits both go as 0, the policy's move mask (default all bits):
+  // the goldens and JSON clients keep uint64 masks below 2^63.
   out->set_category_mask(WireMask(in.mask));
+  out->set_stance(in.stance);
+  if (in.movement) ToProto(*in.movement, out->mutable_movement());
 }
 
 void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedRequest* out) {
@@ -133,13 +146,31 @@ void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedReq
   for (const ShotRequest& s : shots) {
     const double fraction = s.at ? s.at->fraction : 0.0;
     for (double d : {s.origin.x, s.origin.y, s.origin.z, s.direction.x, s.direction.y, s.direction.z,
-                     s.max_range, fraction, s.tolerance, 0.0}) {
+                     s.max_range, fraction, s.tolerance, s.max_skew_ticks}) {
       out->add_doubles(d);
     }
     out->add_shooter_ids(s.shooter);
     out->add_ticks(s.at ? s.at->tick : kPackedLatestTick);
     out->add_claimed_body_ids(s.claim ? s.claim->body : -1);
     out->add_claimed_part_ids(s.claim ? s.claim->part : -1);
+  }
+  // The optional arrays, only when some shot needs them (the command and
+  // expected times at whole ticks, as the packed form carries them).
+  const auto any = [&](auto used) { return std::any_of(shots.begin(), shots.end(), used); };
+  if (any([](const ShotRequest& s) { return s.command_at.has_value(); })) {
+    for (const ShotRequest& s : shots) out->add_command_ticks(s.command_at ? s.command_at->tick : kPackedLatestTick);
+  }
+  if (any([](const ShotRequest& s) { return s.expected_at.has_value(); })) {
+    for (const ShotRequest& s : shots) out->add_expected_ticks(s.expected_at ? s.expected_at->tick : kPackedLatestTick);
+  }
+  if (any([](const ShotRequest& s) { return s.mask != kAllCategories; })) {
+    for (const ShotRequest& s : shots) out->add_category_masks(WireMask(s.mask));
+  }
+  if (any([](const ShotRequest& s) { return !s.ignored_bodies.empty(); })) {
+    for (const ShotRequest& s : shots) {
+      out->add_ignore_counts(static_cast<std::int32_t>(s.ignored_bodies.size()));
+      out->mutable_ignore_body_ids()->Add(s.ignored_bodies.begin(), s.ignored_bodies.end());
+    }
   }
 }
 
@@ -201,11 +232,12 @@ namespace {
 // UNSPECIFIED (an unknown or unspecified wire code reads as the invalid one).
 ShotCode FromProto(v1::ShotCode code) {
   const int c = static_cast<int>(code) - 1;
-  return c >= 0 && c <= static_cast<int>(ShotCode::kInvalid) ? static_cast<ShotCode>(c) : ShotCode::kInvalid;
+  return c >= 0 && c <= static_cast<int>(ShotCode::kViewTimeImplausible) ? static_cast<ShotCode>(c)
+                                                                          : ShotCode::kInvalid;
 }
 MoveCode FromProto(v1::MoveCode code) {
   const int c = static_cast<int>(code) - 1;
-  return c >= 0 && c <= static_cast<int>(MoveCode::kInvalid) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
+  return c >= 0 && c <= static_cast<int>(MoveCode::kTooSteep) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
 }
 }  // namespace
 
@@ -216,6 +248,8 @@ ShotVerdict FromProto(const v1::ShotVerdict& in) {
   if (in.has_first_hit()) out.first_hit = FromProto(in.first_hit());
   out.claim_miss_distance = in.claimed_miss_distance();
   out.origin_offset = in.origin_offset();
+  out.origin_allowance = in.origin_allowance();
+  out.rewound_across_teleport = in.rewound_across_teleport();
   for (const v1::ItemViolation& v : in.violations()) out.problems.push_back({v.field(), v.description()});
   return out;
 }
@@ -230,6 +264,7 @@ MoveVerdict FromProto(const v1::MoveVerdict& in) {
   if (in.has_target()) out.target = FromProto(in.target());
   out.allowed_position = FromProto(in.allowed_position());
   out.slid_position = FromProto(in.slid_position());
+  out.grounded = in.grounded();
   for (const v1::ItemViolation& v : in.violations()) out.problems.push_back({v.field(), v.description()});
   return out;
 }
@@ -237,12 +272,8 @@ MoveVerdict FromProto(const v1::MoveVerdict& in) {
 WorldSettings SettingsFromProto(const v1::WorldInfo& in) {
   WorldSettings out;
   out.history_ticks = in.history_ticks();
-  const v1::WorldPolicy& p = in.policy();
-  if (p.has_max_rewind_ticks()) out.max_rewind_ticks = p.max_rewind_ticks();
-  if (p.has_max_origin_offset()) out.max_origin_offset = p.max_origin_offset();
-  if (p.has_default_max_speed()) out.default_max_speed = p.default_max_speed();
-  if (p.has_skin_width()) out.skin_width = p.skin_width();
-  if (p.has_slide_iterations()) out.slide_iterations = p.slide_iterations();
+  ViolationList ignored;  // The server's own policy: valid.
+  ApplyPolicy(in.policy(), out, ignored);
   return out;
 }
 

@@ -29,6 +29,7 @@ int ShotFieldOffset(std::string_view field) {
   if (field == "max_distance" || field == "max_range") return 6;
   if (field == "at.fraction") return 7;
   if (field == "tolerance") return 8;
+  if (field == "max_skew_ticks") return 9;
   return -1;
 }
 
@@ -102,6 +103,27 @@ bool DecodePacked(const v1::ValidateShotsPackedRequest& in, std::vector<ShotRequ
   ok &= CheckSize("ticks", in.ticks_size(), n, 1, violations);
   ok &= CheckSize("claimed_body_ids", in.claimed_body_ids_size(), n, 1, violations);
   ok &= CheckSize("claimed_part_ids", in.claimed_part_ids_size(), n, 1, violations);
+  // The optional arrays: empty, or one entry per shot.
+  const auto optional = [&](std::string_view array, int size) {
+    return size == 0 || CheckSize(array, size, n, 1, violations);
+  };
+  ok &= optional("command_ticks", in.command_ticks_size());
+  ok &= optional("expected_ticks", in.expected_ticks_size());
+  ok &= optional("category_masks", in.category_masks_size());
+  ok &= optional("ignore_counts", in.ignore_counts_size());
+  std::int64_t ignored = 0;
+  for (int i = 0; i < in.ignore_counts_size(); ++i) {
+    if (in.ignore_counts(i) < 0) {
+      violations.Add(Element("ignore_counts", static_cast<std::size_t>(i)), "must be >= 0");
+      ok = false;
+    }
+    ignored += in.ignore_counts(i);
+  }
+  if (ok && ignored != in.ignore_body_ids_size()) {
+    violations.Add("ignore_body_ids", "holds " + std::to_string(in.ignore_body_ids_size()) +
+                                          " ids; ignore_counts add up to " + std::to_string(ignored));
+    ok = false;
+  }
   if (!ok) return false;
   out.assign(n, ShotRequest{});
   for (std::size_t i = 0; i < n; ++i) {
@@ -116,6 +138,21 @@ bool DecodePacked(const v1::ValidateShotsPackedRequest& in, std::vector<ShotRequ
     const std::int64_t body = in.claimed_body_ids(static_cast<int>(i));
     const std::int32_t part = in.claimed_part_ids(static_cast<int>(i));
     if (body != -1 || part != -1) s.claim = ShotClaim{body, part};
+    const int j = static_cast<int>(i);
+    if (in.command_ticks_size() > 0 && in.command_ticks(j) != kPackedLatestTick) {
+      s.command_at = Time{in.command_ticks(j), 0.0};
+    }
+    if (in.expected_ticks_size() > 0 && in.expected_ticks(j) != kPackedLatestTick) {
+      s.expected_at = Time{in.expected_ticks(j), 0.0};
+    }
+    s.max_skew_ticks = d[9];
+    if (in.category_masks_size() > 0 && in.category_masks(j) != 0) s.mask = in.category_masks(j);
+  }
+  const std::int64_t* ids = in.ignore_body_ids().data();
+  for (std::size_t i = 0; i < n && in.ignore_counts_size() > 0; ++i) {
+    const int count = in.ignore_counts(static_cast<int>(i));
+    out[i].ignored_bodies.assign(ids, ids + count);
+    ids += count;
   }
   return true;
 }
@@ -123,9 +160,11 @@ bool DecodePacked(const v1::ValidateShotsPackedRequest& in, std::vector<ShotRequ
 void AddPackedShotProblems(std::size_t i, std::vector<Violation>& problems, ViolationList& violations) {
   for (Violation& v : problems) {
     const int offset = ShotFieldOffset(v.field);
-    const std::string_view array = v.field == "at.tick"      ? "ticks"
-                                   : v.field == "claim.body" ? "claimed_body_ids"
-                                                             : "shooter_ids";
+    const std::string_view array = v.field == "at.tick"                 ? "ticks"
+                                   : v.field == "claim.body"            ? "claimed_body_ids"
+                                   : v.field.starts_with("command_at")  ? "command_ticks"
+                                   : v.field.starts_with("expected_at") ? "expected_ticks"
+                                                                        : "shooter_ids";
     violations.Add(offset < 0 ? Element(array, i)
                               : Element("doubles", i * kPackedShotStride + static_cast<std::size_t>(offset)),
                    v.field + ": " + v.description);

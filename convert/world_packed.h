@@ -17,7 +17,7 @@
 namespace collide::convert {
 
 // Doubles per packed shot: origin, direction, max_range, fraction,
-// tolerance, unused.
+// tolerance, max_skew_ticks.
 inline constexpr int kPackedShotStride = 10;
 // ticks[i] for a shot at the latest frame: never a tick (world.h's
 // kMaxWorldTick bounds them).

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "collide/mesh.h"
+#include "convert/world_movement.h"
 #include "convert/world_results.h"
 
 namespace collide::convert {
@@ -80,19 +81,28 @@ std::size_t TriangleCount(const v1::CreateWorldRequest& request) {
   return n;
 }
 
-bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
-                    ViolationList& violations) {
-  out = WorldSettings{};
-  out.history_ticks = request.history_ticks() == 0 ? default_history_ticks : request.history_ticks();
-  const v1::WorldPolicy& p = request.policy();
+bool ApplyPolicy(const v1::WorldPolicy& p, WorldSettings& out, ViolationList& violations) {
   if (p.has_max_rewind_ticks()) out.max_rewind_ticks = p.max_rewind_ticks();
   if (p.has_max_origin_offset()) out.max_origin_offset = p.max_origin_offset();
   if (p.has_default_max_speed()) out.default_max_speed = p.default_max_speed();
   if (p.has_skin_width()) out.skin_width = p.skin_width();
   if (p.has_slide_iterations()) out.slide_iterations = p.slide_iterations();
+  if (p.has_clamp_old_shots()) out.clamp_old_shots = p.clamp_old_shots();
+  if (p.has_max_tick_distance()) out.max_tick_distance = p.max_tick_distance();
+  if (p.has_move_category_mask()) out.move_mask = p.move_category_mask();
+  if (p.has_shot_category_mask()) out.shot_mask = p.shot_category_mask();
+  return !p.has_movement() || DecodeMovement(p.movement(), "policy.movement", out.movement.emplace(), violations);
+}
+
+bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
+                    ViolationList& violations) {
+  out = WorldSettings{};
+  out.history_ticks = request.history_ticks() == 0 ? default_history_ticks : request.history_ticks();
+  if (!ApplyPolicy(request.policy(), out, violations)) return false;
   std::vector<Violation> problems;
   if (ValidateSettings(out, problems)) return true;
   for (Violation& v : problems) {
+    if (v.field == "move_mask" || v.field == "shot_mask") v.field.insert(5, "category_");
     violations.Add(v.field == "history_ticks" ? v.field : "policy." + v.field, std::move(v.description));
   }
   return false;
@@ -174,6 +184,7 @@ bool DecodeFrame(const v1::Frame& in, std::string_view prefix, Frame& out, Decod
     }
     if (b.has_category()) u.category = Mask(b.category());
     u.teleport = b.teleport();
+    if (b.has_eye()) u.eye = convert::FromProto(b.eye());
   }
   return violations.total() == before;
 }
@@ -203,7 +214,9 @@ bool DecodeQueries(const v1::QueryWorldRequest& in, WorldQueries& out, DecodeAre
       default:
         violations.Add(Index("ray_casts", i) + ".mode", "unknown mode " + std::to_string(c.mode()));
     }
-    if (c.max_hits() < 0) violations.Add(Index("ray_casts", i) + ".max_hits", "must be >= 0");
+    if (c.max_hits() < 0 || c.max_hits() > kMaxHitsPerQuery) {
+      violations.Add(Index("ray_casts", i) + ".max_hits", "must be in [0, " + std::to_string(kMaxHitsPerQuery) + "]");
+    }
     q.max_hits = c.max_hits() > 0 ? static_cast<std::size_t>(c.max_hits()) : RayQuery{}.max_hits;
   }
   out.shape_casts.resize(in.shape_casts_size());
@@ -229,7 +242,10 @@ bool DecodeQueries(const v1::QueryWorldRequest& in, WorldQueries& out, DecodeAre
     } else {
       violations.Add(Index("overlaps", i) + ".level", "unknown level " + std::to_string(c.level()));
     }
-    if (c.max_results() < 0) violations.Add(Index("overlaps", i) + ".max_results", "must be >= 0");
+    if (c.max_results() < 0 || c.max_results() > kMaxHitsPerQuery) {
+      violations.Add(Index("overlaps", i) + ".max_results",
+                     "must be in [0, " + std::to_string(kMaxHitsPerQuery) + "]");
+    }
     q.max_results =
         c.max_results() > 0 ? static_cast<std::size_t>(c.max_results()) : OverlapQuery{}.max_results;
   }
@@ -250,6 +266,11 @@ bool DecodeShots(const v1::ValidateShotsRequest& in, std::vector<ShotRequest>& o
     r.at = FromProto(s.has_at(), s.at());
     if (s.has_claimed()) r.claim = ShotClaim{s.claimed().body_id(), s.claimed().part_id()};
     r.tolerance = s.tolerance();
+    r.command_at = FromProto(s.has_command_at(), s.command_at());
+    r.expected_at = FromProto(s.has_expected_at(), s.expected_at());
+    r.max_skew_ticks = s.max_skew_ticks();
+    r.mask = Mask(s.category_mask());
+    r.ignored_bodies.assign(s.ignore_bodies().begin(), s.ignore_bodies().end());
   }
   (void)violations;  // Every field is a number the core validates per shot.
   return true;
@@ -257,6 +278,7 @@ bool DecodeShots(const v1::ValidateShotsRequest& in, std::vector<ShotRequest>& o
 
 bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& out,
                  ViolationList& violations) {
+  const std::size_t before = violations.total();
   out.resize(in.moves_size());
   for (int i = 0; i < in.moves_size(); ++i) {
     const v1::Move& m = in.moves(i);
@@ -268,10 +290,27 @@ bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& o
     r.elapsed = m.elapsed();
     if (m.has_max_speed()) r.max_speed = m.max_speed();
     r.slide = m.slide();
-    r.mask = Mask(m.category_mask());
+    r.mask = m.category_mask();  // 0: the policy's move mask.
+    r.stance = m.stance();
+    if (m.has_movement()) DecodeMovement(m.movement(), Index("moves", i) + ".movement", r.movement.emplace(), violations);
   }
-  (void)violations;  // Every field is a number the core validates per move.
-  return true;
+  // The numbers are the core's to validate per move; only shapes fail here.
+  return violations.total() == before;
+}
+
+std::optional<std::uint32_t> MapGeometryMask(const v1::MapFile& map, const std::string& path,
+                                             ViolationList& violations) {
+  if (map.geometry_size() == 0) return std::uint32_t{1};  // RENDER
+  std::uint32_t mask = 0;
+  for (int i = 0; i < map.geometry_size(); ++i) {
+    const int g = map.geometry(i);
+    if (g < v1::MAP_GEOMETRY_RENDER || g > v1::MAP_GEOMETRY_LAVA) {
+      violations.Add(path + "." + Index("geometry", i), "unknown geometry " + std::to_string(g));
+      return std::nullopt;
+    }
+    mask |= std::uint32_t{1} << (g - v1::MAP_GEOMETRY_RENDER);
+  }
+  return mask;
 }
 
 void AddItemProblems(std::string_view list, std::size_t i, std::vector<Violation>& problems,

@@ -31,6 +31,14 @@ namespace collide::convert {
 // for limit checks ahead of allocation.
 std::size_t TriangleCount(const v1::CreateWorldRequest& request);
 
+// The largest max_hits of an all-hits ray cast and max_results of an
+// overlap: an answer's size is bounded by the request's, whatever the scene.
+inline constexpr int kMaxHitsPerQuery = 4096;
+
+// The policy's set fields over `out` (unset ones keep their value); false
+// with violations ("policy.movement...") when its movement model is bad.
+bool ApplyPolicy(const v1::WorldPolicy& policy, WorldSettings& out, ViolationList& violations);
+
 // The world's settings: history_ticks (0: `default_history_ticks`) and the
 // policy, unset fields keeping WorldSettings' defaults. Violations:
 // "history_ticks", "policy.<field>".
@@ -42,6 +50,13 @@ bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_t
 // with violations added under `path` ("statics[2].map_file").
 using MapLoader = std::function<std::shared_ptr<const TriangleMesh>(
     const v1::MapFile& map, const std::string& path, ViolationList& violations)>;
+
+// A map file's geometry as the import library's category set
+// (importer::ImportOptions::categories: bit 1 << (MapGeometry - 1), RENDER
+// for an empty list), or nothing with a violation under `path`
+// ("statics[2].map_file.geometry[1]") for an unknown value.
+std::optional<std::uint32_t> MapGeometryMask(const v1::MapFile& map, const std::string& path,
+                                             ViolationList& violations);
 
 // The static elements, meshes built (BVH) once every element decoded and
 // validated. Hull vertices live in `arena` (the World copies them). Map

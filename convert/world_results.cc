@@ -2,6 +2,7 @@
 
 #include "convert/results.h"
 #include "convert/shapes.h"
+#include "convert/world_movement.h"
 
 namespace collide::convert {
 
@@ -62,7 +63,9 @@ namespace {
 v1::ShotCode ToProto(ShotCode code) { return static_cast<v1::ShotCode>(static_cast<int>(code) + 1); }
 v1::MoveCode ToProto(MoveCode code) { return static_cast<v1::MoveCode>(static_cast<int>(code) + 1); }
 static_assert(static_cast<int>(ShotCode::kInvalid) + 1 == v1::SHOT_CODE_INVALID);
+static_assert(static_cast<int>(ShotCode::kViewTimeImplausible) + 1 == v1::SHOT_CODE_VIEW_TIME_IMPLAUSIBLE);
 static_assert(static_cast<int>(MoveCode::kInvalid) + 1 == v1::MOVE_CODE_INVALID);
+static_assert(static_cast<int>(MoveCode::kTooSteep) + 1 == v1::MOVE_CODE_TOO_STEEP);
 
 template <typename Verdict>
 void AddViolations(const std::vector<Violation>& problems, Verdict* out) {
@@ -87,6 +90,8 @@ void ToProto(const ShotVerdict& in, v1::ShotVerdict* out) {
   ToProto(in.time, out->mutable_time());
   out->set_claimed_miss_distance(in.claim_miss_distance);
   out->set_origin_offset(in.origin_offset);
+  out->set_origin_allowance(in.origin_allowance);
+  out->set_rewound_across_teleport(in.rewound_across_teleport);
 }
 
 void ToProto(const MoveVerdict& in, v1::MoveVerdict* out) {
@@ -101,6 +106,7 @@ void ToProto(const MoveVerdict& in, v1::MoveVerdict* out) {
   out->set_depth(in.depth);
   out->set_speed(in.speed);
   ToProto(in.slid_position, out->mutable_slid_position());
+  out->set_grounded(in.grounded);
 }
 
 void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {
@@ -109,6 +115,13 @@ void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {
   out->set_default_max_speed(in.default_max_speed);
   out->set_skin_width(in.skin_width);
   out->set_slide_iterations(in.slide_iterations);
+  out->set_clamp_old_shots(in.clamp_old_shots);
+  out->set_max_tick_distance(in.max_tick_distance);
+  // Unset when all bits (the default), as masks elsewhere: JSON readers keep
+  // uint64 values below 2^63 exact.
+  if (in.move_mask != kAllCategories) out->set_move_category_mask(in.move_mask);
+  if (in.shot_mask != kAllCategories) out->set_shot_category_mask(in.shot_mask);
+  if (in.movement) ToProto(*in.movement, out->mutable_movement());
 }
 
 }  // namespace collide::convert

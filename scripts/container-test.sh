@@ -178,7 +178,7 @@ healthy() { [[ $(docker inspect -f '{{.State.Health.Status}}' "$container") == h
 becomes_healthy() { wait_until 90 healthy || { docker inspect -f '{{json .State.Health}}' "$container"; return 1; }; }
 check "image HEALTHCHECK reports healthy" becomes_healthy
 
-# Worlds (README: Worlds) in the real image: one created from a JSON
+# Worlds (docs/worlds.md) in the real image: one created from a JSON
 # description (CreateWorldRequest in the proto's JSON mapping), read back and
 # deleted (then NOT_FOUND); a 2 s simulated match (`collide world demo`:
 # moves, frames and shots each tick through the Tick stream; exit 0 only when
@@ -215,7 +215,7 @@ check "the match with the open stream ended on its final status" bash -c "! kill
   tail -3 '$workdir/demo-open.out' | tee /dev/stderr | grep -q 'UNAVAILABLE: the server is shutting down'"
 kill "$demo_pid" 2>/dev/null
 
-# Memory (README: Memory): the image under the compose file's memory limit,
+# Memory (docs/operations.md, "Memory"): the image under the compose file's memory limit,
 # driven at twice what admission lets in (--max_items_in_flight 131072: 32
 # packed 4096-pair calls, then 2 readable 65536-pair calls; two clients each
 # offer that many at once). No OOM kill, only OK and RESOURCE_EXHAUSTED, and

@@ -31,6 +31,9 @@ TEST_PACKAGES=(
   python3-numpy python3-mypy  # the Python client's packed world calls take numpy arrays; its type hints are checked by mypy
   haproxy  # the shared pool's proxy (deploy/haproxy), run by tests/scale/proxy_*_test and the manifests test
   python3-prometheus-client  # parses collide-server's /metrics in tests/server/metrics_test.py
+  # The Python package test (tests/packaging/python_package_test.sh): a venv, pip, and the
+  # setuptools build backend used with --no-build-isolation.
+  python3-venv python3-pip python3-setuptools python3-wheel
   openssl  # tests/security make a throwaway CA and certificates at test time
   # Go client (client/go), built offline from Debian's Go sources.
   golang-go golang-google-grpc-dev golang-google-protobuf-dev golang-google-genproto-dev

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The end-to-end figures of README "Benchmarks (service)": starts its own
+# The end-to-end figures of bench/README.md, "Service": starts its own
 # collide-server on a free 127.0.0.1 port (--worker_threads=2) and runs
 # `collide bench` against it, one run per row (OBB-OBB pairs, seed 1):
 # batches of 4096 at intersect and contact, packed and readable, 2 and 4 calls

@@ -14,14 +14,9 @@
 # is scripts/sanitize.sh thread: a TSan build running the concurrent server tests
 # (server_service_test, server_unit_test, the world service and Tick stream tests, e2e_test and
 # world_e2e_test with a TSan-built server and CLI); a report
-# involving our code fails it (README: Robustness, Sanitizers).
-# Measured on a fresh clone of 1ea925b, idle 2-core Xeon Cascade Lake VM, ccache off, packages,
-# base image and the image's apt layer already present (2026-11-29): main 1176 s, fuzz 691 s
-# (most of it building the ASan libraries it shares with sanitize), load 106 s, container 514 s,
-# sanitize 1163 s (the rest of the ASan build, then the suite: 415 s), tsan 537 s; 69 min 47 s in
-# all. A new machine adds install-deps.sh, debootstrap and the image's apt (about 6-8 minutes).
-# CI's limit is 90 minutes: before 1ea925b the same machine's CI run passed sanitize at 2020 s
-# and did not finish.
+# involving our code fails it (docs/testing.md, "Sanitizers").
+# All stages take about 70 minutes on an idle 2-core machine, builds most of it (the fuzz and
+# sanitize stages share one ASan build); CI's limit is 90 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"

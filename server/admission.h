@@ -3,7 +3,7 @@
 // would take the items in flight past max_items, is refused at once with
 // RESOURCE_EXHAUSTED (RefusedStatus), rather than queued: the client may
 // retry here or elsewhere. One Admission per server, so that the query and
-// world services share one budget (README: Memory).
+// world services share one budget (docs/operations.md, "Memory").
 #ifndef COLLIDE_SERVER_ADMISSION_H_
 #define COLLIDE_SERVER_ADMISSION_H_
 

@@ -34,12 +34,12 @@ namespace collide::server {
 // response on a CallExecutor thread. So the request and the response have
 // arenas of their own, both rebound to the parsing thread in
 // AllocateMessages, and only the request's arena (written on that thread
-// alone) follows the growth rule. With one shared arena rebound in Release,
-// a recycled holder parsed into fresh malloc'd blocks whenever another
-// thread took it, and the response's blocks (another thread's) counted as
-// the initial block being too small: every holder grew to
-// kMaxInitialBlockBytes, and under overload with shedding (4,000 calls/s,
-// each taking a holder) the server's RSS grew by 170-240 MB.
+// alone) follows the growth rule. One shared arena rebound in Release would
+// parse into fresh malloc'd blocks whenever another thread took the holder,
+// and count the response's blocks (another thread's) as the initial block
+// being too small: every holder would grow to kMaxInitialBlockBytes, and
+// under overload with shedding (thousands of calls/s, each taking a holder)
+// so would the server's RSS, by hundreds of MB.
 template <typename Request, typename Response>
 class ArenaMessageAllocator final : public grpc::MessageAllocator<Request, Response> {
  public:
@@ -65,9 +65,8 @@ class ArenaMessageAllocator final : public grpc::MessageAllocator<Request, Respo
   // the calls the clients have in flight, not --max_concurrent_calls: a
   // bound in bytes rather than in holders keeps the pool's worst case fixed
   // (eight 8 MB holders) while it covers the load test's overload (32 calls
-  // in flight, 1 MB holders). With 16 holders at most the excess holders
-  // were malloc'd and freed with every call (~3,000 in 10 s), which left
-  // the server's RSS ~30 MB higher.
+  // in flight, 1 MB holders). A cap in holders instead (say 16) mallocs and
+  // frees the excess holders with every call, which holds the RSS higher.
   static constexpr std::size_t kMaxPooledBytes = 64 << 20;
 
   // Bytes of the initial blocks of the holders in the pool.

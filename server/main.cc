@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "absl/types/optional.h"
+#include "collide/version.h"
 #include "server/flags_env.h"
 #include "server/listener_watchdog.h"
 #include "server/logging.h"
@@ -56,7 +57,7 @@ ABSL_FLAG(std::string, log_level, "info",
           "trace, debug (adds one access line per request), info, warn or error.");
 ABSL_FLAG(std::string, log_format, "text", "text or json (one object per line).");
 
-// Security (README: Security).
+// Security (docs/operations.md, "Security").
 ABSL_FLAG(std::string, tls_cert_file, "",
           "PEM certificate chain of the server; with --tls_key_file, serve TLS (1.2 or newer) instead of "
           "plaintext.");
@@ -184,8 +185,8 @@ int main(int argc, char** argv) {
       "--tls_cert_file/--tls_key_file serve TLS 1.2+, --tls_client_ca_file adds mutual TLS, and "
       "--auth_token_file or COLLIDE_AUTH_TOKENS require 'authorization: Bearer <token>' on every call "
       "but grpc.health.v1 (reflection and GetServerInfo included). Compressed requests are refused "
-      "UNIMPLEMENTED (only grpc-encoding identity is accepted). See README: Security.\n\n"
-      "Usage: collide-server [--flag=value ...]";
+      "UNIMPLEMENTED (only grpc-encoding identity is accepted). See docs/operations.md (Security).\n\n"
+      "Usage: collide-server [--flag=value ...] | --version";
   absl::SetProgramUsageMessage(usage);
   sigset_t shutdown_signals;
   if (!BlockShutdownSignals(shutdown_signals)) {
@@ -194,9 +195,9 @@ int main(int argc, char** argv) {
   }
   // Keep freed memory for the next call instead of returning it to the kernel:
   // with glibc's defaults a 4096-pair call's buffers (the request's slices,
-  // arena blocks, the response) were unmapped or trimmed after each call and
-  // faulted in again by the next, ~30 page faults per call (perf: 91,000 in
-  // 5 s of collide bench; 6,700 with these settings). Blocks under 32 MB
+  // arena blocks, the response) are unmapped or trimmed after each call and
+  // faulted in again by the next, ~30 page faults per call (5 s of packed
+  // collide bench: ~7,000 page faults with these settings, 91,000 without). Blocks under 32 MB
   // (glibc's largest mmap threshold) come from the heap, which is trimmed
   // only past 64 MB free.
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
@@ -206,6 +207,8 @@ int main(int argc, char** argv) {
   usage_config.contains_help_flags = [](absl::string_view path) {
     return absl::EndsWith(path, "server/main.cc");
   };
+  // --version: the project's version (collide/version.h), then exit 0.
+  usage_config.version_string = [] { return std::string("collide-server " COLLIDE_VERSION "\n"); };
   absl::SetFlagsUsageConfig(usage_config);
   if (const absl::Status env = collide::server::ApplyEnvironmentOverrides(kFlagNames); !env.ok()) {
     std::fprintf(stderr, "collide-server: %s\n", std::string(env.message()).c_str());
@@ -334,7 +337,7 @@ int main(int argc, char** argv) {
     spdlog::info("metrics on http://{}:{}/metrics", o.host, (*server)->metrics_port());
   }
   // Freed memory back to the kernel within a second or two of a burst
-  // (README: Memory); the mallopt settings above keep it between calls.
+  // (docs/operations.md, "Memory"); the mallopt settings above keep it between calls.
   collide::server::MemoryTrimmer trimmer(absl::Seconds(1), std::int64_t{96} << 20);
 
   const int signal = WaitForSignal(shutdown_signals);

@@ -9,7 +9,7 @@ namespace collide::server {
 // The arena cap used when the environment does not set one: glibc's default
 // of up to 8 arenas per core let the packed phase of the container test peak
 // at 413-526 MB and be OOM-killed under the 512 MiB limit; with 2, 323 MB
-// (README: Memory).
+// (docs/operations.md, "Memory").
 inline constexpr int kMallocArenaMax = 2;
 
 // Caps glibc's malloc arenas at kMallocArenaMax with mallopt(M_ARENA_MAX),

@@ -27,7 +27,7 @@ class MapCache {
   // and built (outside the lock: other maps are served meanwhile; two
   // concurrent first loads of one key both build, the first cached wins).
   // A failed load is returned and not cached. The key must name everything
-  // the mesh depends on (file, map inside it, triangle cap, the file's size
+  // the mesh depends on (file, map inside it, categories, triangle cap, the file's size
   // and modification time).
   absl::StatusOr<std::shared_ptr<const TriangleMesh>> Get(const std::string& key, const Load& load);
 

@@ -17,7 +17,7 @@ struct OpenFilesLimit {
 // Raises the soft open-files limit to the hard limit. Every connection costs
 // the server a descriptor; at the common soft default of 1,024, a flood of
 // 1,100 idle connections made gRPC 1.51's accept fail with EMFILE, after
-// which its listener never accepted again (README: Robustness).
+// which its listener never accepted again (docs/operations.md, "The listener").
 OpenFilesLimit RaiseOpenFilesLimit();
 
 }  // namespace collide::server

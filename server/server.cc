@@ -8,16 +8,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "collide/version.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/resource_quota.h"
 #include "grpcpp/server_builder.h"
 #include "server/request_encoding.h"
 #include "spdlog/spdlog.h"
-
-#ifndef COLLIDE_VERSION
-#define COLLIDE_VERSION "0.0.0"
-#endif
 
 namespace collide::server {
 namespace {

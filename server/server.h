@@ -42,11 +42,11 @@ struct Options {
   // RESOURCE_EXHAUSTED at once. 0: no limit. max_items_in_flight must be at
   // least max_items_per_request (a lone call is always admitted).
   int max_concurrent_calls = 64;
-  std::int64_t max_items_in_flight = std::int64_t{1} << 17;  // Sizing: README, Memory.
+  std::int64_t max_items_in_flight = std::int64_t{1} << 17;  // Sizing: docs/operations.md, "Memory".
   // How long Shutdown() lets in-flight calls finish before cancelling them.
   absl::Duration drain_timeout = absl::Seconds(10);
 
-  // Security (README: Security).
+  // Security (docs/operations.md, "Security").
   // TLS certificate, key and (for mTLS) client CA files; none set: plaintext.
   TlsFiles tls;
   // Plaintext permission when tls is not enabled: unset allows it on a

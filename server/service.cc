@@ -51,7 +51,7 @@ Scratch& ThreadScratch() {
 // A thread keeps its scratch for calls of up to this many items (a few MB);
 // after a larger call it frees it, so that a burst of 65,536-item calls does
 // not leave each call thread holding the largest batch it ever decoded
-// (README: Memory).
+// (docs/operations.md, "Memory").
 constexpr std::size_t kKeptScratchItems = 16384;
 // Likewise the joined bytes of a readable QueryPairs request.
 constexpr std::size_t kKeptJoinedBytes = 4 << 20;

@@ -36,7 +36,7 @@ struct ServiceConfig {
   // RESOURCE_EXHAUSTED at once. A call is in flight from its handler's start
   // until its status is handed to gRPC, queued or running. 0: no limit.
   int max_concurrent_calls = 64;
-  std::int64_t max_items_in_flight = std::int64_t{1} << 17;  // Sizing: README, Memory.
+  std::int64_t max_items_in_flight = std::int64_t{1} << 17;  // Sizing: docs/operations.md, "Memory".
   // Threads that run admitted multi-chunk calls (CallExecutor).
   int call_threads = 2;
   // Tests only (TestHooks::before_posted_call).

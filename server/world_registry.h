@@ -1,5 +1,5 @@
 // The worlds a replica holds, by (tenant principal, world id), the limits on
-// them and their memory accounting (README "Worlds: limits"): creating a
+// them and their memory accounting (docs/worlds.md, "Limits"): creating a
 // world (CheckCreate, Reserve, NewWorld, Insert) and pushing a frame
 // (CheckBodyParts, PushFrame) refuse what is over a limit with the
 // RequestError the service answers. Thread-safe.

@@ -156,14 +156,18 @@ convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& 
       return nullptr;
     }
     const std::string file = maps_dir + "/" + name;
+    const std::optional<std::uint32_t> categories = convert::MapGeometryMask(map, path, violations);
+    if (!categories) return nullptr;
     importer::ImportOptions options;
     options.map = map.map();
+    options.categories = *categories;
     options.max_triangles = static_cast<std::uint64_t>(max);
     // The file as it is now: a map replaced on disk is read afresh.
     std::error_code error;
     const auto size = std::filesystem::file_size(file, error);
     const auto modified = std::filesystem::last_write_time(file, error).time_since_epoch().count();
-    const std::string key = absl::StrCat(name, "\n", options.map, "\n", max, "\n", size, "\n", modified);
+    const std::string key = absl::StrCat(name, "\n", options.map, "\n", options.categories, "\n", max, "\n",
+                                         size, "\n", modified);
     absl::StatusOr<std::shared_ptr<const TriangleMesh>> mesh =
         cache.Get(key, [&]() -> absl::StatusOr<MeshData> {
           absl::StatusOr<importer::ImportedMesh> imported = importer::ImportMap(file, options);
@@ -221,6 +225,7 @@ void WorldService::FillInfo(WorldEntry& entry, v1::WorldInfo* out) {
   out->set_history_ticks(w.settings().history_ticks);
   convert::ToProto(w.settings(), out->mutable_policy());
   out->set_replica(config_.replica);
+  out->set_detected_teleports(w.detected_teleports());
 }
 
 Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequest& request,
@@ -533,9 +538,9 @@ template <typename Request, typename Response>
 Outcome WorldService::RunPart(const char* name, WorldEntry& entry, const Request& part,
                               Response* (v1::TickResponse::*out)(), v1::TickResponse* response) {
   // Built on the response's arena (the Tick stream's), so that the swap is
-  // a pointer swap: an answer on the heap cost a malloc per verdict and per
-  // Vec3 in it, then a deep copy into the arena (perf under `collide bench
-  // --matches`: ~10% of the server's CPU in malloc, GenericSwap).
+  // a pointer swap: an answer on the heap costs a malloc per verdict and per
+  // Vec3 in it, then a deep copy into the arena (~10% of the server's CPU
+  // under `collide bench --matches`).
   google::protobuf::Arena* arena = response->GetArena();
   Response on_heap;
   Response* answer = arena != nullptr ? google::protobuf::Arena::CreateMessage<Response>(arena) : &on_heap;

@@ -15,8 +15,8 @@ namespace {
 // A message's request and response live on an arena whose first block is
 // the running thread's own, reused message after message: a tick of a
 // 64-player match (a frame, 64 moves, 10 shots, and the verdicts) is ~1,000
-// sub-messages, and parsed onto the heap their malloc and free were a fifth
-// of the server's CPU under 8 such matches (perf, `collide bench
+// sub-messages, and parsed onto the heap their malloc and free would be a
+// fifth of the server's CPU under 8 such matches (perf, `collide bench
 // --matches`). The arena lives inside Answer, whose scope only parses,
 // runs the message in the core and serializes (no gRPC call that could run
 // another reaction on this thread), so the block is used by one arena at a

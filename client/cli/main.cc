@@ -6,7 +6,8 @@
 //   collide bench  [--encoding=packed|readable] [--kind=obb] [--batch=4096]
 //                  [--concurrency=4] [--duration=10s] [--level=contact]
 //                  [--client_path=wire|typed]
-//   collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z] [--clip_brushes]
+//   collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z] [--categories LIST]
+//                          [--clip_brushes]
 //   collide mesh maps FILE.pk3
 //   collide world create ID [--map FILE[:MAP] | DESCRIPTION.json | --arena]
 //   collide world info ID | list | delete ID
@@ -21,6 +22,8 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "collide/version.h"
 #include "commands.h"
 
 int main(int argc, char** argv) {
@@ -29,10 +32,11 @@ int main(int argc, char** argv) {
       "usage: collide <command> [flags]\n"
       "  health          exit 0 when the server is SERVING, 1 otherwise (--timeout)\n"
       "  info            print the server's version, limits and counters\n"
-      "  query FILE.json run the pairs and casts of FILE.json (see README: CLI) (--format)\n"
+      "  query FILE.json run the pairs and casts of FILE.json (see docs/clients.md) (--format)\n"
       "  bench           load generator (bench/load/, also the collide-load binary): pairs/s and\n"
       "                  latency, against the in-process core\n"
-      "  mesh info FILE  import a map (.bsp .pk3 .gltf .glb .obj): triangles, bounds (--map)\n"
+      "  mesh info FILE  import a map (.bsp .pk3 .gltf .glb .obj): triangles, bounds per category\n"
+      "                  (--map, --categories)\n"
       "  mesh maps FILE  the maps in a .pk3\n"
       "  world demo      a simulated match: bots moving and shooting, verdicts per second\n"
       "                  (--seconds, or --ticks N: stop after N ticks, --seconds then a cap)\n"
@@ -43,7 +47,12 @@ int main(int argc, char** argv) {
       "                  (--duration, or --ticks N: each match stops after N ticks, --duration a cap)\n"
       "common flags: --target (default 127.0.0.1:50051), --deadline, --round_robin,\n"
       "  --token / --token_file / $COLLIDE_TOKEN (bearer token), --tls, --tls_ca_file,\n"
-      "  --tls_cert_file + --tls_key_file (mutual TLS), --tls_server_name");
+      "  --tls_cert_file + --tls_key_file (mutual TLS), --tls_server_name\n"
+      "collide --version prints this client's version");
+  // --version: this client's version (collide/version.h; `collide info` prints the server's).
+  absl::FlagsUsageConfig usage_config;
+  usage_config.version_string = [] { return std::string("collide " COLLIDE_VERSION "\n"); };
+  absl::SetFlagsUsageConfig(usage_config);
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   if (positional.size() < 2) {
     std::cerr << absl::ProgramUsageMessage() << "\n";

@@ -1,5 +1,6 @@
 // `collide mesh info FILE [--map NAME]`: what a map file imports to (see
-// import/include/collide/import/map_import.h), without a server.
+// import/include/collide/import/map_import.h), without a server: each
+// geometry category, then the mesh of the chosen ones (--categories).
 #include "collide/mesh.h"
 
 #include <chrono>
@@ -18,6 +19,10 @@ ABSL_FLAG(double, scale, 1.0, "mesh: uniform scale applied to the imported verti
 ABSL_FLAG(bool, clip_brushes, false,
           "mesh: add a BSP's player-clip brushes (what movement collides with, shots do not)");
 ABSL_FLAG(std::string, up, "as_stored", "mesh: output up axis: as_stored, y or z");
+ABSL_FLAG(
+    std::string, categories, "all",
+    "mesh: the geometry categories that go into the mesh (docs/map-import.md): all, or a comma-separated "
+    "list of render, solid, player_clip, monster_clip, water, slime, lava");
 
 namespace collide::cli {
 namespace {
@@ -40,6 +45,13 @@ int Info(const std::string& path) {
   options.map = absl::GetFlag(FLAGS_map);
   options.scale = absl::GetFlag(FLAGS_scale);
   options.clip_brushes = absl::GetFlag(FLAGS_clip_brushes);
+  const absl::StatusOr<importer::CategoryMask> categories =
+      importer::ParseCategories(absl::GetFlag(FLAGS_categories));
+  if (!categories.ok()) {
+    std::cerr << "collide mesh: --categories: " << categories.status().message() << "\n";
+    return 2;
+  }
+  options.categories = *categories;
   const std::string up = absl::GetFlag(FLAGS_up);
   if (up == "y") {
     options.up = importer::UpAxis::kY;
@@ -73,7 +85,20 @@ int Info(const std::string& path) {
     std::cout << "faces:       " << s.source_faces << " in the file; " << s.dropped_primitives
               << " points/lines dropped\n";
   }
-  std::cout << "vertices:    " << imported->mesh.vertices.size() << "\n"
+  std::vector<std::string> names;
+  std::cout << "categories:  triangles  brushes (dropped)  patch faces  bounds\n";
+  for (int c = 0; c < importer::kCategoryCount; ++c) {
+    const importer::Category category = static_cast<importer::Category>(c);
+    if (!(options.categories & importer::MaskOf(category))) continue;
+    const importer::CategoryStats& k = s.categories[c];
+    const std::string name(importer::CategoryName(category));
+    names.push_back(name);
+    std::cout << absl::StrFormat("  %-12s %9d  %7d (%d)  %11d  %s\n", name, k.triangles, k.brushes,
+                                 k.dropped_brushes, k.patch_faces,
+                                 k.triangles == 0 ? "-" : Point(k.min) + " .. " + Point(k.max));
+  }
+  std::cout << "mesh:        " << absl::StrJoin(names, " + ") << " (each brush, patch and face once)\n"
+            << "vertices:    " << imported->mesh.vertices.size() << "\n"
             << "triangles:   " << imported->mesh.triangles.size() << "\n"
             << "bounds:      " << Point(s.min) << " .. " << Point(s.max) << "\n"
             << absl::StrFormat("import:      %.1f ms\n", import_ms);
@@ -112,7 +137,8 @@ int RunMesh(const std::vector<std::string>& args) {
     return 0;
   }
   std::cerr
-      << "usage: collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z] [--clip_brushes]\n"
+      << "usage: collide mesh info FILE [--map NAME] [--scale S] [--up as_stored|y|z] [--categories LIST]\n"
+      << "                        [--clip_brushes]\n"
       << "       collide mesh maps FILE.pk3\n";
   return 2;
 }

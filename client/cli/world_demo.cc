@@ -41,7 +41,7 @@ ABSL_FLAG(std::string, transport, "auto",
 namespace collide::cli {
 namespace {
 
-constexpr int kShotCodes = static_cast<int>(ShotCode::kInvalid) + 1;
+constexpr int kShotCodes = static_cast<int>(ShotCode::kViewTimeImplausible) + 1;
 constexpr int kMoveCodes = static_cast<int>(MoveCode::kInvalid) + 1;
 
 struct Tally {

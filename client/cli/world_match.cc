@@ -46,7 +46,8 @@ Frame Match::SpawnFrame(std::int64_t tick) {
                         {},
                         Shape{scale_.MovementCapsule()},
                         std::nullopt,
-                        false});
+                        false,
+                        Vec3{0, 0, scale_.eye}});
   }
   Remember(tick);
   return f;
@@ -100,7 +101,9 @@ std::vector<ShotRequest> Match::Shots(std::int64_t tick, int shots_per_bot) {
       std::size_t target = other(rng_);
       if (target >= i) ++target;
       const std::int64_t l = lag(rng_);
-      const Vec3 eye = bots_[i].past[l] + Vec3{0, 0, scale_.eye};
+      // A client fires from where it is now (its eye, as the spawn frame
+      // told the world), at the others as it showed them l ticks ago.
+      const Vec3 eye = bots_[i].position + Vec3{0, 0, scale_.eye};
       const Vec3 head = bots_[target].past[l] + Vec3{0, 0, 0.88 * scale_.height};
       const Vec3 aim = head - eye;
       const double d = Length(aim);

@@ -14,16 +14,16 @@ export type Shape =
   | {sphere: {center?: Vec3; radius?: number}}
   | {capsule: {a?: Vec3; b?: Vec3; radius?: number}}
   | {aabb: {min?: Vec3; max?: Vec3}}
-  | {obb: {center?: Vec3; rotation?: Quaternion; half_extents?: Vec3}}
+  | {obb: {center?: Vec3; rotation?: Quaternion; halfExtents?: Vec3}}
   | {triangle: {a?: Vec3; b?: Vec3; c?: Vec3}}
-  | {convex_hull: {vertices?: Vec3[]}}
+  | {convexHull: {vertices?: Vec3[]}}
   | {halfspace: {normal?: Vec3; offset?: number}};
 
-/** origin + t * direction / |direction|, 0 <= t <= max_distance (unset: unbounded). */
+/** origin + t * direction / |direction|, 0 <= t <= maxDistance (unset: unbounded). */
 export interface Ray {
   origin?: Vec3;
   direction?: Vec3;
-  max_distance?: number;
+  maxDistance?: number;
 }
 
 export type Level = 'intersect' | 'distance' | 'contact' | string | number;
@@ -144,6 +144,8 @@ export const shapes: {
 };
 
 export const PACKED_STRIDES: Readonly<Record<string, number>>;
+/** This package's version (package.json): the collide release it belongs to. */
+export const version: string;
 export const status: typeof import('@grpc/grpc-js').status;
 
 export * from './world';

@@ -1,10 +1,12 @@
 'use strict';
 // Node.js client of the collide collision query service (collide.v1).
 //
-// The .proto files are loaded at run time from the repository's proto/ (or
-// `protoDir`): no generated code. Shapes are plain objects in the proto's form
-// with snake_case field names ({sphere: {center: {x, y, z}, radius}}), where
-// any vector may also be an [x, y, z] array; the `shapes` helpers build them.
+// The .proto files are loaded at run time from the package's proto/ (bundled
+// when it is packed), the repository's proto/ in a checkout, or `protoDir`:
+// no generated code. Shapes are plain objects in the proto's form with
+// camelCase field names ({obb: {center, halfExtents}}; the proto's
+// snake_case names are accepted too), where any vector may also be an
+// [x, y, z] array; the `shapes` helpers build them.
 // Results use camelCase and [x, y, z] arrays. Every method returns a Promise
 // and rejects with a CollideError. Worlds (world.proto): createWorld and
 // world() give a World handle (world.js).
@@ -16,8 +18,10 @@ const protobuf = require('protobufjs');
 const {CollideError, ErrorDecoder} = require('./errors');
 const {toProto, fromProto} = require('./proto_view');
 const {World, WORLD_HEADER, LATEST_TICK} = require('./world');
+const {defaultProtoDir} = require('./proto_files');
 
-const DEFAULT_PROTO_DIR = path.resolve(__dirname, '..', '..', 'proto');
+// The package's bundled proto/ or, in a checkout, the repository's (proto_files.js).
+const DEFAULT_PROTO_DIR = defaultProtoDir();
 const PROTO_FILES = [
   'collide/v1/collide.proto',
   'collide/v1/world.proto',
@@ -48,18 +52,18 @@ const shapes = Object.freeze({
   obb: (center, halfExtents, rotation) => ({
     obb: {
       center: vec3(center),
-      half_extents: vec3(halfExtents),
+      halfExtents: vec3(halfExtents),
       ...(rotation && {rotation: {w: rotation[0], x: rotation[1], y: rotation[2], z: rotation[3]}}),
     },
   }),
   triangle: (a, b, c) => ({triangle: {a: vec3(a), b: vec3(b), c: vec3(c)}}),
-  convexHull: (vertices) => ({convex_hull: {vertices: vertices.map(vec3)}}),
+  convexHull: (vertices) => ({convexHull: {vertices: vertices.map(vec3)}}),
   halfspace: (normal, offset) => ({halfspace: {normal: vec3(normal), offset}}),
   // maxDistance omitted or Infinity: unbounded.
   ray: (origin, direction, maxDistance) => ({
     origin: vec3(origin),
     direction: vec3(direction),
-    ...(maxDistance !== undefined && Number.isFinite(maxDistance) && {max_distance: maxDistance}),
+    ...(maxDistance !== undefined && Number.isFinite(maxDistance) && {maxDistance}),
   }),
 });
 
@@ -225,4 +229,9 @@ function enumValue(prefix, value) {
   return name.startsWith(prefix) ? name : prefix + name;
 }
 
-module.exports = {Client, World, CollideError, shapes, PACKED_STRIDES, WORLD_HEADER, LATEST_TICK, status: grpc.status};
+// version: this package's (package.json), the collide release it belongs to.
+const {version} = require('./package.json');
+
+module.exports = {
+  Client, World, CollideError, shapes, PACKED_STRIDES, WORLD_HEADER, LATEST_TICK, status: grpc.status, version,
+};

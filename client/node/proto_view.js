@@ -2,9 +2,11 @@
 // Between the client's plain objects and the proto messages, guided by the
 // protobufjs reflection of the .proto files (no generated code).
 //
-// Requests: proto field names (snake_case); any Vec3 may be [x, y, z], any
-// Quaternion [w, x, y, z], any repeated number field a typed array
-// (Float64Array, Uint32Array...). Results: camelCase field names, vectors as
+// Requests: field names in camelCase (as the typings give them) or as in the
+// proto (snake_case); any Vec3 may be [x, y, z], any Quaternion [w, x, y, z],
+// any repeated number field a typed array (Float64Array, BigInt64Array...);
+// int64 fields take Numbers, decimal strings or bigints (sent as strings, so
+// ids past Number.MAX_SAFE_INTEGER keep every digit). Results: camelCase field names, vectors as
 // [x, y, z], enums as their names, int64 as Numbers (ids must stay within
 // Number.MAX_SAFE_INTEGER), unset messages null, and a hit's Target flattened
 // to {kind: 'static', elementId, triangle} or {kind: 'body', bodyId, partId}.
@@ -19,21 +21,26 @@ function messageType(field) {
   return sub instanceof protobuf.Type ? sub : null;
 }
 
+const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+// A bigint (an int64 past 2^53) as the decimal string protobufjs encodes.
+const scalar = (v) => (typeof v === 'bigint' ? v.toString() : v);
+
 // A request object as the proto loader encodes it.
 function toProto(value, type) {
   if (Array.isArray(value) && (type.fullName === VEC3 || type.fullName === QUATERNION)) {
     const keys = type.fullName === VEC3 ? ['x', 'y', 'z'] : ['w', 'x', 'y', 'z'];
     return Object.fromEntries(keys.map((k, i) => [k, value[i]]));
   }
-  if (value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object') return scalar(value);
   const out = {};
   for (const [key, v] of Object.entries(value)) {
-    const field = type.fields[key];
+    const field = type.fields[key] || type.fields[snake(key)];
+    const name = field ? field.name : key;
     const sub = field && messageType(field);
-    if (field && field.repeated && ArrayBuffer.isView(v)) out[key] = Array.from(v);
-    else if (!sub || v === null || v === undefined) out[key] = v;
-    else if (field.repeated) out[key] = v.map((item) => toProto(item, sub));
-    else out[key] = toProto(v, sub);
+    if (field && field.repeated && ArrayBuffer.isView(v)) out[name] = Array.from(v, scalar);
+    else if (!sub || v === null || v === undefined) out[name] = Array.isArray(v) ? v.map(scalar) : scalar(v);
+    else if (field.repeated) out[name] = v.map((item) => toProto(item, sub));
+    else out[name] = toProto(v, sub);
   }
   return out;
 }

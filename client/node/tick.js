@@ -97,8 +97,10 @@ class TickStream {
     const allOrNothing = Boolean(parts.allOrNothing);
     if (parts.shots) m.shots = proto({world_id: id, shots: parts.shots, all_or_nothing: allOrNothing}, 'ValidateShotsRequest');
     if (parts.moves) m.moves = proto({world_id: id, moves: parts.moves, all_or_nothing: allOrNothing}, 'ValidateMovesRequest');
-    if (parts.shots_packed) m.shots_packed = world._shotsPackedRequest(parts.shots_packed);
-    if (parts.rays_packed) m.rays_packed = world._raysPackedRequest(parts.rays_packed);
+    const shotsPacked = parts.shotsPacked || parts.shots_packed;  // camelCase, or the proto's name
+    const raysPacked = parts.raysPacked || parts.rays_packed;
+    if (shotsPacked) m.shots_packed = world._shotsPackedRequest(shotsPacked);
+    if (raysPacked) m.rays_packed = world._raysPackedRequest(raysPacked);
     return m;
   }
 

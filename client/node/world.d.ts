@@ -1,14 +1,23 @@
 // Type declarations of the world API (world.js; proto/collide/v1/world.proto).
-// Requests are in the proto's form (snake_case; vectors may be [x, y, z],
+// camelCase throughout: request fields are the proto's in camelCase (the
+// client also takes the proto's snake_case names; vectors may be [x, y, z],
 // quaternions [w, x, y, z], repeated numbers typed arrays); results use
-// camelCase, [x, y, z] vectors, enum names and Numbers for int64.
+// camelCase, [x, y, z] vectors and enum names.
+//
+// 64-bit integers (body, element and shooter ids, ticks, category masks):
+// requests take them as Int64 (a Number, a decimal string or a bigint; give
+// a string or a bigint for an id past Number.MAX_SAFE_INTEGER, 2^53 - 1, so
+// that every digit is kept). Results give them as Numbers, exact up to
+// Number.MAX_SAFE_INTEGER: keep ids that come back in results (bodies,
+// elements) within it.
 import {EventEmitter} from 'events';
 import type {CollideError, Quaternion, Ray, Shape, Triple, Vec3} from './index';
 
 export const WORLD_HEADER: 'collide-world';
 
-/** int64 / uint64 fields: Numbers (ids within Number.MAX_SAFE_INTEGER) or decimal strings. */
-export type Int64 = number | string;
+/** An int64 / uint64 request field: a Number (exact within Number.MAX_SAFE_INTEGER), a decimal string or a
+ * bigint (strings and bigints keep all 64 bits). */
+export type Int64 = number | string | bigint;
 
 export interface Pose {
   position?: Vec3;
@@ -19,26 +28,51 @@ export interface StaticElement {
   id?: Int64;
   /** 0 or unset: all 64 bits. */
   category?: Int64;
-  /** Exactly one of mesh, shape and map_file. */
+  /** Exactly one of mesh, shape and mapFile. */
   mesh?: {vertices?: ArrayLike<number>; indices?: ArrayLike<number>};
   shape?: Shape;
-  /** A file in the server's --maps_dir; map picks one map of a .pk3. */
-  map_file?: {name: string; map?: string};
+  /** A file in the server's --maps_dir; map picks one map of a .pk3;
+   * geometry the categories (MapGeometry: "MAP_GEOMETRY_SOLID" or 2, ...;
+   * empty: render). */
+  mapFile?: {name: string; map?: string; geometry?: Array<string | number>};
 }
 
 export interface WorldPolicy {
-  max_rewind_ticks?: number;
-  max_origin_offset?: number;
-  default_max_speed?: number;
-  skin_width?: number;
-  slide_iterations?: number;
+  maxRewindTicks?: number;
+  maxOriginOffset?: number;
+  defaultMaxSpeed?: number;
+  skinWidth?: number;
+  slideIterations?: number;
+  clampOldShots?: boolean;
+  maxTickDistance?: number;
+  /** Statics a move with categoryMask 0 sees; unset: all 64 bits. */
+  moveCategoryMask?: Int64;
+  /** Statics and bodies shots see; unset: all 64 bits. */
+  shotCategoryMask?: Int64;
+  /** Moves judged by a game's movement rules (docs/moves.md); unset: off. */
+  movement?: MovementModel;
+}
+
+/** world.proto MovementModel: a preset, the fields set replacing its values. */
+export interface MovementModel {
+  preset?: 'MOVEMENT_PRESET_QUAKE' | 'MOVEMENT_PRESET_SOURCE' | 'MOVEMENT_PRESET_UNREAL' | number;
+  stances?: Array<{shape: Shape; maxSpeed?: number}>;
+  airSpeed?: number;
+  gravity?: number;
+  jumpSpeed?: number;
+  maxFallSpeed?: number;
+  stepHeight?: number;
+  walkableNormalZ?: number;
+  groundProbe?: number;
+  tolerance?: number;
+  airborneEnvelope?: boolean;
 }
 
 export interface CreateWorldRequest {
-  world_id: string;
+  worldId: string;
   statics?: StaticElement[];
   /** 0: 64 (or --max_history_ticks if lower). */
-  history_ticks?: number;
+  historyTicks?: number;
   policy?: WorldPolicy;
 }
 
@@ -53,10 +87,12 @@ export interface BodyUpdate {
   id: Int64;
   pose?: Pose;
   parts?: BodyPart[];
-  part_poses?: Array<{part?: number; local?: Pose}>;
+  partPoses?: Array<{part?: number; local?: Pose}>;
   teleport?: boolean;
   category?: Int64;
-  movement_shape?: Shape;
+  movementShape?: Shape;
+  /** Body frame: where its shots start (eye or muzzle); set or replace. */
+  eye?: Vec3;
 }
 
 export interface Frame {
@@ -76,34 +112,42 @@ export interface SceneFilter {
   /** Unset: the latest frame. */
   at?: WorldTime;
   /** 0 or unset: all 64 bits. */
-  category_mask?: Int64;
-  ignore_bodies?: Int64[];
+  categoryMask?: Int64;
+  ignoreBodies?: Int64[];
 }
 
 export type RayMode = 'RAY_MODE_CLOSEST' | 'RAY_MODE_ANY' | 'RAY_MODE_ALL' | 'RAY_MODE_UNSPECIFIED' | number;
 
 export interface QueryWorldRequest {
-  ray_casts?: Array<{ray?: Ray; filter?: SceneFilter; mode?: RayMode; max_hits?: number}>;
-  shape_casts?: Array<{shape?: Shape; translation?: Vec3; filter?: SceneFilter}>;
-  overlaps?: Array<{shape?: Shape; filter?: SceneFilter; max_results?: number; level?: string | number}>;
+  rayCasts?: Array<{ray?: Ray; filter?: SceneFilter; mode?: RayMode; maxHits?: number}>;
+  shapeCasts?: Array<{shape?: Shape; translation?: Vec3; filter?: SceneFilter}>;
+  overlaps?: Array<{shape?: Shape; filter?: SceneFilter; maxResults?: number; level?: string | number}>;
 }
 
 export interface Shot {
-  shooter_id: Int64;
+  shooterId: Int64;
   origin?: Vec3;
   direction?: Vec3;
   /** Unset or Infinity: unbounded. */
-  max_range?: number;
+  maxRange?: number;
   /** The time the shooter saw; unset: the latest frame. */
   at?: WorldTime;
-  claimed?: {body_id?: Int64; part_id?: number};
+  claimed?: {bodyId?: Int64; partId?: number};
   tolerance?: number;
+  /** The time of the shot's command, where the server knows the shooter; unset: the latest frame. */
+  commandAt?: WorldTime;
+  /** The view time the server's latency estimate expects, and the skew allowed in ticks. */
+  expectedAt?: WorldTime;
+  maxSkewTicks?: number;
+  /** What the ray sees (0: all categories), and bodies it never hits. */
+  categoryMask?: Int64;
+  ignoreBodies?: Int64[];
 }
 
 /** ticks[i] of a packed shot at the latest frame: INT64_MIN (-(2 ** 63)), never a tick. */
 export const LATEST_TICK: number;
 
-/** Shot i: doubles[10i .. 10i + 9] (origin, direction, max_range, fraction, tolerance, 0), shooterIds[i],
+/** Shot i: doubles[10i .. 10i + 9] (origin, direction, maxRange, fraction, tolerance, maxSkewTicks), shooterIds[i],
  * ticks[i] (LATEST_TICK: the latest frame), claimedBodyIds[i] and claimedPartIds[i] (-1: no claim). */
 export interface PackedShots {
   doubles: ArrayLike<number>;
@@ -113,6 +157,14 @@ export interface PackedShots {
   claimedPartIds: ArrayLike<number>;
   /** As VerdictOptions.allOrNothing. */
   allOrNothing?: boolean;
+  /** Optional arrays, empty or one entry per shot (world.proto ValidateShotsPackedRequest): the command's
+   * tick and the expected view tick (LATEST_TICK: latest / none), the category mask, and the ignored bodies
+   * (ignoreCounts[i] ids of ignoreBodyIds, shot after shot). */
+  commandTicks?: ArrayLike<number>;
+  expectedTicks?: ArrayLike<number>;
+  categoryMasks?: ArrayLike<number>;
+  ignoreCounts?: ArrayLike<number>;
+  ignoreBodyIds?: ArrayLike<number>;
 }
 
 export interface VerdictOptions {
@@ -127,16 +179,21 @@ export interface ItemViolation {
 }
 
 export interface Move {
-  body_id: Int64;
+  bodyId: Int64;
   /** Unset: the body's position in the frame before the latest. */
   from?: Vec3;
   to?: Vec3;
   /** Seconds, > 0. */
   elapsed?: number;
-  /** Unset: the policy's default_max_speed. */
-  max_speed?: number;
+  /** Unset: the policy's defaultMaxSpeed. */
+  maxSpeed?: number;
   slide?: boolean;
-  category_mask?: Int64;
+  /** 0 or unset: the policy's moveCategoryMask. */
+  categoryMask?: Int64;
+  /** With a movement model: the stance's index (presets: 0 standing, 1 crouched). */
+  stance?: number;
+  /** This move's own movement model. */
+  movement?: MovementModel;
 }
 
 // Results.
@@ -158,8 +215,12 @@ export interface WorldInfo {
     defaultMaxSpeed: number | null;
     skinWidth: number | null;
     slideIterations: number | null;
+    clampOldShots: boolean | null;
+    maxTickDistance: number | null;
   } | null;
   replica: string;
+  /** Bodies the teleport guard (policy.maxTickDistance) took as teleported. */
+  detectedTeleports: number;
 }
 
 /** What a hit touched. */
@@ -228,7 +289,8 @@ export interface PackedWorldRayHits {
 export type ShotCode =
   | 'SHOT_CODE_CONFIRMED' | 'SHOT_CODE_HIT_OTHER_PART' | 'SHOT_CODE_HIT_OTHER_BODY' | 'SHOT_CODE_BLOCKED'
   | 'SHOT_CODE_MISSED' | 'SHOT_CODE_REWIND_TOO_OLD' | 'SHOT_CODE_IN_THE_FUTURE' | 'SHOT_CODE_ORIGIN_IMPLAUSIBLE'
-  | 'SHOT_CODE_UNKNOWN_SHOOTER' | 'SHOT_CODE_UNKNOWN_TARGET' | 'SHOT_CODE_INVALID';
+  | 'SHOT_CODE_UNKNOWN_SHOOTER' | 'SHOT_CODE_UNKNOWN_TARGET' | 'SHOT_CODE_INVALID'
+  | 'SHOT_CODE_VIEW_TIME_IMPLAUSIBLE';
 
 export interface ShotVerdict {
   code: ShotCode;
@@ -237,13 +299,18 @@ export interface ShotVerdict {
   /** -1 when not computed. */
   claimedMissDistance: number;
   originOffset: number;
+  /** The origin offset allowed: maxOriginOffset plus the shooter's motion over the tick. */
+  originAllowance: number;
+  /** The time used lies before a teleport of the shooter or the claimed body. */
+  rewoundAcrossTeleport: boolean;
   /** SHOT_CODE_INVALID: the shot's bad fields. */
   violations: ItemViolation[];
 }
 
 export type MoveCode =
   | 'MOVE_CODE_OK' | 'MOVE_CODE_TOO_FAST' | 'MOVE_CODE_BLOCKED' | 'MOVE_CODE_START_PENETRATING'
-  | 'MOVE_CODE_UNKNOWN_BODY' | 'MOVE_CODE_INVALID';
+  | 'MOVE_CODE_UNKNOWN_BODY' | 'MOVE_CODE_INVALID' | 'MOVE_CODE_TOO_FAST_HORIZONTAL'
+  | 'MOVE_CODE_TOO_FAST_VERTICAL' | 'MOVE_CODE_STEP_TOO_HIGH' | 'MOVE_CODE_FLYING' | 'MOVE_CODE_TOO_STEEP';
 
 export interface MoveVerdict {
   code: MoveCode;
@@ -256,6 +323,8 @@ export interface MoveVerdict {
   slidPosition: Triple;
   /** MOVE_CODE_INVALID: the move's bad fields. */
   violations: ItemViolation[];
+  /** With a movement model: on walkable ground at allowedPosition. */
+  grounded: boolean;
 }
 
 export interface WorldOptions {
@@ -280,8 +349,8 @@ export interface TickParts {
   moves?: Move[];
   /** As VerdictOptions.allOrNothing, for this message's shots and moves. */
   allOrNothing?: boolean;
-  shots_packed?: PackedShots;
-  rays_packed?: {rays: ArrayLike<number>; filter?: SceneFilter};
+  shotsPacked?: PackedShots;
+  raysPacked?: {rays: ArrayLike<number>; filter?: SceneFilter};
 }
 
 /** The answer of one Tick message: each part's result, null for parts not sent (or not run). */

@@ -166,7 +166,8 @@ class World extends EventEmitter {
     return this._view('ValidateShotsResponse', r).verdicts;
   }
 
-  _shotsPackedRequest({doubles, shooterIds, ticks, claimedBodyIds, claimedPartIds, allOrNothing = false}) {
+  _shotsPackedRequest({doubles, shooterIds, ticks, claimedBodyIds, claimedPartIds, allOrNothing = false,
+    commandTicks = [], expectedTicks = [], categoryMasks = [], ignoreCounts = [], ignoreBodyIds = []}) {
     return {
       world_id: this.id,
       doubles: Array.from(doubles),
@@ -175,6 +176,11 @@ class World extends EventEmitter {
       claimed_body_ids: Array.from(claimedBodyIds),
       claimed_part_ids: Array.from(claimedPartIds),
       all_or_nothing: allOrNothing,
+      command_ticks: Array.from(commandTicks),
+      expected_ticks: Array.from(expectedTicks),
+      category_masks: Array.from(categoryMasks),
+      ignore_counts: Array.from(ignoreCounts),
+      ignore_body_ids: Array.from(ignoreBodyIds),
     };
   }
 

@@ -19,6 +19,7 @@
 #include "convert/packed.h"
 #include "convert/shapes.h"
 #include "convert/world_encode.h"
+#include "convert/world_movement.h"
 #include "google/rpc/error_details.pb.h"
 #include "rpc_status.h"
 #include "world_client_impl.h"
@@ -53,6 +54,9 @@ void ToProto(const WorldPolicy& in, pb::WorldPolicy* out) {
   if (in.default_max_speed) out->set_default_max_speed(*in.default_max_speed);
   if (in.skin_width) out->set_skin_width(*in.skin_width);
   if (in.slide_iterations) out->set_slide_iterations(*in.slide_iterations);
+  if (in.move_category_mask) out->set_move_category_mask(*in.move_category_mask);
+  if (in.shot_category_mask) out->set_shot_category_mask(*in.shot_category_mask);
+  if (in.movement) convert::ToProto(*in.movement, out->mutable_movement());
 }
 
 absl::Status SizeMismatch(std::string_view what, int answered, std::size_t asked) {
@@ -85,6 +89,7 @@ void BuildCreateWorldRequest(const WorldSpec& spec, pb::CreateWorldRequest& out)
       const MapFileRef& map = std::get<MapFileRef>(s.geometry);
       e->mutable_map_file()->set_name(map.name);
       e->mutable_map_file()->set_map(map.map);
+      for (int g : map.geometry) e->mutable_map_file()->add_geometry(static_cast<pb::MapGeometry>(g));
     }
   }
   out.set_history_ticks(spec.history_ticks);

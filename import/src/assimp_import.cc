@@ -88,6 +88,11 @@ absl::StatusOr<ImportedMesh> ImportWithAssimp(const std::string& path, const std
     }
   }
   out.mesh = std::move(builder).Finish(UpAxis::kY, options, out.stats);
+  // No categories in these formats: everything is drawn geometry.
+  CategoryStats& render = out.stats.categories[static_cast<int>(Category::kRender)];
+  render.triangles = out.mesh.triangles.size();
+  render.min = out.stats.min;
+  render.max = out.stats.max;
   return out;
 }
 

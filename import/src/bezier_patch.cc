@@ -20,31 +20,53 @@ Vec3 Curve(const Weights& w, const Vec3& p0, const Vec3& p1, const Vec3& p2) {
   return (p0 * w.b0 + p2 * w.b2) + p1 * w.b1;
 }
 
+// Where each grid line along one direction falls: its patch and weights. The
+// last line belongs to the last patch, at t = 1.
+struct Line {
+  int patch;
+  Weights weights;
+};
+std::vector<Line> Lines(std::span<const int> steps) {
+  std::vector<Line> lines;
+  for (int p = 0; p < static_cast<int>(steps.size()); ++p) {
+    for (int k = 0; k < steps[p]; ++k) lines.push_back({p, At(k, steps[p])});
+  }
+  lines.push_back({static_cast<int>(steps.size()) - 1, At(1, 1)});
+  return lines;
+}
+
 }  // namespace
 
-PatchGrid TessellatePatch(std::span<const Vec3> control, int w, int h, int n) {
-  const int patches_x = (w - 1) / 2, patches_y = (h - 1) / 2;
+Vec3 QuadraticAt(int k, int n, const Vec3& p0, const Vec3& p1, const Vec3& p2) {
+  return Curve(At(k, n), p0, p1, p2);
+}
+
+PatchGrid TessellatePatch(std::span<const Vec3> control, int w, int /*h*/, std::span<const int> steps_u,
+                          std::span<const int> steps_v) {
+  const std::vector<Line> columns = Lines(steps_u), rows = Lines(steps_v);
   PatchGrid grid;
-  grid.columns = n * patches_x + 1;
-  grid.rows = n * patches_y + 1;
+  grid.columns = static_cast<int>(columns.size());
+  grid.rows = static_cast<int>(rows.size());
   grid.points.resize(static_cast<std::size_t>(grid.columns) * grid.rows);
   for (int r = 0; r < grid.rows; ++r) {
-    // The patch row holding grid row r (the last row belongs to the last
-    // patch, at v = 1) and the weights at v.
-    const int py = r / n < patches_y ? r / n : patches_y - 1;
-    const Weights wv = At(r - py * n, n);
+    const int py = rows[r].patch;
     for (int c = 0; c < grid.columns; ++c) {
-      const int px = c / n < patches_x ? c / n : patches_x - 1;
-      const Weights wu = At(c - px * n, n);
-      std::array<Vec3, 3> rows;
+      const int px = columns[c].patch;
+      std::array<Vec3, 3> curves;
       for (int j = 0; j < 3; ++j) {
         const Vec3* p = &control[static_cast<std::size_t>(2 * py + j) * w + 2 * px];
-        rows[j] = Curve(wu, p[0], p[1], p[2]);
+        curves[j] = Curve(columns[c].weights, p[0], p[1], p[2]);
       }
-      grid.points[static_cast<std::size_t>(r) * grid.columns + c] = Curve(wv, rows[0], rows[1], rows[2]);
+      grid.points[static_cast<std::size_t>(r) * grid.columns + c] =
+          Curve(rows[r].weights, curves[0], curves[1], curves[2]);
     }
   }
   return grid;
+}
+
+PatchGrid TessellatePatch(std::span<const Vec3> control, int w, int h, int n) {
+  const std::vector<int> steps_u((w - 1) / 2, n), steps_v((h - 1) / 2, n);
+  return TessellatePatch(control, w, h, steps_u, steps_v);
 }
 
 }  // namespace collide::importer

@@ -35,7 +35,17 @@ struct PatchGrid {
 // power of two >= 1.
 PatchGrid TessellatePatch(std::span<const Vec3> control, int w, int h, int n);
 
-// Triangles of a patch grid: two per cell.
+// The same with steps per patch column (steps_u, (w - 1) / 2 of them) and per
+// patch row (steps_v, (h - 1) / 2), each a power of two >= 1: the collision
+// tessellation (collision_patch.h) steps each column and row as it needs.
+PatchGrid TessellatePatch(std::span<const Vec3> control, int w, int h, std::span<const int> steps_u,
+                          std::span<const int> steps_v);
+
+// The quadratic Bezier curve p0 p1 p2 at t = k / n, summed as the grids are
+// (the same bits for t and 1 - t with p0, p2 swapped).
+Vec3 QuadraticAt(int k, int n, const Vec3& p0, const Vec3& p1, const Vec3& p2);
+
+// Triangles of a uniform patch grid: two per cell.
 inline std::uint64_t PatchTriangleCount(int w, int h, int n) {
   return std::uint64_t{2} * static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>((w - 1) / 2) *
          static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>((h - 1) / 2);

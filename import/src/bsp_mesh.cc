@@ -1,38 +1,70 @@
-// Quake 3 BSP -> MeshData: the world model's collision faces as triangles.
+// Quake 3 BSP -> MeshData: the world model's geometry of the chosen
+// categories (map_import.h): drawn faces, brush hulls, collision patches.
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "bezier_patch.h"
-#include "brush_hull.h"
+#include "bsp_brushes.h"
+#include "bsp_contents.h"
 #include "bsp_file.h"
+#include "collision_patch.h"
 #include "importers.h"
 #include "mesh_builder.h"
 
 namespace collide::importer {
 namespace {
 
-// code/game/surfaceflags.h
-constexpr std::int32_t kContentsSolid = 0x1;
-constexpr std::int32_t kContentsPlayerClip = 0x10000;
-constexpr std::int32_t kSurfaceNonSolid = 0x4000;
-
-// Clip brushes cost O(sides^3) each (sides^2 clips of polygons of up to
-// `sides` corners); their sum is capped so that no input runs long.
-// OpenArena's maps need under 2^16.
-constexpr std::uint64_t kMaxBrushWork = std::uint64_t{1} << 26;
-
-bool IsClipBrush(const BspFile& bsp, const BspBrush& brush) {
-  const std::int32_t contents = bsp.shaders[brush.shader].flags.contents;
-  return (contents & kContentsPlayerClip) != 0 && (contents & kContentsSolid) == 0;
-}
-
-// The triangles a face contributes (0 for faces that are not imported).
+// The triangles a drawn face contributes (0 for faces that are not imported).
 std::uint64_t TrianglesOf(const BspFace& face, int n) {
   if (face.type == kPatch) return PatchTriangleCount(face.patch_width, face.patch_height, n);
   if (face.type == kPolygon || face.type == kTriangleSoup)
     return static_cast<std::uint64_t>(face.num_meshverts) / 3;
   return 0;
 }
+
+std::span<const Vec3> ControlPoints(const BspFile& bsp, const BspFace& face) {
+  return std::span<const Vec3>(bsp.vertices).subspan(face.first_vertex, face.num_vertices);
+}
+
+// Two triangles per grid cell, split along the (r, c)-(r+1, c+1) diagonal
+// (the one cm_patch.c's facets take).
+void AddGrid(MeshBuilder& builder, const PatchGrid& grid) {
+  std::vector<std::uint32_t> index(grid.points.size());
+  for (std::size_t k = 0; k < index.size(); ++k) index[k] = builder.Vertex(grid.points[k]);
+  for (int r = 0; r + 1 < grid.rows; ++r) {
+    for (int c = 0; c + 1 < grid.columns; ++c) {
+      const std::uint32_t a = index[r * grid.columns + c], b = index[r * grid.columns + c + 1],
+                          d = index[(r + 1) * grid.columns + c], e = index[(r + 1) * grid.columns + c + 1];
+      builder.Triangle(a, b, e);
+      builder.Triangle(a, e, d);
+    }
+  }
+}
+
+// Adds what one source contributes to each of its categories' stats (bounds
+// in the stored frame until Finish).
+void Count(ImportStats& stats, CategoryMask categories, std::uint64_t triangles, std::span<const Vec3> points,
+           std::uint64_t CategoryStats::*item) {
+  for (int c = 0; c < kCategoryCount; ++c) {
+    if (!(categories & MaskOf(static_cast<Category>(c)))) continue;
+    CategoryStats& s = stats.categories[c];
+    if (s.triangles == 0 && triangles > 0) s.min = s.max = points[0];
+    s.triangles += triangles;
+    if (item != nullptr) ++(s.*item);
+    if (triangles == 0) continue;
+    for (const Vec3& p : points) {
+      s.min = Min(s.min, p);
+      s.max = Max(s.max, p);
+    }
+  }
+}
+
+// A patch face the game collides with, and its grid steps.
+struct CollisionPatch {
+  const BspFace* face;
+  CategoryMask categories;
+  PatchSteps steps;
+};
 
 }  // namespace
 
@@ -54,21 +86,37 @@ absl::StatusOr<ImportedMesh> ImportBspBytes(std::string_view bytes, std::string_
   const BspModel& world = bsp->models[0];
   stats.brush_entity_faces = bsp->faces.size() - static_cast<std::uint64_t>(world.num_faces);
   const int n = options.patch_subdivisions;
+  const CategoryMask selected =
+      options.categories | (options.clip_brushes ? MaskOf(Category::kPlayerClip) : CategoryMask{0});
+  const bool render = (selected & MaskOf(Category::kRender)) != 0;
+  const CategoryMask collision = selected & ~MaskOf(Category::kRender);
 
-  // Count first, so that the cap is checked before anything is allocated.
+  // Count first, so that the cap is checked before the mesh is allocated.
   std::uint64_t triangles = 0;
+  std::vector<CollisionPatch> patches;
   for (std::int32_t i = world.first_face; i < world.first_face + world.num_faces; ++i) {
     const BspFace& face = bsp->faces[i];
-    if (face.type == kBillboard || !CollidesWithPlayer(bsp->shaders[face.shader].flags)) continue;
-    triangles += TrianglesOf(face, n);
+    if (face.type == kBillboard) continue;
+    const ShaderFlags& shader = bsp->shaders[face.shader].flags;
+    if (render && CollidesWithPlayer(shader)) triangles += TrianglesOf(face, n);
+    const CategoryMask categories = CollisionCategories(shader.contents) & collision;
+    if (face.type == kPatch && categories != 0) {
+      patches.push_back(
+          {&face, categories,
+           CollisionPatchSteps(ControlPoints(*bsp, face), face.patch_width, face.patch_height)});
+      triangles += patches.back().steps.Triangles();
+    }
   }
+  absl::StatusOr<std::vector<BrushHullOf>> hulls = WorldBrushHulls(*bsp, collision, file);
+  if (!hulls.ok()) return hulls.status();
+  for (const BrushHullOf& hull : *hulls) triangles += hull.triangles.size();
   if (triangles > options.max_triangles) {
     return absl::ResourceExhaustedError(
         absl::StrCat(file, ": ", triangles, " triangles exceed the limit of ", options.max_triangles));
   }
 
   MeshBuilder builder(triangles);
-  for (std::int32_t i = world.first_face; i < world.first_face + world.num_faces; ++i) {
+  for (std::int32_t i = world.first_face; render && i < world.first_face + world.num_faces; ++i) {
     const BspFace& face = bsp->faces[i];
     if (face.type == kBillboard) {
       ++stats.billboard_faces;
@@ -82,66 +130,45 @@ absl::StatusOr<ImportedMesh> ImportBspBytes(std::string_view bytes, std::string_
       ++stats.patch_faces;
       stats.patches += static_cast<std::uint64_t>((face.patch_width - 1) / 2) * ((face.patch_height - 1) / 2);
       const PatchGrid grid =
-          TessellatePatch(std::span<const Vec3>(bsp->vertices).subspan(face.first_vertex, face.num_vertices),
-                          face.patch_width, face.patch_height, n);
-      std::vector<std::uint32_t> index(grid.points.size());
-      for (std::size_t k = 0; k < index.size(); ++k) index[k] = builder.Vertex(grid.points[k]);
-      for (int r = 0; r + 1 < grid.rows; ++r) {
-        for (int c = 0; c + 1 < grid.columns; ++c) {
-          const std::uint32_t a = index[r * grid.columns + c], b = index[r * grid.columns + c + 1],
-                              d = index[(r + 1) * grid.columns + c],
-                              e = index[(r + 1) * grid.columns + c + 1];
-          builder.Triangle(a, b, e);
-          builder.Triangle(a, e, d);
-        }
-      }
+          TessellatePatch(ControlPoints(*bsp, face), face.patch_width, face.patch_height, n);
+      AddGrid(builder, grid);
+      Count(stats, MaskOf(Category::kRender), TrianglesOf(face, n), grid.points, &CategoryStats::patch_faces);
       continue;
     }
     ++(face.type == kPolygon ? stats.polygon_faces : stats.mesh_faces);
-    for (std::int32_t k = 0; k < face.num_meshverts; k += 3) {
-      std::uint32_t t[3];
-      for (int j = 0; j < 3; ++j) {
-        t[j] = builder.Vertex(bsp->vertices[face.first_vertex + bsp->meshverts[face.first_meshvert + k + j]]);
-      }
-      builder.Triangle(t[0], t[1], t[2]);
+    std::vector<Vec3> corners;
+    for (std::int32_t k = 0; k < face.num_meshverts; ++k) {
+      corners.push_back(bsp->vertices[face.first_vertex + bsp->meshverts[face.first_meshvert + k]]);
     }
+    for (std::size_t k = 0; k < corners.size(); k += 3) {
+      builder.Triangle(builder.Vertex(corners[k]), builder.Vertex(corners[k + 1]),
+                       builder.Vertex(corners[k + 2]));
+    }
+    Count(stats, MaskOf(Category::kRender), corners.size() / 3, corners, nullptr);
   }
-  if (options.clip_brushes) {
-    std::uint64_t work = 0;
-    for (std::int32_t i = world.first_brush; i < world.first_brush + world.num_brushes; ++i) {
-      const std::uint64_t sides = static_cast<std::uint64_t>(bsp->brushes[i].num_sides);
-      if (IsClipBrush(*bsp, bsp->brushes[i])) work += sides * sides * sides;
-    }
-    if (work > kMaxBrushWork) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat(file, ": clip brushes of ", work, " sides cubed exceed the limit of ", kMaxBrushWork));
-    }
-    std::vector<BspPlane> planes;
-    for (std::int32_t i = world.first_brush; i < world.first_brush + world.num_brushes; ++i) {
-      const BspBrush& brush = bsp->brushes[i];
-      if (!IsClipBrush(*bsp, brush)) continue;
-      ++stats.clip_brushes;
-      planes.clear();
-      for (std::int32_t k = 0; k < brush.num_sides; ++k) {
-        planes.push_back(bsp->planes[bsp->brush_side_planes[brush.first_side + k]]);
-      }
-      for (const std::vector<Vec3>& polygon : BrushHull(planes)) {
-        triangles += polygon.size() - 2;
-        if (triangles > options.max_triangles) {
-          return absl::ResourceExhaustedError(
-              absl::StrCat(file, ": more than ", options.max_triangles, " triangles with the clip brushes"));
-        }
-        const std::uint32_t first = builder.Vertex(polygon[0]);
-        std::uint32_t previous = builder.Vertex(polygon[1]);
-        for (std::size_t k = 2; k < polygon.size(); ++k) {
-          const std::uint32_t next = builder.Vertex(polygon[k]);
-          builder.Triangle(first, previous, next);
-          previous = next;
-        }
-      }
-    }
+  for (const CollisionPatch& patch : patches) {
+    const PatchGrid grid = TessellatePatch(ControlPoints(*bsp, *patch.face), patch.face->patch_width,
+                                           patch.face->patch_height, patch.steps.u, patch.steps.v);
+    AddGrid(builder, grid);
+    Count(stats, patch.categories, patch.steps.Triangles(), grid.points, &CategoryStats::patch_faces);
   }
+  std::vector<Vec3> corners;
+  for (const BrushHullOf& hull : *hulls) {
+    corners.clear();
+    for (const std::array<Vec3, 3>& t : hull.triangles) {
+      builder.Triangle(builder.Vertex(t[0]), builder.Vertex(t[1]), builder.Vertex(t[2]));
+      corners.insert(corners.end(), t.begin(), t.end());
+    }
+    Count(stats, hull.categories, hull.triangles.size(), corners,
+          hull.triangles.empty() ? &CategoryStats::dropped_brushes : &CategoryStats::brushes);
+  }
+  stats.clip_brushes = stats.categories[static_cast<int>(Category::kPlayerClip)].brushes;
   out.mesh = std::move(builder).Finish(UpAxis::kZ, options, stats);
+  for (CategoryStats& s : stats.categories) {
+    const Vec3 a = OutputPoint(s.min, UpAxis::kZ, options), b = OutputPoint(s.max, UpAxis::kZ, options);
+    s.min = Min(a, b);
+    s.max = Max(a, b);
+  }
   return out;
 }
 

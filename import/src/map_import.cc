@@ -21,6 +21,11 @@ absl::Status ValidateOptions(const ImportOptions& options, const std::string& fi
   if (!(options.scale > 0.0) || !std::isfinite(options.scale)) {
     return bad(absl::StrCat("scale ", options.scale, " is not a finite positive number"));
   }
+  if (options.categories == 0 && !options.clip_brushes) return bad("categories is empty");
+  if ((options.categories & ~kAllCategories) != 0) {
+    return bad(absl::StrCat("categories ", options.categories, " has bits beyond the ", kCategoryCount,
+                            " categories"));
+  }
   // Vertex indices are 32-bit and a mesh has at most 3 vertices per triangle.
   if (options.max_triangles > (std::uint64_t{1} << 30)) {
     return bad(absl::StrCat("max_triangles ", options.max_triangles, " exceeds 2^30"));

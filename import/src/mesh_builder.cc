@@ -19,15 +19,19 @@ std::uint32_t MeshBuilder::Vertex(const Vec3& p) {
   return it->second;
 }
 
-MeshData MeshBuilder::Finish(UpAxis stored, const ImportOptions& options, ImportStats& stats) && {
+Vec3 OutputPoint(const Vec3& v, UpAxis stored, const ImportOptions& options) {
   const UpAxis to = options.up == UpAxis::kAsStored ? stored : options.up;
-  for (Vec3& v : mesh_.vertices) {
-    // Z up -> Y up is a rotation of -90 degrees about X: (x, y, z) -> (x, z, -y);
-    // Y up -> Z up its inverse: (x, y, z) -> (x, -z, y).
-    if (stored == UpAxis::kZ && to == UpAxis::kY) v = {v.x, v.z, -v.y};
-    if (stored == UpAxis::kY && to == UpAxis::kZ) v = {v.x, -v.z, v.y};
-    if (options.scale != 1.0) v = v * options.scale;
-  }
+  Vec3 out = v;
+  // Z up -> Y up is a rotation of -90 degrees about X: (x, y, z) -> (x, z, -y);
+  // Y up -> Z up its inverse: (x, y, z) -> (x, -z, y).
+  if (stored == UpAxis::kZ && to == UpAxis::kY) out = {v.x, v.z, -v.y};
+  if (stored == UpAxis::kY && to == UpAxis::kZ) out = {v.x, -v.z, v.y};
+  if (options.scale != 1.0) out = out * options.scale;
+  return out;
+}
+
+MeshData MeshBuilder::Finish(UpAxis stored, const ImportOptions& options, ImportStats& stats) && {
+  for (Vec3& v : mesh_.vertices) v = OutputPoint(v, stored, options);
   stats.stored_up = stored;
   stats.min = stats.max = Vec3{};
   if (!mesh_.vertices.empty()) stats.min = stats.max = mesh_.vertices[0];

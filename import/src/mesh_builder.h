@@ -13,6 +13,9 @@
 
 namespace collide::importer {
 
+// A point of the format's stored up axis in options' output frame.
+Vec3 OutputPoint(const Vec3& v, UpAxis stored, const ImportOptions& options);
+
 class MeshBuilder {
  public:
   explicit MeshBuilder(std::uint64_t triangles);

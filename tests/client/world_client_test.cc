@@ -69,6 +69,7 @@ std::vector<ShotRequest> Shots() {
     }
   }
   shots.push_back({kShooter, eye, {1, 0, 0}, 3.0, std::nullopt, std::nullopt, 0});  // short range: missed.
+  shots.push_back({kShooter, eye, Vec3{5, 4, 1} - eye, kInfinity, std::nullopt, std::nullopt, 0});  // the ball.
   shots.push_back({kShooter, {0, 0, 9}, {1, 0, 0}, kInfinity, std::nullopt, std::nullopt, 0});  // origin.
   shots.push_back({kShooter, eye, {1, 0, 0}, kInfinity, Time{9, 0}, std::nullopt, 0});          // future.
   shots.push_back({77, eye, {1, 0, 0}, kInfinity, std::nullopt, std::nullopt, 0});              // shooter.
@@ -430,7 +431,7 @@ TEST_F(WorldClientTest, ErrorsComeBackWithFieldPaths) {
   std::get<MeshData>(spec.statics[0].geometry).triangles[1][2] = 7;
   s = client.CreateWorld(spec).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  // Mesh paths count triangles, not doubles (README "Worlds over gRPC").
+  // Mesh paths count triangles, not doubles (docs/worlds.md, "The service").
   EXPECT_EQ(Fields(s), std::vector<std::string>{"statics[0].mesh.triangles[1][2]"}) << DescribeStatus(s);
   // Not created, so nothing kept: a later NOT_FOUND is not re-created.
   EXPECT_TRUE(IsWorldNotFound(client.GetWorld("bad-world").status()));

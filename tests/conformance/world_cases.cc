@@ -605,13 +605,14 @@ Json Shots() {
   Json short_range = confirmed;
   short_range["max_range"] = 1.5;
   // The legs box [1.8, 2.2] x [-0.2, 0.2] x [0, 0.9] claimed with tolerance
-  // 0.3: passing 0.25 from its top edge is a hit on the rounded box, 0.35
-  // from it a miss (tolerance is a distance, not grown half extents).
-  Json box_near = ShotJ(1, V(0, 0.2 + 0.25 / std::sqrt(2.0), 0.9 + 0.25 / std::sqrt(2.0)), V(1, 0, 0));
+  // 0.3, along its bottom edge under the floor: passing 0.25 from the edge is
+  // a hit on the rounded box, 0.35 from it a miss (tolerance is a distance,
+  // not grown half extents).
+  Json box_near = ShotJ(1, V(0, 0.2 + 0.25 / std::sqrt(2.0), -0.25 / std::sqrt(2.0)), V(1, 0, 0));
   box_near["claimed"] = Claim(2, 2);
   box_near["tolerance"] = 0.3;
   Json box_far = box_near;
-  box_far["origin"] = V(0, 0.2 + 0.35 / std::sqrt(2.0), 0.9 + 0.35 / std::sqrt(2.0));
+  box_far["origin"] = V(0, 0.2 + 0.35 / std::sqrt(2.0), -0.35 / std::sqrt(2.0));
   // A claim on one's own body is INVALID; so is a bad direction, per shot.
   Json self = confirmed;
   self["claimed"] = Claim(1, 0);
@@ -630,6 +631,57 @@ Json Shots() {
                  {"ticks", {kLatest, kLatest, kLatest, 4, 2, kLatest}},
                  {"claimed_body_ids", {2, 2, 4, 2, 2, 2}},
                  {"claimed_part_ids", {0, 0, 1, 0, 0, 0}}});
+  s.Delete();
+  return s.Done();
+}
+
+// Shots as a game server judges them: the origin against the shooter's eye
+// at the command's time, the view time, old shots clamped, the category mask
+// and ignore list, and the teleport guard; readable and packed.
+Json ShotPolicy() {
+  Script s("world/shot_policy", "conf-shot-policy");
+  s.Create({{"statics", ArenaStatics()},
+            {"policy", {{"max_rewind_ticks", 2}, {"clamp_old_shots", true}, {"max_tick_distance", 3}}}});
+  Json shooter = Player(1, V(-2, 0, 0));
+  shooter["eye"] = V(0, 0, 1.75);
+  Json mate = Player(3, V(1, 0, 0));
+  mate["category"] = 16;
+  s.Push({{"tick", 1}, {"bodies", {shooter, Player(2, V(3, 0, 0)), mate}}});
+  s.Push({{"tick", 2}, {"bodies", {{{"id", 1}, {"pose", Pose(V(-1, 0, 0))}}}}});
+  // Body 2 jumps 8 units in one tick: the guard takes it as a teleport.
+  s.Push({{"tick", 3}, {"bodies", {{{"id", 2}, {"pose", Pose(V(3, 8, 0))}}}}});
+  s.Push({{"tick", 4}});
+  const Json eye = V(-1, 0, 1.75);
+  Json through_mate = ShotJ(1, eye, V(1, 0, 0));
+  through_mate["claimed"] = Claim(2, 0);
+  through_mate["at"] = At(2);
+  Json ignoring = through_mate;
+  ignoring["ignore_bodies"] = {3};
+  Json masked = through_mate;
+  masked["category_mask"] = kPlayers;
+  Json off_eye = through_mate;
+  off_eye["origin"] = V(-1, 2.5, 1.75);  // 2.5 from the eye: beyond 2 (the shooter stood still since tick 2).
+  Json backtrack = masked;
+  backtrack["expected_at"] = At(3, 0.5);
+  backtrack["max_skew_ticks"] = 1;
+  Json clamped = masked;
+  clamped["at"] = At(0);  // 4 ticks back: clamped to tick 2.
+  Json commanded = masked;
+  commanded["origin"] = V(-2, 0, 1.75);
+  commanded["command_at"] = At(1);
+  s.Shots({through_mate, ignoring, masked, off_eye, backtrack, clamped, commanded});
+  s.ShotsPacked({{"doubles", {-1, 0, 1.75, 1, 0, 0, "Infinity", 0, 0, 1,  // expected at tick 3
+                              -1, 0, 1.75, 1, 0, 0, "Infinity", 0, 0, 0,  // through the mate
+                              -2, 0, 1.75, 1, 0, 0, "Infinity", 0, 0, 0}},  // command at tick 1
+                 {"shooter_ids", {1, 1, 1}},
+                 {"ticks", {2, 2, 2}},
+                 {"claimed_body_ids", {2, 2, 2}},
+                 {"claimed_part_ids", {0, 0, 0}},
+                 {"command_ticks", {kLatest, kLatest, 1}},
+                 {"expected_ticks", {3, kLatest, kLatest}},
+                 {"category_masks", {kPlayers, 0, kPlayers}},
+                 {"ignore_counts", {0, 1, 0}},
+                 {"ignore_body_ids", {3}}});
   s.Delete();
   return s.Done();
 }
@@ -825,7 +877,8 @@ Json TickStream() {
 
 Json BuildWorldGolden() {
   Json cases =
-      Json::array({Lifecycle(), Frames(), Queries(), Shots(), NegativeTicks(), Moves(), Errors(), Recreate()});
+      Json::array({Lifecycle(), Frames(), Queries(), Shots(), ShotPolicy(), NegativeTicks(), Moves(), Errors(),
+                   Recreate()});
   return {{"tolerance", {{"abs", kAbsTolerance}, {"rel", kRelTolerance}}},
           {"server_args",
            {"--max_items_per_request=" + std::to_string(kMaxItemsPerRequest),

@@ -138,8 +138,11 @@ absl::Status RunStep(WorldClient& client, const std::string& rpc, const Json& re
     } else if (!convert::DecodePacked(FromJson<v1::ValidateShotsPackedRequest>(request), shots, violations)) {
       return absl::InvalidArgumentError("the step's packed shots do not decode");
     }
-    absl::StatusOr<std::vector<ShotVerdict>> verdicts =
-        rpc == "ValidateShots" ? client.ValidateShots(id, shots) : client.ValidateShotsPacked(id, shots);
+    const WorldClient::Batch batch = request.value("all_or_nothing", false) ? WorldClient::Batch::kAllOrNothing
+                                                                             : WorldClient::Batch::kPerItem;
+    absl::StatusOr<std::vector<ShotVerdict>> verdicts = rpc == "ValidateShots"
+                                                            ? client.ValidateShots(id, shots, batch)
+                                                            : client.ValidateShotsPacked(id, shots, batch);
     if (!verdicts.ok()) return verdicts.status();
     v1::ValidateShotsResponse out;
     for (const ShotVerdict& v : *verdicts) convert::ToProto(v, out.add_verdicts());
@@ -149,7 +152,9 @@ absl::Status RunStep(WorldClient& client, const std::string& rpc, const Json& re
   if (rpc == "ValidateMoves") {
     std::vector<MoveRequest> moves;
     convert::DecodeMoves(FromJson<v1::ValidateMovesRequest>(request), moves, violations);
-    absl::StatusOr<std::vector<MoveVerdict>> verdicts = client.ValidateMoves(id, moves);
+    const WorldClient::Batch batch = request.value("all_or_nothing", false) ? WorldClient::Batch::kAllOrNothing
+                                                                             : WorldClient::Batch::kPerItem;
+    absl::StatusOr<std::vector<MoveVerdict>> verdicts = client.ValidateMoves(id, moves, batch);
     if (!verdicts.ok()) return verdicts.status();
     v1::ValidateMovesResponse out;
     for (const MoveVerdict& v : *verdicts) convert::ToProto(v, out.add_verdicts());

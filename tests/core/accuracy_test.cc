@@ -1,4 +1,4 @@
-// The accuracy contract (issue 14, README "Accuracy", stated with its
+// The accuracy contract (issue 14, docs/queries.md, "Accuracy contract", stated with its
 // tolerance tol = 64 eps S in support/accuracy_contract.h) on the hard
 // configurations of tests/support/accuracy_cases.h, every level, against
 // the binary128 reference (support/exact_reference.h).
@@ -17,18 +17,13 @@
 #include "support/accuracy_contract.h"
 #include "support/case_count.h"
 #include "support/exact_reference.h"
-#include "support/known_bugs.h"
 
 namespace collide::testing {
 namespace {
 
-// Runs CaseCount(2000) cases of a class through every level. A class with
-// a known-bug id that is listed in known_bugs.h prints its violations as
-// KNOWN BUG and does not fail (it fails again once the entry is removed).
-void CheckClass(AccuracyClass cls, ShapeKind box_kind, bool swapped, uint64_t seed, const char* name,
-                const char* bug = nullptr) {
+// Runs CaseCount(2000) cases of a class through every level.
+void CheckClass(AccuracyClass cls, ShapeKind box_kind, bool swapped, uint64_t seed, const char* name) {
   const std::vector<AccuracyCase> cases = MakeAccuracyCases(cls, box_kind, swapped, CaseCount(2000), seed);
-  const KnownBug* known = bug ? FindKnownBug(bug) : nullptr;
   AccuracyWorst w;
   int violating = 0;
   std::string first;
@@ -48,11 +43,6 @@ void CheckClass(AccuracyClass cls, ShapeKind box_kind, bool swapped, uint64_t se
   }
   w.Print(name);
   if (violating == 0) return;
-  if (known) {
-    std::printf("KNOWN BUG %s (%d of %zu cases): %s\n", known->id.data(), violating, cases.size(),
-                known->description.data());
-    return;
-  }
   ADD_FAILURE() << name << ": " << violating << " of " << cases.size() << " cases break the contract:\n"
                 << first;
 }

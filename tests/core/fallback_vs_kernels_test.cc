@@ -23,7 +23,6 @@
 #include "query/registry.h"
 #include "support/case_count.h"
 #include "support/check_failures.h"
-#include "support/known_bugs.h"
 #include "support/random_shapes.h"
 
 namespace collide {
@@ -54,16 +53,6 @@ struct Slot {
 void PrintTo(const Slot& s, std::ostream* os) {
   *os << QueryLevelName(s.level) << "(" << ShapeKindName(s.a) << ", " << ShapeKindName(s.b) << ")";
 }
-
-// Checks of kernels that disagree with the fallback for a known, reported
-// bug (tests/support/known_bugs.h): printed, not failing.
-struct KnownFailure {
-  QueryLevel level;
-  ShapeKind a, b;  // either order.
-  const char* check;
-  const char* bug;
-};
-const std::vector<KnownFailure> kKnownFailures = {};
 
 std::vector<Slot> RegisteredSlots() {
   std::vector<Slot> out;
@@ -128,20 +117,7 @@ TEST_P(FallbackVsKernelsTest, KernelAgreesWithFallback) {
   }
   std::printf("%d pairs, %d normals compared\n", total, compared_normals);
   for (const std::string& check : failures.Checks()) {
-    const KnownFailure* known = nullptr;
-    for (const KnownFailure& kf : kKnownFailures) {
-      if (kf.level == slot.level && check == kf.check &&
-          ((kf.a == slot.a && kf.b == slot.b) || (kf.a == slot.b && kf.b == slot.a)) &&
-          testing::FindKnownBug(kf.bug)) {
-        known = &kf;
-      }
-    }
-    if (known) {
-      std::printf("KNOWN FAILURE (bug %s), not failing the test: of %d pairs, %s\n", known->bug, total,
-                  failures.Report(check).c_str());
-    } else {
-      ADD_FAILURE() << "of " << total << " pairs, " << failures.Report(check);
-    }
+    ADD_FAILURE() << "of " << total << " pairs, " << failures.Report(check);
   }
 }
 

@@ -28,7 +28,6 @@
 #include "collide/query.h"
 #include "support/case_count.h"
 #include "support/check_failures.h"
-#include "support/known_bugs.h"
 #include "support/random_shapes.h"
 #include "support/reference.h"
 
@@ -57,45 +56,6 @@ constexpr testing::PairSetSize kSets[] = {
     {PairSet::kGeneric, CaseCount(4000)},  {PairSet::kTouching, CaseCount(1500)},
     {PairSet::kParallel, CaseCount(1500)}, {PairSet::kDegenerate, CaseCount(1500)},
     {PairSet::kHuge, CaseCount(750)},      {PairSet::kTiny, CaseCount(750)}};
-
-// Checks that fail for a known, reported kernel bug: counted and printed, but
-// not failing the test. Each entry names the bug; remove it with the fix.
-struct KnownFailure {
-  QueryLevel level;
-  ShapeKind a, b;  // either order.
-  const char* check;
-  const char* why;  // the id of the bug in tests/support/known_bugs.h.
-};
-// "distance-common-point" (round family) was fixed in e63b86c;
-// "box-touching-hit" (box kernels) in 0390764 and 9889044;
-// "box-contact-witness" (box kernels, parallel features), entries removed.
-constexpr char kHitIffDistance[] = "hit exactly when distance <= 0";
-constexpr char kWitnessOnSurface[] = "witness points on the surfaces";
-const std::vector<KnownFailure> kKnownFailures = {
-    {QueryLevel::kContact, ShapeKind::kSegment, ShapeKind::kConvexHull, kWitnessOnSurface,
-     "epa-contact-witness"},
-    {QueryLevel::kContact, ShapeKind::kCapsule, ShapeKind::kConvexHull, kWitnessOnSurface,
-     "epa-contact-witness"},
-    {QueryLevel::kContact, ShapeKind::kAabb, ShapeKind::kTriangle, kWitnessOnSurface, "epa-contact-witness"},
-    {QueryLevel::kContact, ShapeKind::kAabb, ShapeKind::kConvexHull, kWitnessOnSurface,
-     "epa-contact-witness"},
-    {QueryLevel::kContact, ShapeKind::kObb, ShapeKind::kTriangle, kWitnessOnSurface, "epa-contact-witness"},
-    {QueryLevel::kContact, ShapeKind::kObb, ShapeKind::kConvexHull, kWitnessOnSurface, "epa-contact-witness"},
-    {QueryLevel::kContact, ShapeKind::kTriangle, ShapeKind::kConvexHull, kWitnessOnSurface,
-     "epa-contact-witness"},
-    {QueryLevel::kContact, ShapeKind::kConvexHull, ShapeKind::kConvexHull, kWitnessOnSurface,
-     "epa-contact-witness"},
-};
-
-const KnownFailure* FindKnown(QueryLevel level, ShapeKind a, ShapeKind b, const std::string& check) {
-  for (const KnownFailure& k : kKnownFailures) {
-    if (k.level == level && check == k.check && ((k.a == a && k.b == b) || (k.a == b && k.b == a)) &&
-        testing::FindKnownBug(k.why)) {
-      return &k;
-    }
-  }
-  return nullptr;
-}
 
 bool BitEqual(double x, double y) {
   return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y);
@@ -176,11 +136,6 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
     if (Query(p.level, a, b).status == QueryStatus::kUnsupported) {
       FAIL() << "Query(" << QueryLevelName(p.level) << ", " << ShapeKindName(p.a) << ", "
              << ShapeKindName(p.b) << ") returns kUnsupported";
-    }
-  }
-  for (const KnownFailure& k : kKnownFailures) {
-    if (k.level == p.level && ((k.a == p.a && k.b == p.b) || (k.a == p.b && k.b == p.a))) {
-      std::printf("Known failure of this pair, reported but not failing: check \"%s\": %s\n", k.check, k.why);
     }
   }
   const bool has_halfspace = p.a == ShapeKind::kHalfspace || p.b == ShapeKind::kHalfspace;
@@ -355,12 +310,7 @@ TEST_P(InvariantsTest, RandomPairsKeepTheResultConvention) {
     }
   }
   for (const std::string& check : failures.Checks()) {
-    if (const KnownFailure* k = FindKnown(p.level, p.a, p.b, check)) {
-      std::printf("KNOWN FAILURE (%s), not failing the test: of %d pairs, %s\n", k->why, total,
-                  failures.Report(check).c_str());
-    } else {
-      ADD_FAILURE() << "of " << total << " pairs, " << failures.Report(check);
-    }
+    ADD_FAILURE() << "of " << total << " pairs, " << failures.Report(check);
   }
 }
 

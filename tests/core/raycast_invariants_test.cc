@@ -20,7 +20,6 @@
 
 #include "collide/query.h"
 #include "support/check_failures.h"
-#include "support/known_bugs.h"
 #include "support/random_shapes.h"
 #include "support/reference.h"
 
@@ -39,14 +38,6 @@ constexpr double kTol = 1e-9;
 // 10,000 rays per kind.
 constexpr testing::PairSetSize kSets[] = {
     {PairSet::kGeneric, 6000}, {PairSet::kDegenerate, 2000}, {PairSet::kHuge, 1000}, {PairSet::kTiny, 1000}};
-
-// Ray-cast checks that fail for a known, reported bug (known_bugs.h).
-struct KnownFailure {
-  ShapeKind kind;
-  const char* check;
-  const char* bug;
-};
-const std::vector<KnownFailure> kKnownFailures = {};
 
 // The middle of the shape's bounding box (support functions along the axes).
 Vec3 Center(const RefShape& s) {
@@ -181,16 +172,7 @@ TEST_P(RayCastInvariantsTest, RandomRaysKeepTheRayConvention) {
   std::printf("%d rays, %d starting inside, %d distances compared with the bisection\n", total, inside_starts,
               compared);
   for (const std::string& check : failures.Checks()) {
-    const KnownFailure* known = nullptr;
-    for (const KnownFailure& k : kKnownFailures) {
-      if (k.kind == kind && check == k.check && testing::FindKnownBug(k.bug)) known = &k;
-    }
-    if (known) {
-      std::printf("KNOWN FAILURE (bug %s), not failing the test: of %d rays, %s\n", known->bug, total,
-                  failures.Report(check).c_str());
-    } else {
-      ADD_FAILURE() << "of " << total << " rays, " << failures.Report(check);
-    }
+    ADD_FAILURE() << "of " << total << " rays, " << failures.Report(check);
   }
 }
 

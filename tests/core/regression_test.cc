@@ -1,15 +1,11 @@
 // One named test per kernel bug the verification tests found: the minimal
-// input, the expected answer and why. A bug still listed in
-// tests/support/known_bugs.h skips its test with a loud message instead of
-// failing (it is reported and owned elsewhere); once fixed and unlisted the
-// test must pass.
+// input, the expected answer and why; a failure names the bug.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
 #include "collide/query.h"
-#include "support/known_bugs.h"
 #include "support/random_shapes.h"
 #include "support/reference.h"
 
@@ -18,20 +14,8 @@ namespace {
 
 using testing::Describe;
 
-// Passes, or skips loudly when `ok` is false and `bug` is a listed known bug.
-// Why a skip at all: a reported bug listed in support/known_bugs.h keeps its
-// regression test in the suite, visible as SKIPPED with the bug's id, until
-// its fix lands; any other failure fails. The list is empty today, so no
-// test in this file skips.
-#define EXPECT_OR_KNOWN_BUG(ok, bug, message)                                                     \
-  do {                                                                                            \
-    if (!(ok)) {                                                                                  \
-      if (const testing::KnownBug* known = testing::FindKnownBug(bug)) {                          \
-        GTEST_SKIP() << "KNOWN BUG " << known->id << " (reported, not fixed yet): " << (message); \
-      }                                                                                           \
-      ADD_FAILURE() << (message);                                                                 \
-    }                                                                                             \
-  } while (0)
+// Expects `ok`; a failure names the bug it brings back.
+#define EXPECT_NOT_BUG(ok, bug, message) EXPECT_TRUE(ok) << "bug " << (bug) << " is back: " << (message)
 
 std::string Result(const PairResult& r) {
   return "hit " + std::to_string(r.hit) + " distance " + std::to_string(r.distance) + " pa " +
@@ -44,7 +28,7 @@ std::string Result(const PairResult& r) {
 TEST(RegressionTest, DistancePointInsideSphereGivesThePoint) {
   const PairResult r = Distance(Point{{0, 0, 0}}, Sphere{{0, 0, 0.5}, 1.0});
   ASSERT_TRUE(r.hit);
-  EXPECT_OR_KNOWN_BUG(r.point_a == (Vec3{0, 0, 0}) && r.point_b == (Vec3{0, 0, 0}), "distance-common-point",
+  EXPECT_NOT_BUG(r.point_a == (Vec3{0, 0, 0}) && r.point_b == (Vec3{0, 0, 0}), "distance-common-point",
                       "expected both points (0,0,0), got " + Result(r));
 }
 
@@ -54,7 +38,7 @@ TEST(RegressionTest, DistanceSphereInsideSphereGivesAPointInBoth) {
   const PairResult r = Distance(small, big);
   ASSERT_TRUE(r.hit);
   const testing::RefShape ra(small), rb(big);
-  EXPECT_OR_KNOWN_BUG(
+  EXPECT_NOT_BUG(
       r.point_a == r.point_b && ra.Distance(r.point_a) <= 1e-12 && rb.Distance(r.point_a) <= 1e-12,
       "distance-common-point", "expected a point within 0.1 of the origin, got " + Result(r));
 }
@@ -68,7 +52,7 @@ TEST(RegressionTest, BoxTouchingSphereDistanceZeroMeansHit) {
                  {-0.15462626322934481, 1.0047511961284141, -0.16520195531272874}};
   for (QueryLevel level : {QueryLevel::kDistance, QueryLevel::kContact}) {
     const PairResult r = Query(level, sphere, box);
-    EXPECT_OR_KNOWN_BUG(r.hit == (r.distance <= 0), "box-touching-hit",
+    EXPECT_NOT_BUG(r.hit == (r.distance <= 0), "box-touching-hit",
                         "hit must be exactly distance <= 0, got " + Result(r));
   }
 }
@@ -79,7 +63,7 @@ void ExpectWitnessesOnShapes(const Shape& a, const Shape& b, const char* bug) {
   ASSERT_TRUE(r.hit);
   const testing::RefShape ra(a), rb(b);
   const double sa = ra.SurfaceDistance(r.point_a), sb = rb.SurfaceDistance(r.point_b);
-  EXPECT_OR_KNOWN_BUG(std::fabs(sa) <= 1e-9 && std::fabs(sb) <= 1e-9, bug,
+  EXPECT_NOT_BUG(std::fabs(sa) <= 1e-9 && std::fabs(sb) <= 1e-9, bug,
                       "point_a " + std::to_string(sa) + " and point_b " + std::to_string(sb) +
                           " from their shapes' surfaces, got " + Result(r));
 }

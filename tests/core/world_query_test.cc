@@ -332,7 +332,8 @@ TEST(WorldVerdictInvariantsTest, ConfirmedShotsAndOkMovesHoldUp) {
     ShotRequest s;
     s.shooter = rng.Int(1, static_cast<int>(w.categories.size()));
     s.at = Time{latest - rng.Int(0, 30), rng.Uniform(0, 1)};
-    const auto shooter = w.world.BodyPoseAt(s.shooter, s.at);
+    // The origin near where the server knows the shooter: the latest frame.
+    const auto shooter = w.world.BodyPoseAt(s.shooter, std::nullopt);
     if (!shooter) continue;
     s.origin = shooter->position + rng.InBox(-1, 1);
     const std::int64_t target = rng.Int(1, static_cast<int>(w.categories.size()));
@@ -440,7 +441,7 @@ TEST(WorldShotTest, VerdictsMatchBruteForceWithTolerancesInEveryPartOrder) {
     ShotRequest s;
     s.shooter = rng.Int(1, static_cast<int>(w.categories.size()));
     s.at = Time{latest - rng.Int(0, 20), rng.Uniform(0, 1)};
-    const auto shooter = w.world.BodyPoseAt(s.shooter, s.at);
+    const auto shooter = w.world.BodyPoseAt(s.shooter, std::nullopt);  // at the command: the latest.
     if (!shooter) continue;
     s.origin = shooter->position + rng.InBox(-1, 1);
     s.tolerance = std::array<double, 4>{0.0, 0.05, 0.3, 1.0}[rng.Int(0, 3)];

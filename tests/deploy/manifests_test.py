@@ -52,7 +52,7 @@ def server_flag_defaults():
 
 
 # The pair queries' measured peak resident set under 2x overload of maximal
-# batches with the default flags (README: Memory, "peak 404 MB").
+# batches with the default flags (docs/operations.md, "Memory": "peak 404 MB").
 PAIR_QUERY_PEAK_BYTES = 404 * 10**6
 
 MEMORY_UNITS = {"Mi": 2**20, "Gi": 2**30, "M": 2**20, "G": 2**30}

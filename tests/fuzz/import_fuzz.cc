@@ -1,7 +1,9 @@
 // libFuzzer target over the map readers of our own: every input is read as a
 // Quake 3 BSP and as a .pk3 zip archive (import/src/bsp_file.cc,
-// zip_archive.cc, pk3_import.cc). Neither may crash, allocate past the
-// limits below, or run long; a success must give a valid mesh (every index in
+// zip_archive.cc, pk3_import.cc), with every geometry category (brush hulls
+// and collision patches too: bsp_brushes.cc, convex_hull.cc,
+// collision_patch.cc). Neither may crash, allocate past the limits below, or
+// run long; a success must give a valid mesh (every index in
 // range, finite vertices, at most max_triangles, bounds holding every
 // vertex) and a failure a message naming the input. A violation aborts,
 // which libFuzzer reports as a crash.
@@ -17,7 +19,8 @@ namespace {
 
 // Small caps keep each input fast: the readers must hold them whatever the
 // input declares.
-const ImportOptions kOptions = {.clip_brushes = true, .max_triangles = 1 << 18, .max_entry_bytes = 8 << 20};
+const ImportOptions kOptions = {
+    .categories = kAllCategories, .max_triangles = 1 << 18, .max_entry_bytes = 8 << 20};
 
 void Fail(const char* what, const std::string& detail) {
   std::fprintf(stderr, "invariant violated: %s: %s\n", what, detail.c_str());

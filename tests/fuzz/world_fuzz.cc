@@ -168,8 +168,8 @@ bool AnyNan(const Message& m) {
   return false;
 }
 
-// "" when the core's mesh path `rest` (README: "mesh paths count vertices
-// and triangles, not doubles": "vertices[12].x", "triangles[5][2]", and
+// "" when the core's mesh path `rest` (docs/worlds.md, "The service": mesh
+// paths count vertices and triangles, not doubles: "vertices[12].x", "triangles[5][2]", and
 // "triangles" for the cap entry) lies inside `mesh`; else what is wrong.
 std::string CheckMeshPath(const v1::Mesh& mesh, const std::string& rest) {
   static const std::regex* pattern =

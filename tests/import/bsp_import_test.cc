@@ -296,11 +296,11 @@ TEST(BrushHull, ClipBrushesOfRealMapsAreClosedConvexHulls) {
       std::vector<BspPlane> planes;
       for (int k = 0; k < brush.num_sides; ++k)
         planes.push_back(bsp->planes[bsp->brush_side_planes[brush.first_side + k]]);
-      const std::vector<std::vector<Vec3>> hull = BrushHull(planes);
+      const std::vector<std::array<Vec3, 3>> hull = BrushHull(planes);
       ASSERT_GE(hull.size(), 4u) << "brush " << b;
       std::map<std::pair<std::array<double, 3>, std::array<double, 3>>, int> edges;
       double volume = 0;
-      for (const std::vector<Vec3>& polygon : hull) {
+      for (const std::array<Vec3, 3>& polygon : hull) {
         ASSERT_GE(polygon.size(), 3u);
         hull_triangles += polygon.size() - 2;
         for (std::size_t k = 0; k < polygon.size(); ++k) {

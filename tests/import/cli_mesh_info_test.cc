@@ -1,6 +1,6 @@
 // `collide mesh info` and `collide mesh maps` on the real OpenArena pak: the
-// numbers it prints are the importer's and the TriangleMesh's, and errors
-// name the file.
+// numbers it prints (per category, and for the mesh) are the importer's and
+// the TriangleMesh's, and errors name the file.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,7 +46,7 @@ CliResult RunCli(std::vector<std::string> args) {
 }
 
 TEST(CliMeshInfo, PrintsTheImportedMapAndItsBvh) {
-  const CliResult r = RunCli({"mesh", "info", kOpenArenaPak, "--map=oa_bases3"});
+  const CliResult r = RunCli({"mesh", "info", kOpenArenaPak, "--map=oa_bases3", "--categories=render"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const absl::StatusOr<importer::ImportedMesh> m = importer::ImportMap(kOpenArenaPak, {.map = "oa_bases3"});
   ASSERT_TRUE(m.ok());
@@ -59,6 +59,34 @@ TEST(CliMeshInfo, PrintsTheImportedMapAndItsBvh) {
   EXPECT_THAT(r.out, HasSubstr("memory:      " + std::to_string(mesh.memory_bytes()) + " bytes"));
   EXPECT_THAT(r.out, HasSubstr("bvh build:   "));
   EXPECT_THAT(r.out, HasSubstr("bounds:      ("));
+}
+
+// By default every category: a row each with the importer's counts and
+// bounds, and the mesh of them all.
+TEST(CliMeshInfo, ShowsEachCategory) {
+  const CliResult r = RunCli({"mesh", "info", kOpenArenaPak, "--map=am_underworks2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const absl::StatusOr<importer::ImportedMesh> m =
+      importer::ImportMap(kOpenArenaPak, {.map = "am_underworks2", .categories = importer::kAllCategories});
+  ASSERT_TRUE(m.ok());
+  for (int c = 0; c < importer::kCategoryCount; ++c) {
+    const importer::CategoryStats& k = m->stats.categories[c];
+    const std::string name(importer::CategoryName(static_cast<importer::Category>(c)));
+    // "  NAME  TRIANGLES  BRUSHES (DROPPED)  PATCH FACES  bounds", parentheses matched by '.'.
+    EXPECT_THAT(
+        r.out, ::testing::ContainsRegex("\n  " + name + " +" + std::to_string(k.triangles) + " +" +
+                                        std::to_string(k.brushes) + " ." + std::to_string(k.dropped_brushes) +
+                                        ". +" + std::to_string(k.patch_faces) + "  "));
+  }
+  EXPECT_GT(m->stats.categories[static_cast<int>(importer::Category::kPlayerClip)].brushes, 0u);
+  EXPECT_THAT(r.out,
+              HasSubstr("mesh:        render + solid + player_clip + monster_clip + water + slime + lava"));
+  EXPECT_THAT(r.out, HasSubstr("triangles:   " + std::to_string(m->mesh.triangles.size()) + "\n"));
+
+  const CliResult bad =
+      RunCli({"mesh", "info", kOpenArenaPak, "--map=am_underworks2", "--categories=solid,glass"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("unknown category \"glass\""));
 }
 
 TEST(CliMeshInfo, ListsMapsAndNamesTheFileInErrors) {

@@ -14,7 +14,7 @@
 // and answered right. A replica SIGKILLed under load costs the worlds on the
 // survivors nothing (no error, no re-creation, their full history kept); the
 // client library re-creates each world of the dead one on its new owner, once,
-// within a stated time; every error a client saw is one the README documents.
+// within a stated time; every error a client saw is one docs/operations.md documents.
 // A replica added later takes a share of the worlds (re-created there, the
 // loss reported) and no other world moves.
 #include <gtest/gtest.h>
@@ -190,7 +190,7 @@ bool SlotIs(const States& states, int slot, const std::string& prefix) {
 }
 
 // The codes a client of the shared pool may see while a replica dies
-// (README, "Failure model"): UNAVAILABLE, what gRPC makes of the proxy's 502
+// (docs/operations.md, "Failure model"): UNAVAILABLE, what gRPC makes of the proxy's 502
 // and 503 answers and of a connection reset mid-call. A world's NOT_FOUND on
 // its new owner never reaches the caller: the client re-creates the world.
 const std::set<absl::StatusCode> kDocumentedFailoverCodes = {absl::StatusCode::kUnavailable};
@@ -410,7 +410,7 @@ TEST(ProxyScaleTest, WorldsStayWithTheirOwnerSurviveAKilledReplicaAndMoveLittleW
     // moved twice), none elsewhere (a call reaching a non-owner would be one).
     EXPECT_EQ(losses.Of(k), owner[k] == victim ? 1 : 0) << WorldId(k) << " (owner " << owner[k] << ")";
   }
-  // The stated recovery bound (README, "Failure model"): calls made for a
+  // The stated recovery bound (docs/operations.md, "Failure model"): calls made for a
   // dead replica's worlds fail for at most 3 s after the kill (2 failed health
   // checks, 1 s apart, plus a margin), and each world answers on its new
   // owner after at most 3 s of calls; in practice the proxy's redispatch

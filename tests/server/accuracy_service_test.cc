@@ -1,9 +1,8 @@
 // The accuracy contract of issue 14 (support/accuracy_contract.h) through the
 // service, in both encodings: a few cases of every class and order of
 // support/accuracy_cases.h sent as readable QueryPairs and as packed
-// QueryPairsPacked, each answer bit for bit the core's and, outside a
-// class listed in known_bugs.h, within the contract against the binary128
-// reference. The encodings carry doubles exactly, so this guards the
+// QueryPairsPacked, each answer bit for bit the core's and within the
+// contract against the binary128 reference. The encodings carry doubles exactly, so this guards the
 // conversion and dispatch path, not new arithmetic.
 #include <gtest/gtest.h>
 
@@ -19,7 +18,6 @@
 #include "support/accuracy_cases.h"
 #include "support/accuracy_contract.h"
 #include "support/exact_reference.h"
-#include "support/known_bugs.h"
 #include "tests/server/test_server.h"
 
 namespace collide::server {
@@ -34,17 +32,16 @@ struct ClassSet {
   ShapeKind box_kind;
   bool swapped;
   const char* name;
-  const char* known_bug;
 };
 constexpr ClassSet kSets[] = {
-    {AccuracyClass::kBoxBoxParallelEdges, ShapeKind::kObb, false, "obb-obb parallel edges", nullptr},
-    {AccuracyClass::kBoxBoxParallelEdges, ShapeKind::kAabb, true, "obb-aabb parallel edges", nullptr},
-    {AccuracyClass::kTriangleBoxParallelFace, ShapeKind::kObb, false, "obb-triangle parallel face", nullptr},
-    {AccuracyClass::kTriangleBoxParallelFace, ShapeKind::kAabb, true, "triangle-aabb parallel face", nullptr},
-    {AccuracyClass::kTriangleBoxThin, ShapeKind::kAabb, false, "aabb-triangle thin", nullptr},
-    {AccuracyClass::kTriangleBoxThin, ShapeKind::kObb, true, "triangle-obb thin", nullptr},
-    {AccuracyClass::kSphereTriangleThin, ShapeKind::kSphere, false, "sphere-triangle thin", nullptr},
-    {AccuracyClass::kSphereTriangleThin, ShapeKind::kSphere, true, "triangle-sphere thin", nullptr},
+    {AccuracyClass::kBoxBoxParallelEdges, ShapeKind::kObb, false, "obb-obb parallel edges"},
+    {AccuracyClass::kBoxBoxParallelEdges, ShapeKind::kAabb, true, "obb-aabb parallel edges"},
+    {AccuracyClass::kTriangleBoxParallelFace, ShapeKind::kObb, false, "obb-triangle parallel face"},
+    {AccuracyClass::kTriangleBoxParallelFace, ShapeKind::kAabb, true, "triangle-aabb parallel face"},
+    {AccuracyClass::kTriangleBoxThin, ShapeKind::kAabb, false, "aabb-triangle thin"},
+    {AccuracyClass::kTriangleBoxThin, ShapeKind::kObb, true, "triangle-obb thin"},
+    {AccuracyClass::kSphereTriangleThin, ShapeKind::kSphere, false, "sphere-triangle thin"},
+    {AccuracyClass::kSphereTriangleThin, ShapeKind::kSphere, true, "triangle-sphere thin"},
 };
 constexpr QueryLevel kLevels[] = {QueryLevel::kIntersect, QueryLevel::kDistance, QueryLevel::kContact};
 
@@ -62,7 +59,6 @@ bool BitEqual(const PairResult& p, const PairResult& q) {
 void Check(const ClassSet& set, const std::vector<AccuracyCase>& cases, QueryLevel level,
            const std::vector<PairResult>& answers, const char* encoding) {
   ASSERT_EQ(answers.size(), cases.size());
-  const bool contract = !(set.known_bug && collide::testing::FindKnownBug(set.known_bug));
   for (size_t k = 0; k < cases.size(); ++k) {
     const std::string what = std::string(set.name) + " #" + std::to_string(k) + " " + encoding;
     const PairResult core = Query(level, cases[k].a, cases[k].b);
@@ -71,7 +67,6 @@ void Check(const ClassSet& set, const std::vector<AccuracyCase>& cases, QueryLev
     } else {
       EXPECT_TRUE(BitEqual(answers[k], core)) << what;
     }
-    if (!contract) continue;
     collide::testing::AccuracyWorst w;
     const double exact = collide::testing::ExactSignedDistance(cases[k].a, cases[k].b);
     for (const std::string& bad : collide::testing::ContractViolations(

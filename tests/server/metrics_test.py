@@ -123,7 +123,8 @@ class MetricsTest(unittest.TestCase):
             with world.stream() as stream:
                 a = stream.tick(collide.Frame(4, [player(1, 0), player(2, 2)]), shots=shots)
                 b = stream.tick(collide.Frame(5, [player(1, 0), player(2, 2)]), moves=moves)
-                bad = stream.tick(collide.Frame(6), shots=[collide.Shot(1, (0, 0, 1.7), (0, 0, 0))])
+                bad = stream.tick(collide.Frame(6), shots=[collide.Shot(1, (0, 0, 1.7), (0, 0, 0))],
+                                  all_or_nothing=True)
                 self.assertEqual(self.value(self.scrape(), "collide_tick_streams"), 1)
             self.assertEqual((a.error, b.error, bad.error.code), (None, None, grpc.StatusCode.INVALID_ARGUMENT))
             shot_codes = collide.count_codes(shot_verdicts + a.shots)

@@ -27,6 +27,7 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "collide/query.h"
+#include "collide/version.h"
 #include "convert/packed.h"
 #include "convert/readable_wire.h"
 #include "convert/requests.h"

@@ -1,4 +1,4 @@
-// The accuracy contract of issue 14 (README "Accuracy"), checked against the
+// The accuracy contract of issue 14 (docs/queries.md, "Accuracy contract"), checked against the
 // binary128 reference (exact_reference.h). With S the scene scale (the
 // largest coordinate magnitude of either shape's vertices, centre plus
 // extents, or centre plus radius) and eps = 2^-52, tol = 64 eps S:

@@ -14,7 +14,7 @@ import (
 	pb "collide/client/go/gen/collide/v1"
 )
 
-// The server does not inflate requests (README: Security), so it advertises
+// The server does not inflate requests (docs/operations.md, "Security"), so it advertises
 // only identity in grpc-accept-encoding and refuses a gzip request with
 // UNIMPLEMENTED naming the accepted encoding, with grpc-accept-encoding:
 // identity on the refusal too, on every RPC (gRPC compression spec).

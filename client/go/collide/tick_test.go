@@ -109,7 +109,7 @@ func TestTickStream(t *testing.T) {
 		for _, r := range []*pb.TickRequest{
 			{Frame: &pb.Frame{Tick: 1, Bodies: []*pb.BodyUpdate{player(1, 0, 0), player(2, 5, 0)}}},
 			{Frame: &pb.Frame{Tick: 1}},
-			{Frame: &pb.Frame{Tick: 3}, Shots: &pb.ValidateShotsRequest{Shots: []*pb.Shot{bad}}},
+			{Frame: &pb.Frame{Tick: 3}, Shots: &pb.ValidateShotsRequest{Shots: []*pb.Shot{bad}, AllOrNothing: true}},
 			{Shots: &pb.ValidateShotsRequest{Shots: []*pb.Shot{chestShot()}}},
 		} {
 			if _, err := s.Send(r); err != nil {

@@ -257,7 +257,9 @@ func (w *World) ValidateShotsPacked(ctx context.Context, shots *PackedShots) ([]
 	err := w.call(ctx, func(ctx context.Context) (e error) {
 		resp, e = w.svc.ValidateShotsPacked(ctx, &pb.ValidateShotsPackedRequest{WorldId: w.id, Doubles: shots.Doubles,
 			ShooterIds: shots.ShooterIDs, Ticks: shots.Ticks, ClaimedBodyIds: shots.ClaimedBodyIDs,
-			ClaimedPartIds: shots.ClaimedPartIDs, AllOrNothing: shots.AllOrNothing})
+			ClaimedPartIds: shots.ClaimedPartIDs, AllOrNothing: shots.AllOrNothing, CommandTicks: shots.CommandTicks,
+			ExpectedTicks: shots.ExpectedTicks, CategoryMasks: shots.CategoryMasks, IgnoreCounts: shots.IgnoreCounts,
+			IgnoreBodyIds: shots.IgnoreBodyIDs})
 		return e
 	})
 	return resp.GetVerdicts(), err

@@ -56,6 +56,16 @@ type PackedShots struct {
 	ClaimedPartIDs []int32
 	// AllOrNothing: a bad shot fails the call (see AllOrNothing).
 	AllOrNothing bool
+	// Optional arrays, empty or one entry per shot (world.proto
+	// ValidateShotsPackedRequest): the command's tick and the expected view
+	// tick (LatestTick: the latest frame / none; the skew allowed in the
+	// shot's tenth double), the category mask (0: all), and IgnoreCounts[i]
+	// ignored bodies of IgnoreBodyIDs, shot after shot.
+	CommandTicks  []int64
+	ExpectedTicks []int64
+	CategoryMasks []uint64
+	IgnoreCounts  []int32
+	IgnoreBodyIDs []int64
 }
 
 // LatestTick is a packed shot's tick for the latest frame: math.MinInt64,

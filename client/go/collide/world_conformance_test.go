@@ -286,7 +286,8 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 		}
 		v, err := w.ValidateShotsPacked(ctx, &PackedShots{Doubles: q.GetDoubles(), ShooterIDs: q.GetShooterIds(),
 			Ticks: q.GetTicks(), ClaimedBodyIDs: q.GetClaimedBodyIds(), ClaimedPartIDs: q.GetClaimedPartIds(),
-			AllOrNothing: q.GetAllOrNothing()})
+			AllOrNothing: q.GetAllOrNothing(), CommandTicks: q.GetCommandTicks(), ExpectedTicks: q.GetExpectedTicks(),
+			CategoryMasks: q.GetCategoryMasks(), IgnoreCounts: q.GetIgnoreCounts(), IgnoreBodyIDs: q.GetIgnoreBodyIds()})
 		answer = &pb.ValidateShotsResponse{Verdicts: v}
 		if err != nil {
 			return nil, err

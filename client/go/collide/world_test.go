@@ -273,7 +273,7 @@ func TestWorlds(t *testing.T) {
 			{1, eye, Vec3{1, 0, 0}, nil, 2, 1, pb.ShotCode_SHOT_CODE_CONFIRMED},
 			{1, eye, Vec3{1, 0, 0}, nil, 2, 0, pb.ShotCode_SHOT_CODE_HIT_OTHER_PART},
 			{1, eye, Vec3{1, 0, 0}, nil, 3, 1, pb.ShotCode_SHOT_CODE_HIT_OTHER_BODY}, // 2 stands in front
-			{1, eye, Vec3{15, 1.5, 0}, nil, 3, 1, pb.ShotCode_SHOT_CODE_BLOCKED},     // by the wall
+			{4, Vec3{3, 2, 1.2}, Vec3{12, -2, 0}, nil, 3, 1, pb.ShotCode_SHOT_CODE_BLOCKED}, // by the wall
 			{1, eye, Vec3{0, -1, 0}, nil, 2, 1, pb.ShotCode_SHOT_CODE_MISSED},
 			{1, eye, Vec3{1, 0, 0}, At(1, 0), 2, 1, pb.ShotCode_SHOT_CODE_REWIND_TOO_OLD},
 			{1, eye, Vec3{1, 0, 0}, At(11, 0), 2, 1, pb.ShotCode_SHOT_CODE_IN_THE_FUTURE},

@@ -75,6 +75,8 @@ class CreateWorldRequest;
 struct MapFileRef {
   std::string name;
   std::string map;
+  // world.proto MapGeometry values (RENDER = 1 ... LAVA = 7); empty: RENDER.
+  std::vector<int> geometry;
 };
 
 // A static element of a world to create: a mesh (world frame, two-sided), a
@@ -93,6 +95,9 @@ struct WorldPolicy {
   std::optional<double> default_max_speed;
   std::optional<double> skin_width;
   std::optional<int> slide_iterations;
+  std::optional<std::uint64_t> move_category_mask;  // moves with mask 0
+  std::optional<std::uint64_t> shot_category_mask;
+  std::optional<MovementModel> movement;  // moves judged by a game's rules (collide/movement.h)
 };
 
 struct WorldSpec {

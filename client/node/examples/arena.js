@@ -78,16 +78,16 @@ async function main() {
     }));
     for (const p of players) p.past.unshift(p.position.slice());
 
-    // Two shooters fire at someone they saw LAG_TICKS ago (everything as
-    // their client showed it then): a player in sight if there is one (a ray
-    // to each other player's chest), claiming the head a third of the time,
+    // Two shooters fire from where they are now at someone as their client
+    // showed them LAG_TICKS ago: a player in sight if there is one (a ray to
+    // each other player's chest), claiming the head a third of the time,
     // with a little aim spread.
     const seen = Math.max(1, tick - LAG_TICKS);
     const back = tick - seen;
     const chest = (p) => [p.past[back][0], p.past[back][1], p.past[back][2] + 5];
     const shooters = [0, 1].map(() => players[Math.floor(rand() * players.length)]);
     const sights = shooters.map((shooter) => {
-      const eye = [shooter.past[back][0], shooter.past[back][1], shooter.past[back][2] + EYE];
+      const eye = [shooter.past[0][0], shooter.past[0][1], shooter.past[0][2] + EYE];  // the present eye
       return {shooter, eye, others: players.filter((p) => p !== shooter)};
     });
     const rayCasts = sights.flatMap(({shooter, eye, others}) => others.map((p) => ({

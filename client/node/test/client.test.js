@@ -6,20 +6,31 @@ const assert = require('node:assert/strict');
 const {Client, CollideError, shapes, PACKED_STRIDES, status} = require('..');
 const {liveClient} = require('./live_server');
 
-test('shape builders produce the proto form', () => {
+test('shape builders produce the proto form, in camelCase', () => {
   assert.deepEqual(shapes.sphere([1, 2, 3], 0.5), {sphere: {center: {x: 1, y: 2, z: 3}, radius: 0.5}});
   assert.deepEqual(shapes.obb([0, 0, 0], [1, 2, 3]), {
-    obb: {center: {x: 0, y: 0, z: 0}, half_extents: {x: 1, y: 2, z: 3}},
+    obb: {center: {x: 0, y: 0, z: 0}, halfExtents: {x: 1, y: 2, z: 3}},
   });
   assert.deepEqual(shapes.obb([0, 0, 0], [1, 1, 1], [0, 1, 0, 0]).obb.rotation, {w: 0, x: 1, y: 0, z: 0});
-  assert.deepEqual(shapes.convexHull([[0, 0, 0], [1, 0, 0]]).convex_hull.vertices.length, 2);
+  assert.deepEqual(shapes.convexHull([[0, 0, 0], [1, 0, 0]]).convexHull.vertices.length, 2);
   assert.deepEqual(shapes.ray([0, 0, 0], [1, 0, 0], Infinity), {origin: {x: 0, y: 0, z: 0}, direction: {x: 1, y: 0, z: 0}});
-  assert.equal(shapes.ray([0, 0, 0], [1, 0, 0], 2).max_distance, 2);
+  assert.equal(shapes.ray([0, 0, 0], [1, 0, 0], 2).maxDistance, 2);
   assert.equal(PACKED_STRIDES.obb, 10);
 });
 
 describe('against a live server', {skip: !process.env.COLLIDE_SERVER && 'needs COLLIDE_SERVER'}, () => {
   const live = liveClient();
+
+  test('camelCase and the proto\'s snake_case field names ask the same', async () => {
+    const camel = await live.client.queryPairs('distance', [
+      [{obb: {center: [0, 0, 0], halfExtents: [1, 1, 1]}}, {convexHull: {vertices: [[3, 0, 0], [4, 0, 0], [3, 1, 0]]}}]]);
+    const snake = await live.client.queryPairs('distance', [
+      [{obb: {center: [0, 0, 0], half_extents: [1, 1, 1]}}, {convex_hull: {vertices: [[3, 0, 0], [4, 0, 0], [3, 1, 0]]}}]]);
+    assert.deepEqual(camel, snake);
+    assert.ok(Math.abs(camel[0].distance - 2) < 1e-12);
+    const [hit] = await live.client.castRays([[{origin: [-5, 0, 0], direction: [1, 0, 0], maxDistance: 3}, shapes.sphere([0, 0, 0], 1)]]);
+    assert.equal(hit.hit, false);  // maxDistance 3 stops short of the sphere at 4
+  });
 
   test('health and server info', async () => {
     assert.equal(await live.client.health(), 'SERVING');
@@ -79,7 +90,7 @@ describe('against a live server', {skip: !process.env.COLLIDE_SERVER && 'needs C
   });
 
   test('gzip requests are refused UNIMPLEMENTED naming the accepted encoding, on every RPC', async () => {
-    // The server does not inflate requests (README: Security) and so does not
+    // The server does not inflate requests (docs/operations.md, "Security") and so does not
     // advertise gzip: a gzip call is refused naming identity, as the gRPC
     // compression spec says.
     const gzip = new Client(live.server.target, {deadlineMs: 30000, channelOptions: {'grpc.default_compression_algorithm': 2}});

@@ -1,6 +1,6 @@
 'use strict';
 // index.d.ts and world.d.ts kept true: test/typings/usage.ts (every call the
-// README and the examples make, and misuses marked @ts-expect-error) must
+// docs/clients.md and the examples make, and misuses marked @ts-expect-error) must
 // compile under the strict TypeScript compiler from the lockfile.
 const {test} = require('node:test');
 const assert = require('node:assert/strict');

@@ -157,7 +157,7 @@ describe('worlds against a live server', {skip: !process.env.COLLIDE_SERVER && '
       shot({}),                                                                // CONFIRMED
       shot({claimed: {body_id: 2, part_id: 0}}),                               // HIT_OTHER_PART
       shot({claimed: {body_id: 3, part_id: 1}}),                               // HIT_OTHER_BODY (2 stands in front)
-      shot({direction: [15, 1.5, 0], claimed: {body_id: 3, part_id: 1}}),      // BLOCKED by the wall
+      shot({shooter_id: 4, origin: [3, 2, 1.2], direction: [12, -2, 0], claimed: {body_id: 3, part_id: 1}}),  // BLOCKED by the wall
       shot({direction: [0, -1, 0]}),                                           // MISSED
       shot({at: {tick: 1}}),                                                   // REWIND_TOO_OLD
       shot({at: {tick: 11}}),                                                  // IN_THE_FUTURE

@@ -83,6 +83,9 @@ class Runner {
             doubles: nums(req.doubles), shooterIds: req.shooter_ids || [], ticks: req.ticks || [],
             claimedBodyIds: req.claimed_body_ids || [], claimedPartIds: req.claimed_part_ids || [],
             allOrNothing: Boolean(req.all_or_nothing),
+            commandTicks: req.command_ticks || [], expectedTicks: req.expected_ticks || [],
+            categoryMasks: req.category_masks || [], ignoreCounts: req.ignore_counts || [],
+            ignoreBodyIds: req.ignore_body_ids || [],
           })).map((v) => as('ShotVerdict', v)),
         };
       case 'ValidateMoves':

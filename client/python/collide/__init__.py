@@ -8,12 +8,18 @@
 
 Worlds (collide.world, collide.stream): client.create_world(...) returns a
 World handle (frames, scene queries, shot and move verdicts, the Tick
-stream), which re-creates the world if the server loses it.
+stream), which re-creates the world if the server loses it. On asyncio:
+collide.AsyncClient and AsyncWorld (collide.aio), every call a coroutine.
 
-The protobuf and gRPC stubs (collide.v1.*_pb2) are generated from proto/ by
-the CMake build into <build>/client/python/gen; put that directory and this
-one's parent on PYTHONPATH. Runs on Debian's python3-grpcio and
-python3-protobuf.
+Verdict codes are the enums collide.ShotCode and collide.MoveCode, error
+reasons collide.ErrorReason (collide.codes); collide.__version__ is the
+collide release this package belongs to.
+
+Installed with pip (client/python/README.md), the package carries its
+protobuf and gRPC stubs (collide.v1.*_pb2). In the source tree the CMake
+build generates them into <build>/client/python/gen instead: put that
+directory and this one's parent on PYTHONPATH. Runs on Debian's
+python3-grpcio and python3-protobuf.
 """
 
 import pkgutil
@@ -23,7 +29,10 @@ import pkgutil
 # found there.
 __path__ = pkgutil.extend_path(__path__, __name__)
 
+from collide._version import __version__  # noqa: E402
 from collide.client import Client  # noqa: E402
+from collide.aio import AsyncClient, AsyncWorld  # noqa: E402
+from collide.codes import ErrorReason, MoveCode, ShotCode, StatusCode  # noqa: E402
 from collide.errors import CollideError, FieldViolation  # noqa: E402
 from collide.results import (  # noqa: E402
     PackedPairResults,
@@ -79,7 +88,14 @@ from collide.shapes import (  # noqa: E402
 )
 
 __all__ = [
+    "__version__",
+    "ShotCode",
+    "MoveCode",
+    "ErrorReason",
+    "StatusCode",
     "Client",
+    "AsyncClient",
+    "AsyncWorld",
     "CollideError",
     "FieldViolation",
     "PairResult",

@@ -53,6 +53,48 @@ def _packed(kind: Kind, data: Iterable[float]) -> collide_pb2.PackedShapes:
     return packed
 
 
+# The requests of the calls, shared by Client and collide.aio.AsyncClient.
+
+def _pairs_request(level: Level, pairs: Iterable[Tuple[Any, Any]]) -> collide_pb2.QueryPairsRequest:
+    request = collide_pb2.QueryPairsRequest(level=_level(level))
+    for a, b in pairs:
+        pair = request.pairs.add()
+        pair.a.CopyFrom(shape_to_proto(a))
+        pair.b.CopyFrom(shape_to_proto(b))
+    return request
+
+
+def _pairs_packed_request(level: Level, kind: Kind, a_flat: Iterable[float], b_flat: Iterable[float],
+                          kind_b: Optional[Kind]) -> collide_pb2.QueryPairsPackedRequest:
+    return collide_pb2.QueryPairsPackedRequest(level=_level(level), a=_packed(kind, a_flat),
+                                               b=_packed(kind if kind_b is None else kind_b, b_flat))
+
+
+def _casts_request(casts: Iterable[Tuple[Any, Any]]) -> collide_pb2.CastRaysRequest:
+    request = collide_pb2.CastRaysRequest()
+    for ray, shape in casts:
+        cast = request.casts.add()
+        cast.ray.CopyFrom(ray_to_proto(ray))
+        cast.shape.CopyFrom(shape_to_proto(shape))
+    return request
+
+
+def _rays_packed_request(kind: Kind, rays_flat: Iterable[float],
+                         shapes_flat: Iterable[float]) -> collide_pb2.CastRaysPackedRequest:
+    request = collide_pb2.CastRaysPackedRequest(shapes=_packed(kind, shapes_flat))
+    request.rays.extend(rays_flat)
+    return request
+
+
+def _create_world_request(world_id: str, statics: Iterable[Any], history_ticks: int,
+                          policy: Any) -> world_pb2.CreateWorldRequest:
+    request = world_pb2.CreateWorldRequest(world_id=world_id, history_ticks=history_ticks,
+                                           statics=[static_to_proto(e) for e in statics])
+    if policy is not None:
+        request.policy.CopyFrom(policy_to_proto(policy))
+    return request
+
+
 class Client:
     """A client of one collide-server (or a load balancer in front of several).
 
@@ -115,12 +157,7 @@ class Client:
         """Queries each (a, b) pair at `level` ("intersect", "distance",
         "contact"); result i answers pair i. Shapes: dataclasses, Shape
         messages or dicts (see collide.shapes)."""
-        request = collide_pb2.QueryPairsRequest(level=_level(level))
-        for a, b in pairs:
-            pair = request.pairs.add()
-            pair.a.CopyFrom(shape_to_proto(a))
-            pair.b.CopyFrom(shape_to_proto(b))
-        return self.query_pairs_request(request)
+        return self.query_pairs_request(_pairs_request(level, pairs))
 
     def query_pairs_request(self, request: collide_pb2.QueryPairsRequest) -> List[PairResult]:
         """QueryPairs with a request built by hand."""
@@ -133,10 +170,7 @@ class Client:
         (PACKED_STRIDES, e.g. sphere: x, y, z, radius). `kind` is A's kind
         ("sphere", ...), and B's too unless kind_b says otherwise. Any
         iterable of numbers works (lists, array.array, numpy arrays)."""
-        request = collide_pb2.QueryPairsPackedRequest(
-            level=_level(level), a=_packed(kind, a_flat),
-            b=_packed(kind if kind_b is None else kind_b, b_flat))
-        return self.query_pairs_packed_request(request)
+        return self.query_pairs_packed_request(_pairs_packed_request(level, kind, a_flat, b_flat, kind_b))
 
     def query_pairs_packed_request(
             self, request: collide_pb2.QueryPairsPackedRequest) -> PackedPairResults:
@@ -146,12 +180,7 @@ class Client:
 
     def cast_rays(self, casts: Iterable[Tuple[Any, Any]]) -> List[RayHit]:
         """Casts each (ray, shape); hit i answers cast i."""
-        request = collide_pb2.CastRaysRequest()
-        for ray, shape in casts:
-            cast = request.casts.add()
-            cast.ray.CopyFrom(ray_to_proto(ray))
-            cast.shape.CopyFrom(shape_to_proto(shape))
-        return self.cast_rays_request(request)
+        return self.cast_rays_request(_casts_request(casts))
 
     def cast_rays_request(self, request: collide_pb2.CastRaysRequest) -> List[RayHit]:
         response = self._call(self._stub.CastRays, request)
@@ -161,9 +190,7 @@ class Client:
                          shapes_flat: Iterable[float]) -> PackedRayHits:
         """Ray i (7 doubles: origin, direction, max_distance; math.inf for
         unbounded) against shape i of `kind`."""
-        request = collide_pb2.CastRaysPackedRequest(shapes=_packed(kind, shapes_flat))
-        request.rays.extend(rays_flat)
-        return self.cast_rays_packed_request(request)
+        return self.cast_rays_packed_request(_rays_packed_request(kind, rays_flat, shapes_flat))
 
     def cast_rays_packed_request(self, request: collide_pb2.CastRaysPackedRequest) -> PackedRayHits:
         return PackedRayHits.from_proto(self._call(self._stub.CastRaysPacked, request))
@@ -177,11 +204,8 @@ class Client:
         naming a file in the server's --maps_dir, or StaticElement messages or
         dicts), history_ticks (0: the server's default) and a Policy. The
         handle re-creates the world if the server loses it (collide.world)."""
-        request = world_pb2.CreateWorldRequest(world_id=world_id, history_ticks=history_ticks,
-                                               statics=[static_to_proto(e) for e in statics])
-        if policy is not None:
-            request.policy.CopyFrom(policy_to_proto(policy))
-        return self.create_world_request(request, recreate=recreate, on_history_lost=on_history_lost)
+        return self.create_world_request(_create_world_request(world_id, statics, history_ticks, policy),
+                                         recreate=recreate, on_history_lost=on_history_lost)
 
     def create_world_request(self, request: world_pb2.CreateWorldRequest, *, recreate: bool = True,
                              on_history_lost: Optional[Callable[[World], None]] = None) -> World:

@@ -9,6 +9,7 @@ from typing import Dict, List, Optional, Tuple
 
 import grpc
 
+from collide.codes import ErrorReason
 from google.rpc import error_details_pb2, status_pb2
 
 _DETAILS_KEY = "grpc-status-details-bin"
@@ -42,7 +43,7 @@ class CollideError(Exception):
         self.field_violations = field_violations
         # google.rpc.ErrorInfo: "WORLD_NOT_FOUND" (domain "collide.v1") for
         # a world this replica does not hold; "" when the server sent none.
-        self.reason = reason
+        self.reason: str = ErrorReason.parse(reason) if reason else reason  # collide.codes
         self.domain = domain
         self.metadata = dict(metadata or {})
 

@@ -182,25 +182,28 @@ class World:
     def validate_shots_packed(self, doubles: Iterable[float], shooter_ids: Iterable[int],
                               ticks: Iterable[int], claimed_body_ids: Optional[Iterable[int]] = None,
                               claimed_part_ids: Optional[Iterable[int]] = None, *,
-                              all_or_nothing: bool = False) -> List[ShotVerdict]:
+                              all_or_nothing: bool = False, **optional: Iterable[int]) -> List[ShotVerdict]:
         """Shots in flat arrays (world.proto ValidateShotsPackedRequest: 10
         doubles per shot; tick LATEST_TICK: the latest frame; claimed ids
-        None: no claims). Lists, array.array or numpy arrays."""
+        None: no claims). Lists, array.array or numpy arrays. The optional
+        arrays by keyword: command_ticks, expected_ticks, category_masks,
+        ignore_counts and ignore_body_ids."""
         request = self.shots_packed_request(doubles, shooter_ids, ticks, claimed_body_ids, claimed_part_ids,
-                                            all_or_nothing=all_or_nothing)
+                                            all_or_nothing=all_or_nothing, **optional)
         return [ShotVerdict.from_proto(v) for v in self.call("ValidateShotsPacked", request).verdicts]
 
     def shots_packed_request(self, doubles: Iterable[float], shooter_ids: Iterable[int], ticks: Iterable[int],
                              claimed_body_ids: Optional[Iterable[int]] = None,
                              claimed_part_ids: Optional[Iterable[int]] = None, *,
-                             all_or_nothing: bool = False) -> world_pb2.ValidateShotsPackedRequest:
+                             all_or_nothing: bool = False,
+                             **optional: Iterable[int]) -> world_pb2.ValidateShotsPackedRequest:
         ids = flat(shooter_ids)
         no_claim = [-1] * len(ids)
         return world_pb2.ValidateShotsPackedRequest(
             world_id=self.world_id, doubles=flat(doubles), shooter_ids=ids, ticks=flat(ticks),
             claimed_body_ids=no_claim if claimed_body_ids is None else flat(claimed_body_ids),
             claimed_part_ids=no_claim if claimed_part_ids is None else flat(claimed_part_ids),
-            all_or_nothing=all_or_nothing)
+            all_or_nothing=all_or_nothing, **{k: flat(v) for k, v in optional.items()})
 
     def validate_moves(self, moves: Iterable[Any], *, all_or_nothing: bool = False) -> List[MoveVerdict]:
         """Move verdicts (Move, collide.v1.Move or its dict), in order; bad

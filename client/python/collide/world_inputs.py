@@ -59,6 +59,7 @@ class Body:
     teleport: bool = False
     category: Optional[int] = None
     movement_shape: Optional[Any] = None
+    eye: Optional[Vec] = None  # body frame: where its shots start (new bodies: the origin)
 
 
 @dataclass(frozen=True)
@@ -89,12 +90,14 @@ class StaticShape:
 @dataclass(frozen=True)
 class StaticMap:
     """A map file in the server's --maps_dir ("q3dm17.pk3", "level.glb");
-    `map` picks one map of a pk3 holding several."""
+    `map` picks one map of a pk3 holding several; `geometry` the categories
+    ("solid", "player_clip", "MAP_GEOMETRY_RENDER" or ints; empty: render)."""
 
     id: int
     name: str
     map: str = ""
     category: int = 0
+    geometry: Sequence[Union[str, int]] = ()
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,12 @@ class Policy:
     default_max_speed: Optional[float] = None
     skin_width: Optional[float] = None
     slide_iterations: Optional[int] = None
+    clamp_old_shots: Optional[bool] = None
+    max_tick_distance: Optional[float] = None
+    move_category_mask: Optional[int] = None
+    shot_category_mask: Optional[int] = None
+    # A world_pb2.MovementModel or its JSON dict ({"preset": "MOVEMENT_PRESET_QUAKE"}).
+    movement: Any = None
 
 
 @dataclass(frozen=True)
@@ -143,7 +152,12 @@ class Overlap:
 
 @dataclass(frozen=True)
 class Shot:
-    """claimed: (body id, part id), or None for "the first part it meets"."""
+    """claimed: (body id, part id), or None for "the first part it meets".
+    at: the time the shooter saw; command_at: the time of its command (where
+    the server knows the shooter; None: the latest frame); expected_at and
+    max_skew_ticks: the view time the server's latency estimate expects and
+    the skew allowed (VIEW_TIME_IMPLAUSIBLE beyond); mask and ignore: what
+    the ray sees (world.proto Shot)."""
 
     shooter: int
     origin: Vec
@@ -152,6 +166,11 @@ class Shot:
     at: At = None
     claimed: Optional[Tuple[int, int]] = None
     tolerance: float = 0.0
+    command_at: At = None
+    expected_at: At = None
+    max_skew_ticks: float = 0.0
+    mask: int = 0
+    ignore: Sequence[int] = ()
 
 
 @dataclass(frozen=True)
@@ -165,6 +184,10 @@ class Move:
     max_speed: Optional[float] = None
     slide: bool = False
     mask: int = 0
+    # With a movement model (docs/moves.md): the stance's index, and this
+    # move's own model (a world_pb2.MovementModel or its JSON dict).
+    stance: int = 0
+    movement: Any = None
 
 
 def message(value: Any, message_type: Type[M]) -> M:
@@ -217,6 +240,8 @@ def body_to_proto(body: Any) -> world_pb2.BodyUpdate:
         out.category = body.category
     if body.movement_shape is not None:
         out.movement_shape.CopyFrom(shape_to_proto(body.movement_shape))
+    if body.eye is not None:
+        out.eye.CopyFrom(_vec(body.eye))
     return out
 
 
@@ -245,14 +270,19 @@ def static_to_proto(element: Any) -> world_pb2.StaticElement:
                                        shape=shape_to_proto(element.shape))
     if isinstance(element, StaticMap):
         return world_pb2.StaticElement(id=element.id, category=element.category,
-                                       map_file=world_pb2.MapFile(name=element.name, map=element.map))
+                                       map_file=world_pb2.MapFile(name=element.name, map=element.map, geometry=[
+                                           enum_value(world_pb2.MapGeometry, "MAP_GEOMETRY_", g)
+                                           for g in element.geometry]))
     return message(element, world_pb2.StaticElement)
 
 
 def policy_to_proto(policy: Any) -> world_pb2.WorldPolicy:
     if not isinstance(policy, Policy):
         return message(policy, world_pb2.WorldPolicy)
-    return world_pb2.WorldPolicy(**{k: v for k, v in vars(policy).items() if v is not None})
+    fields = {k: v for k, v in vars(policy).items() if v is not None}
+    if "movement" in fields:
+        fields["movement"] = message(fields["movement"], world_pb2.MovementModel)
+    return world_pb2.WorldPolicy(**fields)
 
 
 def _filter(at: At, mask: int, ignore: Sequence[int]) -> world_pb2.SceneFilter:
@@ -300,12 +330,14 @@ def shot_to_proto(shot: Any) -> world_pb2.Shot:
     if not isinstance(shot, Shot):
         return message(shot, world_pb2.Shot)
     out = world_pb2.Shot(shooter_id=shot.shooter, origin=_vec(shot.origin), direction=_vec(shot.direction),
-                         tolerance=shot.tolerance)
+                         tolerance=shot.tolerance, max_skew_ticks=shot.max_skew_ticks, category_mask=shot.mask,
+                         ignore_bodies=list(shot.ignore))
     if shot.max_range is not None and not math.isinf(shot.max_range):
         out.max_range = shot.max_range
-    t = time_to_proto(shot.at)
-    if t is not None:
-        out.at.CopyFrom(t)
+    for name in ("at", "command_at", "expected_at"):
+        t = time_to_proto(getattr(shot, name))
+        if t is not None:
+            getattr(out, name).CopyFrom(t)
     if shot.claimed is not None:
         out.claimed.CopyFrom(world_pb2.BodyTarget(body_id=shot.claimed[0], part_id=shot.claimed[1]))
     return out
@@ -320,4 +352,7 @@ def move_to_proto(move: Any) -> world_pb2.Move:
         getattr(out, "from").CopyFrom(_vec(move.from_))  # `from` is a Python keyword
     if move.max_speed is not None:
         out.max_speed = move.max_speed
+    out.stance = move.stance
+    if move.movement is not None:
+        out.movement.CopyFrom(message(move.movement, world_pb2.MovementModel))
     return out

@@ -1,12 +1,14 @@
 """World answers (world.proto) as plain dataclasses. Field names are the
 proto's; vectors are (x, y, z) tuples; codes drop their enum prefix
-("CONFIRMED", "BLOCKED", "OK")."""
+("CONFIRMED", "BLOCKED", "OK") and are collide.codes enums (ShotCode,
+MoveCode), which equal those strings."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
+from collide.codes import verdict_code
 from collide.results import PairResult, Vec3, _vec
 from collide.v1 import world_pb2
 
@@ -126,8 +128,8 @@ class QueryResults:
 class ShotVerdict:
     """code: CONFIRMED, HIT_OTHER_PART, HIT_OTHER_BODY, BLOCKED, MISSED,
     REWIND_TOO_OLD, IN_THE_FUTURE, ORIGIN_IMPLAUSIBLE, UNKNOWN_SHOOTER,
-    UNKNOWN_TARGET or INVALID (violations: (field, description) pairs naming
-    the shot's bad fields)."""
+    UNKNOWN_TARGET, VIEW_TIME_IMPLAUSIBLE or INVALID (violations: (field,
+    description) pairs naming the shot's bad fields)."""
 
     code: str
     first_hit: Optional[WorldRayHit]
@@ -135,19 +137,24 @@ class ShotVerdict:
     claimed_miss_distance: float
     origin_offset: float
     violations: List[Tuple[str, str]] = field(default_factory=list)
+    origin_allowance: float = 0.0
+    rewound_across_teleport: bool = False
 
     @classmethod
     def from_proto(cls, v: world_pb2.ShotVerdict) -> "ShotVerdict":
         return cls(_code(world_pb2.ShotCode, v.code, "SHOT_CODE_"),
                    WorldRayHit.from_proto(v.first_hit) if v.HasField("first_hit") else None,
                    TimeUsed.from_proto(v.time), v.claimed_miss_distance, v.origin_offset,
-                   [(x.field, x.description) for x in v.violations])
+                   [(x.field, x.description) for x in v.violations], v.origin_allowance,
+                   v.rewound_across_teleport)
 
 
 @dataclass(frozen=True)
 class MoveVerdict:
     """code: OK, TOO_FAST, BLOCKED, START_PENETRATING, UNKNOWN_BODY or
-    INVALID (violations: (field, description) pairs)."""
+    INVALID (violations: (field, description) pairs); with a movement model
+    also TOO_FAST_HORIZONTAL, TOO_FAST_VERTICAL, STEP_TOO_HIGH, FLYING or
+    TOO_STEEP, and `grounded` (docs/moves.md)."""
 
     code: str
     allowed_position: Vec3
@@ -158,12 +165,13 @@ class MoveVerdict:
     speed: float
     slid_position: Vec3
     violations: List[Tuple[str, str]] = field(default_factory=list)
+    grounded: bool = False
 
     @classmethod
     def from_proto(cls, v: world_pb2.MoveVerdict) -> "MoveVerdict":
         return cls(_code(world_pb2.MoveCode, v.code, "MOVE_CODE_"), _vec(v.allowed_position), v.t,
                    _vec(v.normal), _target(v), v.depth, v.speed, _vec(v.slid_position),
-                   [(x.field, x.description) for x in v.violations])
+                   [(x.field, x.description) for x in v.violations], v.grounded)
 
 
 @dataclass(frozen=True)
@@ -213,13 +221,14 @@ class WorldInfo:
     history_ticks: int
     policy: Dict[str, Any]
     replica: str
+    detected_teleports: int = 0
 
     @classmethod
     def from_proto(cls, w: world_pb2.WorldInfo) -> "WorldInfo":
         policy = {f.name: v for f, v in w.policy.ListFields()}
         return cls(w.world_id, w.static_elements, w.triangles, w.degenerate_triangles, w.bodies,
                    w.memory_bytes, w.latest_tick, w.oldest_tick, w.frames_kept, w.history_ticks, policy,
-                   w.replica)
+                   w.replica, w.detected_teleports)
 
 
 def _target(message: Any) -> Optional[Target]:
@@ -228,7 +237,7 @@ def _target(message: Any) -> Optional[Target]:
 
 def _code(enum_type: Any, value: int, prefix: str) -> str:
     name: str = enum_type.Name(value)
-    return name[len(prefix):]
+    return verdict_code(prefix, name[len(prefix):])  # a ShotCode / MoveCode (collide.codes)
 
 
 Counts = Dict[str, int]

@@ -109,15 +109,17 @@ def frame(tick: int, players: List[Player]) -> collide.Frame:
         for p in players])
 
 
-def eye_of(shooter: Player, back: int) -> tuple:
-    x, y, z = shooter.at(back)
+def eye_of(shooter: Player) -> tuple:
+    """The shooter's present eye: a client fires from where it is now, at the
+    others as it shows them (in the past)."""
+    x, y, z = shooter.at(0)
     return (x, y, z + EYE)
 
 
 def sight_rays(shooter: Player, players: List[Player], back: int, seen: int) -> List[collide.RayCast]:
     """One ray from the shooter's eye to each other player's chest, as the
     shooter's client showed them `back` ticks ago (at tick `seen`)."""
-    eye = eye_of(shooter, back)
+    eye = eye_of(shooter)
     rays = []
     for p in players:
         if p is not shooter:
@@ -136,7 +138,7 @@ def aim(rng: random.Random, shooter: Player, players: List[Player], sight: List[
                and (r.hits[0].target.kind, r.hits[0].target.id) == ("body", p.id)]
     target = rng.choice(visible or others)
     head = rng.random() < 1 / 3
-    eye = eye_of(shooter, back)
+    eye = eye_of(shooter)
     x, y, z = target.at(back)
     aim_at = (x, y, z + (22 if head else 5))
     direction = tuple(a - e + rng.uniform(-4, 4) for a, e in zip(aim_at, eye))

@@ -117,7 +117,7 @@ class LiveClientTest(LiveClientFixture, unittest.TestCase):
         self.assertEqual(ctx.exception.code, grpc.StatusCode.UNIMPLEMENTED)
 
     def test_gzip_requests_are_refused_naming_the_accepted_encoding(self):
-        # The server does not inflate requests (README: Security) and so does
+        # The server does not inflate requests (docs/operations.md, "Security") and so does
         # not advertise gzip: every RPC refuses a gzip-compressed message with
         # UNIMPLEMENTED naming the accepted encoding, as the gRPC compression
         # spec says.

@@ -53,20 +53,21 @@ def _violations(v):
 def _shot(v):
     return {"code": "SHOT_CODE_" + v.code, "first_hit": _hit(v.first_hit), "time": _time(v.time),
             "claimed_miss_distance": v.claimed_miss_distance, "origin_offset": v.origin_offset,
-            "violations": _violations(v)}
+            "violations": _violations(v), "origin_allowance": v.origin_allowance,
+            "rewound_across_teleport": v.rewound_across_teleport}
 
 
 def _move(v):
     return {"code": "MOVE_CODE_" + v.code, "allowed_position": _vec(v.allowed_position), "t": v.t,
             "normal": _vec(v.normal), "target": _target(v.target), "depth": v.depth, "speed": v.speed,
-            "slid_position": _vec(v.slid_position), "violations": _violations(v)}
+            "slid_position": _vec(v.slid_position), "violations": _violations(v), "grounded": v.grounded}
 
 
 def _info(i):
     return {"world_id": i.world_id, "static_elements": i.static_elements, "triangles": i.triangles,
             "degenerate_triangles": i.degenerate_triangles, "bodies": i.bodies, "latest_tick": i.latest_tick,
             "oldest_tick": i.oldest_tick, "frames_kept": i.frames_kept, "history_ticks": i.history_ticks,
-            "policy": i.policy}
+            "policy": i.policy, "detected_teleports": i.detected_teleports}
 
 
 class Runner:
@@ -168,7 +169,9 @@ def _shots_packed_args(req):
     return {"doubles": _nums(req.get("doubles")), "shooter_ids": req.get("shooter_ids", []),
             "ticks": req.get("ticks", []), "claimed_body_ids": req.get("claimed_body_ids", []),
             "claimed_part_ids": req.get("claimed_part_ids", []),
-            "all_or_nothing": req.get("all_or_nothing", False)}
+            "all_or_nothing": req.get("all_or_nothing", False),
+            **{k: req[k] for k in ("command_ticks", "expected_ticks", "category_masks", "ignore_counts",
+                                   "ignore_body_ids") if k in req}}
 
 
 def _verdicts(verdicts):

@@ -136,7 +136,7 @@ constexpr Mat3 operator*(const Mat3& a, const Mat3& b) {
 // Rotation matrix of q / |q| (the standard unit-quaternion formula, e.g.
 // Shoemake 1985), written with s = 2 / |q|^2 in place of 2 so that q need not
 // be normalized first: one division instead of a square root and four
-// divisions, which were the latency chain of decoding an OBB. The result is
+// divisions, which would be the latency chain of decoding an OBB. The result is
 // the rotation of q / |q| to a few ulp, so a quaternion that passed the
 // validity tolerance gives an exact rotation. Outside [1e-150, 1e150], where
 // |q|^2 would lose precision (subnormal squares) or overflow, q is first

@@ -22,7 +22,8 @@
 //   body removed in the next frame stays at its last pose until that frame; a
 //   body added in the next frame does not exist before it. A body marked
 //   teleported in the next frame stays at its old pose until that frame (no
-//   interpolation across the jump).
+//   interpolation across the jump); with max_tick_distance > 0 a body moving
+//   farther than that per tick is marked so (the teleport guard).
 // - Clamping. T before the oldest kept frame is clamped to it, T after the
 //   latest frame to the latest frame; `clamped` says so and `used` gives the
 //   time used. Unset time = the latest frame. A world with no frame has no
@@ -53,10 +54,16 @@
 //   making other players bigger. The verdict does not depend on the order of
 //   the parts.
 // - Shot checks, in order: the request (INVALID: bad numbers, a time
-//   outside the accepted ticks, a claim on the shooter's own body), the time
-//   (IN_THE_FUTURE, REWIND_TOO_OLD), the shooter (UNKNOWN_SHOOTER), the
-//   origin (ORIGIN_IMPLAUSIBLE), the claimed body and part (UNKNOWN_TARGET).
-//   Then one closest ray cast ignoring the shooter: with a claim, MISSED when
+//   outside the accepted ticks, a claim on the shooter's own body or an
+//   ignored one), the time (IN_THE_FUTURE; VIEW_TIME_IMPLAUSIBLE when `at` is
+//   farther than max_skew_ticks from expected_at; REWIND_TOO_OLD, or with
+//   clamp_old_shots the time clamped to the rewind window), the shooter at
+//   command_at, the latest frame by default (UNKNOWN_SHOOTER), the origin
+//   against the shooter's eye then (ORIGIN_IMPLAUSIBLE beyond
+//   max_origin_offset plus the motion of its eye over the tick before, none
+//   across a teleport), the claimed body and part at the time used
+//   (UNKNOWN_TARGET; INVALID when outside the shot's mask). Then one closest
+//   ray cast through the shot's filter, never the shooter: with a claim, MISSED when
 //   the ray meets no part of the claimed body (grown) within range, whatever
 //   else it meets; else the first hit decides: CONFIRMED (the claimed part),
 //   HIT_OTHER_PART (another part of the claimed body), HIT_OTHER_BODY
@@ -65,8 +72,9 @@
 // - Broadphase: each kept frame holds a bounding-volume tree over its bodies'
 //   bounds across the interval to the next frame (the body's sphere around
 //   its origin swept between the two positions), so a query at any kept time
-//   visits only bodies near it and interpolates only those. Static primitive
-//   elements are scanned (they are few; level geometry is a mesh with a BVH).
+//   visits only bodies near it and interpolates only those. Static elements
+//   sit in a tree of their bounds built at creation (halfspaces, unbounded,
+//   are tested always); a mesh has its own BVH below that.
 #ifndef COLLIDE_WORLD_H_
 #define COLLIDE_WORLD_H_
 
@@ -82,6 +90,7 @@
 
 #include "collide/math.h"
 #include "collide/mesh.h"
+#include "collide/movement.h"
 #include "collide/result.h"
 #include "collide/shapes.h"
 #include "collide/validate.h"
@@ -93,6 +102,7 @@ class HistoryMemory;
 struct Snapshot;
 struct StaticSet;
 struct SceneAccess;
+class MoveStates;
 }  // namespace internal
 
 // The world's policy. Lengths are in the world's length unit (the defaults
@@ -104,6 +114,20 @@ struct WorldSettings {
   double default_max_speed = 10.0;  // for moves that give none.
   double skin_width = 0.01;         // the moves' tolerance band (see above).
   int slide_iterations = 3;         // contact planes a blocked move slides along.
+  // A shot older than max_rewind_ticks: false, REWIND_TOO_OLD; true, judged
+  // at the oldest allowed time (time.clamped set).
+  bool clamp_old_shots = false;
+  // Teleport guard: a body moving farther than this per tick between two
+  // frames is taken as teleported there (never interpolated across), as if
+  // the frame had said so. 0: off.
+  double max_tick_distance = 0.0;
+  // What moves with mask 0 and what shots are judged against (not 0): with a
+  // map uploaded twice, the player-collision copy's bit and the shot copy's.
+  std::uint64_t move_mask = ~std::uint64_t{0};
+  std::uint64_t shot_mask = ~std::uint64_t{0};
+  // Moves judged against a game's movement rules (collide/movement.h);
+  // unset: the straight sweep above.
+  std::optional<MovementModel> movement;
 };
 // Appends a Violation per bad setting ("history_ticks", ...).
 bool ValidateSettings(const WorldSettings& settings, std::vector<Violation>& out);
@@ -151,6 +175,7 @@ struct BodyUpdate {
   std::optional<Shape> movement_shape;   // body frame; set or replace.
   std::optional<CategoryMask> category;  // set or replace; new bodies default to all.
   bool teleport = false;                 // never interpolate into this pose.
+  std::optional<Vec3> eye;               // body frame: where its shots start; set or replace (new: origin).
 };
 
 struct Frame {
@@ -267,6 +292,7 @@ enum class ShotCode : std::uint8_t {
   kUnknownShooter,
   kUnknownTarget,
   kInvalid,  // bad fields (a non-finite or zero direction, a bad time, ...): `problems`.
+  kViewTimeImplausible,  // `at` farther than max_skew_ticks from expected_at.
 };
 std::string_view ShotCodeName(ShotCode code);  // "CONFIRMED", ...
 
@@ -279,9 +305,21 @@ struct ShotRequest {
   Vec3 origin;
   Vec3 direction;
   double max_range = kInfinity;
-  std::optional<Time> at;
+  std::optional<Time> at;  // the time the shooter saw (the rewind).
   std::optional<ShotClaim> claim;
   double tolerance = 0.0;  // the claimed body's parts count as hit within this distance of the ray.
+  // Where the server knows the shooter: the time of the shot's command
+  // (default: the latest frame); the origin is checked against the
+  // shooter's eye then.
+  std::optional<Time> command_at;
+  // The view time the server expects from its latency estimate, and the
+  // skew allowed around it, in ticks: `at` outside is VIEW_TIME_IMPLAUSIBLE.
+  std::optional<Time> expected_at;
+  double max_skew_ticks = 0.0;
+  // What the ray sees: bodies and statics with (category & mask) != 0, not
+  // in ignored_bodies (the shooter is always ignored).
+  CategoryMask mask = kAllCategories;
+  std::vector<std::int64_t> ignored_bodies;
 };
 struct ShotVerdict {
   ShotCode code = ShotCode::kMissed;
@@ -291,7 +329,14 @@ struct ShotVerdict {
   // Claimed target not confirmed: distance from the shot segment (origin to
   // max range) to the claimed part at the time used; -1 when not applicable.
   double claim_miss_distance = -1.0;
-  double origin_offset = 0.0;  // |origin - shooter position|, when known.
+  // |origin - the shooter's eye at command_at|, when known, and the offset
+  // allowed: max_origin_offset plus the motion of the shooter's eye (a run,
+  // a fall, a crouch) over the tick before command_at.
+  double origin_offset = 0.0;
+  double origin_allowance = 0.0;
+  // The time used lies before a teleport (flagged or guarded) of the
+  // shooter or the claimed body: the rewound pose is not where it is now.
+  bool rewound_across_teleport = false;
 };
 
 // Move validation.
@@ -302,6 +347,12 @@ enum class MoveCode : std::uint8_t {
   kStartPenetrating,
   kUnknownBody,
   kInvalid,  // bad fields: `problems`.
+  // With a movement model (collide/movement.h):
+  kTooFastHorizontal,  // faster in the horizontal plane than the stance (or air) speed.
+  kTooFastVertical,    // rises or drops more than steps, slopes, jumps and falls allow.
+  kStepTooHigh,        // blocked where only a step higher than step_height would pass.
+  kFlying,             // airborne above every jump/fall arc from its take-off.
+  kTooSteep,           // kFlying on a surface too steep to stand on (climbing it).
 };
 std::string_view MoveCodeName(MoveCode code);  // "OK", ...
 
@@ -314,7 +365,12 @@ struct MoveRequest {
   double elapsed = 0.0;             // seconds, > 0.
   std::optional<double> max_speed;  // default: WorldSettings::default_max_speed.
   bool slide = false;
-  CategoryMask mask = kAllCategories;  // static elements considered.
+  CategoryMask mask = 0;  // static elements considered; 0: WorldSettings::move_mask.
+  // With a movement model: the stance's movement shape and speed (index in
+  // MovementModel::stances), and a model for this move instead of the
+  // world's (a move may also turn the model on).
+  int stance = 0;
+  std::optional<MovementModel> movement;
 };
 struct MoveVerdict {
   MoveCode code = MoveCode::kOk;
@@ -328,6 +384,7 @@ struct MoveVerdict {
   HitTarget target;
   Vec3 allowed_position;  // kBlocked: at a gap of skin_width from what blocks; else `to` (kOk) or `from`.
   Vec3 slid_position;     // kBlocked with slide: after sliding (same gap); else allowed_position.
+  bool grounded = false;  // with a movement model: on walkable ground at allowed_position.
 };
 
 // Why a frame was rejected.
@@ -361,6 +418,8 @@ class World {
   bool has_body(std::int64_t id) const;  // in the latest frame.
   // Heap bytes of the history (snapshots, part sets, trees), not the statics.
   std::size_t history_bytes() const;
+  // Bodies the teleport guard (max_tick_distance) took as teleported so far.
+  std::int64_t detected_teleports() const { return detected_teleports_; }
 
   // The time a query at `at` uses.
   TimeUsed Resolve(std::optional<Time> at) const;
@@ -383,6 +442,10 @@ class World {
   std::unique_ptr<internal::StaticSet> statics_;
   std::deque<std::unique_ptr<internal::Snapshot>> history_;
   std::unique_ptr<internal::HistoryMemory> memory_;  // of history_, kept as it changes.
+  std::int64_t detected_teleports_ = 0;
+  // What the movement model keeps per body between moves (its arc), under
+  // its own lock: ValidateMoves stays const and batches are judged in order.
+  std::unique_ptr<internal::MoveStates> move_states_;
   friend struct internal::SceneAccess;
 };
 

@@ -16,7 +16,7 @@
 namespace collide::internal {
 
 // Children per node. Eight rather than four: a ray visits fewer levels, so
-// fewer dependent node loads (mesh_profile.md, seventh round).
+// fewer dependent node loads (docs/performance.md, "Mesh rays").
 inline constexpr int kBvhWidth = 8;
 // Leaves hold at most this many triangles.
 inline constexpr int kBvhMaxLeafSize = 4;

@@ -163,10 +163,9 @@ inline FloatBox RoundedOutward(const Vec3& lo, const Vec3& hi) {
 
 // Eight float lanes, one per child of a node, in two SSE2 registers (the
 // x86-64 baseline; the project builds without -march), and the few
-// operations the child tests need. An AVX2 build of the traversals, picked
-// at run time, was 0-8% faster on the mesh_bench rays (within the noise of
-// the VM) and had to clear the upper register halves before every leaf:
-// not kept (mesh_profile.md, seventh round).
+// operations the child tests need. AVX2 would need a run-time dispatch and
+// the upper register halves cleared before every leaf, for a gain within the
+// noise of mesh_bench (docs/performance.md, "Mesh rays").
 struct Lanes {
   __m128 a, b;
 };
@@ -252,13 +251,13 @@ inline Lanes GapSquared(const BvhNode& node, const BoxLanes& box) {
 // [0, visitor.TMax()] (re-read after every leaf, so a closest-hit visitor
 // prunes by its best hit). visitor.Leaf(first, count) returns true to stop.
 // kSorted = false visits the children in lane order instead, for a visitor
-// that stops at any hit: the sort does not pay there (sight lines on the
-// mesh_bench scenes 6-27% faster unsorted), or that collects every hit.
+// that stops at any hit, where the sort does not pay, or that collects every
+// hit.
 // Every child the ray meets is prefetched as soon as the mask is known, so
 // its load overlaps the sorting and the siblings' visits (perf: the node and
-// leaf-record loads were a third of the ray time on the maps). The nearest
-// too, though it is visited next: prefetching only the pushed ones saved
-// instructions but lost 5-25% of time on the boxes' rays and sweeps (A/B).
+// leaf-record loads are a third of the ray time on the maps). The nearest
+// too, though it is visited next: prefetching only the pushed ones saves
+// instructions but costs time on mesh_bench's boxes scene.
 template <bool kSorted = true, typename Visitor>
 void TraverseRay(const Bvh& bvh, const RayBoxes& boxes, Visitor& visitor) {
   if (bvh.nodes.empty()) return;
@@ -299,9 +298,9 @@ void TraverseRay(const Bvh& bvh, const RayBoxes& boxes, Visitor& visitor) {
 }
 
 // Visits every leaf whose box overlaps `float_box`; Leaf returns true to
-// stop. Every overlapping child is prefetched as soon as the mask is known (perf on
-// capsule overlaps of the 1M-triangle terrain: 70% of the traversal's time
-// stalled on the node load, the tree being far larger than the caches).
+// stop. Every overlapping child is prefetched as soon as the mask is known: on
+// a tree far larger than the caches (mesh_bench's 1M-triangle terrain) the
+// traversal otherwise stalls on the node loads.
 template <typename Visitor>
 void TraverseBox(const Bvh& bvh, const FloatBox& float_box, Visitor& visitor) {
   if (bvh.nodes.empty()) return;

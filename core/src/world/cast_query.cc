@@ -26,9 +26,9 @@ SceneCast CastShape(const Scene& scene, const Shape& shape, const Vec3& translat
   const Aabb box{Min(start.min, start.min + translation), Max(start.max, start.max + translation)};
   const StaticSet& statics = *scene.statics;
   std::vector<std::uint32_t> triangles;
-  for (std::size_t i = 0; i < statics.elements.size(); ++i) {
+  statics.Overlap(box, [&](std::uint32_t i) {
     const StaticElement& e = statics.elements[i];
-    if (!Passes(filter, e.category) || !Overlaps(statics.bounds[i], box)) continue;
+    if (!Passes(filter, e.category) || !Overlaps(statics.bounds[i], box)) return;
     if (const TriangleMesh* mesh = statics.MeshOf(i)) {
       OverlapTriangles(*mesh, box, mesh->triangle_count(), triangles);
       for (std::uint32_t t : triangles) {
@@ -39,7 +39,7 @@ SceneCast CastShape(const Scene& scene, const Shape& shape, const Vec3& translat
       Offer(ShapeCast(shape, translation, *statics.ShapeOf(i), options),
             {HitTarget::Kind::kStatic, e.id, 0, 0}, i, best);
     }
-  }
+  });
   if (with_bodies && scene.s0 != nullptr) {
     std::vector<PlacedPart> parts;
     scene.s0->tree.Overlap(box, [&](std::uint32_t i) {

@@ -12,6 +12,8 @@
 namespace collide {
 namespace {
 
+using internal::ValidatePartShape;
+
 using internal::BodyState;
 using internal::PartSet;
 using internal::Snapshot;
@@ -32,17 +34,6 @@ void ValidatePose(const Pose& pose, const Path& at, std::vector<Violation>& out)
   }
 }
 
-bool IsPartKind(ShapeKind k) { return k != ShapeKind::kConvexHull && k != ShapeKind::kHalfspace; }
-
-void ValidatePartShape(const Shape& shape, const std::string& at, std::vector<Violation>& out) {
-  if (!IsPartKind(KindOf(shape))) {
-    out.push_back({at, std::string(ShapeKindName(KindOf(shape))) + " is not a part kind (world.h)"});
-    return;
-  }
-  std::vector<Violation> inner;
-  Validate(shape, inner);
-  for (auto& v : inner) out.push_back({at + "." + v.field, v.description});
-}
 
 std::vector<std::int64_t> Sorted(std::vector<std::int64_t> ids) {
   std::sort(ids.begin(), ids.end());
@@ -61,14 +52,19 @@ std::vector<bool> Repeats(const std::vector<T>& items, Key key) {
   return repeated;
 }
 
-// Every problem of `frame` given the latest snapshot (null when none).
-std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest) {
+// The problems of `frame` given the latest snapshot (null when none): every
+// one, or the first ones found once kMaxFrameProblems are (`truncated` set),
+// so that a frame of millions of bad entries costs no more than a few.
+constexpr std::size_t kMaxFrameProblems = 100;
+std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest, bool& truncated) {
   std::vector<Violation> out;
+  truncated = false;
   if (frame.tick < -kMaxWorldTick || frame.tick > kMaxWorldTick) out.push_back({"tick", "must be in [-2^61, 2^61]"});
   // Sorted copies keep the checks O(n log n) for frames of thousands of bodies.
   const std::vector<bool> repeated = Repeats(frame.bodies, [](const BodyUpdate& u) { return u.id; });
   const std::vector<std::int64_t> removed = Sorted(frame.removals);
   for (std::size_t i = 0; i < frame.bodies.size(); ++i) {
+    if ((truncated = out.size() >= kMaxFrameProblems)) break;
     const BodyUpdate& u = frame.bodies[i];
     const auto at = [i] { return Index("bodies", i); };
     if (repeated[i]) out.push_back({at() + ".id", "duplicate body id " + std::to_string(u.id)});
@@ -112,9 +108,11 @@ std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest)
           u.part_poses[k].local, [&] { return pat() + ".local"; }, out);
     }
     if (u.movement_shape) ValidatePartShape(*u.movement_shape, at() + ".movement_shape", out);
+    if (u.eye && !IsValidNumber(*u.eye)) out.push_back({at() + ".eye", "not a valid number (finite, |v| <= 1e12)"});
   }
   const std::vector<bool> removed_twice = Repeats(frame.removals, [](std::int64_t id) { return id; });
-  for (std::size_t j = 0; j < frame.removals.size(); ++j) {
+  for (std::size_t j = 0; j < frame.removals.size() && !truncated; ++j) {
+    if ((truncated = out.size() >= kMaxFrameProblems)) break;
     const std::int64_t id = frame.removals[j];
     if (removed_twice[j]) {
       out.push_back({Index("removals", j), "duplicate removal of body " + std::to_string(id)});
@@ -171,10 +169,16 @@ std::size_t PartIndex(const std::vector<std::int32_t>& ids, std::size_t hint, st
 
 // Applies `u` to `b`: the latest frame's state of a known body (updated in
 // place: no copy of its shared pointers), or a default state for a new one.
-void Apply(const BodyUpdate& u, bool known, BodyState& b) {
+// A known body moving farther than `max_move` (> 0) is taken as teleported
+// (the teleport guard).
+void Apply(const BodyUpdate& u, bool known, double max_move, BodyState& b) {
   b.id = u.id;
   b.teleported = u.teleport && known;
+  b.guarded = known && !b.teleported && u.pose && max_move > 0.0 &&
+              LengthSquared(u.pose->position - b.pose.position) > max_move * max_move;
+  b.teleported = b.teleported || b.guarded;
   if (u.pose) b.pose = internal::UnitPose(*u.pose);
+  if (u.eye) b.eye = *u.eye;
   if (u.category) b.category = *u.category;
   if (u.movement_shape) b.movement = std::make_shared<const Shape>(*u.movement_shape);
   bool reposed = false;
@@ -211,6 +215,18 @@ void Apply(const BodyUpdate& u, bool known, BodyState& b) {
 
 }  // namespace
 
+namespace internal {
+void ValidatePartShape(const Shape& shape, const std::string& at, std::vector<Violation>& out) {
+  if (KindOf(shape) == ShapeKind::kConvexHull || KindOf(shape) == ShapeKind::kHalfspace) {
+    out.push_back({at, std::string(ShapeKindName(KindOf(shape))) + " is not a part kind (world.h)"});
+    return;
+  }
+  std::vector<Violation> inner;
+  Validate(shape, inner);
+  for (auto& v : inner) out.push_back({at + "." + v.field, v.description});
+}
+}  // namespace internal
+
 FrameError World::PushFrame(const Frame& frame) {
   const Snapshot* latest = history_.empty() ? nullptr : history_.back().get();
   if (latest != nullptr && frame.tick <= latest->tick) {
@@ -219,11 +235,12 @@ FrameError World::PushFrame(const Frame& frame) {
                 std::to_string(latest->tick),
             {}};
   }
-  std::vector<Violation> problems = FrameProblems(frame, latest);
+  bool truncated = false;
+  std::vector<Violation> problems = FrameProblems(frame, latest, truncated);
   if (!problems.empty()) {
     return {FrameError::Kind::kInvalid,
-            "frame " + std::to_string(frame.tick) + " rejected: " + std::to_string(problems.size()) +
-                " problem(s)",
+            "frame " + std::to_string(frame.tick) + " rejected: " + (truncated ? "at least " : "") +
+                std::to_string(problems.size()) + " problem(s)",
             std::move(problems)};
   }
   auto next = std::make_unique<Snapshot>();
@@ -237,21 +254,27 @@ FrameError World::PushFrame(const Frame& frame) {
     for (const BodyState& b : latest->bodies) {
       if (std::binary_search(removed.begin(), removed.end(), b.id)) continue;
       next->bodies.push_back(b);
-      next->bodies.back().teleported = false;
+      next->bodies.back().teleported = next->bodies.back().guarded = false;
     }
   } else {
     next->bodies.reserve(frame.bodies.size());
   }
   // Updates of known bodies in place; new bodies appended, then one sort.
   const std::size_t known = next->bodies.size();
+  // The guard's distance over the frames' gap (ticks as doubles: the gap of
+  // two accepted ticks is below 2^62).
+  const double max_move =
+      latest != nullptr ? settings_.max_tick_distance * static_cast<double>(frame.tick - latest->tick) : 0.0;
   for (const BodyUpdate& u : frame.bodies) {
     const auto end = next->bodies.begin() + static_cast<std::ptrdiff_t>(known);
     const auto it = std::lower_bound(next->bodies.begin(), end, u.id,
                                      [](const BodyState& b, std::int64_t id) { return b.id < id; });
     if (it != end && it->id == u.id) {
-      Apply(u, true, *it);
+      Apply(u, true, max_move, *it);
+      detected_teleports_ += it->guarded;
+      next->any_teleport = next->any_teleport || it->teleported;
     } else {
-      Apply(u, false, next->bodies.emplace_back());
+      Apply(u, false, max_move, next->bodies.emplace_back());
     }
   }
   if (next->bodies.size() > known) {

@@ -1,9 +1,9 @@
 // The heap bytes of a world's history (snapshots, their trees, the part sets
 // and part poses they share), kept up to date as snapshots enter and leave
 // instead of walked on demand: the server charges a world's memory after
-// every frame, and the walk (a hash insert per body per kept frame, ~8,000
-// for 64 bodies x 64 frames, twice per frame) was a fifth of its CPU under
-// 64-player matches (perf, `collide bench --matches`).
+// every frame, and a walk (a hash insert per body per kept frame, ~8,000
+// for 64 bodies x 64 frames, twice per frame) would be a fifth of its CPU
+// under 64-player matches (perf, `collide bench --matches`).
 #ifndef COLLIDE_CORE_SRC_WORLD_HISTORY_MEMORY_H_
 #define COLLIDE_CORE_SRC_WORLD_HISTORY_MEMORY_H_
 
@@ -18,8 +18,8 @@ namespace collide::internal {
 // latest snapshot's pointers, and a new body gets new objects), so the kept
 // snapshots holding it are consecutive: comparing a snapshot with its
 // neighbour, body by body in id order, finds what it alone holds, with no
-// table of holders (that table's hash operations, four per body per frame,
-// were most of a 10,000-body frame's accounting).
+// table of holders (whose hash operations, four per body per frame, would be
+// most of a 10,000-body frame's accounting).
 class HistoryMemory {
  public:
   // `s` enters the history after `previous` (null: the first): its own

@@ -106,6 +106,8 @@ std::string_view ShotCodeName(ShotCode code) {
       return "UNKNOWN_TARGET";
     case ShotCode::kInvalid:
       return "INVALID";
+    case ShotCode::kViewTimeImplausible:
+      return "VIEW_TIME_IMPLAUSIBLE";
   }
   return "UNKNOWN";
 }
@@ -124,6 +126,16 @@ std::string_view MoveCodeName(MoveCode code) {
       return "UNKNOWN_BODY";
     case MoveCode::kInvalid:
       return "INVALID";
+    case MoveCode::kTooFastHorizontal:
+      return "TOO_FAST_HORIZONTAL";
+    case MoveCode::kTooFastVertical:
+      return "TOO_FAST_VERTICAL";
+    case MoveCode::kStepTooHigh:
+      return "STEP_TOO_HIGH";
+    case MoveCode::kFlying:
+      return "FLYING";
+    case MoveCode::kTooSteep:
+      return "TOO_STEEP";
   }
   return "UNKNOWN";
 }

@@ -187,9 +187,11 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
     }
   }
 
-  for (std::size_t i = 0; i < statics.elements.size() && !done(); ++i) {
+  // The statics near the ray (the order does not change the answer: hits
+  // are ranked by HitBefore).
+  const auto visit_static = [&](std::uint32_t i) -> double {
     const StaticElement& e = statics.elements[i];
-    if (!Passes(filter, e.category)) continue;
+    if (!Passes(filter, e.category)) return range();
     const Ray r{ray.origin, ray.direction, range()};
     if (const TriangleMesh* mesh = statics.MeshOf(i)) {
       if (mode == RayMode::kAll) {
@@ -199,9 +201,7 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
         const MeshRayHit h = mode == RayMode::kAny ? RayCastAny(*mesh, r) : RayCastClosest(*mesh, r);
         if (h.hit) nearest.Offer(FromMesh(h, e.id));
       }
-    } else {
-      const RayHit h = RayCast(r, *statics.ShapeOf(i));
-      if (!h.hit) continue;
+    } else if (const RayHit h = RayCast(r, *statics.ShapeOf(i)); h.hit) {
       const WorldRayHit w = FromShape(h, {HitTarget::Kind::kStatic, e.id, 0, 0});
       if (mode == RayMode::kAll) {
         ++total;
@@ -210,7 +210,9 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
         nearest.Offer(w);
       }
     }
-  }
+    return done() ? -1.0 : range();
+  };
+  if (!done()) statics.Ray(ray.origin, unit, range(), visit_static);
 
   if (mode == RayMode::kAll) {
     std::sort(hits.begin(), hits.end(), HitBefore);

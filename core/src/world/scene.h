@@ -65,6 +65,10 @@ struct SceneAccess {
 // interpolation and placing see exact rotations.
 Pose UnitPose(const Pose& pose);
 
+// A part's (or movement shape's) problems under `at`: a part kind (world.h)
+// with valid fields.
+void ValidatePartShape(const Shape& shape, const std::string& at, std::vector<Violation>& out);
+
 // PlaceShape (world.h) with the pose's rotation matrix given.
 Shape PlaceShape(const Shape& local, const Mat3& rotation, const Vec3& position);
 

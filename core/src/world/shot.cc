@@ -1,9 +1,12 @@
 // Shot validation (docs/worlds.md, "Verdicts"): policy checks in a fixed
-// order (request, time, shooter, origin, claimed target), then one closest
-// ray cast at the time used, ignoring the shooter, with the claimed body's
-// parts grown by a ball of radius `tolerance`. A claim whose body the ray
-// does not meet at all is MISSED; otherwise the first hit decides.
+// order (request, time, view time, rewind window, shooter and origin at the
+// command's time, claimed target), then one closest ray cast at the time
+// used, through the shot's filter and ignoring the shooter, with the claimed
+// body's parts grown by a ball of radius `tolerance`. A claim whose body the
+// ray does not meet at all is MISSED; otherwise the first hit decides.
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "collide/query.h"
 #include "shapes/shape_bounds.h"
@@ -17,6 +20,11 @@ double TicksBeforeLatest(std::int64_t latest, const Time& at) {
   return static_cast<double>(latest - at.tick) - at.fraction;
 }
 
+// a - b in ticks (ticks are bounded so that the difference is an int64).
+double TicksBetween(const Time& a, const Time& b) {
+  return static_cast<double>(a.tick - b.tick) + (a.fraction - b.fraction);
+}
+
 // Distance from the shot's segment to the claimed part: the segment runs from
 // the origin far enough to pass the part (or to max_range).
 double ClaimMissDistance(const ShotRequest& shot, const Shape& part) {
@@ -27,49 +35,130 @@ double ClaimMissDistance(const ShotRequest& shot, const Shape& part) {
   return Distance(Segment{shot.origin, shot.origin + unit * length}, part).distance;
 }
 
+// ValidateTime's problems of a time named `name` ("command_at.fraction").
+void ValidateNamedTime(const std::optional<Time>& t, std::string_view name, std::vector<Violation>& out) {
+  std::vector<Violation> problems;
+  internal::ValidateTime(t, problems);
+  for (Violation& p : problems) out.push_back({std::string(name) + p.field.substr(2), std::move(p.description)});
+}
+
+bool Contains(const std::vector<std::int64_t>& ids, std::int64_t id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+std::vector<Violation> RequestProblems(const ShotRequest& shot) {
+  std::vector<Violation> out;
+  Validate(Ray{shot.origin, shot.direction, shot.max_range}, out);
+  if (!(shot.tolerance >= 0.0) || !IsValidNumber(shot.tolerance)) {
+    out.push_back({"tolerance", "must be a valid number >= 0"});
+  }
+  internal::ValidateTime(shot.at, out);
+  ValidateNamedTime(shot.command_at, "command_at", out);
+  ValidateNamedTime(shot.expected_at, "expected_at", out);
+  if (!(shot.max_skew_ticks >= 0.0) || !IsValidNumber(shot.max_skew_ticks)) {
+    out.push_back({"max_skew_ticks", "must be a valid number >= 0"});
+  }
+  if (shot.claim && shot.claim->body == shot.shooter) {
+    out.push_back({"claim.body", "is the shooter's own body, which a shot never hits"});
+  } else if (shot.claim && Contains(shot.ignored_bodies, shot.claim->body)) {
+    out.push_back({"claim.body", "is in the shot's ignored bodies"});
+  }
+  return out;
+}
+
+// The shooter's eye in `scene` (body index or body_count() when absent).
+std::size_t EyeAt(const internal::Scene& scene, std::int64_t shooter, Vec3& eye) {
+  const std::size_t i = scene.s0 != nullptr ? scene.s0->IndexOf(shooter) : 0;
+  if (i < scene.body_count()) eye = Apply(scene.BodyPose(i), scene.body(i).eye);
+  return i;
+}
+
+// The shooter's eye at the command's time and how far the eye moved over the
+// tick before (a run, a fall, a crouch; none across a teleport); false when
+// the shooter does not exist then.
+bool ShooterAtCommand(const World& world, const ShotRequest& shot, Vec3& eye, double& motion) {
+  const internal::Scene now = internal::SceneAccess::At(world, shot.command_at);
+  const std::size_t i = EyeAt(now, shot.shooter, eye);
+  if (i == now.body_count()) return false;
+  motion = 0.0;
+  if (!now.body(i).teleported) {
+    const Time used = now.time.used;
+    const internal::Scene before = internal::SceneAccess::At(world, Time{used.tick - 1, used.fraction});
+    Vec3 earlier;
+    if (EyeAt(before, shot.shooter, earlier) < before.body_count()) motion = Length(eye - earlier);
+  }
+  return true;
+}
+
+// Whether the shooter or `claimed` teleported in a frame after the scene's
+// time (a rewind across the jump).
+bool RewoundAcrossTeleport(const World& world, const internal::Scene& scene, std::int64_t shooter,
+                           std::optional<std::int64_t> claimed) {
+  if (scene.s1 == nullptr) return false;
+  const auto& history = internal::SceneAccess::History(world);
+  bool after = false;
+  for (const auto& snapshot : history) {
+    after = after || snapshot.get() == scene.s1;
+    if (!after || !snapshot->any_teleport) continue;
+    for (const std::optional<std::int64_t>& id : {std::optional<std::int64_t>(shooter), claimed}) {
+      const internal::BodyState* b = id ? snapshot->Find(*id) : nullptr;
+      if (b != nullptr && b->teleported) return true;
+    }
+  }
+  return false;
+}
+
 ShotVerdict Judge(const World& world, const ShotRequest& shot) {
   ShotVerdict v;
-  Validate(Ray{shot.origin, shot.direction, shot.max_range}, v.problems);
-  if (!(shot.tolerance >= 0.0) || !IsValidNumber(shot.tolerance)) {
-    v.problems.push_back({"tolerance", "must be a valid number >= 0"});
-  }
-  internal::ValidateTime(shot.at, v.problems);
-  if (shot.claim && shot.claim->body == shot.shooter) {
-    v.problems.push_back({"claim.body", "is the shooter's own body, which a shot never hits"});
-  }
+  v.problems = RequestProblems(shot);
   if (!v.problems.empty()) {
     v.code = ShotCode::kInvalid;
     return v;
   }
+  const WorldSettings& settings = world.settings();
   const std::optional<std::int64_t> latest = world.latest_tick();
-  if (latest && shot.at) {
-    const double back = TicksBeforeLatest(*latest, *shot.at);
-    v.time = world.Resolve(shot.at);
-    if (back < 0.0) {
-      v.code = ShotCode::kInTheFuture;
+  v.time = world.Resolve(shot.at);
+  if (latest && shot.at && TicksBeforeLatest(*latest, *shot.at) < 0.0) {
+    v.code = ShotCode::kInTheFuture;
+    return v;
+  }
+  if (shot.expected_at) {
+    const Time seen = shot.at.value_or(v.time.used);
+    if (std::fabs(TicksBetween(seen, *shot.expected_at)) > shot.max_skew_ticks) {
+      v.code = ShotCode::kViewTimeImplausible;
       return v;
     }
-    if (back > static_cast<double>(world.settings().max_rewind_ticks)) {
+  }
+  std::optional<Time> at = shot.at;
+  bool clamped_by_policy = false;
+  if (latest && shot.at &&
+      TicksBeforeLatest(*latest, *shot.at) > static_cast<double>(settings.max_rewind_ticks)) {
+    if (!settings.clamp_old_shots) {
       v.code = ShotCode::kRewindTooOld;
       return v;
     }
+    at = Time{*latest - settings.max_rewind_ticks, 0.0};
+    clamped_by_policy = true;
   }
-  const internal::Scene scene = internal::SceneAccess::At(world, shot.at);
+  const internal::Scene scene = internal::SceneAccess::At(world, at);
   v.time = scene.time;
-  const std::size_t shooter = scene.s0 != nullptr ? scene.s0->IndexOf(shot.shooter) : 0;
-  if (shooter == scene.body_count()) {
+  v.time.clamped = v.time.clamped || clamped_by_policy;
+  Vec3 eye;
+  double motion = 0.0;
+  if (!ShooterAtCommand(world, shot, eye, motion)) {
     v.code = ShotCode::kUnknownShooter;
     return v;
   }
-  v.origin_offset = Length(shot.origin - scene.BodyPose(shooter).position);
-  if (v.origin_offset > world.settings().max_origin_offset) {
+  v.origin_offset = Length(shot.origin - eye);
+  v.origin_allowance = settings.max_origin_offset + motion;
+  if (v.origin_offset > v.origin_allowance) {
     v.code = ShotCode::kOriginImplausible;
     return v;
   }
   // The claimed body and the index of the claimed part in its part set.
   std::size_t target = scene.body_count(), part = 0;
   if (shot.claim) {
-    target = scene.s0->IndexOf(shot.claim->body);
+    target = scene.s0 != nullptr ? scene.s0->IndexOf(shot.claim->body) : 0;
     if (target < scene.body_count()) {
       const auto& ids = scene.body(target).parts->ids;
       part = static_cast<std::size_t>(std::find(ids.begin(), ids.end(), shot.claim->part) - ids.begin());
@@ -78,8 +167,17 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
       v.code = ShotCode::kUnknownTarget;
       return v;
     }
+    if ((scene.body(target).category & shot.mask) == 0) {
+      v.code = ShotCode::kInvalid;
+      v.problems.push_back({"claim.body", "is outside the shot's category mask"});
+      return v;
+    }
   }
+  v.rewound_across_teleport = RewoundAcrossTeleport(
+      world, scene, shot.shooter, shot.claim ? std::optional(shot.claim->body) : std::nullopt);
   QueryFilter filter;
+  filter.mask = shot.mask & world.settings().shot_mask;
+  filter.ignored_bodies = shot.ignored_bodies;
   filter.ignored_bodies.push_back(shot.shooter);
   const Ray ray{shot.origin, shot.direction, shot.max_range};
   const double grow = shot.claim ? shot.tolerance : 0.0;

@@ -25,6 +25,8 @@ struct BodyState {
   CategoryMask category = kAllCategories;
   Pose pose;
   bool teleported = false;  // this frame's pose is a jump: not interpolated into.
+  bool guarded = false;     // teleported because it moved past max_tick_distance.
+  Vec3 eye;                 // body frame: where its shots start (0: the origin).
   std::shared_ptr<const PartSet> parts;
   std::shared_ptr<const std::vector<Pose>> part_poses;  // one per part, body frame.
   std::shared_ptr<const Shape> movement;                // body frame, may be null.
@@ -39,6 +41,7 @@ struct BodyState {
 struct Snapshot {
   std::int64_t tick = 0;
   std::vector<BodyState> bodies;  // sorted by id.
+  bool any_teleport = false;      // some body's pose here is a jump.
   // Bounds of each body from this frame to the next one (or at this frame
   // alone for the latest), indices into `bodies`.
   BodyTree tree;

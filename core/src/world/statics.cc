@@ -1,5 +1,6 @@
 #include "world/statics.h"
 
+#include <algorithm>
 #include <string>
 
 #include "shapes/shape_bounds.h"
@@ -8,13 +9,18 @@ namespace collide {
 
 bool World::ValidateStatics(std::span<const StaticElement> statics, std::vector<Violation>& out) {
   const std::size_t before = out.size();
-  std::vector<std::int64_t> ids;
+  // Ids sorted with their positions: each element whose id an earlier one
+  // has is named once, in O(n log n) (a pairwise scan made 4,000 elements
+  // of one id cost 8 million violations).
+  std::vector<std::pair<std::int64_t, std::size_t>> ids(statics.size());
+  for (std::size_t i = 0; i < statics.size(); ++i) ids[i] = {statics[i].id, i};
+  std::sort(ids.begin(), ids.end());
+  std::vector<bool> repeated(statics.size());
+  for (std::size_t k = 1; k < ids.size(); ++k) repeated[ids[k].second] = ids[k].first == ids[k - 1].first;
   for (std::size_t i = 0; i < statics.size(); ++i) {
     const std::string at = "statics[" + std::to_string(i) + "]";
     const StaticElement& e = statics[i];
-    for (std::size_t j = 0; j < i; ++j) {
-      if (statics[j].id == e.id) out.push_back({at + ".id", "duplicate static id " + std::to_string(e.id)});
-    }
+    if (repeated[i]) out.push_back({at + ".id", "duplicate static id " + std::to_string(e.id)});
     if (const auto* shape = std::get_if<Shape>(&e.geometry)) {
       std::vector<Violation> inner;
       Validate(*shape, inner);
@@ -55,6 +61,17 @@ std::unique_ptr<StaticSet> MakeStaticSet(std::vector<StaticElement> statics) {
     }
     set->elements.push_back(std::move(e));
   }
+  std::vector<Aabb> boxes;
+  for (std::size_t i = 0; i < set->elements.size(); ++i) {
+    const Aabb& b = set->bounds[i];
+    const bool finite = std::isfinite(b.min.x) && std::isfinite(b.min.y) && std::isfinite(b.min.z) &&
+                        std::isfinite(b.max.x) && std::isfinite(b.max.y) && std::isfinite(b.max.z);
+    (finite ? set->bounded : set->unbounded).push_back(static_cast<std::uint32_t>(i));
+    if (!finite) continue;
+    const Vec3 pad = (Abs(b.min) + Abs(b.max)) * 1e-12 + Vec3{1e-300, 1e-300, 1e-300};
+    boxes.push_back({b.min - pad, b.max + pad});
+  }
+  set->tree.Build(std::move(boxes));
   return set;
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "world/history_memory.h"
+#include "world/move_states.h"
 #include "world/scene.h"
 
 namespace collide {
@@ -26,13 +27,19 @@ bool ValidateSettings(const WorldSettings& s, std::vector<Violation>& out) {
     out.push_back({"skin_width", "must be a valid number >= 0"});
   if (s.slide_iterations < 0 || s.slide_iterations > 16)
     out.push_back({"slide_iterations", "must be in [0, 16]"});
+  if (!(s.max_tick_distance >= 0.0) || !IsValidNumber(s.max_tick_distance))
+    out.push_back({"max_tick_distance", "must be a valid number >= 0"});
+  if (s.move_mask == 0) out.push_back({"move_mask", "must not be 0"});
+  if (s.shot_mask == 0) out.push_back({"shot_mask", "must not be 0"});
+  if (s.movement) ValidateMovementModel(*s.movement, "movement", out);
   return out.size() == before;
 }
 
 World::World(WorldSettings settings, std::vector<StaticElement> statics)
     : settings_(settings),
       statics_(internal::MakeStaticSet(std::move(statics))),
-      memory_(std::make_unique<internal::HistoryMemory>()) {}
+      memory_(std::make_unique<internal::HistoryMemory>()),
+      move_states_(std::make_unique<internal::MoveStates>()) {}
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 World::~World() = default;

@@ -187,8 +187,8 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 	return nil
 }
 
-// sight is a shooter's view lagTicks ago (everything as its client showed
-// it then): a ray from its eye to each other player's chest.
+// sight is a shooter's view: from its present eye, the others as its client
+// showed them lagTicks ago; a ray to each other player's chest.
 type sight struct {
 	shooter *player
 	eye     collide.Vec3
@@ -208,7 +208,7 @@ func lookAround(rng *rand.Rand, players []*player, tick int64) []*sight {
 	var sights []*sight
 	for s := 0; s < 2; s++ {
 		shooter := players[rng.Intn(len(players))]
-		from := shooter.past[back]
+		from := shooter.past[0] // a client fires from where it is now
 		v := &sight{shooter: shooter, eye: collide.Vec3{from[0], from[1], from[2] + eye}, seen: seen}
 		for _, p := range players {
 			if p == shooter {

@@ -44,7 +44,7 @@ ExactEdgeAxes ComputeExactEdgeAxes(const Obb& a, const Obb& b);
 // edge axis of sine below 1/16 (its value off by more than the accuracy
 // contract's 64 eps of the size). Near-parallel axes skipped by
 // ComputeEdgeAxes (sine below 1e-8) stay skipped unless near touching: the
-// depth may then be off by up to ~1e-8 of the size (as before).
+// depth may then be off by up to ~1e-8 of the size.
 bool EdgeAxesUncertain(const BoxPairFrame& f, const BoxAxes& x, bool least_too);
 
 // x's edge axes replaced by the exact ones (values, sides), least and

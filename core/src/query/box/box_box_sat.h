@@ -200,9 +200,8 @@ struct BoxAxes {
 // p[0] and p[1] as two 8-byte loads, which GCC may merge or combine with
 // the gathers around them as it sees fit; through _mm_loadu_pd it kept the
 // 16-byte loads as written (the frame is written 8 bytes at a time, and a
-// 16-byte load across two such stores waits for both to reach the cache).
-// Measured on the bench pairs: 60 fewer instructions and ~4% less time per
-// contact pair this way.
+// 16-byte load across two such stores waits for both to reach the cache):
+// 60 fewer instructions per OBB-OBB contact pair in pair_bench.
 inline __m128d LoadPair(const double* p) { return _mm_loadh_pd(_mm_load_sd(p), p + 1); }
 
 // The first axis of least value among value[kBegin, kEnd), after the
@@ -300,9 +299,9 @@ inline void ComputeFaceAxes(const BoxPairFrame& f, BoxAxes& x) {
 // Two axes per SSE2 operation (the x86-64 baseline), each lane the same
 // operations in the same order as the scalar form below, so the values are
 // bit for bit the same (IEEE products, sums, square root and quotient are
-// correctly rounded in either form). Measured on the bench pairs: ~300
-// fewer instructions per box-box contact pair than scalar, which kept more
-// values than x86-64's 16 registers hold and std::sqrt's errno path.
+// correctly rounded in either form). ~300 fewer instructions per box-box
+// contact pair in pair_bench than the scalar form, which keeps more values
+// than x86-64's 16 registers hold and std::sqrt's errno path.
 //
 // One lane computes EdgeAxisProjection's s and radii for e_i x b_j from
 // r1 = r[i1][j], r2 = r[i2][j] (i1, i2 = i + 1, i + 2 mod 3), the centre's

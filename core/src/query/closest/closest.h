@@ -28,9 +28,8 @@ namespace collide::internal {
 // outcome of a comparison.
 #if defined(__SSE2__)
 // x in the low lane of a register, the high lane unspecified. _mm_set_sd
-// zeroes the high lane, and GCC spends a movq on that before every use
-// (on the capsule kernels' dependent chain: capsule-capsule contact 380 ->
-// 367 instructions per pair); the empty asm tells GCC the register already
+// zeroes the high lane, and GCC spends a movq on that before every use (on
+// the capsule kernels' dependent chain); the empty asm tells GCC the register already
 // holds the value. Clang, which rejects the tied operands of different
 // types, keeps _mm_set_sd.
 inline __m128d InLowLane(double x) {

@@ -20,7 +20,7 @@
 // each outcome of "s clamped, t clamped" is common, so branches on them are
 // mispredicted often, and the divisions they saved cost less than that
 // (capsule-capsule intersect ~35-50 ns against ~50-56 ns with branches, in
-// the same runs).
+// the same pair_bench runs).
 #ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_SEGMENTS_H_
 #define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_SEGMENTS_H_
 
@@ -86,8 +86,8 @@ inline SegmentPoints ClosestPointsSegmentsInline(const Vec3& p1, const Vec3& q1,
     // parameter c / a, for t = 1 (c + b) / a. Both are formed from the dot
     // products alone, in parallel with the divisions above, so that the
     // dependent chain holds two divisions rather than three: the capsule
-    // kernels wait on that chain (capsule-capsule intersect 29.4 -> 26.3 ns,
-    // contact 73.7 -> 64.5 ns in the same runs), and the values are those of
+    // kernels' time is mostly that chain's (docs/performance.md, "Pair
+    // kernels"), and the values are those of
     // (c + t * b) / a at t = 0 and 1 bit for bit. Clamp01(num / den) is
     // ClampedRatio(num, den) for den > 0.
     const double s_at_t0 = Clamp01(c / a);

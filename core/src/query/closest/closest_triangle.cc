@@ -55,7 +55,7 @@ std::optional<TriangleClosestPoint> ClosestPointOnThinTriangle(const Vec3& p, co
   const Long3 ab = b - a, ac = c - a;
   const Long3 n = Cross(ab, ac);
   const Long ab2 = Dot(ab, ab), ac2 = Dot(ac, ac), n2 = Dot(n, n);
-  // The GJK sub-algorithm's collinearity test (sin < ~1e-14), as before.
+  // The GJK sub-algorithm's collinearity test (sin < ~1e-14).
   if (!(n2 > Long(1e-28) * ab2 * ac2)) return std::nullopt;
   const double size2 = static_cast<double>(ab2 + ac2);
   Long3 best = NearestOnSegment(a, b);

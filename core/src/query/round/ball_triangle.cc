@@ -31,10 +31,10 @@ struct Nearest {
   r.d2 = LengthSquared(r.q);
   // The center is on the triangle's core when within 16 eps of its size
   // (sqrt(size2) >= its longest edge): the rounding of a point computed on
-  // the triangle, and inside the accuracy contract's touching band (README
-  // "Accuracy"). Issue 14, class 5: GJK's touch tolerance (1e-13 of the
-  // size) used here before snapped centers up to 1e-13 away onto the
-  // triangle, an error of that size in the distance and depth.
+  // the triangle, and inside the accuracy contract's touching band
+  // (docs/queries.md, "Accuracy contract"). GJK's touch tolerance (1e-13 of
+  // the size) would snap centers up to 1e-13 away onto the triangle, an
+  // error of that size in the distance and depth (issue 14, class 5).
   constexpr double kTouch = 16.0 * std::numeric_limits<double>::epsilon();
   r.touching_core = r.d2 <= kTouch * kTouch * c->size2;
   return r;

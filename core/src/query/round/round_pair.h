@@ -20,11 +20,11 @@
 
 namespace collide::internal {
 
-// Views (references into the shape): with copies, GCC moved the capsule
+// Views (references into the shape): with copies, GCC moves the capsule
 // kernels' endpoints through the stack (~20 more instructions per pair). A
 // view is also what the cold path (RobustCoreNormal) takes: one or two
-// pointers in registers, where copies of the cores' values had to be laid out
-// in memory on the hot path for it.
+// pointers in registers, where copies of the cores' values would have to be
+// laid out in memory on the hot path for it.
 struct PointCore {
   const Vec3& p;
 };
@@ -58,9 +58,8 @@ struct CoreClosest {
   double s = 0.0;
   double t = 0.0;
 };
-// A point core's coordinates are read one by one: with the Vec3 copied as a
-// whole, GCC moved it through the stack (sphere-sphere intersect 17 -> 25
-// instructions).
+// A point core's coordinates are read one by one: GCC moves a Vec3 copied as
+// a whole through the stack.
 inline Vec3 ValueOf(const Vec3& p) { return {p.x, p.y, p.z}; }
 inline CoreClosest Closest(const PointCore& a, const PointCore& b) { return {ValueOf(a.p), ValueOf(b.p)}; }
 inline CoreClosest Closest(const PointCore& a, const SegmentCore& b) {
@@ -139,20 +138,17 @@ struct CoreSeparation {
 // correction v = diff and v2 = d2, so the square root is the distance's own
 // (for sphere-sphere, where s = t = 0 fold the corrections away, the same
 // instruction). Taken unconditionally rather than picked by "s or t
-// inside", a branch mispredicted on random capsule pairs (capsule-capsule
-// contact 66 -> 63 ns). One straight path, the rare cases out of line: with
-// a return per case GCC duplicated the result's construction (the
-// capsule-capsule distance kernel was twice the size).
+// inside", a branch that random capsule pairs mispredict. One straight path,
+// the rare cases out of line: with a return per case GCC duplicates the
+// result's construction.
 //
 // kSelectCase (two segment cores): the case "s, t inside" is not branched on
 // either; the three directions are all formed and v picked by SSE2 masks.
-// On random capsule pairs each case is common and the branches were
-// mispredicted about once per pair; this costs ~100 instructions more and
-// pays at the distance level (capsule-capsule 62.8 -> 55.9 ns, segment-
-// segment 57.4 -> 51.6, segment-capsule 58.1 -> 56.4, minimum over
-// alternating runs) but not at the contact level (capsule-capsule 57.1 ->
-// 60.1 ns), which keeps the branches. Same values: the rejection is from A's
-// axis whenever s is inside (as in the parallel both-inside case), and
+// On random capsule pairs each case is common and a branch mispredicts about
+// once per pair; the selects cost ~100 instructions more and pay at the
+// distance level (no misprediction per pair on pair_bench's capsule pairs,
+// against 1.4 with branches), not at the contact level, which keeps the
+// branches. Same values: the rejection is from A's axis whenever s is inside (as in the parallel both-inside case), and
 // NonParallel's test written as a comparison of the same products.
 template <bool kSelectCase = false, typename CoreA, typename CoreB>
 inline CoreSeparation SeparationOf(const CoreClosest& cp, const CoreA& core_a, const CoreB& core_b) {
@@ -241,19 +237,15 @@ inline PairResult RoundContactResult(const CoreClosest& cp, const CoreSeparation
 // kSelect: the two results are both computed and each field picked by hit
 // with SSE2 masks, instead of a branch on hit. For the pairs with a solid
 // shape (sphere, capsule), where hit goes either way on random pairs and a
-// mispredicted branch costs more than the selects (minimum ns per pair over
-// alternating runs, 100k pairs at ~50% hits: sphere-sphere 17.3 -> 14.2,
-// sphere-capsule 31.6 -> 28.6, capsule-capsule 60.3 -> 58.5, point-capsule
-// 28.8 -> 25.6, segment-sphere 31.4 -> 28.6). Two flat shapes (point,
+// mispredicted branch costs more than the selects (0.5 fewer mispredictions
+// per pair on pair_bench's sphere pairs). Two flat shapes (point,
 // segment) meet only when touching: there the branch is always predicted and
-// the selects are extra work (segment-segment 52 -> 59 ns, point-segment
-// 23 -> 26 ns).
+// the selects would be extra work.
 //
 // stored_a, stored_b: where cp.point_a and cp.point_b are stored (two point
 // cores: the shapes' own points), or null. With them, kSelect loads point_b's
 // base (hit ? point_a : point_b) through a pointer picked by one cmov,
-// instead of three mask selects (sphere-sphere distance 152 -> 125
-// instructions per pair, same time or less).
+// instead of three mask selects (27 fewer instructions per pair).
 template <bool kSelect>
 PairResult DistanceFromSeparation(const CoreClosest& cp, const CoreSeparation& sep, double ra, double rb,
                                   const Vec3* stored_a = nullptr, const Vec3* stored_b = nullptr) {
@@ -304,12 +296,10 @@ PairResult DistanceFromSeparation(const CoreClosest& cp, const CoreSeparation& s
 // division instead of branches on the clamps before it: the same value (for
 // den >= 0, Clamp01(num / den) is ClampedRatio(num, den), den = 0
 // included), and no branch. For the intersect level: on random pairs the
-// clamp goes either way and the mispredictions were half its time
-// (sphere-capsule 14.5 -> 7.2 ns, 0.52 -> 0 mispredictions per pair; point-
-// segment 14.9 -> 6.4). Distance and contact keep the branches: their
-// normal's "t inside" branch follows the clamps' outcome and is predicted
-// from them; without them it mispredicts instead (sphere-capsule contact
-// 25.6 -> 28.8 ns).
+// clamp goes either way, and its mispredictions would be half the kernel's
+// time (sphere-capsule intersect 7.1 ns in pair_bench). Distance and contact
+// keep the branches: their normal's "t inside" branch follows the clamps'
+// outcome and is predicted from them; without them it mispredicts instead.
 inline Vec3 ClosestPointOnSegmentByClamp(const Vec3& p, const Vec3& a, const Vec3& b) {
   const Vec3 d = b - a;
   const double t = Clamp01(Dot(p - a, d) / Dot(d, d));

@@ -27,14 +27,11 @@ SweepResult ShapeCast(const Shape& a, const Vec3& v, const Shape& b, const Sweep
   // Pairs without a sweep kernel whose Contact has no kernel either (hulls,
   // triangles against triangles and hulls) take the GJK ray
   // cast: each conservative advancement step would be a full GJK + EPA, about
-  // twice the cost of the whole cast (hull-hull 1.1 vs 2.6 us, box-triangle
-  // 0.8 vs 1.5 us). Pairs with a Contact kernel advance faster on it (obb-obb
-  // 0.4 vs 0.7 us).
+  // twice the cost of the whole cast (hull-hull in sweep_bench). Pairs with a
+  // Contact kernel advance faster on it.
   // Box-, segment- and capsule-triangle have Contact kernels, but the GJK
-  // cast stays the faster there: box 690-740 vs 815-886 ns per sweep in
-  // sweep_bench (the same sweeps, back-to-back runs); capsule 485 vs 730 ns
-  // and segment 475 vs 815 ns (issue 16, the same run), where the Contact
-  // at t = 0 alone costs about 300 ns.
+  // cast stays the faster there, where the Contact at t = 0 alone costs about
+  // 300 ns (sweep_bench; bench/README.md, "Shape casts").
   const auto gjk_kind = [](ShapeKind k) {
     return k == ShapeKind::kAabb || k == ShapeKind::kObb || k == ShapeKind::kSegment ||
            k == ShapeKind::kCapsule;

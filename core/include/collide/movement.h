@@ -1,0 +1,84 @@
+// The movement model a move may be judged against (issue 31; docs/moves.md):
+// what a player under a game's rules could do in a move's elapsed time. Off
+// by default (WorldSettings::movement unset): a move is then the straight
+// sweep of world.h and every verdict keeps its meaning.
+//
+// With a model, a move is judged in this order (the first rule broken is the
+// code): its stance (INVALID), the horizontal speed (TOO_FAST_HORIZONTAL),
+// the vertical speed (TOO_FAST_VERTICAL), the start pose
+// (START_PENETRATING), the path (BLOCKED, or STEP_TOO_HIGH where only a
+// higher step than step_height would pass), then the vertical envelope when
+// airborne_envelope is on (FLYING, TOO_STEEP, TOO_FAST_VERTICAL):
+// - Ground. A body is grounded where its shape moved down by ground_probe
+//   touches a static whose surface normal has up-component >=
+//   walkable_normal_z (Quake's PM_GroundTrace: 0.25 units, normal z >= 0.7).
+// - Path. The straight sweep from `from` to `to`; if it is blocked, the step
+//   path: up by the rise (at most step_height), across, and down onto `to`
+//   (Quake's PM_StepSlideMove, Unreal's StepUp). A grounded move that goes
+//   down at most step_height and ends grounded stays on the ground (step
+//   down, snapped), a longer drop is a fall.
+// - Speeds. Horizontal |to - from| in the plane over elapsed: at most the
+//   stance's ground speed when the body starts grounded, air_speed when it
+//   starts airborne (strafe-jumping gains speed in the air). Vertical: a rise
+//   beyond what a step, the slope and a jump allow, or a drop beyond a fall
+//   at max_fall_speed, is TOO_FAST_VERTICAL.
+// - Envelope. Once airborne (a jump, a step off a ledge), the body follows
+//   z(t) = z0 + v0 t - g t^2 / 2 (falling no faster than max_fall_speed) for
+//   one take-off speed v0 in [-max_fall_speed, jump_speed], within
+//   tolerance: each airborne move narrows the v0 interval, kept per body in
+//   the World. Above every such arc is FLYING (TOO_STEEP when the body stands
+//   on a surface too steep to walk), below it TOO_FAST_VERTICAL unless a
+//   ceiling was hit (then the arc restarts with v0 <= 0). A landing may be up
+//   to step_height above the arc. Grounded again, the arc ends.
+#ifndef COLLIDE_MOVEMENT_H_
+#define COLLIDE_MOVEMENT_H_
+
+#include <vector>
+
+#include "collide/shapes.h"
+#include "collide/validate.h"
+
+namespace collide {
+
+// A movement shape and speed per stance (standing, crouched, ...).
+struct Stance {
+  Shape shape;                // body frame: a part kind, usually a box or capsule.
+  double max_speed = 0.0;     // horizontal ground speed, length units per second.
+};
+
+// Lengths in the world's unit, speeds per second; "up" is +z.
+struct MovementModel {
+  std::vector<Stance> stances;       // a move names its stance by index; at least one.
+  double air_speed = 0.0;            // horizontal speed limit of a move starting airborne.
+  double gravity = 0.0;              // downward acceleration, > 0.
+  double jump_speed = 0.0;           // upward take-off speed of a jump.
+  double max_fall_speed = 0.0;       // terminal downward speed, > 0.
+  double step_height = 0.0;          // highest step walked up or down.
+  double walkable_normal_z = 0.7;    // in (0, 1]: flatter surfaces are ground.
+  double ground_probe = 0.25;        // how far below the shape ground is found.
+  double tolerance = 1.0;            // length: position slack of the arcs, steps and speeds.
+  bool airborne_envelope = true;     // judge airborne moves against the jump/fall arc.
+
+  // Quake 3 (bg_pmove.c, bg_local.h, g_active.c defaults): speed 320 (x0.25
+  // crouched), gravity 800, jump 270, step 18, normal z >= 0.7, box
+  // -15..15 x -15..15 x -24..32, crouched top 16; air speed 640.
+  static MovementModel Quake();
+  // Source (HL2/CS:S convars): sv_maxspeed 320 (crouched x1/3), sv_gravity
+  // 800, jump sqrt(2 * 800 * 45) = 268.33, sv_stepsize 18,
+  // sv_standable_normal 0.7, sv_maxvelocity 3500, hull 32 x 32 x 72
+  // (crouched 36) with the origin at the feet; air speed 640.
+  static MovementModel Source();
+  // Unreal's CharacterMovementComponent defaults (cm): MaxWalkSpeed 600,
+  // MaxWalkSpeedCrouched 300, GravityZ -980, JumpZVelocity 420,
+  // MaxStepHeight 45, WalkableFloorZ 0.71 (44.765 degrees), capsule radius 34
+  // half height 88 (crouched 40), TerminalVelocity 4000, MAX_FLOOR_DIST 2.4;
+  // air speed 1200.
+  static MovementModel Unreal();
+};
+
+// Appends a Violation per bad field ("movement.gravity", ... under `path`).
+bool ValidateMovementModel(const MovementModel& model, std::string_view path, std::vector<Violation>& out);
+
+}  // namespace collide
+
+#endif  // COLLIDE_MOVEMENT_H_

@@ -1,0 +1,27 @@
+// A move judged under a movement model (collide/movement.h).
+#ifndef COLLIDE_CORE_SRC_WORLD_MOVE_MODEL_H_
+#define COLLIDE_CORE_SRC_WORLD_MOVE_MODEL_H_
+
+#include <optional>
+
+#include "collide/world.h"
+#include "world/move_states.h"
+#include "world/scene.h"
+
+namespace collide::internal {
+
+struct ModelMove {
+  const MovementModel* model = nullptr;
+  const Stance* stance = nullptr;  // a valid stance of the model
+  const BodyState* body = nullptr;
+  Vec3 from;
+  CategoryMask mask = 0;
+};
+// Fills `v` (speed set) from the rules of movement.h; `state` is the body's
+// (nothing: unknown, found from the ground at `from`) and is updated.
+void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove& m,
+                    std::optional<MoveState>& state, MoveVerdict& v);
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_CORE_SRC_WORLD_MOVE_MODEL_H_

@@ -1,0 +1,35 @@
+// What the movement model keeps per body between moves: whether it is
+// airborne and the arc it may be on. One entry per body that moved under a
+// model, dropped with the body (bounded by the bodies of the latest frame);
+// reset when the body teleports. Judged in batch order under one lock, so the
+// same moves in the same order give the same verdicts.
+#ifndef COLLIDE_CORE_SRC_WORLD_MOVE_STATES_H_
+#define COLLIDE_CORE_SRC_WORLD_MOVE_STATES_H_
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+#include "world/snapshot.h"
+
+namespace collide::internal {
+
+struct MoveState {
+  bool airborne = false;
+  double air_time = 0.0;  // seconds since take-off
+  double z0 = 0.0;        // take-off height
+  double v_lo = 0.0;      // take-off speeds consistent with every airborne move since
+  double v_hi = 0.0;
+};
+
+class MoveStates {
+ public:
+  std::mutex mu;
+  // Drops the bodies not in `latest` (under mu).
+  void Prune(const Snapshot& latest);
+  std::map<std::int64_t, MoveState> bodies;
+};
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_CORE_SRC_WORLD_MOVE_STATES_H_

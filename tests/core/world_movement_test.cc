@@ -1,0 +1,179 @@
+// Moves under the movement model (collide/movement.h) with the Quake preset,
+// on small levels of boxes and ramps in Quake units: stairs, ramps, a ledge,
+// a jump arc, flying, a fall faster than gravity, crouching under a low
+// ceiling. Each asserts the verdict code (and where it matters the ground and
+// the allowed position); the model keeps each body's arc between calls.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "collide/world.h"
+
+namespace collide {
+namespace {
+
+constexpr std::int64_t kPlayer = 1;
+constexpr double kTick = 0.016;
+
+Shape Box(const Vec3& lo, const Vec3& hi) { return Aabb{lo, hi}; }
+
+// A world of static boxes (and meshes) with the Quake model and the player
+// at `start` (box origin: feet 24 below it).
+World Level(std::vector<Shape> boxes, const Vec3& start, std::vector<MeshData> meshes = {}) {
+  WorldSettings settings;
+  settings.movement = MovementModel::Quake();
+  std::vector<StaticElement> statics;
+  for (const Shape& b : boxes) statics.push_back({static_cast<std::int64_t>(statics.size() + 1), kAllCategories, b});
+  for (MeshData& m : meshes) {
+    statics.push_back({static_cast<std::int64_t>(statics.size() + 1), kAllCategories,
+                       std::make_shared<const TriangleMesh>(std::move(m))});
+  }
+  World w(settings, std::move(statics));
+  Frame f{1, {}, {}};
+  f.bodies.push_back({kPlayer, Pose{start, {}}, {{0, Sphere{{0, 0, 0}, 10}, {}}}, {}, std::nullopt, std::nullopt,
+                      false});
+  EXPECT_TRUE(w.PushFrame(f).ok());
+  return w;
+}
+
+MoveVerdict Move(const World& w, const Vec3& from, const Vec3& to, double elapsed = kTick, int stance = 0) {
+  MoveRequest m;
+  m.body = kPlayer;
+  m.from = from;
+  m.to = to;
+  m.elapsed = elapsed;
+  m.stance = stance;
+  return w.ValidateMoves(std::span(&m, 1)).front();
+}
+
+const Shape kFloor = Box({-1000, -1000, -16}, {1000, 1000, 0});
+
+TEST(WorldMovement, StairsOf16AreWalkedAndOf24AreTooHigh) {
+  const World low = Level({kFloor, Box({20, -100, 0}, {200, 100, 16})}, {0, 0, 24});
+  const MoveVerdict up = Move(low, {0, 0, 24}, {24, 0, 40}, 0.1);
+  EXPECT_EQ(up.code, MoveCode::kOk) << MoveCodeName(up.code);
+  EXPECT_TRUE(up.grounded);
+  const World high = Level({kFloor, Box({20, -100, 0}, {200, 100, 24})}, {0, 0, 24});
+  const MoveVerdict blocked = Move(high, {0, 0, 24}, {24, 0, 48}, 0.1);
+  EXPECT_EQ(blocked.code, MoveCode::kStepTooHigh) << MoveCodeName(blocked.code);
+  EXPECT_LT(blocked.allowed_position.x, 5.0 + 1e-9);  // stopped at the riser (box front at x 20)
+}
+
+// A plane through the origin rising along +x at `degrees`, as two triangles.
+MeshData Ramp(double degrees) {
+  const double k = std::tan(degrees * M_PI / 180.0);
+  MeshData m;
+  m.vertices = {{-300, -300, -300 * k}, {300, -300, 300 * k}, {300, 300, 300 * k}, {-300, 300, -300 * k}};
+  m.triangles = {{0, 1, 2}, {0, 2, 3}};
+  return m;
+}
+
+// The box origin resting on the ramp at x (its front bottom edge on it).
+double OnRamp(double degrees, double x) { return (x + 15) * std::tan(degrees * M_PI / 180.0) + 24; }
+
+TEST(WorldMovement, WalkableRampsAreWalkedSteepOnesAreTooSteep) {
+  const World gentle = Level({}, {0, 0, OnRamp(30, 0)}, {Ramp(30)});
+  const MoveVerdict walk = Move(gentle, {0, 0, OnRamp(30, 0)}, {20, 0, OnRamp(30, 20)}, 0.1);
+  EXPECT_EQ(walk.code, MoveCode::kOk) << MoveCodeName(walk.code);
+  EXPECT_TRUE(walk.grounded);
+  const World steep = Level({}, {0, 0, OnRamp(60, 0)}, {Ramp(60)});
+  const MoveVerdict climb = Move(steep, {0, 0, OnRamp(60, 0)}, {5, 0, OnRamp(60, 5)});
+  EXPECT_EQ(climb.code, MoveCode::kTooSteep) << MoveCodeName(climb.code);
+  EXPECT_FALSE(climb.grounded);
+}
+
+TEST(WorldMovement, StepsDownALedgeOntoTheGround) {
+  const World w = Level({Box({-500, -100, -10}, {0, 100, 0}), Box({0, -100, -26}, {500, 100, -16})}, {-10, 0, 24});
+  const MoveVerdict down = Move(w, {-10, 0, 24}, {20, 0, 8}, 0.1);
+  EXPECT_EQ(down.code, MoveCode::kOk) << MoveCodeName(down.code);
+  EXPECT_TRUE(down.grounded);
+  EXPECT_EQ(down.allowed_position, (Vec3{20, 0, 8}));
+}
+
+// Quake's jump: vz = 270 at take-off, gravity 800, 5 units a tick forward.
+double JumpZ(double t) { return 24 + 270 * t - 400 * t * t; }
+
+TEST(WorldMovement, AJumpArcIsOkAndLandsGrounded) {
+  const World w = Level({kFloor}, {0, 0, 24});
+  int ticks = 0;
+  for (double t = 0; JumpZ(t + kTick) > 24; t += kTick, ++ticks) {
+    const MoveVerdict v = Move(w, {5 * t / kTick, 0, JumpZ(t)}, {5 * (t + kTick) / kTick, 0, JumpZ(t + kTick)});
+    ASSERT_EQ(v.code, MoveCode::kOk) << "tick " << ticks << ": " << MoveCodeName(v.code);
+    EXPECT_FALSE(v.grounded);
+  }
+  EXPECT_GT(ticks, 40);  // 0.675 s in the air
+  const double t = ticks * kTick;
+  const MoveVerdict land = Move(w, {5.0 * ticks, 0, JumpZ(t)}, {5.0 * (ticks + 1), 0, 24});
+  EXPECT_EQ(land.code, MoveCode::kOk) << MoveCodeName(land.code);
+  EXPECT_TRUE(land.grounded);
+}
+
+// Off a ledge into a pit and on at the same height: caught within 0.5 s.
+TEST(WorldMovement, FlyingIsCaughtWithinHalfASecond) {
+  const World w = Level({Box({-500, -100, -10}, {0, 100, 0})}, {-20, 0, 24});
+  double caught_at = -1;
+  for (int i = 0; i * kTick < 0.5 && caught_at < 0; ++i) {
+    const MoveVerdict v = Move(w, {-20.0 + 5 * i, 0, 24}, {-15.0 + 5 * i, 0, 24});
+    if (v.code == MoveCode::kFlying) caught_at = (i + 1) * kTick;
+    if (v.code == MoveCode::kFlying) EXPECT_LT(v.allowed_position.z, 24);  // the arc falls
+    ASSERT_TRUE(v.code == MoveCode::kOk || v.code == MoveCode::kFlying) << MoveCodeName(v.code);
+  }
+  EXPECT_GT(caught_at, 0);
+}
+
+// Falling at twice gravity off the ledge is caught; at gravity it is not.
+TEST(WorldMovement, FallingFasterThanGravityIsCaught) {
+  for (const double g : {800.0, 1600.0}) {
+    const World w = Level({Box({-500, -100, -10}, {0, 100, 0})}, {-20, 0, 24});
+    MoveCode worst = MoveCode::kOk;
+    for (int i = 0; i < 30 && worst == MoveCode::kOk; ++i) {
+      const double t0 = i * kTick, t1 = t0 + kTick;
+      // Off the ledge at x = 15 (the box clears it): level until then.
+      const auto z = [&](double t) { return 24 - 0.5 * g * std::max(0.0, t - 0.1) * std::max(0.0, t - 0.1); };
+      const MoveVerdict v = Move(w, {-20.0 + 5 * i, 0, z(t0)}, {-15.0 + 5 * i, 0, z(t1)});
+      worst = v.code;
+    }
+    if (g == 800.0) EXPECT_EQ(worst, MoveCode::kOk) << MoveCodeName(worst);
+    if (g == 1600.0) EXPECT_EQ(worst, MoveCode::kTooFastVertical) << MoveCodeName(worst);
+  }
+}
+
+TEST(WorldMovement, CrouchingPassesUnderALowCeilingAtCrouchSpeed) {
+  const std::vector<Shape> level = {kFloor, Box({20, -100, 45}, {200, 100, 60})};
+  const World w = Level(level, {0, 0, 24});
+  EXPECT_EQ(Move(w, {0, 0, 24}, {8, 0, 24}, 0.1, 1).code, MoveCode::kOk);  // top at 40
+  EXPECT_EQ(Move(w, {0, 0, 24}, {8, 0, 24}, 0.1, 0).code, MoveCode::kBlocked);  // top at 56
+  EXPECT_EQ(Move(w, {0, 0, 24}, {16, 0, 24}, 0.1, 1).code, MoveCode::kTooFastHorizontal);  // 160 > 80
+  EXPECT_EQ(Move(w, {0, 0, 24}, {8, 0, 24}, 0.1, 2).code, MoveCode::kInvalid);  // no third stance
+}
+
+TEST(WorldMovement, WithoutAModelMovesAreStraightSweeps) {
+  WorldSettings settings;
+  World w(settings, {{1, kAllCategories, kFloor}, {2, kAllCategories, Box({20, -100, 0}, {200, 100, 16})}});
+  Frame f{1, {{kPlayer, Pose{{0, 0, 24}, {}}, {{0, Sphere{{0, 0, 0}, 10}, {}}}, {},
+               Shape{Aabb{{-15, -15, -24}, {15, 15, 32}}}, std::nullopt, false}}, {}};
+  ASSERT_TRUE(w.PushFrame(f).ok());
+  MoveRequest m{kPlayer, Vec3{0, 0, 24}, {24, 0, 40}, 0.1, 1000.0};
+  EXPECT_EQ(w.ValidateMoves(std::span(&m, 1)).front().code, MoveCode::kBlocked);  // no step-up
+  m.movement = MovementModel::Quake();  // the model for one move
+  EXPECT_EQ(w.ValidateMoves(std::span(&m, 1)).front().code, MoveCode::kOk);
+}
+
+TEST(WorldMovement, PresetsAreValidAndBadModelsAreNamed) {
+  std::vector<Violation> out;
+  for (const MovementModel& m : {MovementModel::Quake(), MovementModel::Source(), MovementModel::Unreal()}) {
+    EXPECT_TRUE(ValidateMovementModel(m, "movement", out));
+  }
+  MovementModel bad = MovementModel::Quake();
+  bad.gravity = 0;
+  bad.stances.clear();
+  EXPECT_FALSE(ValidateMovementModel(bad, "movement", out));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].field, "movement.stances");
+  EXPECT_EQ(out[1].field, "movement.gravity");
+}
+
+}  // namespace
+}  // namespace collide
