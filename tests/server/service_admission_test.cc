@@ -128,21 +128,6 @@ TEST(AdmissionTest, CallsPastMaxConcurrentCallsAreShedAtOnceWhileTheAdmittedOneR
   EXPECT_EQ(info.requests_served(), 3);  // The held call and the two after it.
 }
 
-// n packed OBB contact pairs.
-v1::QueryPairsPackedRequest ObbPairs(int n, std::uint64_t seed) {
-  collide::testing::ShapeFactory factory(seed);
-  std::vector<Shape> a, b;
-  for (int i = 0; i < n; ++i) {
-    a.push_back(factory.Make(ShapeKind::kObb));
-    b.push_back(factory.Make(ShapeKind::kObb));
-  }
-  v1::QueryPairsPackedRequest request;
-  request.set_level(v1::QUERY_LEVEL_CONTACT);
-  EXPECT_TRUE(convert::PackShapes(a, request.mutable_a()));
-  EXPECT_TRUE(convert::PackShapes(b, request.mutable_b()));
-  return request;
-}
-
 grpc::Status PackedWhileHeld(TestServer& t, const v1::QueryPairsPackedRequest& request) {
   return Call(t, &v1::CollisionService::Stub::QueryPairsPacked, request, std::chrono::seconds(30));
 }

@@ -55,21 +55,8 @@ TEST(HealthTest, ServingThenNotServingWhileDraining) {
   EXPECT_FALSE(t.stub->GetServerInfo(&context, v1::GetServerInfoRequest(), &info).ok());
 }
 
-// `n` OBB contact pairs; 65536 of them outlast a short deadline.
-v1::QueryPairsPackedRequest ObbBatch(int n) {
-  collide::testing::ShapeFactory factory(14);
-  std::vector<Shape> a, b;
-  for (int i = 0; i < n; ++i) {
-    a.push_back(factory.Make(ShapeKind::kObb));
-    b.push_back(factory.Make(ShapeKind::kObb));
-  }
-  v1::QueryPairsPackedRequest request;
-  request.set_level(v1::QUERY_LEVEL_CONTACT);
-  EXPECT_TRUE(convert::PackShapes(a, request.mutable_a()));
-  EXPECT_TRUE(convert::PackShapes(b, request.mutable_b()));
-  return request;
-}
-v1::QueryPairsPackedRequest HugeObbBatch() { return ObbBatch(65536); }
+// 65536 OBB contact pairs outlast a short deadline.
+v1::QueryPairsPackedRequest HugeObbBatch() { return ObbPairs(65536, 14); }
 
 // Each huge call is held in the server for its whole deadline before its
 // batch runs. The server's deadline is its time of reading the call plus the
@@ -131,7 +118,7 @@ TEST(DeadlineTest, CancelledCallStopsAndServerKeepsServing) {
   ASSERT_TRUE(entered);
   constexpr int kNext = 1000;  // Four chunks: a posted call.
   grpc::ClientContext next_context;
-  const grpc::Status next = t.stub->QueryPairsPacked(&next_context, ObbBatch(kNext), &response);
+  const grpc::Status next = t.stub->QueryPairsPacked(&next_context, ObbPairs(kNext, 14), &response);
   EXPECT_TRUE(next.ok()) << next.error_message();
   EXPECT_EQ(calls, 2);
   EXPECT_TRUE(seen_cancelled) << "the server never saw the cancellation";

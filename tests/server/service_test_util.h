@@ -137,6 +137,21 @@ inline void ExpectStillServing(TestServer& t) {
   EXPECT_TRUE(status.ok()) << status.error_message();
 }
 
+// n packed OBB contact pairs of ShapeFactory(seed).
+inline v1::QueryPairsPackedRequest ObbPairs(int n, std::uint64_t seed) {
+  collide::testing::ShapeFactory factory(seed);
+  std::vector<Shape> a, b;
+  for (int i = 0; i < n; ++i) {
+    a.push_back(factory.Make(ShapeKind::kObb));
+    b.push_back(factory.Make(ShapeKind::kObb));
+  }
+  v1::QueryPairsPackedRequest request;
+  request.set_level(v1::QUERY_LEVEL_CONTACT);
+  EXPECT_TRUE(convert::PackShapes(a, request.mutable_a()));
+  EXPECT_TRUE(convert::PackShapes(b, request.mutable_b()));
+  return request;
+}
+
 }  // namespace collide::server::testing
 
 #endif  // COLLIDE_TESTS_SERVER_SERVICE_TEST_UTIL_H_
