@@ -5,7 +5,7 @@
 # batches of 4096 at intersect and contact, packed and readable, 2 and 4 calls
 # in flight, then single-pair calls one at a time. Each run also measures the
 # in-process core, a bare gRPC round trip and the loopback floor (see
-# client/cli/bench.cc), so every ratio comes from one run. Prints each run's
+# bench/load/bench.cc), so every ratio comes from one run. Prints each run's
 # output and a summary table; exit 1 if any call failed.
 # Usage: scripts/service-bench.sh [SECONDS per run, default 8]
 # Env:   BUILD_DIR (default build), COLLIDE_SERVER_BIN, COLLIDE_CLI_BIN.

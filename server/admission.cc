@@ -22,11 +22,11 @@ void Admission::Release(std::size_t items) {
   calls_.fetch_sub(1, std::memory_order_relaxed);
 }
 
-grpc::Status Admission::RefusedStatus() const {
-  return ToGrpcStatus({RequestError::Kind::kLimitExceeded,
-                       "the server is at its admission limit (" + std::to_string(max_calls_) +
-                           " calls, --max_concurrent_calls; " + std::to_string(max_items_) +
-                           " items, --max_items_in_flight); retry later"});
+RequestError Admission::Refusal() const {
+  return {RequestError::Kind::kLimitExceeded,
+          "the server is at its admission limit (" + std::to_string(max_calls_) +
+              " calls, --max_concurrent_calls; " + std::to_string(max_items_) +
+              " items, --max_items_in_flight); retry later"};
 }
 
 }  // namespace collide::server

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "grpcpp/support/status.h"
+#include "server/status_mapping.h"
 
 namespace collide::server {
 
@@ -25,8 +26,9 @@ class Admission {
   bool Admit(std::size_t items);
   // Ends an admitted call of `items` items.
   void Release(std::size_t items);
-  // The answer to a call Admit refused, naming both limits.
-  grpc::Status RefusedStatus() const;
+  // Why Admit refused a call, naming both limits; RefusedStatus maps it.
+  RequestError Refusal() const;
+  grpc::Status RefusedStatus() const { return ToGrpcStatus(Refusal()); }
 
   // Admitted calls not released yet (the metrics' in-flight gauge).
   int calls_in_flight() const { return calls_.load(std::memory_order_relaxed); }

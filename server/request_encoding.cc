@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "server/status_mapping.h"
 #include "server/tsan_annotations.h"
 
 namespace collide::server {
@@ -76,9 +77,10 @@ grpc::Status CheckRequestEncoding(RequestReader& request) {
   if (algorithm == GRPC_COMPRESS_NONE) return grpc::Status::OK;
   const char* name = "unknown";
   grpc_compression_algorithm_name(algorithm, &name);
-  return {grpc::StatusCode::UNIMPLEMENTED, std::string("the request is compressed with ") + name +
-                                               "; this server accepts grpc-encoding " + kAcceptedEncodings +
-                                               " (uncompressed) only"};
+  return ToGrpcStatus(
+      {RequestError::Kind::kUnsupportedEncoding, std::string("the request is compressed with ") + name +
+                                                     "; this server accepts grpc-encoding " +
+                                                     kAcceptedEncodings + " (uncompressed) only"});
 }
 
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> AcceptEncodingInterceptorFactory() {

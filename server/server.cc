@@ -130,7 +130,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
                     .max_concurrent_calls = o.max_concurrent_calls,
                     .max_items_in_flight = o.max_items_in_flight,
                     .call_threads = o.worker_threads,
-                    .before_posted_call = o.before_posted_call,
+                    .hooks = o.hooks,
                     .version = COLLIDE_VERSION,
                     .replica = Replica(),
                     .metrics = server->metrics_.get()},
@@ -143,9 +143,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
                                                         .tenants_by_token = !TokenSet(o.auth_tokens).empty(),
                                                         .admission = &server->service_->admission(),
                                                         .call_threads = o.worker_threads,
-                                                        .before_tick_message = o.before_tick_message,
-                                                        .on_tick_read = o.on_tick_read,
-                                                        .on_tick_cancelled = o.on_tick_cancelled});
+                                                        .hooks = o.hooks});
 
   // Process-wide switches, read when a server is built.
   grpc::EnableDefaultHealthCheckService(true);

@@ -18,6 +18,7 @@
 #include "server/metrics.h"
 #include "server/metrics_endpoint.h"
 #include "server/service.h"
+#include "server/test_hooks.h"
 #include "server/token_auth.h"
 #include "server/transport_security.h"
 #include "server/world_service.h"
@@ -86,16 +87,8 @@ struct Options {
   // Directory of the map files CreateWorld may name; "": none.
   std::string maps_dir;
 
-  // Test hook (ServiceConfig::before_posted_call): runs on the call thread
-  // before each multi-chunk call's batch, with the call's context.
-  std::function<void(grpc::CallbackServerContext&)> before_posted_call;
-  // Test hook (WorldServiceConfig::before_tick_message): runs before each
-  // Tick message with its sequence.
-  std::function<void(std::int64_t)> before_tick_message;
-  // Test hook (WorldServiceConfig::on_tick_read).
-  std::function<void()> on_tick_read;
-  // Test hook (WorldServiceConfig::on_tick_cancelled).
-  std::function<void()> on_tick_cancelled;
+  // Tests only: passed to both services.
+  TestHooks hooks;
 };
 
 // Name of the service in health checks and reflection.

@@ -209,10 +209,7 @@ grpc::Status Handle(const Request& request, Response* response, const ServiceCon
                     BatchRunner& runner, const CallControl& control, std::size_t& items) {
   items = convert::ItemCount(request);
   if (items > static_cast<std::size_t>(config.max_items_per_request)) {
-    return ToGrpcStatus(
-        {RequestError::Kind::kLimitExceeded, "the request holds " + std::to_string(items) +
-                                                 " items; --max_items_per_request is " +
-                                                 std::to_string(config.max_items_per_request)});
+    return ToGrpcStatus(TooManyItems(items, config.max_items_per_request));
   }
   Scratch& s = ThreadScratch();
   s.violations.Clear();
@@ -222,20 +219,11 @@ grpc::Status Handle(const Request& request, Response* response, const ServiceCon
   } else {
     valid = convert::Decode(request, s.rays, s.violations);
   }
-  if (!valid) {
-    const Violation& first = s.violations.kept().front();
-    return ToGrpcStatus({RequestError::Kind::kInvalidRequest,
-                         std::to_string(s.violations.total()) + " invalid field(s); first: " + first.field +
-                             ": " + first.description,
-                         &s.violations});
-  }
+  if (!valid) return ToGrpcStatus(InvalidFields(s.violations));
   if constexpr (kIsPairRequest<Request>) {
     FindUnsupported(request, s.pairs, s.violations);
     if (!s.violations.empty()) {
-      return ToGrpcStatus({RequestError::Kind::kUnsupportedPair,
-                           std::to_string(s.violations.total()) +
-                               " unsupported pair(s); first: " + s.violations.kept().front().field,
-                           &s.violations});
+      return ToGrpcStatus(UnsupportedItems(s.violations, "pair"));
     }
   }
 
@@ -264,10 +252,7 @@ grpc::Status RunDecoded(const Request& request, Scratch& s, Response* response, 
   FindUnsupportedResults(request, s.statuses, s.violations);
   if (!s.violations.empty()) {
     response->Clear();
-    return ToGrpcStatus({RequestError::Kind::kUnsupportedPair,
-                         std::to_string(s.violations.total()) +
-                             " unsupported item(s); first: " + s.violations.kept().front().field,
-                         &s.violations});
+    return ToGrpcStatus(UnsupportedItems(s.violations, "item"));
   }
   Finish(s, response);
   return grpc::Status::OK;
@@ -423,7 +408,7 @@ grpc::ServerUnaryReactor* CollisionService::Dispatch(const char* method, grpc::C
     reactor->FinishCall(serve());
   } else {
     executor_.Post([this, context, reactor, serve] {
-      if (config_.before_posted_call) config_.before_posted_call(*context);
+      if (config_.hooks.before_posted_call) config_.hooks.before_posted_call(*context);
       reactor->FinishCall(serve());
     });
   }

@@ -22,6 +22,7 @@
 #include "server/batch_runner.h"
 #include "server/call_executor.h"
 #include "server/metrics.h"
+#include "server/test_hooks.h"
 
 namespace collide::server {
 
@@ -38,10 +39,8 @@ struct ServiceConfig {
   std::int64_t max_items_in_flight = std::int64_t{1} << 17;  // Sizing: docs/operations.md, "Memory".
   // Threads that run admitted multi-chunk calls (CallExecutor).
   int call_threads = 2;
-  // Test hook: when set, runs on the call thread before each posted
-  // (multi-chunk) call's batch with the call's context, e.g. to hold a call
-  // in flight or until the server has seen it cancelled.
-  std::function<void(grpc::CallbackServerContext&)> before_posted_call;
+  // Tests only (TestHooks::before_posted_call).
+  TestHooks hooks;
   std::string version;
   std::string replica;  // "<hostname>:<pid>".
   // Where every answered call is counted (--metrics_port); none: not counted.

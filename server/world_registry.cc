@@ -1,5 +1,9 @@
 #include "server/world_registry.h"
 
+#include <algorithm>
+#include <variant>
+
+#include "absl/strings/str_cat.h"
 #include "collide/mesh_data.h"
 #include "spdlog/spdlog.h"
 
@@ -73,7 +77,7 @@ void WorldRegistry::EvictIdle() {
   for (const auto& e : idle) Retire(e);
 }
 
-std::string WorldRegistry::Reserve(const std::string& owner, std::int64_t bytes) {
+std::string WorldRegistry::ReserveBytes(const std::string& owner, std::int64_t bytes) {
   EvictIdle();
   std::unique_lock lock(mu_);
   const int worlds = static_cast<int>(worlds_.size()) + reserved_worlds_;
@@ -116,20 +120,140 @@ void WorldRegistry::Release(const std::string& owner, std::int64_t bytes) {
   EndReservationLocked(owner);
 }
 
-WorldRegistry::InsertResult WorldRegistry::Insert(std::shared_ptr<WorldEntry> entry, std::int64_t reserved) {
+WorldReservation::~WorldReservation() {
+  if (registry_ != nullptr) registry_->Release(owner_, bytes_);
+}
+
+namespace {
+
+RequestError Exhausted(std::string message) {
+  return {RequestError::Kind::kLimitExceeded, std::move(message)};
+}
+
+RequestError AlreadyExists(const std::string& id) {
+  return {RequestError::Kind::kAlreadyExists, absl::StrCat("world \"", id, "\" already exists")};
+}
+
+}  // namespace
+
+std::optional<RequestError> WorldRegistry::CheckCreate(std::int64_t history_ticks,
+                                                       std::size_t mesh_triangles) const {
+  if (history_ticks > limits_.max_history_ticks) {
+    return Exhausted(absl::StrCat("history_ticks ", history_ticks, " is over --max_history_ticks ",
+                                  limits_.max_history_ticks));
+  }
+  if (mesh_triangles > static_cast<std::size_t>(limits_.max_triangles_per_world)) {
+    return Exhausted(absl::StrCat("the world's meshes hold ", mesh_triangles,
+                                  " triangles; --max_triangles_per_world is ",
+                                  limits_.max_triangles_per_world));
+  }
+  return std::nullopt;
+}
+
+int WorldRegistry::default_history_ticks() const {
+  return std::min(WorldSettings{}.history_ticks, limits_.max_history_ticks);
+}
+
+std::optional<RequestError> WorldRegistry::Reserve(const std::string& owner, const std::string& id,
+                                                   std::int64_t vertices, std::int64_t triangles,
+                                                   WorldReservation& reservation) {
+  if (Find(owner, id) != nullptr) return AlreadyExists(id);
+  const std::int64_t bytes = EstimateStaticBytes(vertices, triangles);
+  if (std::string full = ReserveBytes(owner, bytes); !full.empty()) return Exhausted(std::move(full));
+  reservation.registry_ = this;
+  reservation.owner_ = owner;
+  reservation.bytes_ = bytes;
+  return std::nullopt;
+}
+
+std::optional<RequestError> WorldRegistry::NewWorld(const std::string& owner, const std::string& id,
+                                                    const WorldSettings& settings,
+                                                    const std::vector<StaticElement>& statics,
+                                                    int static_elements,
+                                                    std::shared_ptr<WorldEntry>& entry) const {
+  entry = std::make_shared<WorldEntry>(owner, id, World(settings, statics));
+  entry->static_elements = static_elements;
+  for (const StaticElement& e : statics) {
+    if (const auto* mesh = std::get_if<std::shared_ptr<const TriangleMesh>>(&e.geometry)) {
+      entry->triangles += static_cast<std::int64_t>((*mesh)->triangle_count());
+      entry->degenerate_triangles += static_cast<std::int64_t>((*mesh)->degenerate_count());
+      entry->static_bytes += static_cast<std::int64_t>((*mesh)->memory_bytes());
+    } else if (const auto* hull = std::get_if<ConvexHull>(&std::get<Shape>(e.geometry))) {
+      entry->static_bytes +=
+          static_cast<std::int64_t>(hull->vertices.size() * sizeof(Vec3));  // The world's copy.
+    }
+    entry->static_bytes += static_cast<std::int64_t>(sizeof(StaticElement));
+  }
+  entry->charged_bytes = entry->static_bytes + static_cast<std::int64_t>(entry->world.history_bytes());
+  if (entry->triangles > limits_.max_triangles_per_world) {  // Map files are counted once read.
+    return Exhausted(absl::StrCat("the world's meshes and maps hold ", entry->triangles,
+                                  " triangles; --max_triangles_per_world is ",
+                                  limits_.max_triangles_per_world));
+  }
+  return std::nullopt;
+}
+
+std::optional<RequestError> WorldRegistry::Insert(std::shared_ptr<WorldEntry> entry,
+                                                  WorldReservation& reservation) {
+  const std::int64_t reserved = reservation.bytes_;
+  reservation.registry_ = nullptr;  // Taken: ended here whatever happens.
   std::unique_lock lock(mu_);
   EndReservationLocked(entry->owner);
   Key key{entry->owner, entry->id};
   const std::int64_t extra = entry->charged_bytes.load() - reserved;
   if (worlds_.contains(key) || used_bytes_.load() + extra > limits_.memory_budget_bytes) {
     used_bytes_ -= reserved;
-    return worlds_.contains(key) ? InsertResult::kExists : InsertResult::kOverBudget;
+    if (worlds_.contains(key)) return AlreadyExists(entry->id);
+    return Exhausted(absl::StrCat("the world holds ", entry->charged_bytes.load(),
+                                  " bytes, over what is left of ", "--world_memory_budget_bytes ",
+                                  limits_.memory_budget_bytes));
   }
   used_bytes_ += extra;
   entry->last_used_ns = NowNs();
   worlds_.emplace(std::move(key), std::move(entry));
   created_.fetch_add(1, std::memory_order_relaxed);
-  return InsertResult::kInserted;
+  return std::nullopt;
+}
+
+std::optional<RequestError> WorldRegistry::CheckBodyParts(int index, int parts) const {
+  if (parts > limits_.max_parts_per_body) {
+    return Exhausted(absl::StrCat("frame.bodies[", index, "].parts holds ", parts,
+                                  " parts; --max_parts_per_body is ", limits_.max_parts_per_body));
+  }
+  return std::nullopt;
+}
+
+std::optional<RequestError> WorldRegistry::PushFrame(WorldEntry& entry, const Frame& frame,
+                                                     std::int64_t parts, std::int64_t& oldest_tick) {
+  std::unique_lock lock(entry.mu);
+  World& world = entry.world;
+  // Bodies after the frame (an invalid frame is rejected below anyway).
+  std::int64_t bodies = static_cast<std::int64_t>(world.body_count());
+  for (const BodyUpdate& u : frame.bodies) bodies += world.has_body(u.id) ? 0 : 1;
+  for (std::int64_t id : frame.removals) bodies -= world.has_body(id) ? 1 : 0;
+  if (bodies > limits_.max_bodies_per_world) {
+    return Exhausted(absl::StrCat("the frame would make ", bodies, " bodies; --max_bodies_per_world is ",
+                                  limits_.max_bodies_per_world));
+  }
+  const std::int64_t estimate = EstimateFrameBytes(bodies, parts);
+  if (std::string full = Charge(entry, estimate); !full.empty()) return Exhausted(std::move(full));
+  const std::int64_t before = static_cast<std::int64_t>(world.history_bytes());
+  FrameError error = world.PushFrame(frame);
+  const std::int64_t after = static_cast<std::int64_t>(world.history_bytes());
+  Charge(entry, after - before - estimate, /*may_exceed=*/true);
+  switch (error.kind) {
+    case FrameError::Kind::kOk:
+      break;
+    case FrameError::Kind::kTickNotIncreasing:
+      return RequestError{RequestError::Kind::kFailedPrecondition, error.message};
+    case FrameError::Kind::kInvalid: {
+      convert::ViolationList violations;
+      violations.AddUnder("frame", error.problems);
+      return InvalidFields(std::move(violations));
+    }
+  }
+  oldest_tick = world.oldest_tick().value_or(frame.tick);
+  return std::nullopt;
 }
 
 std::shared_ptr<WorldEntry> WorldRegistry::Find(const std::string& owner, const std::string& id) {

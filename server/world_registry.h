@@ -1,5 +1,8 @@
-// The worlds a replica holds, by (tenant principal, world id), and the limits
-// on them (docs/worlds.md, "Limits"). Thread-safe.
+// The worlds a replica holds, by (tenant principal, world id), the limits on
+// them and their memory accounting (docs/worlds.md, "Limits"): creating a
+// world (CheckCreate, Reserve, NewWorld, Insert) and pushing a frame
+// (CheckBodyParts, PushFrame) refuse what is over a limit with the
+// RequestError the service answers. Thread-safe.
 //
 // Locking: the map is behind a shared_mutex held only to find, insert or
 // erase an entry (lookups do not block each other); each world has its own
@@ -15,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <utility>
@@ -22,6 +26,7 @@
 
 #include "absl/time/time.h"
 #include "collide/world.h"
+#include "server/status_mapping.h"
 
 namespace collide::server {
 
@@ -80,6 +85,24 @@ struct WorldRegistryStats {
   std::int64_t evicted = 0;  // Idle past the TTL.
 };
 
+class WorldRegistry;
+
+// The room one world being created holds in the registry (Reserve), given
+// back when it is destroyed unless Insert took it.
+class WorldReservation {
+ public:
+  WorldReservation() = default;
+  ~WorldReservation();
+  WorldReservation(const WorldReservation&) = delete;
+  WorldReservation& operator=(const WorldReservation&) = delete;
+
+ private:
+  friend class WorldRegistry;
+  WorldRegistry* registry_ = nullptr;  // Null: nothing held.
+  std::string owner_;
+  std::int64_t bytes_ = 0;
+};
+
 class WorldRegistry {
  public:
   using Clock = std::chrono::steady_clock;
@@ -87,36 +110,64 @@ class WorldRegistry {
 
   const WorldLimits& limits() const { return limits_; }
 
-  // Room for one more world of `owner` of `bytes`: "" or the
-  // RESOURCE_EXHAUSTED message naming the limit (worlds per replica or per
-  // tenant, memory budget). Evicts idle worlds first. Charges `bytes` on
-  // success (Release them, or Insert the world).
-  std::string Reserve(const std::string& owner, std::int64_t bytes);
-  void Release(const std::string& owner, std::int64_t bytes);
-  // Adds a built world whose reservation was `reserved` bytes, re-charged to
-  // its measured size. Nothing is charged unless kInserted: kExists when
-  // (owner, id) exists, kOverBudget when the measured size (larger than the
+  // Creating a world, in this order (each refusal is the call's answer):
+  // A request's sizes before it is decoded: its history_ticks, and the
+  // triangles of its meshes (map files are counted once read, NewWorld).
+  std::optional<RequestError> CheckCreate(std::int64_t history_ticks, std::size_t mesh_triangles) const;
+  // The history a world keeps when its request leaves history_ticks 0.
+  int default_history_ticks() const;
+  // No live world (owner, id) (ALREADY_EXISTS), and room for one more world
+  // of `owner` of these sizes (RESOURCE_EXHAUSTED naming the limit: worlds
+  // per replica or per tenant, memory budget); idle worlds are evicted
+  // first. Charges an estimate (EstimateStaticBytes) to `reservation`.
+  std::optional<RequestError> Reserve(const std::string& owner, const std::string& id, std::int64_t vertices,
+                                      std::int64_t triangles, WorldReservation& reservation);
+  // The world of the decoded `statics` with its accounting (triangles, static
+  // bytes), in `entry`; RESOURCE_EXHAUSTED when its meshes and maps hold more
+  // triangles than a world may.
+  std::optional<RequestError> NewWorld(const std::string& owner, const std::string& id,
+                                       const WorldSettings& settings,
+                                       const std::vector<StaticElement>& statics, int static_elements,
+                                       std::shared_ptr<WorldEntry>& entry) const;
+  // Adds the new world, taking its reservation, re-charged to its measured
+  // size. Nothing is charged on a refusal: ALREADY_EXISTS when (owner, id)
+  // exists, RESOURCE_EXHAUSTED when the measured size (larger than the
   // estimate only for map files, read before their size is known) does not
   // fit the budget.
-  enum class InsertResult { kInserted, kExists, kOverBudget };
-  InsertResult Insert(std::shared_ptr<WorldEntry> entry, std::int64_t reserved);
+  std::optional<RequestError> Insert(std::shared_ptr<WorldEntry> entry, WorldReservation& reservation);
+
+  // Pushing a frame: the parts of its body `index` (before decoding), then
+  // the decoded frame into entry's world under its lock: the body limit, the
+  // memory charge of its snapshot, World::PushFrame (FAILED_PRECONDITION
+  // for a tick not after the latest, INVALID_ARGUMENT for its problems
+  // under "frame"). `oldest_tick`: the world's oldest tick afterwards.
+  std::optional<RequestError> CheckBodyParts(int index, int parts) const;
+  std::optional<RequestError> PushFrame(WorldEntry& entry, const Frame& frame, std::int64_t parts,
+                                        std::int64_t& oldest_tick);
+
   // The live world, touched; null when absent or idle past the TTL.
   std::shared_ptr<WorldEntry> Find(const std::string& owner, const std::string& id);
   bool Erase(const std::string& owner, const std::string& id);
   std::vector<std::shared_ptr<WorldEntry>> List(const std::string& owner);
 
-  // Charges `delta` more bytes to `entry` (negative: frees); "" or the
-  // message when the budget would be exceeded (then nothing is charged).
-  // The caller holds entry.mu exclusively. `may_exceed`: charge regardless
-  // (a correction of an estimate already charged).
-  std::string Charge(WorldEntry& entry, std::int64_t delta, bool may_exceed = false);
   std::int64_t used_bytes() const { return used_bytes_.load(); }
   // Reads every world under its own lock, shared (a frame under way is
   // waited for), after the map's lock is released.
   WorldRegistryStats Stats();
 
  private:
+  friend class WorldReservation;
   using Key = std::pair<std::string, std::string>;
+  // Room for one more world of `owner` of `bytes`: "" or the
+  // RESOURCE_EXHAUSTED message naming the limit. Charges `bytes` on
+  // success (Release them, or Insert the world).
+  std::string ReserveBytes(const std::string& owner, std::int64_t bytes);
+  void Release(const std::string& owner, std::int64_t bytes);
+  // Charges `delta` more bytes to `entry` (negative: frees); "" or the
+  // message when the budget would be exceeded (then nothing is charged).
+  // The caller holds entry.mu exclusively. `may_exceed`: charge regardless
+  // (a correction of an estimate already charged).
+  std::string Charge(WorldEntry& entry, std::int64_t delta, bool may_exceed = false);
   bool Expired(const WorldEntry& e, std::int64_t now_ns) const;
   // Removes the idle worlds from the map (mu_ held exclusively).
   std::vector<std::shared_ptr<WorldEntry>> TakeIdleLocked(std::int64_t now_ns);

@@ -20,8 +20,6 @@
 #include "convert/world_packed.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
-#include "google/rpc/error_details.pb.h"
-#include "google/rpc/status.pb.h"
 #include "grpcpp/support/proto_buffer_reader.h"
 #include "server/service.h"
 #include "server/status_mapping.h"
@@ -60,35 +58,12 @@ grpc::ServerUnaryReactor* Finish(grpc::CallbackServerContext* context, const grp
   return reactor;
 }
 
-grpc::Status Invalid(const convert::ViolationList& violations) {
-  const Violation& first = violations.kept().front();
-  return ToGrpcStatus(
-      {RequestError::Kind::kInvalidRequest,
-       absl::StrCat(violations.total(), " invalid field(s); first: ", first.field, ": ", first.description),
-       &violations});
-}
-grpc::Status Invalid(std::string field, std::string description) {
-  convert::ViolationList violations;
-  violations.Add(std::move(field), std::move(description));
-  return Invalid(violations);
-}
-grpc::Status Exhausted(std::string message) {
-  return ToGrpcStatus({RequestError::Kind::kLimitExceeded, std::move(message)});
-}
-
 // NOT_FOUND with ErrorInfo WORLD_NOT_FOUND: the same for a world that never
 // existed, was deleted or evicted, or belongs to another tenant.
-grpc::Status WorldNotFound(const std::string& id) {
-  const std::string message = absl::StrCat("world \"", id, "\" not found on this replica");
-  google::rpc::ErrorInfo info;
-  info.set_reason("WORLD_NOT_FOUND");
-  info.set_domain("collide.v1");
-  (*info.mutable_metadata())["world_id"] = id;
-  google::rpc::Status details;
-  details.set_code(grpc::StatusCode::NOT_FOUND);
-  details.set_message(message);
-  details.add_details()->PackFrom(info);
-  return grpc::Status(grpc::StatusCode::NOT_FOUND, message, details.SerializeAsString());
+RequestError WorldNotFound(const std::string& id) {
+  return {.kind = RequestError::Kind::kNotFound,
+          .message = absl::StrCat("world \"", id, "\" not found on this replica"),
+          .info = {.reason = "WORLD_NOT_FOUND", .domain = "collide.v1", .metadata = {{"world_id", id}}}};
 }
 
 bool IsIdChar(char c) {
@@ -103,17 +78,17 @@ bool IsWorldId(std::string_view id) {
 
 // The world id's form, and the header that must repeat it (so that a proxy
 // routing on the header never sends a call to the wrong owner silently).
-grpc::Status CheckWorldId(const std::optional<std::string_view>& header, const std::string& id) {
-  if (!IsWorldId(id)) return Invalid("world_id", kWorldIdForm);
+Outcome CheckWorldId(const std::optional<std::string_view>& header, const std::string& id) {
+  if (!IsWorldId(id)) return InvalidField("world_id", kWorldIdForm);
   if (!header.has_value()) {
-    return Invalid(kWorldHeader,
-                   absl::StrCat("the metadata header is required and must equal world_id \"", id, "\""));
+    return InvalidField(kWorldHeader,
+                        absl::StrCat("the metadata header is required and must equal world_id \"", id, "\""));
   }
   if (*header != id) {
-    return Invalid(kWorldHeader, absl::StrCat("the metadata header \"", std::string(*header),
-                                              "\" differs from world_id \"", id, "\""));
+    return InvalidField(kWorldHeader, absl::StrCat("the metadata header \"", std::string(*header),
+                                                   "\" differs from world_id \"", id, "\""));
   }
-  return grpc::Status::OK;
+  return std::nullopt;
 }
 
 // An admitted call's items, released when it ends; admitted() false when
@@ -142,39 +117,14 @@ std::size_t Charged(std::size_t items, int max_items_per_request) {
   return std::min(items, static_cast<std::size_t>(max_items_per_request));
 }
 
-// `status` with the BadRequest field paths of its details under `part`
-// ("shots.shots[2].direction") and the message prefixed "part: ".
-grpc::Status UnderPart(const char* part, const grpc::Status& status) {
-  google::rpc::Status details;
-  std::string serialized;
-  if (!status.error_details().empty() && details.ParseFromString(status.error_details())) {
-    for (google::protobuf::Any& any : *details.mutable_details()) {
-      google::rpc::BadRequest bad;
-      if (!any.UnpackTo(&bad)) continue;
-      for (google::rpc::BadRequest::FieldViolation& v : *bad.mutable_field_violations()) {
-        v.set_field(convert::JoinPath(part, v.field()));
-      }
-      any.PackFrom(bad);
-    }
-    details.set_message(absl::StrCat(part, ": ", details.message()));
-    serialized = details.SerializeAsString();
-  }
-  return grpc::Status(status.error_code(), absl::StrCat(part, ": ", status.error_message()), serialized);
+Outcome CheckItems(std::size_t items, int max) {
+  if (items > static_cast<std::size_t>(max)) return TooManyItems(items, max);
+  return std::nullopt;
 }
 
-// `status` as a TickResponse's: the details it carries (BadRequest,
-// ErrorInfo), with its code and message.
-void SetStatus(const grpc::Status& status, google::rpc::Status* out) {
-  if (status.error_details().empty() || !out->ParseFromString(status.error_details())) out->Clear();
-  out->set_code(status.error_code());
-  out->set_message(status.error_message());
-}
-
-grpc::Status CheckItems(std::size_t items, int max) {
-  if (items > static_cast<std::size_t>(max)) {
-    return Exhausted(absl::StrCat("the request holds ", items, " items; --max_items_per_request is ", max));
-  }
-  return grpc::Status::OK;
+// The call's status: OK, or the error's (ToGrpcStatus).
+grpc::Status StatusOf(const Outcome& outcome) {
+  return outcome.has_value() ? ToGrpcStatus(*outcome) : grpc::Status::OK;
 }
 
 // The core's per-query problems under the request's paths: times sit in the
@@ -216,7 +166,8 @@ convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& 
     std::error_code error;
     const auto size = std::filesystem::file_size(file, error);
     const auto modified = std::filesystem::last_write_time(file, error).time_since_epoch().count();
-    const std::string key = absl::StrCat(name, "\n", options.map, "\n", options.categories, "\n", max, "\n", size, "\n", modified);
+    const std::string key = absl::StrCat(name, "\n", options.map, "\n", options.categories, "\n", max, "\n",
+                                         size, "\n", modified);
     absl::StatusOr<std::shared_ptr<const TriangleMesh>> mesh =
         cache.Get(key, [&]() -> absl::StatusOr<MeshData> {
           absl::StatusOr<importer::ImportedMesh> imported = importer::ImportMap(file, options);
@@ -277,141 +228,78 @@ void WorldService::FillInfo(WorldEntry& entry, v1::WorldInfo* out) {
   out->set_detected_teleports(w.detected_teleports());
 }
 
-grpc::Status WorldService::Create(const std::string& owner, const v1::CreateWorldRequest& request,
-                                  v1::WorldInfo* response) {
-  const WorldLimits& limits = config_.limits;
-  if (request.history_ticks() > limits.max_history_ticks) {
-    return Exhausted(absl::StrCat("history_ticks ", request.history_ticks(), " is over --max_history_ticks ",
-                                  limits.max_history_ticks));
-  }
+Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequest& request,
+                             v1::WorldInfo* response) {
   const std::size_t triangles = convert::TriangleCount(request);
-  if (triangles > static_cast<std::size_t>(limits.max_triangles_per_world)) {
-    return Exhausted(absl::StrCat("the world's meshes hold ", triangles,
-                                  " triangles; --max_triangles_per_world is ",
-                                  limits.max_triangles_per_world));
-  }
+  if (Outcome refused = registry_.CheckCreate(request.history_ticks(), triangles)) return refused;
   convert::ViolationList violations;
   WorldSettings settings;
-  convert::DecodeSettings(request, std::min(WorldSettings{}.history_ticks, limits.max_history_ticks),
-                          settings, violations);
-  if (!violations.empty()) return Invalid(violations);
-  if (registry_.Find(owner, request.world_id()) != nullptr) {
-    return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
-                        absl::StrCat("world \"", request.world_id(), "\" already exists"));
-  }
+  convert::DecodeSettings(request, registry_.default_history_ticks(), settings, violations);
+  if (!violations.empty()) return InvalidFields(std::move(violations));
   std::int64_t vertices = 0;
   for (const v1::StaticElement& e : request.statics()) vertices += e.mesh().vertices_size() / 3;
-  const std::int64_t reserved = EstimateStaticBytes(vertices, static_cast<std::int64_t>(triangles));
-  if (std::string full = registry_.Reserve(owner, reserved); !full.empty()) return Exhausted(std::move(full));
+  WorldReservation reservation;
+  if (Outcome refused = registry_.Reserve(owner, request.world_id(), vertices,
+                                          static_cast<std::int64_t>(triangles), reservation)) {
+    return refused;
+  }
 
   convert::DecodeArena arena;
   std::vector<StaticElement> statics;
   if (!convert::DecodeStatics(request, statics, arena, violations,
-                              MapLoaderFor(config_.maps_dir, limits, maps_))) {
-    registry_.Release(owner, reserved);
-    return Invalid(violations);
+                              MapLoaderFor(config_.maps_dir, registry_.limits(), maps_))) {
+    return InvalidFields(std::move(violations));
   }
-  auto entry = std::make_shared<WorldEntry>(owner, request.world_id(), World(settings, statics));
-  entry->static_elements = request.statics_size();
-  for (const StaticElement& e : statics) {
-    if (const auto* mesh = std::get_if<std::shared_ptr<const TriangleMesh>>(&e.geometry)) {
-      entry->triangles += static_cast<std::int64_t>((*mesh)->triangle_count());
-      entry->degenerate_triangles += static_cast<std::int64_t>((*mesh)->degenerate_count());
-      entry->static_bytes += static_cast<std::int64_t>((*mesh)->memory_bytes());
-    } else if (const auto* hull = std::get_if<ConvexHull>(&std::get<Shape>(e.geometry))) {
-      entry->static_bytes +=
-          static_cast<std::int64_t>(hull->vertices.size() * sizeof(Vec3));  // The world's copy.
-    }
-    entry->static_bytes += static_cast<std::int64_t>(sizeof(StaticElement));
-  }
-  entry->charged_bytes = entry->static_bytes + static_cast<std::int64_t>(entry->world.history_bytes());
-  if (entry->triangles > limits.max_triangles_per_world) {  // Map files are counted once read.
-    registry_.Release(owner, reserved);
-    return Exhausted(absl::StrCat("the world's meshes and maps hold ", entry->triangles,
-                                  " triangles; --max_triangles_per_world is ",
-                                  limits.max_triangles_per_world));
+  std::shared_ptr<WorldEntry> entry;
+  if (Outcome refused =
+          registry_.NewWorld(owner, request.world_id(), settings, statics, request.statics_size(), entry)) {
+    return refused;
   }
   FillInfo(*entry, response);
-  switch (registry_.Insert(entry, reserved)) {
-    case WorldRegistry::InsertResult::kInserted:
-      break;
-    case WorldRegistry::InsertResult::kExists:
-      response->Clear();
-      return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
-                          absl::StrCat("world \"", request.world_id(), "\" already exists"));
-    case WorldRegistry::InsertResult::kOverBudget:
-      response->Clear();
-      return Exhausted(absl::StrCat("the world holds ", entry->charged_bytes.load(),
-                                    " bytes, over what is left of ", "--world_memory_budget_bytes ",
-                                    limits.memory_budget_bytes));
+  if (Outcome refused = registry_.Insert(entry, reservation)) {
+    response->Clear();
+    return refused;
   }
   spdlog::info("world {} created (statics={}, triangles={}, bytes={}, history_ticks={})", entry->id,
                entry->static_elements, entry->triangles, entry->static_bytes, settings.history_ticks);
-  return grpc::Status::OK;
+  return std::nullopt;
 }
 
-grpc::Status WorldService::Run(WorldEntry& entry, const v1::GetWorldRequest&, v1::WorldInfo* response) {
+Outcome WorldService::Run(WorldEntry& entry, const v1::GetWorldRequest&, v1::WorldInfo* response) {
   FillInfo(entry, response);
-  return grpc::Status::OK;
+  return std::nullopt;
 }
 
-grpc::Status WorldService::Run(WorldEntry& entry, const v1::PushFrameRequest& request,
-                               v1::PushFrameResponse* response) {
+Outcome WorldService::Run(WorldEntry& entry, const v1::PushFrameRequest& request,
+                          v1::PushFrameResponse* response) {
   return Run(entry, request.frame(), response);
 }
 
-grpc::Status WorldService::Run(WorldEntry& entry, const v1::Frame& in, v1::PushFrameResponse* response) {
-  const WorldLimits& limits = config_.limits;
+Outcome WorldService::Run(WorldEntry& entry, const v1::Frame& in, v1::PushFrameResponse* response) {
   std::int64_t parts = 0;
   for (int i = 0; i < in.bodies_size(); ++i) {
-    if (in.bodies(i).parts_size() > limits.max_parts_per_body) {
-      return Exhausted(absl::StrCat("frame.bodies[", i, "].parts holds ", in.bodies(i).parts_size(),
-                                    " parts; --max_parts_per_body is ", limits.max_parts_per_body));
-    }
+    if (Outcome refused = registry_.CheckBodyParts(i, in.bodies(i).parts_size())) return refused;
     parts += in.bodies(i).parts_size();
   }
   convert::ViolationList violations;
   convert::DecodeArena arena;
   Frame frame;
-  if (!convert::DecodeFrame(in, "frame", frame, arena, violations)) return Invalid(violations);
-
-  std::unique_lock lock(entry.mu);
-  World& world = entry.world;
-  // Bodies after the frame (an invalid frame is rejected below anyway).
-  std::int64_t bodies = static_cast<std::int64_t>(world.body_count());
-  for (const BodyUpdate& u : frame.bodies) bodies += world.has_body(u.id) ? 0 : 1;
-  for (std::int64_t id : frame.removals) bodies -= world.has_body(id) ? 1 : 0;
-  if (bodies > limits.max_bodies_per_world) {
-    return Exhausted(absl::StrCat("the frame would make ", bodies, " bodies; --max_bodies_per_world is ",
-                                  limits.max_bodies_per_world));
-  }
-  const std::int64_t estimate = EstimateFrameBytes(bodies, parts);
-  if (std::string full = registry_.Charge(entry, estimate); !full.empty()) return Exhausted(std::move(full));
-  const std::int64_t before = static_cast<std::int64_t>(world.history_bytes());
-  FrameError error = world.PushFrame(frame);
-  const std::int64_t after = static_cast<std::int64_t>(world.history_bytes());
-  registry_.Charge(entry, after - before - estimate, /*may_exceed=*/true);
-  switch (error.kind) {
-    case FrameError::Kind::kOk:
-      break;
-    case FrameError::Kind::kTickNotIncreasing:
-      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, error.message);
-    case FrameError::Kind::kInvalid:
-      violations.AddUnder("frame", error.problems);
-      return Invalid(violations);
-  }
-  response->set_oldest_tick(world.oldest_tick().value_or(frame.tick));
-  return grpc::Status::OK;
+  if (!convert::DecodeFrame(in, "frame", frame, arena, violations))
+    return InvalidFields(std::move(violations));
+  std::int64_t oldest_tick = 0;
+  if (Outcome refused = registry_.PushFrame(entry, frame, parts, oldest_tick)) return refused;
+  response->set_oldest_tick(oldest_tick);
+  return std::nullopt;
 }
 
-grpc::Status WorldService::Run(WorldEntry& entry, const v1::QueryWorldRequest& request,
-                               v1::QueryWorldResponse* response) {
-  grpc::Status status;
-  if (status = CheckItems(RequestItems(request), config_.max_items_per_request); !status.ok()) return status;
+Outcome WorldService::Run(WorldEntry& entry, const v1::QueryWorldRequest& request,
+                          v1::QueryWorldResponse* response) {
+  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
   convert::ViolationList violations;
   convert::DecodeArena arena;
   convert::WorldQueries queries;
-  if (!convert::DecodeQueries(request, queries, arena, violations)) return Invalid(violations);
+  if (!convert::DecodeQueries(request, queries, arena, violations))
+    return InvalidFields(std::move(violations));
   std::vector<RayQueryResult> rays;
   std::vector<ShapeCastResult> casts;
   std::vector<OverlapQueryResult> overlaps;
@@ -428,17 +316,17 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::QueryWorldRequest& r
   for (std::size_t i = 0; i < overlaps.size(); ++i) {
     AddQueryProblems("overlaps", i, "", overlaps[i].problems, violations);
   }
-  if (!violations.empty()) return Invalid(violations);
+  if (!violations.empty()) return InvalidFields(std::move(violations));
   for (const RayQueryResult& r : rays) convert::ToProto(r, response->add_ray_casts());
   for (const ShapeCastResult& r : casts) convert::ToProto(r, response->add_shape_casts());
   for (const OverlapQueryResult& r : overlaps) convert::ToProto(r, response->add_overlaps());
-  return grpc::Status::OK;
+  return std::nullopt;
 }
 
 template <typename AddProblems>
-grpc::Status WorldService::JudgeShots(WorldEntry& entry, const std::vector<ShotRequest>& shots,
-                                      bool all_or_nothing, convert::ViolationList& violations,
-                                      AddProblems add_problems, v1::ValidateShotsResponse* response) {
+Outcome WorldService::JudgeShots(WorldEntry& entry, const std::vector<ShotRequest>& shots,
+                                 bool all_or_nothing, convert::ViolationList& violations,
+                                 AddProblems add_problems, v1::ValidateShotsResponse* response) {
   std::vector<ShotVerdict> verdicts;
   {
     std::shared_lock lock(entry.mu);
@@ -447,17 +335,14 @@ grpc::Status WorldService::JudgeShots(WorldEntry& entry, const std::vector<ShotR
   for (std::size_t i = 0; all_or_nothing && i < verdicts.size(); ++i) {
     if (verdicts[i].code == ShotCode::kInvalid) add_problems(i, verdicts[i].problems);
   }
-  if (!violations.empty()) return Invalid(violations);
+  if (!violations.empty()) return InvalidFields(std::move(violations));
   for (const ShotVerdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
-  return grpc::Status::OK;
+  return std::nullopt;
 }
 
-grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsRequest& request,
-                               v1::ValidateShotsResponse* response) {
-  grpc::Status status;
-  if (status = CheckItems(RequestItems(request), config_.max_items_per_request); !status.ok()) {
-    return status;
-  }
+Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateShotsRequest& request,
+                          v1::ValidateShotsResponse* response) {
+  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
   convert::ViolationList violations;
   std::vector<ShotRequest> shots;
   convert::DecodeShots(request, shots, violations);
@@ -467,30 +352,24 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsRequest
   return JudgeShots(entry, shots, request.all_or_nothing(), violations, add, response);
 }
 
-grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateShotsPackedRequest& request,
-                               v1::ValidateShotsResponse* response) {
-  grpc::Status status;
-  if (status = CheckItems(RequestItems(request), config_.max_items_per_request); !status.ok()) {
-    return status;
-  }
+Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateShotsPackedRequest& request,
+                          v1::ValidateShotsResponse* response) {
+  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
   convert::ViolationList violations;
   std::vector<ShotRequest> shots;
-  if (!convert::DecodePacked(request, shots, violations)) return Invalid(violations);
+  if (!convert::DecodePacked(request, shots, violations)) return InvalidFields(std::move(violations));
   const auto add = [&violations](std::size_t i, std::vector<Violation>& problems) {
     convert::AddPackedShotProblems(i, problems, violations);
   };
   return JudgeShots(entry, shots, request.all_or_nothing(), violations, add, response);
 }
 
-grpc::Status WorldService::Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
-                               v1::CastWorldRaysPackedResponse* response) {
-  grpc::Status status;
-  if (status = CheckItems(RequestItems(request), config_.max_items_per_request); !status.ok()) {
-    return status;
-  }
+Outcome WorldService::Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
+                          v1::CastWorldRaysPackedResponse* response) {
+  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
   convert::ViolationList violations;
   std::vector<RayQuery> rays;
-  if (!convert::DecodePacked(request, rays, violations)) return Invalid(violations);
+  if (!convert::DecodePacked(request, rays, violations)) return InvalidFields(std::move(violations));
   std::vector<RayQueryResult> results;
   {
     std::shared_lock lock(entry.mu);
@@ -500,17 +379,14 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::CastWorldRaysPackedR
   for (std::size_t i = 0; i < results.size(); ++i) {
     AddQueryProblems("rays", i, "", results[i].problems, violations);
   }
-  if (!violations.empty()) return Invalid(violations);
+  if (!violations.empty()) return InvalidFields(std::move(violations));
   convert::EncodePacked(results, response);
-  return grpc::Status::OK;
+  return std::nullopt;
 }
 
-grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
-                               v1::ValidateMovesResponse* response) {
-  grpc::Status status;
-  if (status = CheckItems(RequestItems(request), config_.max_items_per_request); !status.ok()) {
-    return status;
-  }
+Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
+                          v1::ValidateMovesResponse* response) {
+  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
   convert::ViolationList violations;
   std::vector<MoveRequest> moves;
   convert::DecodeMoves(request, moves, violations);
@@ -524,34 +400,34 @@ grpc::Status WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest
       convert::AddItemProblems("moves", i, verdicts[i].problems, violations);
     }
   }
-  if (!violations.empty()) return Invalid(violations);
+  if (!violations.empty()) return InvalidFields(std::move(violations));
   for (const MoveVerdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
-  return grpc::Status::OK;
+  return std::nullopt;
 }
 
-grpc::Status WorldService::InWorld(const Caller& caller, const std::string& world_id, std::size_t items,
-                                   absl::FunctionRef<grpc::Status(WorldEntry&)> run) {
+Outcome WorldService::InWorld(const Caller& caller, const std::string& world_id, std::size_t items,
+                              absl::FunctionRef<Outcome(WorldEntry&)> run) {
   const AdmissionGuard admitted(config_.admission, Charged(items, config_.max_items_per_request));
-  if (admitted.refused()) return config_.admission->RefusedStatus();
-  if (grpc::Status status = CheckWorldId(caller.world_header, world_id); !status.ok()) return status;
+  if (admitted.refused()) return config_.admission->Refusal();
+  if (Outcome refused = CheckWorldId(caller.world_header, world_id)) return refused;
   const std::shared_ptr<WorldEntry> entry = registry_.Find(caller.principal, world_id);
   return entry != nullptr ? run(*entry) : WorldNotFound(world_id);
 }
 
 grpc::Status WorldService::Handle(const Caller& caller, const v1::CreateWorldRequest& request,
                                   v1::WorldInfo* response) {
-  grpc::Status status = CheckWorldId(caller.world_header, request.world_id());
-  return status.ok() ? Create(caller.principal, request, response) : status;
+  if (Outcome refused = CheckWorldId(caller.world_header, request.world_id())) return ToGrpcStatus(*refused);
+  return StatusOf(Create(caller.principal, request, response));
 }
 
 grpc::Status WorldService::Handle(const Caller& caller, const v1::DeleteWorldRequest& request,
                                   v1::DeleteWorldResponse*) {
-  grpc::Status status = CheckWorldId(caller.world_header, request.world_id());
-  if (status.ok() && !registry_.Erase(caller.principal, request.world_id())) {
-    status = WorldNotFound(request.world_id());
+  if (Outcome refused = CheckWorldId(caller.world_header, request.world_id())) return ToGrpcStatus(*refused);
+  if (!registry_.Erase(caller.principal, request.world_id())) {
+    return ToGrpcStatus(WorldNotFound(request.world_id()));
   }
-  if (status.ok()) spdlog::info("world {} deleted", request.world_id());
-  return status;
+  spdlog::info("world {} deleted", request.world_id());
+  return grpc::Status::OK;
 }
 
 grpc::Status WorldService::Handle(const Caller& caller, const v1::ListWorldsRequest&,
@@ -659,8 +535,8 @@ grpc::ServerUnaryReactor* WorldService::ValidateMoves(grpc::CallbackServerContex
 }
 
 template <typename Request, typename Response>
-grpc::Status WorldService::RunPart(const char* name, WorldEntry& entry, const Request& part,
-                                   Response* (v1::TickResponse::*out)(), v1::TickResponse* response) {
+Outcome WorldService::RunPart(const char* name, WorldEntry& entry, const Request& part,
+                              Response* (v1::TickResponse::*out)(), v1::TickResponse* response) {
   // Built on the response's arena (the Tick stream's), so that the swap is
   // a pointer swap: an answer on the heap costs a malloc per verdict and per
   // Vec3 in it, then a deep copy into the arena (~10% of the server's CPU
@@ -668,26 +544,27 @@ grpc::Status WorldService::RunPart(const char* name, WorldEntry& entry, const Re
   google::protobuf::Arena* arena = response->GetArena();
   Response on_heap;
   Response* answer = arena != nullptr ? google::protobuf::Arena::CreateMessage<Response>(arena) : &on_heap;
-  const grpc::Status status = Run(entry, part, answer);
-  if (!status.ok()) return UnderPart(name, status);
+  if (Outcome refused = Run(entry, part, answer)) {
+    refused->part = name;
+    return refused;
+  }
   (response->*out)()->Swap(answer);
-  return status;
+  return std::nullopt;
 }
 
-grpc::Status WorldService::RunTick(const std::string& owner, const std::string& world,
-                                   const v1::TickRequest& request,
-                                   std::chrono::steady_clock::time_point read_at,
-                                   v1::TickResponse* response) {
+Outcome WorldService::RunTick(const std::string& owner, const std::string& world,
+                              const v1::TickRequest& request, std::chrono::steady_clock::time_point read_at,
+                              v1::TickResponse* response) {
   const double budget_ms = request.budget_ms();
   if (!(budget_ms >= 0) || !std::isfinite(budget_ms)) {
-    return Invalid("budget_ms", "must be a finite number of milliseconds >= 0");
+    return InvalidField("budget_ms", "must be a finite number of milliseconds >= 0");
   }
   const double waited_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - read_at).count();
   if (budget_ms > 0 && waited_ms > budget_ms) {
-    return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
+    return RequestError{RequestError::Kind::kDeadlineExceeded,
                         absl::StrFormat("message %d waited %.3f ms, over its budget_ms %g: not run",
-                                        request.sequence(), waited_ms, budget_ms));
+                                        request.sequence(), waited_ms, budget_ms)};
   }
   convert::ViolationList violations;
   const auto check_id = [&](const char* part, bool present, const std::string& id) {
@@ -702,43 +579,43 @@ grpc::Status WorldService::RunTick(const std::string& owner, const std::string& 
   check_id("shots", request.has_shots(), request.shots().world_id());
   check_id("shots_packed", request.has_shots_packed(), request.shots_packed().world_id());
   check_id("moves", request.has_moves(), request.moves().world_id());
-  if (!violations.empty()) return Invalid(violations);
+  if (!violations.empty()) return InvalidFields(std::move(violations));
 
   const AdmissionGuard admitted(config_.admission,
                                 Charged(RequestItems(request), config_.max_items_per_request));
-  if (admitted.refused()) return config_.admission->RefusedStatus();
-  if (config_.before_tick_message) config_.before_tick_message(request.sequence());
+  if (admitted.refused()) return config_.admission->Refusal();
+  if (config_.hooks.before_tick_message) config_.hooks.before_tick_message(request.sequence());
   const std::shared_ptr<WorldEntry> entry = registry_.Find(owner, world);
   if (entry == nullptr) return WorldNotFound(world);
-  grpc::Status status;
+  Outcome refused;
   if (request.has_frame()) {
     // Its paths start "frame." already, as in PushFrameRequest.
     v1::PushFrameResponse pushed;
-    if (status = Run(*entry, request.frame(), &pushed); !status.ok()) return status;
+    if (refused = Run(*entry, request.frame(), &pushed)) return refused;
     response->mutable_frame()->Swap(&pushed);
   }
   // The batches in field order; the first error ends the message.
   using R = v1::TickResponse;
-  if (status.ok() && request.has_query())
-    status = RunPart("query", *entry, request.query(), &R::mutable_query, response);
-  if (status.ok() && request.has_rays_packed())
-    status = RunPart("rays_packed", *entry, request.rays_packed(), &R::mutable_rays_packed, response);
-  if (status.ok() && request.has_shots())
-    status = RunPart("shots", *entry, request.shots(), &R::mutable_shots, response);
-  if (status.ok() && request.has_shots_packed())
-    status = RunPart("shots_packed", *entry, request.shots_packed(), &R::mutable_shots_packed, response);
-  if (status.ok() && request.has_moves())
-    status = RunPart("moves", *entry, request.moves(), &R::mutable_moves, response);
-  return status;
+  if (!refused && request.has_query())
+    refused = RunPart("query", *entry, request.query(), &R::mutable_query, response);
+  if (!refused && request.has_rays_packed())
+    refused = RunPart("rays_packed", *entry, request.rays_packed(), &R::mutable_rays_packed, response);
+  if (!refused && request.has_shots())
+    refused = RunPart("shots", *entry, request.shots(), &R::mutable_shots, response);
+  if (!refused && request.has_shots_packed())
+    refused = RunPart("shots_packed", *entry, request.shots_packed(), &R::mutable_shots_packed, response);
+  if (!refused && request.has_moves())
+    refused = RunPart("moves", *entry, request.moves(), &R::mutable_moves, response);
+  return refused;
 }
 
 void WorldService::AnswerTick(const std::string& owner, const std::string& world,
                               const v1::TickRequest& request, std::chrono::steady_clock::time_point read_at,
                               v1::TickResponse* response) {
   response->set_sequence(request.sequence());
-  const grpc::Status status = RunTick(owner, world, request, read_at, response);
-  world_metrics_.Record(metrics_, "Tick", world, status, *response, read_at);
-  if (!status.ok()) SetStatus(status, response->mutable_status());
+  const Outcome refused = RunTick(owner, world, request, read_at, response);
+  world_metrics_.Record(metrics_, "Tick", world, StatusOf(refused), *response, read_at);
+  if (refused) *response->mutable_status() = ToRpcStatus(*refused);
 }
 
 grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* WorldService::Tick(
@@ -747,11 +624,11 @@ grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* WorldService::Tick(
   const auto& metadata = context->client_metadata();
   const auto it = metadata.find(kWorldHeader);
   if (it == metadata.end()) {
-    return TickStream::Refuse(
-        Invalid(kWorldHeader, "the metadata header is required on Tick: it names the stream's world"));
+    return TickStream::Refuse(ToGrpcStatus(
+        InvalidField(kWorldHeader, "the metadata header is required on Tick: it names the stream's world")));
   }
   std::string world(it->second.data(), it->second.size());
-  if (!IsWorldId(world)) return TickStream::Refuse(Invalid(kWorldHeader, kWorldIdForm));
+  if (!IsWorldId(world)) return TickStream::Refuse(ToGrpcStatus(InvalidField(kWorldHeader, kWorldIdForm)));
   return TickStream::Open(*this, std::move(world), Principal(*context));
 }
 

@@ -1,7 +1,10 @@
-// The collide.v1.WorldService handlers (gRPC callback API): checks of the
-// world id and the `collide-world` header, admission, the registry's limits,
-// conversion (convert/world_*), then the core World under the world's lock.
-// Errors as world.proto's header lists them.
+// The collide.v1.WorldService handlers (gRPC callback API). Each is decode ->
+// registry/core -> encode: checks of the world id and the `collide-world`
+// header and admission, conversion (convert/world_*), the registry (its
+// limits and memory accounting, WorldRegistry) or the core World under the
+// world's lock, then the response. A refusal is a RequestError, made a
+// grpc::Status (or a Tick answer's google.rpc.Status) only by
+// status_mapping.h. Errors as world.proto's header lists them.
 //
 // The unary handlers run on gRPC's callback threads: world calls are short (a
 // frame, a batch of queries), and a mesh's BVH is built once at creation.
@@ -30,11 +33,16 @@
 #include "server/call_executor.h"
 #include "server/map_cache.h"
 #include "server/metrics.h"
+#include "server/status_mapping.h"
+#include "server/test_hooks.h"
 #include "server/world_items.h"
 #include "server/world_metrics.h"
 #include "server/world_registry.h"
 
 namespace collide::server {
+
+// What handling a request came to: nullopt when answered, else why not.
+using Outcome = std::optional<RequestError>;
 
 // Name of the metadata header that must carry the request's world id.
 inline constexpr char kWorldHeader[] = "collide-world";
@@ -56,17 +64,8 @@ struct WorldServiceConfig {
   Admission* admission = nullptr;
   // Threads running large Tick messages (TickStream::kMaxInlineBytes).
   int call_threads = 2;
-  // Test hook: runs on the thread running each Tick message before it is
-  // looked up and run, once admitted (its sequence), e.g. to hold one while
-  // the next ones wait.
-  std::function<void(std::int64_t)> before_tick_message;
-  // Test hook: runs each time a Tick stream has read a message (its read time
-  // taken, queued or about to run), so a test can know a message was read
-  // while another runs.
-  std::function<void()> on_tick_read;
-  // Test hook: runs when a Tick stream learns that its call was cancelled
-  // (a test waits for it instead of guessing how long that takes).
-  std::function<void()> on_tick_cancelled;
+  // Tests only (TestHooks' Tick hooks).
+  TestHooks hooks;
 };
 
 class TickStream;
@@ -141,8 +140,9 @@ class WorldService final : public WorldServiceBase {
   // A new method on one world needs only its Run and RequestItems.
   template <typename Request, typename Response>
   grpc::Status Handle(const Caller& caller, const Request& request, Response* response) {
-    return InWorld(caller, request.world_id(), RequestItems(request),
-                   [&](WorldEntry& entry) { return Run(entry, request, response); });
+    const Outcome refused = InWorld(caller, request.world_id(), RequestItems(request),
+                                    [&](WorldEntry& entry) { return Run(entry, request, response); });
+    return refused.has_value() ? ToGrpcStatus(*refused) : grpc::Status::OK;
   }
 
   // One Tick message of `owner`'s stream on `world` (a valid id), read at
@@ -170,8 +170,8 @@ class WorldService final : public WorldServiceBase {
   Caller CallerOf(const grpc::CallbackServerContext& context) const;
   // The part of Handle common to the methods on one world: admission of
   // `items`, the id and header checks, the caller's world, then `run` on it.
-  grpc::Status InWorld(const Caller& caller, const std::string& world_id, std::size_t items,
-                       absl::FunctionRef<grpc::Status(WorldEntry&)> run);
+  Outcome InWorld(const Caller& caller, const std::string& world_id, std::size_t items,
+                  absl::FunctionRef<Outcome(WorldEntry&)> run);
   // Parses the request bytes (ParseRequest), answers with Handle, serializes
   // the response and records the call (WorldMetrics::Record): the body of
   // every unary method.
@@ -182,40 +182,40 @@ class WorldService final : public WorldServiceBase {
   // One request on its world, found: the whole handling after the lookup,
   // the same for a unary call and a Tick message (item limit, decoding, the
   // core under the world's lock, the response or the error status).
-  grpc::Status Run(WorldEntry& entry, const v1::GetWorldRequest& request, v1::WorldInfo* response);
-  grpc::Status Run(WorldEntry& entry, const v1::PushFrameRequest& request, v1::PushFrameResponse* response);
-  grpc::Status Run(WorldEntry& entry, const v1::Frame& frame, v1::PushFrameResponse* response);
-  grpc::Status Run(WorldEntry& entry, const v1::QueryWorldRequest& request, v1::QueryWorldResponse* response);
-  grpc::Status Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
-                   v1::CastWorldRaysPackedResponse* response);
-  grpc::Status Run(WorldEntry& entry, const v1::ValidateShotsRequest& request,
-                   v1::ValidateShotsResponse* response);
-  grpc::Status Run(WorldEntry& entry, const v1::ValidateShotsPackedRequest& request,
-                   v1::ValidateShotsResponse* response);
-  grpc::Status Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
-                   v1::ValidateMovesResponse* response);
+  Outcome Run(WorldEntry& entry, const v1::GetWorldRequest& request, v1::WorldInfo* response);
+  Outcome Run(WorldEntry& entry, const v1::PushFrameRequest& request, v1::PushFrameResponse* response);
+  Outcome Run(WorldEntry& entry, const v1::Frame& frame, v1::PushFrameResponse* response);
+  Outcome Run(WorldEntry& entry, const v1::QueryWorldRequest& request, v1::QueryWorldResponse* response);
+  Outcome Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
+              v1::CastWorldRaysPackedResponse* response);
+  Outcome Run(WorldEntry& entry, const v1::ValidateShotsRequest& request,
+              v1::ValidateShotsResponse* response);
+  Outcome Run(WorldEntry& entry, const v1::ValidateShotsPackedRequest& request,
+              v1::ValidateShotsResponse* response);
+  Outcome Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
+              v1::ValidateMovesResponse* response);
 
-  // The Tick message's handling; AnswerTick puts a failed status into the
+  // The Tick message's handling; AnswerTick puts a refusal into the
   // response. RunPart runs one part into a fresh response, moved to
-  // (response->*out)() only when OK, its errors' field paths under `name`.
-  grpc::Status RunTick(const std::string& owner, const std::string& world, const v1::TickRequest& request,
-                       std::chrono::steady_clock::time_point read_at, v1::TickResponse* response);
+  // (response->*out)() only when OK, its errors under `name`
+  // (RequestError::part).
+  Outcome RunTick(const std::string& owner, const std::string& world, const v1::TickRequest& request,
+                  std::chrono::steady_clock::time_point read_at, v1::TickResponse* response);
   template <typename Request, typename Response>
-  grpc::Status RunPart(const char* name, WorldEntry& entry, const Request& part,
-                       Response* (v1::TickResponse::*out)(), v1::TickResponse* response);
+  Outcome RunPart(const char* name, WorldEntry& entry, const Request& part,
+                  Response* (v1::TickResponse::*out)(), v1::TickResponse* response);
   // TickStream's registration, for Drain; false when draining.
   bool AddStream(TickStream* stream);
   void RemoveStream(TickStream* stream);
 
-  grpc::Status Create(const std::string& owner, const v1::CreateWorldRequest& request,
-                      v1::WorldInfo* response);
+  Outcome Create(const std::string& owner, const v1::CreateWorldRequest& request, v1::WorldInfo* response);
   void FillInfo(WorldEntry& entry, v1::WorldInfo* out);
   // Shot verdicts of decoded `shots`; with all_or_nothing, the invalid ones
   // are added by `add_problems` and fail the call.
   template <typename AddProblems>
-  grpc::Status JudgeShots(WorldEntry& entry, const std::vector<ShotRequest>& shots, bool all_or_nothing,
-                          convert::ViolationList& violations, AddProblems add_problems,
-                          v1::ValidateShotsResponse* response);
+  Outcome JudgeShots(WorldEntry& entry, const std::vector<ShotRequest>& shots, bool all_or_nothing,
+                     convert::ViolationList& violations, AddProblems add_problems,
+                     v1::ValidateShotsResponse* response);
 
   const WorldServiceConfig config_;
   WorldRegistry registry_;

@@ -7,6 +7,7 @@
 #include "google/protobuf/arena.h"
 #include "grpcpp/support/proto_buffer_reader.h"
 #include "server/service.h"
+#include "server/status_mapping.h"
 
 namespace collide::server {
 namespace {
@@ -30,9 +31,9 @@ google::protobuf::ArenaOptions ThreadArenaOptions() {
 }
 
 grpc::Status ShuttingDown() {
-  return grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                      "the server is shutting down: every message it read on this stream was answered; a "
-                      "message without an answer was not applied (send it again on a new stream)");
+  return ToGrpcStatus({RequestError::Kind::kUnavailable,
+                       "the server is shutting down: every message it read on this stream was answered; a "
+                       "message without an answer was not applied (send it again on a new stream)"});
 }
 
 }  // namespace
@@ -79,7 +80,7 @@ std::optional<grpc::Status> TickStream::FinishableLocked() {
   if (finished_ || running_ || writing_ || !queue_.empty() || !writes_.empty()) return std::nullopt;
   if (!cancelled_ && !reads_ended_ && !draining_) return std::nullopt;
   finished_ = true;
-  if (cancelled_) return grpc::Status(grpc::StatusCode::CANCELLED, "the call was cancelled");
+  if (cancelled_) return ToGrpcStatus({RequestError::Kind::kCancelled, "the call was cancelled"});
   // The client's half-close: it has sent everything, all of it answered.
   if (reads_ended_) return grpc::Status::OK;
   return ShuttingDown();
@@ -111,7 +112,8 @@ void TickStream::OnReadDone(bool ok) {
     finish = FinishableLocked();
   }
   // After the message's read time was taken and it was queued.
-  if (ok && service_ != nullptr && service_->config_.on_tick_read) service_->config_.on_tick_read();
+  if (ok && service_ != nullptr && service_->config_.hooks.on_tick_read)
+    service_->config_.hooks.on_tick_read();
   if (here) {
     Answer(*std::move(here));
   } else if (finish) {
@@ -213,7 +215,8 @@ void TickStream::OnCancel() {
     while (writes_.size() > (writing_ ? 1 : 0)) writes_.pop_back();
     finish = FinishableLocked();
   }
-  if (service_ != nullptr && service_->config_.on_tick_cancelled) service_->config_.on_tick_cancelled();
+  if (service_ != nullptr && service_->config_.hooks.on_tick_cancelled)
+    service_->config_.hooks.on_tick_cancelled();
   if (finish) Finish(*std::move(finish));
 }
 

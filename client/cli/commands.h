@@ -1,5 +1,6 @@
 // The subcommands of the `collide` CLI, one file each; main.cc dispatches.
-// Each returns the process exit code.
+// Each returns the process exit code. The load generator (`collide bench`,
+// also the collide-load binary) lives in bench/load/.
 #ifndef COLLIDE_CLIENT_CLI_COMMANDS_H_
 #define COLLIDE_CLIENT_CLI_COMMANDS_H_
 
@@ -12,7 +13,7 @@
 
 namespace collide::cli {
 
-// A Client for --target with --deadline and --round_robin.
+// A Client for --target with --deadline and --round_robin (connect.cc).
 absl::StatusOr<Client> MakeClient();
 
 // Exit 0 when the server answers SERVING within --timeout, 1 otherwise.
@@ -21,16 +22,18 @@ int RunHealth();
 int RunInfo();
 // Runs the queries of the JSON file args[0]; prints them as --format says.
 int RunQuery(const std::vector<std::string>& args);
-// The load generator.
+// The load generator (bench/load/bench.cc): pairs, or --world, or --matches.
 int RunBench();
 // `mesh info FILE` and `mesh maps FILE.pk3`: map import, offline.
 int RunMesh(const std::vector<std::string>& args);
 // `world create|info|list|delete|demo` (world.cc, world_demo.cc).
 int RunWorld(const std::vector<std::string>& args);
 int RunWorldDemo(const std::vector<std::string>& args);
-// `bench --world`: the world service against the in-process core.
+// `bench --world`: the world service against the in-process core
+// (bench/load/bench_world.cc).
 int RunWorldBench();
-// `bench --matches=M`: M simulated matches through the Tick stream (bench_matches.cc).
+// `bench --matches=M`: M simulated matches through the Tick stream
+// (bench/load/bench_matches.cc).
 int RunMatchesBench();
 
 }  // namespace collide::cli

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "collide/query.h"
-#include "query/closest/closest_box_box.h"
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_box_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 #include "support/random_shapes.h"
 

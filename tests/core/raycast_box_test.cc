@@ -6,7 +6,7 @@
 #include <numbers>
 
 #include "collide/query.h"
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 #include "support/random_shapes.h"
 

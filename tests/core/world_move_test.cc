@@ -16,8 +16,8 @@
 
 #include "collide/query.h"
 #include "collide/world.h"
-#include "mesh/shape_bounds.h"
 #include "query/sweep/sweep_internal.h"
+#include "shapes/shape_bounds.h"
 #include "support/case_count.h"
 #include "support/synthetic_meshes.h"
 

@@ -116,5 +116,79 @@ TEST(StatusMappingTest, LongMessagesAreTruncated) {
   EXPECT_TRUE(status.error_message().ends_with("..."));
 }
 
+// The kinds the world service and the transport answer with (issue 34: every
+// error through this mapping).
+TEST(StatusMappingTest, WorldAndTransportKindsHaveTheirCodes) {
+  const std::pair<RequestError::Kind, grpc::StatusCode> cases[] = {
+      {RequestError::Kind::kUnsupportedEncoding, grpc::StatusCode::UNIMPLEMENTED},
+      {RequestError::Kind::kNotFound, grpc::StatusCode::NOT_FOUND},
+      {RequestError::Kind::kAlreadyExists, grpc::StatusCode::ALREADY_EXISTS},
+      {RequestError::Kind::kFailedPrecondition, grpc::StatusCode::FAILED_PRECONDITION},
+      {RequestError::Kind::kUnavailable, grpc::StatusCode::UNAVAILABLE},
+  };
+  for (const auto& [kind, code] : cases) {
+    const grpc::Status status = ToGrpcStatus({kind, "message"});
+    EXPECT_EQ(status.error_code(), code);
+    EXPECT_EQ(status.error_message(), "message");
+    EXPECT_TRUE(status.error_details().empty());
+    const google::rpc::Status rpc = ToRpcStatus({kind, "message"});
+    EXPECT_EQ(rpc.code(), static_cast<int>(code));
+    EXPECT_EQ(rpc.message(), "message");
+    EXPECT_EQ(rpc.details_size(), 0);
+  }
+}
+
+TEST(StatusMappingTest, InvalidFieldsStatesTheCountAndTheFirst) {
+  convert::ViolationList violations;
+  violations.Add("shots[1].direction", "must be non-zero");
+  violations.Add("shots[2].origin.y", "must be finite");
+  const RequestError error = InvalidFields(std::move(violations));
+  EXPECT_EQ(error.kind, RequestError::Kind::kInvalidRequest);
+  EXPECT_EQ(error.message, "2 invalid field(s); first: shots[1].direction: must be non-zero");
+  ASSERT_NE(error.violations, nullptr);  // Owned: the list moved in is gone.
+  EXPECT_EQ(error.violations->total(), 2u);
+  EXPECT_THAT(BadRequestOf(ToGrpcStatus(error)).field_violations(), ::testing::SizeIs(2));
+}
+
+// A Tick part's error: the message and every listed path under the part, the
+// bounds counted on the paths as the unary call lists them.
+TEST(StatusMappingTest, PartPutsTheMessageAndThePathsUnderIt) {
+  convert::ViolationList violations(1);
+  violations.Add("shots[0].direction", "must be non-zero");
+  violations.Add("shots[3].direction", "must be non-zero");
+  RequestError error = InvalidFields(violations);
+  error.part = "shots";
+  const grpc::Status status = ToGrpcStatus(error);
+  EXPECT_EQ(status.error_message(), "shots: 2 invalid field(s); first: shots[0].direction: must be non-zero");
+  const google::rpc::BadRequest bad_request = BadRequestOf(status);
+  ASSERT_EQ(bad_request.field_violations_size(), 2);
+  EXPECT_EQ(bad_request.field_violations(0).field(), "shots.shots[0].direction");
+  EXPECT_EQ(bad_request.field_violations(1).field(), "shots....");
+  const google::rpc::Status rpc = ToRpcStatus(error);
+  google::rpc::Status sent;
+  ASSERT_TRUE(sent.ParseFromString(status.error_details()));
+  EXPECT_EQ(rpc.SerializeAsString(), sent.SerializeAsString());
+  EXPECT_EQ(rpc.message(), status.error_message());
+}
+
+TEST(StatusMappingTest, ErrorInfoTravelsInTheDetails) {
+  const RequestError error{
+      .kind = RequestError::Kind::kNotFound,
+      .message = "world \"w\" not found on this replica",
+      .info = {.reason = "WORLD_NOT_FOUND", .domain = "collide.v1", .metadata = {{"world_id", "w"}}}};
+  const grpc::Status status = ToGrpcStatus(error);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(status.error_details()));
+  EXPECT_EQ(details.code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(details.message(), status.error_message());
+  ASSERT_EQ(details.details_size(), 1);
+  google::rpc::ErrorInfo info;
+  ASSERT_TRUE(details.details(0).UnpackTo(&info));
+  EXPECT_EQ(info.reason(), "WORLD_NOT_FOUND");
+  EXPECT_EQ(info.domain(), "collide.v1");
+  EXPECT_EQ(info.metadata().at("world_id"), "w");
+}
+
 }  // namespace
 }  // namespace collide::server

@@ -14,10 +14,10 @@
 #include <mutex>
 #include <thread>
 
+#include "convert/world_packed.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/impl/codegen/client_unary_call.h"
 #include "grpcpp/support/sync_stream.h"
-#include "convert/world_packed.h"
 #include "server/call_executor.h"
 #include "support/wait_for.h"
 #include "tests/server/test_server.h"
@@ -225,7 +225,7 @@ class WorldTickWhereTest : public WorldTickTest {
  protected:
   static Options Recording(std::map<std::int64_t, bool>* on_pool, std::mutex* mu) {
     Options o;
-    o.before_tick_message = [on_pool, mu](std::int64_t s) {
+    o.hooks.before_tick_message = [on_pool, mu](std::int64_t s) {
       std::lock_guard lock(*mu);
       (*on_pool)[s] = CallExecutor::OnPoolThread();
     };
@@ -422,7 +422,7 @@ constexpr auto kEndedByItself = std::chrono::seconds(30);
 Options Holding(const std::shared_ptr<Hold>& hold) {
   Options o;
   o.worker_threads = 2;  // Two messages of two streams can run at once.
-  o.before_tick_message = [hold](std::int64_t s) { (*hold)(s); };
+  o.hooks.before_tick_message = [hold](std::int64_t s) { (*hold)(s); };
   return o;
 }
 
@@ -440,10 +440,10 @@ class WorldTickBudgetTest : public WorldTickTest {
  protected:
   static Options Holding(const std::shared_ptr<HoldTwoUntilThreeIsRead>& hold) {
     Options o;
-    o.on_tick_read = [hold] {
+    o.hooks.on_tick_read = [hold] {
       if (++hold->reads == 3) hold->third_read.set_value();
     };
-    o.before_tick_message = [hold](std::int64_t s) {
+    o.hooks.before_tick_message = [hold](std::int64_t s) {
       if (s != 2) return;
       hold->read_in_time =
           hold->third_read_future.wait_for(collide::testing::kHungAfter) == std::future_status::ready;
@@ -519,7 +519,7 @@ TEST(WorldTickCancelTest, ACancelledStreamEndsWithoutRunningWhatIsQueued) {
   auto hold = std::make_shared<Hold>(1);
   Options o = Holding(hold);
   auto cancelled = std::make_shared<std::promise<void>>();
-  o.on_tick_cancelled = [cancelled] { cancelled->set_value(); };
+  o.hooks.on_tick_cancelled = [cancelled] { cancelled->set_value(); };
   o.drain_timeout = kLongDrain;
   auto server = std::make_unique<TestServer>(o);
   auto stub = v1::WorldService::NewStub(server->channel);

@@ -10,7 +10,7 @@
 #include "mesh/bvh.h"
 #include "mesh/bvh_traverse.h"
 #include "mesh/mesh_broadphase.h"
-#include "mesh/shape_bounds.h"
+#include "shapes/shape_bounds.h"
 
 namespace collide {
 namespace {

@@ -10,8 +10,8 @@
 #include "collide/mesh.h"
 #include "mesh/bvh.h"
 #include "mesh/bvh_traverse.h"
-#include "mesh/shape_bounds.h"
 #include "query/sweep/sweep_internal.h"
+#include "shapes/shape_bounds.h"
 
 namespace collide {
 namespace {

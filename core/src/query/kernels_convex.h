@@ -45,7 +45,7 @@ PairResult ContactPointTriangle(const Point& a, const Triangle& b);
 PairResult ContactSphereTriangle(const Sphere& a, const Triangle& b);
 
 // Segment and capsule vs triangle: closest points of the segment and the
-// triangle (query/convex/capsule_triangle.h; the GJK fallback for degenerate
+// triangle (query/round/capsule_triangle.h; the GJK fallback for degenerate
 // triangles and, at the contact level, for a core touching the triangle).
 bool IntersectSegmentTriangle(const Segment& a, const Triangle& b);
 bool IntersectCapsuleTriangle(const Capsule& a, const Triangle& b);

@@ -1,7 +1,7 @@
 // Shape casts at a time: the first contact of a translated convex shape
 // with the statics and the bodies (ShapeCast, query/sweep/) over the
 // candidates whose bounds meet the swept box.
-#include "mesh/shape_bounds.h"
+#include "shapes/shape_bounds.h"
 #include "world/body_tree.h"
 #include "world/scene_query.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "mesh/shape_bounds.h"
+#include "shapes/shape_bounds.h"
 #include "world/history_memory.h"
 #include "world/scene.h"
 #include "world/snapshot.h"

@@ -14,7 +14,7 @@
 
 #include "collide/query.h"
 #include "mesh/mesh_broadphase.h"
-#include "mesh/shape_bounds.h"
+#include "shapes/shape_bounds.h"
 #include "world/body_tree.h"
 #include "world/scene_query.h"
 

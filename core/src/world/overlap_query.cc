@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "collide/query.h"
-#include "mesh/shape_bounds.h"
+#include "shapes/shape_bounds.h"
 #include "world/body_tree.h"
 #include "world/scene_query.h"
 

@@ -6,7 +6,7 @@
 
 #include "collide/query.h"
 #include "collide/sweep.h"
-#include "mesh/shape_bounds.h"
+#include "shapes/shape_bounds.h"
 #include "world/scene_query.h"
 
 namespace collide::internal {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "collide/query.h"
-#include "mesh/shape_bounds.h"
+#include "shapes/shape_bounds.h"
 #include "world/scene_query.h"
 
 namespace collide {

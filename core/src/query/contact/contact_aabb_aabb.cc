@@ -2,7 +2,7 @@
 // the axis of least overlap; moving B by +e_i separates after a.max_i -
 // b.min_i, by -e_i after b.max_i - a.min_i, and the least of those six is the
 // depth (containment included). Ties: PreferredNormal.
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

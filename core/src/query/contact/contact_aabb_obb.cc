@@ -1,5 +1,5 @@
 // An Aabb is an Obb with the identity rotation.
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

@@ -1,7 +1,7 @@
 // Triangle-box contact in the box's frame (an Aabb's is the world's, its
 // bounds used as given); the triangle is shape A there, so the result is
 // flipped.
-#include "query/closest/closest_triangle_box.h"
+#include "query/box/closest_triangle_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

@@ -1,5 +1,5 @@
 // Capsule-box signed contact: the segment's, moved out by the radius.
-#include "query/closest/closest_segment_box.h"
+#include "query/box/closest_segment_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

@@ -1,11 +1,11 @@
 // Capsule vs triangle from the closest points of the
-// segment and the triangle (query/convex/capsule_triangle.h). Degenerate
+// segment and the triangle (query/round/capsule_triangle.h). Degenerate
 // triangles, and a core that touches or crosses the triangle (its depth
 // needs the whole penetration-axis search, which has no closed form here;
 // accepted in issue 16), go to the GJK/EPA fallback.
-#include "query/convex/capsule_triangle.h"
 #include "query/kernels_convex.h"
 #include "query/registry.h"
+#include "query/round/capsule_triangle.h"
 
 namespace collide::internal {
 

@@ -7,12 +7,12 @@
 // skipped; the face axes cover them. Computed in A's frame for round-off.
 #include <cmath>
 
+#include "query/box/box_box_exact_edges.h"
+#include "query/box/box_box_sat.h"
+#include "query/box/closest_box_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/closest/closest.h"
-#include "query/closest/closest_box_box.h"
-#include "query/closest/closest_point_box.h"
 #include "query/closest/closest_segments.h"
-#include "query/contact/box_box_exact_edges.h"
-#include "query/contact/box_box_sat.h"
 #include "query/kernels_box.h"
 #include "query/raycast/slab.h"
 

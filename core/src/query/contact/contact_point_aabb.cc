@@ -1,5 +1,5 @@
 // Point-box signed contact: closest point apart, nearest face inside.
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

@@ -1,8 +1,8 @@
-// Point vs triangle from the triangle's closest point (query/convex/ball_triangle.h);
+// Point vs triangle from the triangle's closest point (query/round/ball_triangle.h);
 // degenerate triangles go to the GJK fallback.
-#include "query/convex/ball_triangle.h"
 #include "query/kernels_convex.h"
 #include "query/registry.h"
+#include "query/round/ball_triangle.h"
 
 namespace collide::internal {
 

@@ -1,6 +1,6 @@
 // Segment-box signed contact: closest points apart, six-axis SAT depth
 // overlapping.
-#include "query/closest/closest_segment_box.h"
+#include "query/box/closest_segment_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

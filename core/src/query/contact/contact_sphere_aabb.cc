@@ -1,6 +1,6 @@
 // Sphere-box signed contact: a centre inside is pushed out through the
 // nearest face.
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

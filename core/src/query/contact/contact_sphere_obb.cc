@@ -1,5 +1,5 @@
 // Sphere-box signed contact in the box frame; ties broken on world normals.
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

@@ -23,8 +23,8 @@
 
 #include "query/convex/epa.h"
 #include "query/convex/gjk.h"
-#include "query/convex/halfspace.h"
 #include "query/convex/support.h"
+#include "query/halfspace/halfspace.h"
 #include "query/registry.h"
 
 namespace collide::internal {

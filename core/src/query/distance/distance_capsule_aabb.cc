@@ -1,5 +1,5 @@
 // Capsule-box distance: exact segment-box distance less the radius.
-#include "query/closest/closest_segment_box.h"
+#include "query/box/closest_segment_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

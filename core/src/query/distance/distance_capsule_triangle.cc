@@ -1,9 +1,9 @@
 // Capsule vs triangle from the closest points of the
-// segment and the triangle (query/convex/capsule_triangle.h); degenerate
+// segment and the triangle (query/round/capsule_triangle.h); degenerate
 // triangles go to the GJK fallback.
-#include "query/convex/capsule_triangle.h"
 #include "query/kernels_convex.h"
 #include "query/registry.h"
+#include "query/round/capsule_triangle.h"
 
 namespace collide::internal {
 

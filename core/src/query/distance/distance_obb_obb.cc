@@ -3,10 +3,10 @@
 // Overlapping: a point of an edge of one box inside the other (the deepest
 // points need not lie in the other box: a tilted thin plate poking into a
 // face has its deepest edge's partner on the face outside the plate).
-#include "query/closest/closest_box_box.h"
-#include "query/closest/closest_point_box.h"
-#include "query/contact/box_box_exact_edges.h"
-#include "query/contact/box_box_sat.h"
+#include "query/box/box_box_exact_edges.h"
+#include "query/box/box_box_sat.h"
+#include "query/box/closest_box_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

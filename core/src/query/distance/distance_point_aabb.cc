@@ -1,5 +1,5 @@
 // Point-box distance by per-axis clamping (Ericson 5.1.3).
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

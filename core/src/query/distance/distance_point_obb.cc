@@ -1,5 +1,5 @@
 // Point-box distance in the box frame, reusing the axis-aligned clamp.
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

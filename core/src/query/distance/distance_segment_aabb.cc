@@ -1,5 +1,5 @@
 // Exact segment-box closest points (convex piecewise quadratic).
-#include "query/closest/closest_segment_box.h"
+#include "query/box/closest_segment_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

@@ -1,6 +1,6 @@
 // Exact segment-box closest points in the box frame.
-#include "query/closest/closest_point_box.h"
-#include "query/closest/closest_segment_box.h"
+#include "query/box/closest_point_box.h"
+#include "query/box/closest_segment_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

@@ -1,5 +1,5 @@
 // Sphere-box distance: the centre's clamp distance less the radius.
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

@@ -1,6 +1,6 @@
 // Triangle-box overlap by the 13 separating axes in the box's frame (an
 // Aabb's is the world's, its bounds used as given).
-#include "query/closest/closest_triangle_box.h"
+#include "query/box/closest_triangle_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

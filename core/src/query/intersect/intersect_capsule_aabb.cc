@@ -1,5 +1,5 @@
 // Capsule-box overlap: exact segment-box squared distance against r^2.
-#include "query/closest/closest_segment_box.h"
+#include "query/box/closest_segment_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

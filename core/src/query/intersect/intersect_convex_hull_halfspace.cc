@@ -1,6 +1,6 @@
 // ConvexHull vs halfspace through the support of the convex_hull along -normal
-// (query/convex/halfspace.h).
-#include "query/convex/halfspace.h"
+// (query/halfspace/halfspace.h).
+#include "query/halfspace/halfspace.h"
 #include "query/kernels_convex.h"
 
 namespace collide::internal {

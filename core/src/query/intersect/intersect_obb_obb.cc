@@ -1,6 +1,6 @@
 // Separating-axis test over the 15 axes, in A's frame.
-#include "query/contact/box_box_exact_edges.h"
-#include "query/contact/box_box_sat.h"
+#include "query/box/box_box_exact_edges.h"
+#include "query/box/box_box_sat.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

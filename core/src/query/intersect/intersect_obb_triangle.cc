@@ -1,6 +1,6 @@
 // Triangle-box overlap by the 13 separating axes in the box's frame.
-#include "query/closest/closest_point_box.h"
-#include "query/closest/closest_triangle_box.h"
+#include "query/box/closest_point_box.h"
+#include "query/box/closest_triangle_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

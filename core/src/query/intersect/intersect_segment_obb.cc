@@ -1,5 +1,5 @@
 // Segment-box overlap by the slab method in the box frame.
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 #include "query/raycast/slab.h"
 

@@ -1,6 +1,6 @@
 // Sphere-box overlap: squared clamp distance of the centre against r^2
 // (Arvo 1990; Ericson 5.2.5).
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

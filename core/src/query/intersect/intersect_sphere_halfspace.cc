@@ -1,6 +1,6 @@
 // Sphere vs halfspace through the support of the sphere along -normal
-// (query/convex/halfspace.h).
-#include "query/convex/halfspace.h"
+// (query/halfspace/halfspace.h).
+#include "query/halfspace/halfspace.h"
 #include "query/kernels_convex.h"
 
 namespace collide::internal {

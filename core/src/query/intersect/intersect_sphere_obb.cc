@@ -1,5 +1,5 @@
 // Sphere-box overlap in the box frame (Ericson 5.2.5).
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 
 namespace collide::internal {

@@ -2,7 +2,7 @@
 // parameters are world distances.
 #include <cmath>
 
-#include "query/closest/closest_point_box.h"
+#include "query/box/closest_point_box.h"
 #include "query/kernels_box.h"
 #include "query/raycast/slab.h"
 
