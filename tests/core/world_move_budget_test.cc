@@ -25,7 +25,8 @@ World Runners() {
 void Push(World& w, std::int64_t tick, const std::vector<double>& x) {
   Frame f{tick, {}, {}};
   for (std::size_t i = 0; i < x.size(); ++i) {
-    f.bodies.push_back({static_cast<std::int64_t>(i + 1), Pose{{x[i], 0, 0}, {}}, {{0, Sphere{{0, 0, 0}, 1}, {}}}});
+    f.bodies.push_back(
+        {static_cast<std::int64_t>(i + 1), Pose{{x[i], 0, 0}, {}}, {{0, Sphere{{0, 0, 0}, 1}, {}}}});
   }
   ASSERT_TRUE(w.PushFrame(f).ok());
 }
@@ -49,8 +50,10 @@ std::vector<Caught> RunFor(const std::vector<double>& speeds, double claim, doub
     for (std::size_t i = 0; i < x.size(); ++i) {
       for (int k = 0; k < splits; ++k) {  // the tick's move cut in `splits`
         const double step = (next[i] - x[i]) / splits;
-        moves.push_back({static_cast<std::int64_t>(i + 1), Vec3{x[i] + k * step, 0, 0},
-                         {x[i] + (k + 1) * step, 0, 0}, kTick * claim / splits});
+        moves.push_back({static_cast<std::int64_t>(i + 1),
+                         Vec3{x[i] + k * step, 0, 0},
+                         {x[i] + (k + 1) * step, 0, 0},
+                         kTick * claim / splits});
       }
     }
     const std::vector<MoveVerdict> verdicts = w.ValidateMoves(moves);

@@ -1,8 +1,8 @@
 // What the movement model keeps per body between moves (whether it is
 // airborne and the arc it may be on) and the move budget's window. One entry
-// per body that moved under a model or budget, dropped with the body (bounded by the bodies of the latest frame);
-// reset when the body teleports. Judged in batch order under one lock, so the
-// same moves in the same order give the same verdicts.
+// per body that moved under a model or budget, dropped with the body (bounded by the bodies of the latest
+// frame); reset when the body teleports. Judged in batch order under one lock, so the same moves in the same
+// order give the same verdicts.
 #ifndef COLLIDE_CORE_SRC_WORLD_MOVE_STATES_H_
 #define COLLIDE_CORE_SRC_WORLD_MOVE_STATES_H_
 
