@@ -2,10 +2,11 @@
 // cheats on OpenArena maps, judged by World::ValidateMoves at 16 and 48 ms
 // server ticks with the box and the capsule movement shape.
 //
-//   move_corpus [--bots N] [--seconds S] [--cheats N] [--max-speed V] [MAP...]
+//   move_corpus [--bots N] [--seconds S] [--cheats N] [--max-speed V] [--model] [MAP...]
 //
 // Defaults: 16 bots x 60 s on aggressor, oa_ctf2 and am_underworks2, 200
-// cheats of each kind, today's 3-D limit of 1.1 x 320 units/s.
+// cheats of each kind, the straight sweep with a 3-D limit of 1.1 x 320
+// units/s; --model judges with the Quake movement model instead.
 #include "support/move_corpus.h"
 
 #include <cstdio>
@@ -30,9 +31,11 @@ int main(int argc, char** argv) {
       base.cheats_per_kind = static_cast<int>(next());
     } else if (a == "--max-speed") {
       base.max_speed = next();
+    } else if (a == "--model") {
+      base.movement_model = true;
     } else if (a.starts_with("--")) {
       std::fprintf(stderr,
-                   "usage: move_corpus [--bots N] [--seconds S] [--cheats N] [--max-speed V] [MAP...]\n");
+                   "usage: move_corpus [--bots N] [--seconds S] [--cheats N] [--max-speed V] [--model] [MAP...]\n");
       return 2;
     } else {
       maps.push_back(a);

@@ -82,6 +82,12 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
   settings.max_rewind_ticks = 2;
   settings.skin_width = setup.skin_width;
   settings.default_max_speed = setup.max_speed;
+  if (setup.movement_model) {
+    settings.movement = MovementModel::Quake();
+    for (std::size_t s = 0; s < settings.movement->stances.size(); ++s) {
+      settings.movement->stances[s].shape = MovementShape(corpus.params, setup.shape, s == 1);
+    }
+  }
   World world(settings, {{1, kAllCategories, corpus.mesh}});
   const std::size_t cpt = setup.commands_per_tick;
   const double tick_seconds = static_cast<double>(cpt) * kCommandSeconds;
@@ -124,6 +130,7 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
         m.body = static_cast<std::int64_t>(b) + 1;
         m.to = now.origin;  // from: the body's position in the frame before
         m.elapsed = tick_seconds;
+        m.stance = crouched ? 1 : 0;
         moves.push_back(m);
         movers.push_back(b);
       }
@@ -214,6 +221,12 @@ std::string TableRow(const std::string& map, const JudgeSetup& setup, const Judg
   }
   row.pop_back();
   for (const CheatTally& t : r.cheats) row.append(" ").append(Percent(t)).append(" |");
+  // The movement model's codes, when any legitimate move got one.
+  for (std::size_t c = static_cast<std::size_t>(MoveCode::kTooFastHorizontal); c < l.by_code.size(); ++c) {
+    if (l.by_code[c] > 0) {
+      row.append(" ").append(MoveCodeName(static_cast<MoveCode>(c))).append("=").append(std::to_string(l.by_code[c]));
+    }
+  }
   return row;
 }
 

@@ -64,12 +64,15 @@ struct JudgeSetup {
   double skin_width = kTraceGap;  // Quake units: the game's own collision epsilon.
   int cheats_per_kind = 200;
   std::uint64_t cheat_seed = 7;
+  // Judge with the Quake movement model (collide/movement.h), its stances'
+  // shapes the setup's, instead of the straight sweep and max_speed.
+  bool movement_model = false;
 };
 
 struct LegitTally {
   std::int64_t moves = 0;
   std::int64_t rejected = 0;
-  std::array<std::int64_t, 6> by_code{};  // indexed by MoveCode
+  std::array<std::int64_t, static_cast<std::size_t>(MoveCode::kTimeBudget) + 1> by_code{};  // by MoveCode
   std::int64_t rejected_step = 0;         // of which the move went up a step
   std::int64_t rejected_airborne = 0;     // of which either end was off the ground
   double PerTenThousand() const {
