@@ -100,6 +100,12 @@ class MoveCode(_Code):
     FLYING = "FLYING"
     #: With a movement model: climbing a surface too steep to walk.
     TOO_STEEP = "TOO_STEEP"
+    #: With a move budget: the body's moves in the window go farther than
+    #: its max_speed allows.
+    DISTANCE_BUDGET = "DISTANCE_BUDGET"
+    #: With a move budget: they claim more elapsed time than the server's
+    #: ticks cover.
+    TIME_BUDGET = "TIME_BUDGET"
 
 
 class ErrorReason(_Code):
