@@ -34,8 +34,9 @@ int main(int argc, char** argv) {
     } else if (a == "--model") {
       base.movement_model = true;
     } else if (a.starts_with("--")) {
-      std::fprintf(stderr,
-                   "usage: move_corpus [--bots N] [--seconds S] [--cheats N] [--max-speed V] [--model] [MAP...]\n");
+      std::fprintf(
+          stderr,
+          "usage: move_corpus [--bots N] [--seconds S] [--cheats N] [--max-speed V] [--model] [MAP...]\n");
       return 2;
     } else {
       maps.push_back(a);

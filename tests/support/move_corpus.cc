@@ -224,7 +224,10 @@ std::string TableRow(const std::string& map, const JudgeSetup& setup, const Judg
   // The movement model's codes, when any legitimate move got one.
   for (std::size_t c = static_cast<std::size_t>(MoveCode::kTooFastHorizontal); c < l.by_code.size(); ++c) {
     if (l.by_code[c] > 0) {
-      row.append(" ").append(MoveCodeName(static_cast<MoveCode>(c))).append("=").append(std::to_string(l.by_code[c]));
+      row.append(" ")
+          .append(MoveCodeName(static_cast<MoveCode>(c)))
+          .append("=")
+          .append(std::to_string(l.by_code[c]));
     }
   }
   return row;

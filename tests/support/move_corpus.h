@@ -73,8 +73,8 @@ struct LegitTally {
   std::int64_t moves = 0;
   std::int64_t rejected = 0;
   std::array<std::int64_t, static_cast<std::size_t>(MoveCode::kTimeBudget) + 1> by_code{};  // by MoveCode
-  std::int64_t rejected_step = 0;         // of which the move went up a step
-  std::int64_t rejected_airborne = 0;     // of which either end was off the ground
+  std::int64_t rejected_step = 0;      // of which the move went up a step
+  std::int64_t rejected_airborne = 0;  // of which either end was off the ground
   double PerTenThousand() const {
     return moves ? 1e4 * static_cast<double>(rejected) / static_cast<double>(moves) : 0;
   }
