@@ -74,6 +74,8 @@ class ManifestsTest(unittest.TestCase):
         self.assertRegex((ROOT / "CHANGELOG.md").read_text(), rf"(?m)^## \[{re.escape(self.version)}\] - ")
 
 
+# ctest's package_versions sets all three (tests/CMakeLists.txt, with_server.sh
+# starting the server); the skip only explains a bare run, which has no server.
 @unittest.skipUnless(all(os.environ.get(v) for v in ("COLLIDE_SERVER", "COLLIDE_CLI", "COLLIDE_TARGET")),
                      "set COLLIDE_SERVER, COLLIDE_CLI and COLLIDE_TARGET (ctest does)")
 class BinariesTest(unittest.TestCase):
