@@ -95,15 +95,18 @@ bool ShooterAtCommand(const World& world, const ShotRequest& shot, Vec3& eye, do
 bool RewoundAcrossTeleport(const World& world, const internal::Scene& scene, std::int64_t shooter,
                            std::optional<std::int64_t> claimed) {
   if (scene.s1 == nullptr) return false;
+  // The frames from the latest back to s1: only those after the time used
+  // (a recent rewind visits few).
   const auto& history = internal::SceneAccess::History(world);
-  bool after = false;
-  for (const auto& snapshot : history) {
-    after = after || snapshot.get() == scene.s1;
-    if (!after || !snapshot->any_teleport) continue;
-    for (const std::optional<std::int64_t>& id : {std::optional<std::int64_t>(shooter), claimed}) {
-      const internal::BodyState* b = id ? snapshot->Find(*id) : nullptr;
-      if (b != nullptr && b->teleported) return true;
+  for (auto it = history.rbegin(); it != history.rend(); ++it) {
+    const internal::Snapshot& snapshot = **it;
+    if (snapshot.any_teleport) {
+      for (const std::optional<std::int64_t>& id : {std::optional<std::int64_t>(shooter), claimed}) {
+        const internal::BodyState* b = id ? snapshot.Find(*id) : nullptr;
+        if (b != nullptr && b->teleported) return true;
+      }
     }
+    if (&snapshot == scene.s1) break;
   }
   return false;
 }
