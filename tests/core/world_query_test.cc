@@ -328,8 +328,8 @@ TEST(WorldVerdictInvariantsTest, ConfirmedShotsAndOkMovesHoldUp) {
   Rng rng(7);
   int confirmed = 0, ok = 0;
   const std::int64_t latest = *w.world.latest_tick();
-  // 400 shots under sanitizers too (they are cheap; a tenth of them left no
-  // confirmed shot to check).
+  // 400 shots under sanitizers too: they are cheap, and a tenth of them is
+  // too few to be sure of confirmed shots to check.
   for (int c = 0; c < 400; ++c) {
     ShotRequest s;
     s.shooter = rng.Int(1, static_cast<int>(w.categories.size()));
@@ -439,8 +439,8 @@ TEST(WorldShotTest, VerdictsMatchBruteForceWithTolerancesInEveryPartOrder) {
   std::map<ShotCode, int> seen;
   int compared = 0;
   const std::int64_t latest = *w.world.latest_tick();
-  // Every case under sanitizers too (about 3 s there): a tenth does not meet
-  // every verdict code.
+  // Every case under sanitizers too (about 3 s there): a tenth is too few to
+  // meet every verdict code.
   constexpr int kCases = 1500;
   for (int c = 0; c < kCases; ++c) {
     ShotRequest s;
