@@ -2,11 +2,15 @@
 // cheats on OpenArena maps, judged by World::ValidateMoves at 16 and 48 ms
 // server ticks with the box and the capsule movement shape.
 //
-//   move_corpus [--bots N] [--seconds S] [--cheats N] [--max-speed V] [--model] [MAP...]
+//   move_corpus [--bots N] [--seconds S] [--cheats N] [--max-speed V] [--model] [--tick 16|48] [--shape
+//   box|capsule] [--dump N] [--trace BOT T0 T1] [MAP...]
 //
 // Defaults: 16 bots x 60 s on aggressor, oa_ctf2 and am_underworks2, 200
 // cheats of each kind, the straight sweep with a 3-D limit of 1.1 x 320
-// units/s; --model judges with the Quake movement model instead.
+// units/s; --model judges with the Quake movement model instead; --dump N
+// prints the first N rejected legitimate moves of each judge to stderr;
+// --trace prints every verdict of one bot between two ticks; --tick and
+// --shape judge one tick length or shape only.
 #include "support/move_corpus.h"
 
 #include <cstdio>
@@ -20,6 +24,8 @@ int main(int argc, char** argv) {
   BotRunOptions bots;
   JudgeSetup base;
   std::vector<std::string> maps;
+  int only_tick = 0;       // 16 or 48: only that tick length
+  std::string only_shape;  // box or capsule: only that shape
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const auto next = [&] { return i + 1 < argc ? std::atof(argv[++i]) : 0.0; };
@@ -33,10 +39,20 @@ int main(int argc, char** argv) {
       base.max_speed = next();
     } else if (a == "--model") {
       base.movement_model = true;
+    } else if (a == "--tick") {
+      only_tick = static_cast<int>(next());
+    } else if (a == "--shape") {
+      only_shape = i + 1 < argc ? argv[++i] : "";
+    } else if (a == "--trace") {
+      base.trace_bot = static_cast<int>(next());
+      base.trace_from = static_cast<std::size_t>(next());
+      base.trace_to = static_cast<std::size_t>(next());
+    } else if (a == "--dump") {
+      base.dump_rejected = static_cast<int>(next());
     } else if (a.starts_with("--")) {
-      std::fprintf(
-          stderr,
-          "usage: move_corpus [--bots N] [--seconds S] [--cheats N] [--max-speed V] [--model] [MAP...]\n");
+      std::fprintf(stderr,
+                   "usage: move_corpus [--bots N] [--seconds S] [--cheats N] [--max-speed V] [--model] "
+                   "[--tick 16|48] [--shape box|capsule] [--dump N] [--trace BOT T0 T1] [MAP...]\n");
       return 2;
     } else {
       maps.push_back(a);
@@ -67,6 +83,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     for (std::size_t cpt : {1, 3}) {
       for (MoveShapeKind shape : {MoveShapeKind::kBox, MoveShapeKind::kCapsule}) {
+        if ((only_tick != 0 && only_tick != static_cast<int>(16 * cpt)) ||
+            (!only_shape.empty() && only_shape != MoveShapeName(shape))) {
+          continue;
+        }
         JudgeSetup setup = base;
         setup.commands_per_tick = cpt;
         setup.shape = shape;

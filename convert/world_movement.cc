@@ -43,6 +43,7 @@ bool DecodeMovement(const v1::MovementModel& in, const std::string& path, Moveme
   if (in.has_tolerance()) out.tolerance = in.tolerance();
   if (in.has_airborne_envelope()) out.airborne_envelope = in.airborne_envelope();
   if (in.has_ground_friction()) out.ground_friction = in.ground_friction();
+  if (in.has_ground_accelerate()) out.ground_accelerate = in.ground_accelerate();
   return violations.total() == before;
 }
 
@@ -62,6 +63,7 @@ void ToProto(const MovementModel& in, v1::MovementModel* out) {
   out->set_tolerance(in.tolerance);
   out->set_airborne_envelope(in.airborne_envelope);
   out->set_ground_friction(in.ground_friction);
+  out->set_ground_accelerate(in.ground_accelerate);
 }
 
 MoveBudget FromProto(const v1::MoveBudget& in) {

@@ -70,6 +70,7 @@ export interface MovementModel {
   tolerance?: number;
   airborneEnvelope?: boolean;
   groundFriction?: number;
+  groundAccelerate?: number;
 }
 
 export interface CreateWorldRequest {

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -238,8 +238,7 @@ class Script {
     const std::vector<MoveVerdict> verdicts = World().ValidateMoves(decoded);
     for (std::size_t i = 0; all_or_nothing && i < verdicts.size(); ++i) {
       std::vector<Violation> problems = verdicts[i].problems;
-      if (verdicts[i].code == MoveCode::kInvalid)
-        convert::AddItemProblems("moves", i, problems, violations);
+      if (verdicts[i].code == MoveCode::kInvalid) convert::AddItemProblems("moves", i, problems, violations);
     }
     if (!violations.empty()) return Error("ValidateMoves", request, "INVALID_ARGUMENT", Paths(violations));
     v1::ValidateMovesResponse out;
@@ -670,8 +669,8 @@ Json ShotPolicy() {
   commanded["origin"] = V(-2, 0, 1.75);
   commanded["command_at"] = At(1);
   s.Shots({through_mate, ignoring, masked, off_eye, backtrack, clamped, commanded});
-  s.ShotsPacked({{"doubles", {-1, 0, 1.75, 1, 0, 0, "Infinity", 0, 0, 1,  // expected at tick 3
-                              -1, 0, 1.75, 1, 0, 0, "Infinity", 0, 0, 0,  // through the mate
+  s.ShotsPacked({{"doubles", {-1, 0, 1.75, 1, 0, 0, "Infinity", 0, 0, 1,    // expected at tick 3
+                              -1, 0, 1.75, 1, 0, 0, "Infinity", 0, 0, 0,    // through the mate
                               -2, 0, 1.75, 1, 0, 0, "Infinity", 0, 0, 0}},  // command at tick 1
                  {"shooter_ids", {1, 1, 1}},
                  {"ticks", {2, 2, 2}},
@@ -695,7 +694,7 @@ Json NegativeTicks() {
   s.Push({{"tick", -8}, {"bodies", {{{"id", 2}, {"pose", Pose(V(2, 1, 0))}}}}});
   // At tick -9 body 2 stood at y = 0, in front of the shooter's eye; at the
   // latest frame (-8) at y = 1.
-  s.ShotsPacked({{"doubles", {0, 0, 1.7, 1, 0, 0, "Infinity", 0, 0, 0,  // tick -9
+  s.ShotsPacked({{"doubles", {0, 0, 1.7, 1, 0, 0, "Infinity", 0, 0, 0,    // tick -9
                               0, 0, 1.7, 1, 0, 0, "Infinity", 0, 0, 0}},  // latest
                  {"shooter_ids", {1, 1}},
                  {"ticks", {-9, kLatest}},
@@ -741,26 +740,33 @@ Json Moves() {
 // a jump arc and a climb in the air judged move after move.
 Json MovementModel() {
   Script s("world/movement_model", "conf-movement");
-  const auto box = [](std::int64_t id, Json lo, Json hi) { return Json{{"id", id}, {"shape", AabbJ(lo, hi)}}; };
-  s.Create({{"statics", {box(1, V(-1000, -1000, -16), V(1000, 2000, 0)), box(2, V(20, -50, 0), V(100, 50, 16)),
-                         box(3, V(20, 150, 0), V(100, 250, 24)), box(4, V(20, 350, 45), V(100, 450, 60))}},
+  const auto box = [](std::int64_t id, Json lo, Json hi) {
+    return Json{{"id", id}, {"shape", AabbJ(lo, hi)}};
+  };
+  s.Create({{"statics",
+             {box(1, V(-1000, -1000, -16), V(1000, 2000, 0)), box(2, V(20, -50, 0), V(100, 50, 16)),
+              box(3, V(20, 150, 0), V(100, 250, 24)), box(4, V(20, 350, 45), V(100, 450, 60))}},
             {"policy", {{"movement", {{"preset", "MOVEMENT_PRESET_QUAKE"}}}}}});
   // Four bodies (the conformance server's limit), each judged in order:
-  // grounded moves keep a body grounded, rejected ones leave its state.
+  // grounded moves keep a body grounded; after a rejected one, a move that does
+  // not start where the verdict put the body starts afresh.
   s.Push({{"tick", 1},
-          {"bodies", {Player(1, V(0, 0, 24)), Player(2, V(0, 400, 24)), Player(3, V(0, 1000, 24)),
-                      Player(4, V(0, 1200, 24))}}});
+          {"bodies",
+           {Player(1, V(0, 0, 24)), Player(2, V(0, 400, 24)), Player(3, V(0, 1000, 24)),
+            Player(4, V(0, 1200, 24))}}});
   const auto move = [](std::int64_t body, Json from, Json to, double elapsed, int stance = 0) {
     return Json{{"body_id", body}, {"from", from}, {"to", to}, {"elapsed", elapsed}, {"stance", stance}};
   };
-  Json moves = {move(1, V(0, 0, 24), V(24, 0, 40), 0.1),            // up the step: OK
-                move(1, V(0, 200, 24), V(24, 200, 48), 0.1),        // STEP_TOO_HIGH
-                move(1, V(0, 600, 24), V(50, 600, 24), 0.1),        // TOO_FAST_HORIZONTAL
-                move(2, V(0, 400, 24), V(8, 400, 24), 0.1, 1),      // crouched under the ceiling: OK
-                move(2, V(0, 420, 24), V(8, 420, 24), 0.1, 0),      // standing: BLOCKED
-                move(2, V(0, 800, 24), V(0, 800, 124), 0.1),        // TOO_FAST_VERTICAL
-                move(2, V(0, 600, 24), V(5, 600, 24), 0.1, 2)};     // INVALID stance
-  for (int i = 0; i < 12; ++i) {  // rising at 100 units/s in the air: FLYING
+  Json moves = {move(1, V(0, 0, 24), V(24, 0, 40), 0.1),         // up the step: OK
+                move(1, V(0, 200, 24), V(24, 200, 48), 0.1),     // STEP_TOO_HIGH
+                move(1, V(0, 600, 24), V(50, 600, 24), 0.1),     // TOO_FAST_HORIZONTAL
+                move(2, V(0, 420, 24), V(8, 420, 24), 0.1, 0),   // standing under the ceiling: BLOCKED
+                move(2, V(0, 400, 24), V(8, 400, 24), 0.1, 1),   // crouched: OK
+                move(2, V(0, 800, 24), V(0, 800, 124), 0.1),     // TOO_FAST_VERTICAL
+                move(2, V(0, 600, 24), V(5, 600, 24), 0.1, 2)};  // INVALID stance
+  // Rising at 100 units/s in the air: FLYING once no arc holds it; not put
+  // back by the server, the body then starts afresh (caught again later).
+  for (int i = 0; i < 12; ++i) {
     const double t0 = i * 0.025, t1 = t0 + 0.025;
     moves.push_back(move(3, V(0, 1000, 24 + 100 * t0), V(0, 1000, 24 + 100 * t1), 0.025));
   }
@@ -778,8 +784,9 @@ Json MovementModel() {
 Json MoveBudget() {
   Script s("world/move_budget", "conf-budget");
   s.Create({{"statics", Json::array()},
-            {"policy", {{"default_max_speed", 10000},
-                        {"move_budget", {{"tick_seconds", 0.015625}, {"max_speed", 330}, {"time_slack", 0.01}}}}}});
+            {"policy",
+             {{"default_max_speed", 10000},
+              {"move_budget", {{"tick_seconds", 0.015625}, {"max_speed", 330}, {"time_slack", 0.01}}}}}});
   s.Push({{"tick", 1}, {"bodies", {Player(1, V(0, 0, 0)), Player(2, V(0, 10, 0)), Player(3, V(0, 20, 0))}}});
   const auto move = [](std::int64_t body, double y, double x, double elapsed) {
     return Json{{"body_id", body}, {"from", V(0, y, 0)}, {"to", V(x, y, 0)}, {"elapsed", elapsed}};
@@ -933,9 +940,8 @@ Json TickStream() {
 }  // namespace
 
 Json BuildWorldGolden() {
-  Json cases =
-      Json::array({Lifecycle(), Frames(), Queries(), Shots(), ShotPolicy(), NegativeTicks(), Moves(), MovementModel(),
-                   MoveBudget(), Errors(), Recreate()});
+  Json cases = Json::array({Lifecycle(), Frames(), Queries(), Shots(), ShotPolicy(), NegativeTicks(), Moves(),
+                            MovementModel(), MoveBudget(), Errors(), Recreate()});
   return {{"tolerance", {{"abs", kAbsTolerance}, {"rel", kRelTolerance}}},
           {"server_args",
            {"--max_items_per_request=" + std::to_string(kMaxItemsPerRequest),

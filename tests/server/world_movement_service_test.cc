@@ -55,28 +55,29 @@ TEST(WorldMovementServiceTest, PolicyAndMoveModelsJudgeMoves) {
 
   v1::ValidateMovesRequest moves;
   moves.set_world_id(kWorld);
+  *moves.add_moves() = QuakeMove(30, 1);  // crouched: 80 x sqrt(10 / 6) = 103 at most
   *moves.add_moves() = QuakeMove(30, 0);  // 300 units/s standing: OK
-  *moves.add_moves() = QuakeMove(30, 1);  // crouched: 80 at most
   *moves.add_moves() = QuakeMove(30, 2);  // no third stance
   v1::ValidateMovesResponse verdicts;
   ASSERT_TRUE(stub->ValidateMoves(Ctx().get(), moves, &verdicts).ok());
-  EXPECT_EQ(verdicts.verdicts(0).code(), v1::MOVE_CODE_OK);
-  EXPECT_TRUE(verdicts.verdicts(0).grounded());
-  EXPECT_EQ(verdicts.verdicts(1).code(), v1::MOVE_CODE_TOO_FAST_HORIZONTAL);
+  EXPECT_EQ(verdicts.verdicts(0).code(), v1::MOVE_CODE_TOO_FAST_HORIZONTAL);
+  EXPECT_EQ(verdicts.verdicts(1).code(), v1::MOVE_CODE_OK);
+  EXPECT_TRUE(verdicts.verdicts(1).grounded());
   EXPECT_EQ(verdicts.verdicts(2).code(), v1::MOVE_CODE_INVALID);
   ASSERT_EQ(verdicts.verdicts(2).violations_size(), 1);
   EXPECT_EQ(verdicts.verdicts(2).violations(0).field(), "stance");
 
-  // A world without a model: a move brings its own (Source: 320 at most).
+  // A world without a model: a move brings its own (Source: 320 x
+  // sqrt(10 / 4) = 506 at most).
   Start(*stub, Floor("plain"), info);
   moves.set_world_id("plain");
   moves.clear_moves();
-  v1::Move fast = QuakeMove(40, 0);
+  v1::Move fast = QuakeMove(60, 0);
   fast.set_max_speed(1000);
-  *moves.add_moves() = fast;  // the straight sweep: 400 < 1000
+  *moves.add_moves() = fast;  // the straight sweep: 600 < 1000
   fast.mutable_movement()->set_preset(v1::MOVEMENT_PRESET_SOURCE);
   Put(Vec3{0, 0, 0.5}, fast.mutable_from());  // Source's origin is at the feet
-  Put(Vec3{40, 0, 0.5}, fast.mutable_to());
+  Put(Vec3{60, 0, 0.5}, fast.mutable_to());
   *moves.add_moves() = fast;
   ASSERT_TRUE(stub->ValidateMoves(Ctx("plain").get(), moves, &verdicts).ok());
   EXPECT_EQ(verdicts.verdicts(0).code(), v1::MOVE_CODE_OK);

@@ -20,6 +20,25 @@ std::string Percent(const CheatTally& t) {
   return buf;
 }
 
+void DumpPlayer(const char* name, const QuakePlayer& p) {
+  std::fprintf(stderr,
+               "  %s origin (%.3f, %.3f, %.3f) velocity (%.1f, %.1f, %.1f) %s%s steps %lld jumps %lld\n",
+               name, p.origin.x, p.origin.y, p.origin.z, p.velocity.x, p.velocity.y, p.velocity.z,
+               p.on_ground ? "ground" : "air", p.crouched ? " crouched" : "",
+               static_cast<long long>(p.step_ups), static_cast<long long>(p.jumps));
+}
+
+void DumpVerdict(std::size_t bot, std::size_t tick, const QuakePlayer& a, const QuakePlayer& b,
+                 const MoveVerdict& v) {
+  const Vec3 d = b.origin - a.origin;
+  std::fprintf(stderr, "bot %zu tick %zu: %s across %.3f up %.3f t %.3f allowed (%.3f, %.3f, %.3f)%s\n", bot,
+               tick, std::string(MoveCodeName(v.code)).c_str(), std::hypot(d.x, d.y), d.z, v.t,
+               v.allowed_position.x, v.allowed_position.y, v.allowed_position.z,
+               v.grounded ? " grounded" : "");
+  DumpPlayer("from", a);
+  DumpPlayer("to  ", b);
+}
+
 }  // namespace
 
 MapCorpus MakeMapCorpus(const std::string& map, const BotRunOptions& bots, std::string& error) {
@@ -113,10 +132,10 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
       BodyUpdate u;
       u.id = static_cast<std::int64_t>(b) + 1;
       u.pose = Pose{now.origin, kIdentity};
-      // The stance a server would judge the move with: crouched when either
-      // end is (a crouched player may stand up during the tick only where
-      // the standing box fits).
-      const bool crouched = now.crouched || (tick > 0 && StateAtTick(tracks[b], cpt, tick - 1).crouched);
+      // The stance a server sees in the frame: the move's at `to` (the
+      // model takes a change since the last move as a crouch or stand-up
+      // within the tick).
+      const bool crouched = now.crouched;
       if (tick == 0) u.parts = {BodyPart{0, shape(false), Pose{{}, kIdentity}}};
       if (tick == 0 || crouched != shape_crouched[b]) {
         u.movement_shape = shape(crouched);
@@ -146,6 +165,11 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
     push(f);
     const std::vector<MoveVerdict> verdicts = world.ValidateMoves(moves);
     for (std::size_t k = 0; k < verdicts.size(); ++k) {
+      if (static_cast<int>(movers[k]) == setup.trace_bot && tick >= setup.trace_from &&
+          tick <= setup.trace_to) {
+        DumpVerdict(movers[k], tick, StateAtTick(tracks[movers[k]], cpt, tick - 1),
+                    StateAtTick(tracks[movers[k]], cpt, tick), verdicts[k]);
+      }
       ++r.legit.moves;
       if (verdicts[k].code == MoveCode::kOk) continue;
       ++r.legit.rejected;
@@ -154,6 +178,7 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
       const QuakePlayer& b = StateAtTick(tracks[movers[k]], cpt, tick);
       r.legit.rejected_step += b.step_ups > a.step_ups;
       r.legit.rejected_airborne += !a.on_ground || !b.on_ground;
+      if (r.legit.rejected <= setup.dump_rejected) DumpVerdict(movers[k], tick, a, b, verdicts[k]);
     }
   }
 

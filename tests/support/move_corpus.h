@@ -67,6 +67,12 @@ struct JudgeSetup {
   // Judge with the Quake movement model (collide/movement.h), its stances'
   // shapes the setup's, instead of the straight sweep and max_speed.
   bool movement_model = false;
+  // Prints up to this many rejected legitimate moves to stderr (the bots'
+  // states at both ends and the verdict), for tuning a judge.
+  int dump_rejected = 0;
+  // Prints every verdict of bot `trace_bot` (>= 0) between these ticks.
+  int trace_bot = -1;
+  std::size_t trace_from = 0, trace_to = 0;
 };
 
 struct LegitTally {

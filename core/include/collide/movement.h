@@ -60,7 +60,11 @@ struct MovementModel {
   double walkable_normal_z = 0.7;    // in (0, 1]: flatter surfaces are ground.
   double ground_probe = 0.25;        // how far below the shape ground is found.
   double tolerance = 1.0;            // length: position slack of the arcs, steps and speeds.
-  double ground_friction = 6.0;      // 1/s: how fast speed carried from the air decays on the ground.
+  double ground_friction = 6.0;      // 1/s: how fast speed above the ground speed decays on the ground.
+  // 1/s, Quake's pm_accelerate: a player turning as it runs holds up to
+  // max_speed * sqrt(ground_accelerate / ground_friction) on the ground; 0:
+  // the stance's max_speed caps ground speed (the game clamps, as Unreal).
+  double ground_accelerate = 0.0;
   bool airborne_envelope = true;     // judge airborne moves against the jump/fall arc.
 
   // Quake 3 (bg_pmove.c, bg_local.h, g_active.c defaults): speed 320 (x0.25

@@ -21,14 +21,27 @@ namespace {
 // there, teleported there, or only one frame is kept.
 Vec3 DefaultFrom(const World& world, const internal::BodyState& latest_state) {
   const auto& history = internal::SceneAccess::History(world);
-  const internal::BodyState* before =
-      history.size() >= 2 && !latest_state.teleported ? history[history.size() - 2]->Find(latest_state.id) : nullptr;
+  const internal::BodyState* before = history.size() >= 2 && !latest_state.teleported
+                                          ? history[history.size() - 2]->Find(latest_state.id)
+                                          : nullptr;
   return (before != nullptr ? before : &latest_state)->pose.position;
 }
 
+// Whether the body teleported into a frame after tick `since` (its last
+// judged move), or the history no longer reaches back to it: its movement
+// state is then stale and it starts afresh.
+bool TeleportedSince(const World& world, std::int64_t body, std::int64_t since) {
+  const auto& history = internal::SceneAccess::History(world);
+  if (history.empty() || history.front()->tick > since) return true;
+  for (auto it = history.rbegin(); it != history.rend() && (*it)->tick > since; ++it) {
+    if (const internal::BodyState* b = (*it)->Find(body); b != nullptr && b->teleported) return true;
+  }
+  return false;
+}
+
 // The straight move: the 3-D speed limit, the start pose, a sweep with slides.
-void JudgeStraight(const World& world, const MoveRequest& move, const internal::BodyState& body, const Vec3& from,
-                   CategoryMask mask, MoveVerdict& v) {
+void JudgeStraight(const World& world, const MoveRequest& move, const internal::BodyState& body,
+                   const Vec3& from, CategoryMask mask, MoveVerdict& v) {
   const WorldSettings& settings = world.settings();
   const Vec3 delta = move.to - from;
   if (v.speed > move.max_speed.value_or(settings.default_max_speed) * (1.0 + 1e-12)) {
@@ -42,7 +55,8 @@ void JudgeStraight(const World& world, const MoveRequest& move, const internal::
     v.allowed_position = v.slid_position = move.to;
     return;
   }
-  if (const internal::Penetration p = internal::DeepestStart(statics, shapes, mask, settings.skin_width); p.found) {
+  if (const internal::Penetration p = internal::DeepestStart(statics, shapes, mask, settings.skin_width);
+      p.found) {
     v.code = MoveCode::kStartPenetrating;
     v.depth = p.depth;
     v.normal = p.normal;
@@ -65,7 +79,9 @@ void JudgeStraight(const World& world, const MoveRequest& move, const internal::
 MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveStates& states) {
   MoveVerdict v;
   const WorldSettings& settings = world.settings();
-  const MovementModel* model = move.movement ? &*move.movement : settings.movement ? &*settings.movement : nullptr;
+  const MovementModel* model = move.movement       ? &*move.movement
+                               : settings.movement ? &*settings.movement
+                                                   : nullptr;
   if (move.from && !IsValidNumber(*move.from)) v.problems.push_back({"from", "not a valid number"});
   if (!IsValidNumber(move.to)) v.problems.push_back({"to", "not a valid number"});
   if (!(move.elapsed > 0.0) || !IsValidNumber(move.elapsed))
@@ -74,9 +90,10 @@ MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveSta
     v.problems.push_back({"max_speed", "must be a valid number >= 0"});
   }
   if (move.movement) ValidateMovementModel(*move.movement, "movement", v.problems);
-  if (model != nullptr && (move.stance < 0 || static_cast<std::size_t>(move.stance) >= model->stances.size())) {
-    v.problems.push_back({"stance", "must name one of the model's " + std::to_string(model->stances.size()) +
-                                        " stances"});
+  if (model != nullptr &&
+      (move.stance < 0 || static_cast<std::size_t>(move.stance) >= model->stances.size())) {
+    v.problems.push_back(
+        {"stance", "must name one of the model's " + std::to_string(model->stances.size()) + " stances"});
   }
   if (!v.problems.empty()) {
     v.code = MoveCode::kInvalid;
@@ -104,15 +121,25 @@ MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveSta
   if (model == nullptr) {
     JudgeStraight(world, move, *body, from, mask, v);
   } else {
-    // A body that teleported into the latest frame starts afresh.
+    // The body's state, unless it teleported since its last move, or its
+    // last move was rejected and the server did not put it where the
+    // verdict said (a log-only server): it then starts afresh at `from`,
+    // and one cheat is not counted again on every move after it.
     std::optional<internal::MoveState> state;
-    if (const auto it = states.bodies.find(move.body); it != states.bodies.end() && !body->teleported) {
+    if (const auto it = states.bodies.find(move.body);
+        it != states.bodies.end() && !TeleportedSince(world, move.body, it->second.tick) &&
+        !(it->second.put_back && Length(*it->second.put_back - from) > model->tolerance)) {
       state = it->second;
     }
     internal::JudgeWithModel(world, move, {model, &model->stances[move.stance], body, from, mask}, state, v);
+    state->stance = move.stance;
+    state->tick = latest->tick;
+    state->put_back.reset();
+    if (v.code != MoveCode::kOk) state->put_back = v.allowed_position;
     states.bodies[move.body] = *state;
   }
-  if (budget != nullptr && v.code == MoveCode::kOk) internal::Record(latest->tick, move.elapsed, across, *budget);
+  if (budget != nullptr && v.code == MoveCode::kOk)
+    internal::Record(latest->tick, move.elapsed, across, *budget);
   return v;
 }
 
@@ -123,8 +150,9 @@ std::vector<MoveVerdict> World::ValidateMoves(std::span<const MoveRequest> moves
   out.reserve(moves.size());
   // Only moves under a model or budget touch the per-body state: the others
   // run concurrently as every const query does.
-  const bool stateful = settings_.movement || settings_.move_budget ||
-                        std::any_of(moves.begin(), moves.end(), [](const MoveRequest& m) { return m.movement.has_value(); });
+  const bool stateful =
+      settings_.movement || settings_.move_budget ||
+      std::any_of(moves.begin(), moves.end(), [](const MoveRequest& m) { return m.movement.has_value(); });
   std::unique_lock lock(move_states_->mu, std::defer_lock);
   if (stateful) lock.lock();
   if (const internal::Snapshot* latest = internal::SceneAccess::Latest(*this);

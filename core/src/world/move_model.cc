@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
+#include "shapes/shape_bounds.h"
 #include "world/arc.h"
 #include "world/ground.h"
 #include "world/move_sweep.h"
@@ -36,6 +38,30 @@ bool StepPathIsClear(const Scene& scene, const ModelMove& m, const Vec3& to, dou
   return !SweepPath(scene, shapes, over, to - over, m.mask, skin, 0).blocked;
 }
 
+// Whether sliding along what it meets brings the body to `to`: up to three
+// legs, each a sweep towards `to` with slides, the last one clear (a move of
+// several game frames that went round a corner within one server tick).
+bool SlidesReach(const Scene& scene, const ModelMove& m, const Vec3& to, double skin, int slides,
+                 std::vector<Shape>& shapes) {
+  Vec3 p = m.from;
+  for (int leg = 0; leg < 3; ++leg) {
+    PlaceMoving(*m.body, &m.stance->shape, p, shapes);
+    const PathSweep r = SweepPath(scene, shapes, p, to - p, m.mask, skin, slides);
+    if (!r.blocked) return true;
+    if (LengthSquared(r.slid - p) == 0.0) return false;
+    p = r.slid;
+  }
+  return false;
+}
+
+// The arc a body in state `s` follows: free fall, or while it slides on a
+// steep surface (normal z below walkable_normal_z = w), a fall at least
+// g (1 - w^2) (the part of gravity along the steepest such plane).
+Arc ArcOf(const MovementModel& model, const MoveState& s) {
+  const double w = model.walkable_normal_z;
+  return {s.sliding ? model.gravity * (1.0 - w * w) : model.gravity, model.max_fall_speed};
+}
+
 // The highest point of the arc `s` (take-off speed v) between air times t0
 // and t1, above its take-off height.
 double HighestBetween(const Arc& arc, double v, double t0, double t1) {
@@ -61,6 +87,132 @@ Fit FitArc(const Arc& arc, const MoveState& s, double elapsed, double z, double 
   return f;
 }
 
+// The fastest a stance holds on the ground. With ground_accelerate (Quake's
+// PM_Accelerate against PM_Friction), a player turning as it runs gains
+// speed across its wish direction: per frame v^2 grows by at most
+// 2 a w^2 dt and friction takes 2 f v^2 dt, so v tends to w sqrt(a / f)
+// (413 for Quake's 320, accelerate 10, friction 6; its 16 ms frames reach
+// 406).
+double GroundSpeed(const MovementModel& model, const Stance& stance) {
+  if (model.ground_accelerate <= 0.0) return stance.max_speed;
+  if (model.ground_friction <= 0.0) return std::numeric_limits<double>::infinity();
+  return stance.max_speed * std::sqrt(std::max(1.0, model.ground_accelerate / model.ground_friction));
+}
+
+// A ground speed above `limit` after t seconds on the ground: by the same
+// bound, v^2 - limit^2 shrinks at least as exp(-2 f t).
+double Decayed(double speed, double limit, double friction, double t) {
+  if (!(speed > limit)) return speed;
+  return std::sqrt(limit * limit + (speed * speed - limit * limit) * std::exp(-2.0 * friction * t));
+}
+
+// Walkable ground under the body at `position`. Found under the bounding
+// boxes of its movement shapes: a round shape on a slope or a ledge's edge
+// stands where a box (Quake, Source) or a perched capsule (Unreal) stands,
+// a few units above what its own curve touches.
+Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position, double probe,
+                   std::vector<Shape>& shapes) {
+  PlaceMoving(*m.body, &m.stance->shape, position, shapes);
+  for (Shape& s : shapes) s = BoundsOf(s);
+  return FindGround(scene, shapes, probe, m.model->walkable_normal_z, m.mask);
+}
+
+// Whether a grounded body rising more than step_height went up stairs (a
+// tick of several game frames, each stepping up at most step_height): the
+// lifted path (up, across, down) is clear, and the ground under the path,
+// sampled at least twice per step and every 4 units, rises by at most a
+// step between samples and reaches `to`.
+bool StairsAreClear(const Scene& scene, const ModelMove& m, const Vec3& to, double skin,
+                    std::vector<Shape>& shapes) {
+  const MovementModel& model = *m.model;
+  if (!(model.step_height > 0.0) || !StepPathIsClear(scene, m, to, skin, shapes)) return false;
+  const Vec3 from = m.from;
+  const double rise = to.z - from.z, across = std::hypot(to.x - from.x, to.y - from.y);
+  const double top = to.z + 2.0 * skin, depth = top - from.z + model.step_height;
+  const int n = static_cast<int>(
+      std::min(64.0, std::max(2.0 * std::ceil(rise / model.step_height), std::ceil(across / 4.0))));
+  double below = from.z;
+  for (int i = 1; i <= n; ++i) {
+    const double f = static_cast<double>(i) / n;
+    const Ground g = GroundUnder(scene, m, {from.x + (to.x - from.x) * f, from.y + (to.y - from.y) * f, top},
+                                 depth, shapes);
+    if (!g.walkable) return false;
+    const double ground = top - g.probe.distance;
+    if (ground - below > model.step_height + model.tolerance) return false;
+    below = ground;
+  }
+  return below >= to.z - model.tolerance;
+}
+
+// Whether something static is within `margin` of the body's movement
+// shapes' bounding boxes at `position`.
+bool StaticNear(const Scene& scene, const ModelMove& m, const Vec3& position, double margin) {
+  std::vector<Shape> shapes;
+  PlaceMoving(*m.body, &m.stance->shape, position, shapes);
+  for (Shape& s : shapes) {
+    const Aabb b = BoundsOf(s);
+    s = Aabb{b.min - Vec3{margin, margin, margin}, b.max + Vec3{margin, margin, margin}};
+  }
+  return DeepestStart(*scene.statics, shapes, m.mask, 0.0).found;
+}
+
+// Whether a body above every arc of `s` could have landed during the move
+// and left the ground again (a bunny hop, or walking off an edge, within
+// one server tick): walkable ground under `from`, the middle of the move or
+// `to` that the lowest arc reaches, with `to` within a jump above it.
+bool CouldLandAndJump(const Scene& scene, const ModelMove& m, const MoveState& s, double elapsed,
+                      const Vec3& from, const Vec3& to, double probe, std::vector<Shape>& shapes) {
+  const MovementModel& model = *m.model;
+  const Arc arc = ArcOf(model, s);
+  const double lowest = s.z0 + arc.Height(s.v_lo, s.air_time + elapsed) - model.step_height;
+  const double jump = HighestBetween(arc, model.jump_speed, 0.0, elapsed) + model.tolerance;
+  for (const Vec3& p : {from, 0.5 * (from + to), to}) {
+    const double depth = p.z - lowest + probe;
+    if (!(depth > 0.0)) continue;
+    const Ground ground = GroundUnder(scene, m, p, depth, shapes);
+    if (ground.walkable && to.z <= p.z - ground.probe.distance + jump) return true;
+  }
+  return false;
+}
+
+// The start pose and the path of `m` (the first rule they break fills `v`):
+// the start no deeper than skin, then the straight sweep, else the step path
+// (up, across, down), else slides.
+bool PathIsClear(const World& world, const MoveRequest& move, const ModelMove& m, bool grounded_start,
+                 MoveVerdict& v) {
+  const MovementModel& model = *m.model;
+  const Scene scene = SceneAccess::At(world, std::nullopt);
+  const StaticSet& statics = *scene.statics;
+  const double skin = world.settings().skin_width;
+  const Vec3 from = m.from, delta = move.to - from;
+  std::vector<Shape> shapes;
+  PlaceMoving(*m.body, &m.stance->shape, from, shapes);
+  if (SweptBoxesAreClear(statics, shapes, delta, m.mask)) return true;
+  if (const Penetration p = DeepestStart(statics, shapes, m.mask, skin); p.found) {
+    v.code = MoveCode::kStartPenetrating;
+    v.depth = p.depth;
+    v.normal = p.normal;
+    v.target = p.target;
+    return false;
+  }
+  const PathSweep direct = SweepPath(scene, shapes, from, delta, m.mask, skin, 0);
+  if (!direct.blocked) return true;
+  std::vector<Shape> scratch;
+  const int slides = world.settings().slide_iterations;
+  const bool too_high = delta.z > model.step_height + skin;
+  if (!too_high && StepPathIsClear(scene, m, move.to, skin, scratch)) return true;
+  if (!too_high && SlidesReach(scene, m, move.to, skin, slides, scratch)) return true;
+  if (too_high && grounded_start && StairsAreClear(scene, m, move.to, skin, scratch)) return true;
+  v.code = grounded_start && too_high ? MoveCode::kStepTooHigh : MoveCode::kBlocked;
+  v.t = direct.t;
+  v.normal = direct.normal;
+  v.target = direct.target;
+  v.allowed_position = direct.allowed;
+  v.slid_position =
+      move.slide ? SweepPath(scene, shapes, from, delta, m.mask, skin, slides).slid : direct.allowed;
+  return false;
+}
+
 }  // namespace
 
 void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove& m,
@@ -69,23 +221,40 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   const double skin = world.settings().skin_width, tolerance = model.tolerance, elapsed = move.elapsed;
   const Vec3 from = m.from, to = move.to, delta = to - from;
   const Scene scene = SceneAccess::At(world, std::nullopt);
-  const Arc arc{model.gravity, model.max_fall_speed};
+  const Arc arc{model.gravity, model.max_fall_speed};  // free fall
+  const double probe = model.ground_probe + skin;
   std::vector<Shape> shapes;
-  PlaceMoving(*m.body, &m.stance->shape, from, shapes);
-  if (!state) {  // Unknown: airborne with any speed unless on the ground.
-    state = MoveState{};
-    if (!FindGround(scene, shapes, model.ground_probe + skin, model.walkable_normal_z, m.mask).walkable) {
+  const int last_stance = state ? state->stance : -1;
+  // The start: grounded when the body was, or when it stands on ground at
+  // `from` (a landing the last move did not see: PM_GroundTrace runs every
+  // frame); unknown bodies are airborne with any speed unless on ground.
+  if (!state || state->airborne) {
+    if (GroundUnder(scene, m, from, probe, shapes).walkable) {
+      const double carry = state ? state->carry : 0.0;
+      state = MoveState{};
+      state->carry = carry;
+    } else if (!state) {
       state = MoveState{true, 0.0, from.z, -model.max_fall_speed, model.jump_speed};
     }
   }
   const bool grounded_start = !state->airborne;
+  // A stance changed since the body's last move (crouched or stood up
+  // within the tick): the faster speed, and the path with either shape.
+  std::optional<ModelMove> changed;
+  if (last_stance >= 0 && last_stance != move.stance &&
+      static_cast<std::size_t>(last_stance) < model.stances.size()) {
+    changed = m;
+    changed->stance = &model.stances[last_stance];
+  }
 
   // Speeds: horizontal by where the move starts; vertical bounds that hold
   // on any path (a step, the steepest slope, a jump; a fall at the terminal
   // speed).
   const double across = std::hypot(delta.x, delta.y);
-  const double ground_speed = std::max(m.stance->max_speed, state->carry);
-  if (across > (grounded_start ? ground_speed : model.air_speed) * elapsed + tolerance) {
+  const double ground_speed =
+      std::max(GroundSpeed(model, *m.stance), changed ? GroundSpeed(model, *changed->stance) : 0.0);
+  const double start_speed = std::max(ground_speed, state->carry);
+  if (across > (grounded_start ? start_speed : model.air_speed) * elapsed + tolerance) {
     v.code = MoveCode::kTooFastHorizontal;
     return;
   }
@@ -97,69 +266,107 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
     return;
   }
 
-  // The start pose and the path: straight, or up a step.
-  const StaticSet& statics = *scene.statics;
-  if (!SweptBoxesAreClear(statics, shapes, delta, m.mask)) {
-    if (const Penetration p = DeepestStart(statics, shapes, m.mask, skin); p.found) {
-      v.code = MoveCode::kStartPenetrating;
-      v.depth = p.depth;
-      v.normal = p.normal;
-      v.target = p.target;
+  // The start pose and the path: straight, up a step, or sliding; with
+  // either shape when the stance changed.
+  if (const MoveVerdict before = v; !PathIsClear(world, move, m, grounded_start, v)) {
+    if (MoveVerdict other = before; !changed || !PathIsClear(world, move, *changed, grounded_start, other))
       return;
-    }
-    const PathSweep direct = SweepPath(scene, shapes, from, delta, m.mask, skin, 0);
-    std::vector<Shape> scratch;
-    if (direct.blocked && (delta.z > model.step_height + skin || !StepPathIsClear(scene, m, to, skin, scratch))) {
-      v.code = grounded_start && delta.z > model.step_height + skin ? MoveCode::kStepTooHigh : MoveCode::kBlocked;
-      v.t = direct.t;
-      v.normal = direct.normal;
-      v.target = direct.target;
-      v.allowed_position = direct.allowed;
-      v.slid_position = move.slide
-                            ? SweepPath(scene, shapes, from, delta, m.mask, skin, world.settings().slide_iterations).slid
-                            : direct.allowed;
-      return;
-    }
+    v = before;
   }
 
   // The ground at `to`, and the arc when airborne at either end.
-  PlaceMoving(*m.body, &m.stance->shape, to, shapes);
-  const Ground ground = FindGround(scene, shapes, model.ground_probe + skin, model.walkable_normal_z, m.mask);
+  const Ground ground = GroundUnder(scene, m, to, probe, shapes);
   v.grounded = ground.walkable;
   v.allowed_position = v.slid_position = to;
-  // The speed carried on: decaying on the ground, the move's own in the air.
-  const double carry = grounded_start ? state->carry * std::exp(-model.ground_friction * elapsed) : across / elapsed;
+  // The horizontal speed carried on: above the ground speed it decays on
+  // the ground; in the air it is the move's own.
+  const double ground_speed_now = GroundSpeed(model, *m.stance);
+  double carry = grounded_start ? Decayed(state->carry, ground_speed_now, model.ground_friction, elapsed)
+                                : across / elapsed;
+  // On the ground, a body that was allowed more than its stance's speed (it
+  // crouched, or landed) keeps at most that, decaying towards the ground speed.
+  if (grounded_start && ground.walkable) {
+    carry = Decayed(std::max(state->carry, std::min(across / elapsed, start_speed)), ground_speed_now,
+                    model.ground_friction, elapsed);
+  }
   if (!model.airborne_envelope || (grounded_start && ground.walkable)) {
-    state = ground.walkable ? MoveState{} : MoveState{true, 0.0, to.z, -model.max_fall_speed, model.jump_speed};
+    state =
+        ground.walkable ? MoveState{} : MoveState{true, 0.0, to.z, -model.max_fall_speed, model.jump_speed};
+    state->carry = carry;
+    return;
+  }
+  if (grounded_start) {
+    // Took off (a jump, a step off a ledge) at some time within the move:
+    // the arc starts at `to`, no faster upwards than a jump.
+    state = MoveState{true, 0.0, to.z, -model.max_fall_speed, model.jump_speed};
     state->carry = carry;
     return;
   }
   MoveState s = *state;
-  if (grounded_start) s = {true, 0.0, from.z, -m.stance->max_speed * SlopeRise(model), model.jump_speed};
   const double landing = ground.walkable ? model.step_height : 0.0;
-  Fit fit = FitArc(arc, s, elapsed, to.z, tolerance, landing);
-  if (!fit.ok() && fit.need_hi < s.v_lo) {
-    // Below every arc: a ceiling met on the way up stops the rise (vz = 0).
-    const double top = s.z0 + HighestBetween(arc, s.v_hi, s.air_time, s.air_time + elapsed);
-    PlaceMoving(*m.body, &m.stance->shape, from, shapes);
-    if (Cast(scene, shapes, {0, 0, std::max(top - from.z, 0.0) + tolerance}, m.mask).hit) {
-      s = {true, 0.0, from.z, -model.max_fall_speed, 0.0};
-      fit = FitArc(arc, s, elapsed, to.z, tolerance, landing);
+  Fit fit = FitArc(ArcOf(model, s), s, elapsed, to.z, tolerance, landing);
+  if (!fit.ok() && fit.need_hi < s.v_lo &&
+      StaticNear(scene, m, from, model.air_speed * elapsed + tolerance)) {
+    // Below every arc next to something static: what it met on the way (a
+    // ceiling, a slanted wall PM_SlideMove clips the velocity on) slowed the
+    // body; its arc restarts at `from`, in free fall, no faster upwards than
+    // it could be going now.
+    const double v_now = std::max(s.v_hi - ArcOf(model, s).gravity * s.air_time, -model.max_fall_speed);
+    s = {true, 0.0, from.z, -model.max_fall_speed, v_now};
+    fit = FitArc(ArcOf(model, s), s, elapsed, to.z, tolerance, landing);
+  }
+  // A body that could have landed and jumped again within the move is on a
+  // new arc from some time in it: at `to`, no faster upwards than a jump.
+  // Only checked when the move leaves the body airborne above the ground.
+  const bool above = !fit.ok() && fit.need_lo > s.v_hi;
+  if ((above || (fit.ok() && !ground.walkable)) &&
+      CouldLandAndJump(scene, m, s, elapsed, from, to, probe, shapes)) {
+    state = MoveState{true, 0.0, to.z, -model.max_fall_speed, model.jump_speed};
+    state->carry = carry;
+    return;
+  }
+  if (above) {
+    // Above every arc on a steep surface: the surface holds the body up as
+    // it slides (its velocity clipped on the plane of normal (s, c) gains up
+    // to c s <= 1/2 of its horizontal speed upwards); from `from` it falls
+    // no slower than along the steepest unwalkable slope, once per slide.
+    if (!s.sliding && ground.probe.hit && !ground.walkable && ground.probe.normal.z > 0.0) {
+      const double v_now = std::max(s.v_hi - ArcOf(model, s).gravity * s.air_time, -model.max_fall_speed);
+      MoveState slide{true, 0.0, from.z, -model.max_fall_speed, v_now + 0.5 * across / elapsed};
+      slide.sliding = true;
+      const Fit on_slope = FitArc(ArcOf(model, slide), slide, elapsed, to.z, tolerance, landing);
+      if (on_slope.ok()) s = slide, fit = on_slope;
     }
   }
   if (!fit.ok()) {
-    const bool above = fit.need_lo > s.v_hi;
     const bool steep = ground.probe.hit && !ground.walkable && ground.probe.normal.z > 0.0;
     v.code = above ? (steep ? MoveCode::kTooSteep : MoveCode::kFlying) : MoveCode::kTooFastVertical;
     // Where the arc allows: `to` at the nearest height of the arc (not
     // swept); the body's arc goes on from there.
     const double speed = above ? s.v_hi : s.v_lo;
-    v.allowed_position = v.slid_position = {to.x, to.y, s.z0 + arc.Height(speed, s.air_time + elapsed)};
-    state = MoveState{true, s.air_time + elapsed, s.z0, speed, speed, state->carry};
+    v.allowed_position =
+        v.slid_position = {to.x, to.y, s.z0 + ArcOf(model, s).Height(speed, s.air_time + elapsed)};
+    const double carried = state->carry;
+    state = MoveState{true, s.air_time + elapsed, s.z0, speed, speed};
+    state->sliding = s.sliding;
+    state->carry = carried;
     return;
   }
-  state = ground.walkable ? MoveState{} : MoveState{true, s.air_time + elapsed, s.z0, fit.lo, fit.hi};
-  state->carry = carry;
+  if (ground.walkable) {
+    // Landing: clipping the velocity on a slope of normal (s, c)
+    // (PM_ClipVelocity) turns up to c s of the fall speed into horizontal
+    // speed; c s <= 1/2, at c = 1/sqrt(2); the fall at most what the arc
+    // allows.
+    const double t = s.air_time + elapsed;
+    const double fall = std::clamp(ArcOf(model, s).gravity * t - fit.lo, 0.0, model.max_fall_speed);
+    const double c = std::max(model.walkable_normal_z, std::sqrt(0.5));
+    state = MoveState{};
+    state->carry = carry + fall * c * std::sqrt(1.0 - c * c);
+  } else {
+    state = MoveState{true, s.air_time + elapsed, s.z0, fit.lo, fit.hi};
+    state->sliding = s.sliding;
+    state->carry = carry;
+  }
 }
 
 }  // namespace collide::internal

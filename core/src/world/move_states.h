@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "world/move_budget.h"
 #include "world/snapshot.h"
@@ -21,9 +22,13 @@ struct MoveState {
   double z0 = 0.0;        // take-off height
   double v_lo = 0.0;      // take-off speeds consistent with every airborne move since
   double v_hi = 0.0;
+  bool sliding = false;  // on a steep surface since z0: a slower fall (move_model.cc)
   // Horizontal speed carried from the air onto the ground (a landing strafe
   // jump), decaying with ground friction: a grounded move may be as fast.
   double carry = 0.0;
+  int stance = -1;               // of the body's last move (-1: none)
+  std::int64_t tick = 0;         // the latest frame's when that move was judged
+  std::optional<Vec3> put_back;  // where a rejected last move said the body belongs
 };
 
 class MoveStates {

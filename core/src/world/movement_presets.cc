@@ -23,6 +23,7 @@ MovementModel MovementModel::Quake() {
   m.ground_probe = 0.25;      // PM_GroundTrace
   m.tolerance = 1.0;
   m.ground_friction = 6.0;    // pm_friction
+  m.ground_accelerate = 10.0;  // pm_accelerate
   return m;
 }
 
@@ -41,6 +42,7 @@ MovementModel MovementModel::Source() {
   m.ground_probe = 2.0;                          // CategorizePosition
   m.tolerance = 1.0;
   m.ground_friction = 4.0;                       // sv_friction
+  m.ground_accelerate = 10.0;                    // sv_accelerate
   return m;
 }
 
@@ -85,6 +87,7 @@ bool ValidateMovementModel(const MovementModel& m, std::string_view path, std::v
   check("ground_probe", m.ground_probe, m.ground_probe >= 0.0, "must be a valid number >= 0");
   check("tolerance", m.tolerance, m.tolerance >= 0.0, "must be a valid number >= 0");
   check("ground_friction", m.ground_friction, m.ground_friction >= 0.0, "must be a valid number >= 0");
+  check("ground_accelerate", m.ground_accelerate, m.ground_accelerate >= 0.0, "must be a valid number >= 0");
   return out.size() == before;
 }
 
