@@ -15,7 +15,7 @@ package collide
 import (
 	"context"
 
-	pb "collide/client/go/gen/collide/v1"
+	pb "github.com/collide-dev/collide/client/go/gen/collide/v1"
 	"google.golang.org/grpc"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 )
@@ -125,10 +125,14 @@ func (c *Client) QueryPairs(ctx context.Context, level pb.QueryLevel, pairs []Pa
 	}
 	out := make([]PairResult, len(resp.GetResults()))
 	for i, r := range resp.GetResults() {
-		out[i] = PairResult{r.GetHit(), r.GetDistance(), fromPB(r.GetPointA()), fromPB(r.GetPointB()),
-			fromPB(r.GetNormal()), r.GetStatus()}
+		out[i] = pairResultOf(r)
 	}
 	return out, nil
+}
+
+func pairResultOf(r *pb.PairResult) PairResult {
+	return PairResult{r.GetHit(), r.GetDistance(), fromPB(r.GetPointA()), fromPB(r.GetPointB()),
+		fromPB(r.GetNormal()), r.GetStatus()}
 }
 
 // QueryPairsPacked queries pair i = (a[i], b[i]) with the shapes given as flat
