@@ -91,10 +91,22 @@ type Client struct {
 	health healthpb.HealthClient
 }
 
-// Dial connects to target ("host:port"), without TLS unless opts say
-// otherwise.
+// Dial connects to target ("host:port") in plaintext, with opts added to
+// the connection's options; Connect takes the TLS and token options.
 func Dial(target string, opts ...grpc.DialOption) (*Client, error) {
-	conn, err := grpc.Dial(target, append([]grpc.DialOption{grpc.WithInsecure()}, opts...)...)
+	return Connect(target, Options{DialOptions: opts})
+}
+
+// Connect connects to target ("host:port") as o says (the zero Options:
+// plaintext, no token). The connection is made lazily, on the first call
+// (grpc.Dial without WithBlock: Debian's grpc-go 1.33 has no
+// grpc.NewClient).
+func Connect(target string, o Options) (*Client, error) {
+	security, err := o.dialOptions()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := grpc.Dial(target, append(security, o.DialOptions...)...)
 	if err != nil {
 		return nil, err
 	}
