@@ -5,9 +5,12 @@ offline: what `go mod vendor` would write, without a module proxy.
     client/go/vendor.py [MODULE_DIR] [--gocode DIR] [--check]
 
 MODULE_DIR (default: this folder, the module github.com/collide-dev/collide/
-client/go) holds a go.mod whose `require` lines name every module the build
+client/go) holds a go.mod whose `require` lines name the modules the build
 uses and whose `replace` lines, if any, point at local directories (a
-consumer's `replace github.com/collide-dev/collide/client/go => ../go`). The
+consumer's `replace github.com/collide-dev/collide/client/go => ../go`); a
+module the build needs that go.mod lacks but a replaced module's go.mod
+requires is added to go.mod at that version (as `go mod tidy` adds the
+requirements of a dependency). The
 packages the module's packages and tests import are found with `go list -deps
 -test` in GOPATH mode over the module, its local replacements and --gocode
 (default /usr/share/gocode/src, where golang-google-grpc-dev and the other
@@ -130,12 +133,29 @@ def vendor(module_dir: Path, gocode: Path, dest: Path) -> None:
                 sys.exit(f"vendor.py: {path}: {error}")
             packages[path] = Path(directory)
 
+        # A package of a module go.mod does not require, but which a locally
+        # replaced module requires (the collide module's go.mod, for a
+        # consumer): its requirement is added to go.mod, as `go mod tidy`
+        # would.
+        inherited = {}
+        for _, new in replaces.values():
+            for r in mod_edit_json((module_dir / new).resolve()).get("Require") or []:
+                inherited.setdefault(r["Path"], r["Version"])
+        added = {}
+        for path in sorted(packages):
+            if not module_of(path, list(requires)):
+                module = module_of(path, list(inherited))
+                if not module:
+                    sys.exit(f"vendor.py: {path} ({packages[path]}) is in no module that {module_dir}/go.mod "
+                             "or its replacements' go.mod require")
+                added[module] = requires[module] = inherited[module]
+        if added:
+            subprocess.run(["go", "mod", "edit", *(f"-require={m}@{v}" for m, v in sorted(added.items()))],
+                           cwd=module_dir, env=go_env(), check=True)
+            print(f"vendor.py: added to {module_dir}/go.mod: " + ", ".join(f"{m} {v}" for m, v in sorted(added.items())))
         by_module = {m: [] for m in requires}
         for path in sorted(packages):
-            module = module_of(path, list(requires))
-            if not module:
-                sys.exit(f"vendor.py: {path} ({packages[path]}) is in no module that {module_dir}/go.mod requires")
-            by_module[module].append(path)
+            by_module[module_of(path, list(requires))].append(path)
 
         dest.mkdir(parents=True)
         lines = []
