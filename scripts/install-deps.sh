@@ -80,3 +80,9 @@ if ! cmp -s "$node_dir/package-lock.json" "$stamp"; then
   (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error)
   cp "$node_dir/package-lock.json" "$stamp"
 fi
+
+# The Go client's vendor/ from the Debian Go sources installed above
+# (client/go/vendor.py; the build refreshes it too): the module then builds
+# offline with -mod=vendor.
+echo "install-deps: vendoring Debian's Go sources into client/go/vendor"
+/usr/bin/python3 "$(dirname "$0")/../client/go/vendor.py"

@@ -11,8 +11,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 proto="$here/../../proto"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-protoc -I "$proto" --go_out="$out" --go_opt=module=collide/client/go \
-  --go-grpc_out="$out" --go-grpc_opt=module=collide/client/go \
+protoc -I "$proto" --go_out="$out" --go_opt=module=github.com/collide-dev/collide/client/go \
+  --go-grpc_out="$out" --go-grpc_opt=module=github.com/collide-dev/collide/client/go \
   collide/v1/geometry.proto collide/v1/collide.proto collide/v1/world.proto
 if [[ "${1:-}" == "--check" ]]; then
   if ! diff -ru "$here/gen" "$out/gen"; then

@@ -107,8 +107,21 @@ export interface ClientOptions {
   protoDir?: string;
   /** Deadline of every call, in milliseconds from its start. */
   deadlineMs?: number;
+  /** Your own channel credentials (wins over the tls* options). */
   credentials?: ChannelCredentials;
   channelOptions?: ChannelOptions;
+  /** Dial TLS with the system's root certificates (implied by the other tls* options). */
+  tls?: boolean;
+  /** PEM root certificates to trust instead of the system's. */
+  tlsCaFile?: string;
+  /** PEM client certificate chain (mutual TLS); with tlsKeyFile. */
+  tlsCertFile?: string;
+  /** PEM private key of tlsCertFile. */
+  tlsKeyFile?: string;
+  /** The name the server's certificate must carry when it is not the target's host (dialling an IP). */
+  tlsServerName?: string;
+  /** Sent as 'authorization: Bearer <token>' with every call, the Tick stream included. */
+  token?: string;
 }
 
 export class Client {

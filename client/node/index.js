@@ -11,6 +11,7 @@
 // and rejects with a CollideError. Worlds (world.proto): createWorld and
 // world() give a World handle (world.js).
 
+const fs = require('fs');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -82,17 +83,45 @@ function rayHit(h) {
   return {hit: h.hit, distance: h.distance, point: arr3(h.point), normal: arr3(h.normal), status: h.status};
 }
 
+// The channel credentials and options the security options ask for: TLS
+// when tls, tlsCaFile, tlsCertFile or tlsKeyFile is given (tlsCaFile: PEM
+// roots instead of the system's; tlsCertFile + tlsKeyFile: a client
+// certificate, mutual TLS; tlsServerName: the name the server's certificate
+// must carry when it is not the target's host), else plaintext; an explicit
+// options.credentials wins.
+function channelSecurity(options) {
+  const channelOptions = {...options.channelOptions};
+  if (options.credentials) return {credentials: options.credentials, channelOptions};
+  const {tls, tlsCaFile, tlsCertFile, tlsKeyFile, tlsServerName} = options;
+  if (!(tls || tlsCaFile || tlsCertFile || tlsKeyFile)) {
+    return {credentials: grpc.credentials.createInsecure(), channelOptions};
+  }
+  if (!tlsCertFile !== !tlsKeyFile) throw new Error('tlsCertFile and tlsKeyFile go together (mutual TLS)');
+  const read = (file) => (file ? fs.readFileSync(file) : null);
+  if (tlsServerName) {
+    channelOptions['grpc.ssl_target_name_override'] = tlsServerName;
+    channelOptions['grpc.default_authority'] = tlsServerName;
+  }
+  return {credentials: grpc.credentials.createSsl(read(tlsCaFile), read(tlsKeyFile), read(tlsCertFile)),
+    channelOptions};
+}
+
 class Client {
   // target: 'host:port'. options.protoDir: where collide/v1/*.proto are;
-  // options.deadlineMs: per-call deadline; options.credentials (default
-  // insecure); options.channelOptions: grpc-js channel options.
+  // options.deadlineMs: per-call deadline; options.channelOptions: grpc-js
+  // channel options. Security (the server's --tls_* and --auth_token_file
+  // flags, docs/operations.md): options.tls, tlsCaFile, tlsCertFile,
+  // tlsKeyFile, tlsServerName (channelSecurity above) or your own
+  // options.credentials; options.token sends 'authorization: Bearer
+  // <token>' with every call, the Tick stream included.
   constructor(target = '127.0.0.1:50051', options = {}) {
     const protoDir = options.protoDir || DEFAULT_PROTO_DIR;
     const definition = protoLoader.loadSync(PROTO_FILES, {...LOADER_OPTIONS, includeDirs: [protoDir]});
     const loaded = grpc.loadPackageDefinition(definition);
-    const credentials = options.credentials || grpc.credentials.createInsecure();
-    this._service = new loaded.collide.v1.CollisionService(target, credentials, options.channelOptions);
-    const shared = {...options.channelOptions, channelOverride: this._service.getChannel()};
+    const {credentials, channelOptions} = channelSecurity(options);
+    this._token = options.token || null;
+    this._service = new loaded.collide.v1.CollisionService(target, credentials, channelOptions);
+    const shared = {...channelOptions, channelOverride: this._service.getChannel()};
     this._health = new loaded.grpc.health.v1.Health(target, credentials, shared);
     this._worlds = new loaded.collide.v1.WorldService(target, credentials, shared);
     this._deadlineMs = options.deadlineMs;
@@ -110,10 +139,18 @@ class Client {
     this._service.close();
   }
 
+  // metadata with the bearer token added (a copy), for every call.
+  _withAuth(metadata = new grpc.Metadata()) {
+    if (!this._token) return metadata;
+    const out = metadata.clone();
+    out.set('authorization', `Bearer ${this._token}`);
+    return out;
+  }
+
   _call(stub, method, request, metadata = new grpc.Metadata()) {
     const callOptions = this._deadlineMs ? {deadline: Date.now() + this._deadlineMs} : {};
     return new Promise((resolve, reject) => {
-      stub[method](request, metadata, callOptions, (err, response) => {
+      stub[method](request, this._withAuth(metadata), callOptions, (err, response) => {
         if (err) reject(this._errors.fromCallError(err));
         else resolve(response);
       });

@@ -32,7 +32,7 @@ class TickStream {
     // (again: messages to send once more; held: sends made meanwhile).
     this._recovery = null;
     this._halfClose = false;
-    this._call = this._client._worlds.Tick(metadata);
+    this._call = this._client._worlds.Tick(this._client._withAuth(metadata));
     this._done = new Promise((resolve, reject) => {
       this._call.on('data', (response) => this._answer(response));
       this._call.on('error', (err) => {

@@ -6,7 +6,10 @@ user and health check compared with docker/Dockerfile, the single source of
 truth for the image. The proxy's configuration (deploy/haproxy/haproxy.cfg)
 is checked by HAProxy itself (haproxy -c) and against the manifests: its
 limits, routing, server slots and the bytes of its gRPC health check.
-Run by ctest with /usr/bin/python3 (python3-yaml).
+The sidecar deployment (deploy/sidecar/: a pod, an Agones GameServer and a
+Fleet of it) is checked the same way: one pod spec in all three, collide on
+the pod's loopback with probes that reach it there, the game server pointed
+at it. Run by ctest with /usr/bin/python3 (python3-yaml).
 """
 import os
 import pathlib
@@ -20,6 +23,7 @@ import yaml
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
+SIDECAR = DEPLOY / "sidecar"
 HAPROXY_CFG = DEPLOY / "haproxy" / "haproxy.cfg"
 
 
@@ -208,6 +212,100 @@ class KubernetesTest(unittest.TestCase):
         self.assertEqual(self.pdb["spec"]["selector"]["matchLabels"], labels)
         self.assertLess(self.pdb["spec"]["minAvailable"], self.hpa["spec"]["minReplicas"],
                         "a budget >= the replica floor would block every node drain")
+
+
+class SidecarTest(unittest.TestCase):
+    """deploy/sidecar/: pod.yaml, gameserver.yaml (agones.dev/v1 GameServer)
+    and fleet.yaml (a Fleet of that GameServer)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.docker = DockerfileFacts()
+        cls.pod = load(SIDECAR / "pod.yaml")
+        cls.gameserver = load(SIDECAR / "gameserver.yaml")
+        cls.fleet = load(SIDECAR / "fleet.yaml")
+        cls.specs = {"pod.yaml": cls.pod["spec"], "gameserver.yaml": cls.gameserver["spec"]["template"]["spec"],
+                     "fleet.yaml": cls.fleet["spec"]["template"]["spec"]["template"]["spec"]}
+
+    @staticmethod
+    def containers(spec):
+        return {c["name"]: c for c in spec["containers"]}
+
+    def test_kinds(self):
+        self.assertEqual((self.pod["apiVersion"], self.pod["kind"]), ("v1", "Pod"))
+        self.assertEqual((self.gameserver["apiVersion"], self.gameserver["kind"]), ("agones.dev/v1", "GameServer"))
+        self.assertEqual((self.fleet["apiVersion"], self.fleet["kind"]), ("agones.dev/v1", "Fleet"))
+        self.assertNotIn("sidecar", " ".join(load(DEPLOY / "kustomization.yaml")["resources"]),
+                         "the sidecar is another deployment than the shared pool kustomize applies")
+
+    def test_one_pod_spec(self):
+        # The Fleet runs the GameServer's spec; the GameServer's pod is the
+        # sidecar pod but for the game port, which Agones adds from spec.ports.
+        self.assertEqual(self.fleet["spec"]["template"]["spec"], self.gameserver["spec"])
+        pod = yaml.safe_load(yaml.safe_dump(self.pod["spec"]))
+        (game_port,) = self.containers(pod)["game"].pop("ports")
+        self.assertEqual(self.specs["gameserver.yaml"], pod)
+        (port,) = self.gameserver["spec"]["ports"]
+        self.assertEqual((port["containerPort"], port["protocol"]), (game_port["containerPort"], game_port["protocol"]))
+        self.assertEqual(port["container"], self.gameserver["spec"]["container"])
+
+    def test_collide_on_the_pods_loopback(self):
+        flags = server_flags()
+        for name, spec in self.specs.items():
+            collide = self.containers(spec)["collide"]
+            env = {e["name"]: e["value"] for e in collide["env"]}
+            for variable in env:
+                self.assertIn(env_flag(variable), flags, f"{name}: {variable}")
+            self.assertEqual(env["COLLIDE_HOST"], "127.0.0.1", f"{name}: only the pod reaches its sidecar")
+            self.assertNotEqual(env.get("COLLIDE_INSECURE"), "true", f"{name}: loopback needs no plaintext permission")
+            self.assertEqual(int(env["COLLIDE_PORT"]), self.docker.port, name)
+            self.assertNotIn("ports", collide, f"{name}: nothing outside the pod calls it")
+            self.assertEqual(collide["image"].split(":")[0], "collide-server", name)
+            game = self.containers(spec)["game"]
+            game_env = {e["name"]: e["value"] for e in game["env"]}
+            self.assertEqual(game_env["COLLIDE_TARGET"], f"127.0.0.1:{env['COLLIDE_PORT']}", name)
+
+    def test_probes_reach_the_loopback_server(self):
+        # The kubelet's gRPC probe dials the pod IP, where a loopback server
+        # does not listen: the probes run the image's CLI inside the container,
+        # as the Dockerfile's HEALTHCHECK does.
+        self.assertIn("collide health", self.docker.healthcheck)
+        for name, spec in self.specs.items():
+            collide = self.containers(spec)["collide"]
+            for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+                command = collide[probe]["exec"]["command"]
+                self.assertEqual(command[:2], ["collide", "health"], f"{name}: {probe}")
+                self.assertIn(f"--target=127.0.0.1:{self.docker.port}", command, f"{name}: {probe}")
+                # The CLI gives up before the kubelet does (an answer, not a kill).
+                timeout = re.search(r"--timeout=(\d+)s", " ".join(command))
+                self.assertLess(int(timeout.group(1)), collide[probe]["timeoutSeconds"], f"{name}: {probe}")
+
+    def test_resources_security_and_drain(self):
+        for name, spec in self.specs.items():
+            collide = self.containers(spec)["collide"]
+            res = collide["resources"]
+            for kind in ("requests", "limits"):
+                self.assertIn("cpu", res[kind], name)
+                self.assertIn("memory", res[kind], name)
+            assert_worlds_fit(self, {e["name"]: e["value"] for e in collide["env"]}, res["limits"]["memory"])
+            sc = collide["securityContext"]
+            self.assertTrue(spec["securityContext"]["runAsNonRoot"], name)
+            self.assertEqual(sc["runAsUser"], self.docker.uid, name)
+            self.assertTrue(sc["readOnlyRootFilesystem"], name)
+            self.assertFalse(sc["allowPrivilegeEscalation"], name)
+            self.assertEqual(sc["capabilities"]["drop"], ["ALL"], name)
+            self.assertFalse(spec["automountServiceAccountToken"], name)
+            self.assertGreater(spec["terminationGracePeriodSeconds"], 10, f"{name}: the 10 s drain must fit")
+
+    def test_agones_health_is_on(self):
+        health = self.gameserver["spec"]["health"]
+        self.assertFalse(health["disabled"])
+        self.assertGreater(health["periodSeconds"], 0)
+        self.assertEqual(self.gameserver["spec"]["container"], "game")
+        self.assertIn(self.gameserver["spec"]["container"], self.containers(self.specs["gameserver.yaml"]))
+        self.assertGreaterEqual(self.fleet["spec"]["replicas"], 1)
+        self.assertEqual(self.fleet["spec"]["template"]["metadata"]["labels"],
+                         self.gameserver["spec"]["template"]["metadata"]["labels"])
 
 
 def seconds(value):

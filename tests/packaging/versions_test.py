@@ -69,6 +69,16 @@ class ManifestsTest(unittest.TestCase):
     def test_go_module(self):
         self.assertEqual(
             only_match(r'^const Version = "([^"]+)"$', ROOT / "client/go/collide/version.go"), self.version)
+        # The module path go.mod declares is the one the docs state and the
+        # protos' go_package and the consumer's require use.
+        path = only_match(r"^module (\S+)$", ROOT / "client/go/go.mod")
+        self.assertEqual(path, "github.com/collide-dev/collide/client/go")
+        self.assertIn(f"`{path}`", (ROOT / "docs/clients.md").read_text())
+        for proto in ("geometry", "collide", "world"):
+            self.assertEqual(only_match(r'^option go_package = "([^";]+);',
+                                        ROOT / f"proto/collide/v1/{proto}.proto"), f"{path}/gen/collide/v1")
+        self.assertEqual(only_match(r"^require (\S+ \S+)$", ROOT / "tests/consumers/go/go.mod"),
+                         f"{path} v{self.version}")
 
     def test_changelog_has_this_version(self):
         self.assertRegex((ROOT / "CHANGELOG.md").read_text(), rf"(?m)^## \[{re.escape(self.version)}\] - ")

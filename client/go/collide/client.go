@@ -15,7 +15,7 @@ package collide
 import (
 	"context"
 
-	pb "collide/client/go/gen/collide/v1"
+	pb "github.com/collide-dev/collide/client/go/gen/collide/v1"
 	"google.golang.org/grpc"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 )
@@ -91,10 +91,22 @@ type Client struct {
 	health healthpb.HealthClient
 }
 
-// Dial connects to target ("host:port"), without TLS unless opts say
-// otherwise.
+// Dial connects to target ("host:port") in plaintext, with opts added to
+// the connection's options; Connect takes the TLS and token options.
 func Dial(target string, opts ...grpc.DialOption) (*Client, error) {
-	conn, err := grpc.Dial(target, append([]grpc.DialOption{grpc.WithInsecure()}, opts...)...)
+	return Connect(target, Options{DialOptions: opts})
+}
+
+// Connect connects to target ("host:port") as o says (the zero Options:
+// plaintext, no token). The connection is made lazily, on the first call
+// (grpc.Dial without WithBlock: Debian's grpc-go 1.33 has no
+// grpc.NewClient).
+func Connect(target string, o Options) (*Client, error) {
+	security, err := o.dialOptions()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := grpc.Dial(target, append(security, o.DialOptions...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -125,10 +137,14 @@ func (c *Client) QueryPairs(ctx context.Context, level pb.QueryLevel, pairs []Pa
 	}
 	out := make([]PairResult, len(resp.GetResults()))
 	for i, r := range resp.GetResults() {
-		out[i] = PairResult{r.GetHit(), r.GetDistance(), fromPB(r.GetPointA()), fromPB(r.GetPointB()),
-			fromPB(r.GetNormal()), r.GetStatus()}
+		out[i] = pairResultOf(r)
 	}
 	return out, nil
+}
+
+func pairResultOf(r *pb.PairResult) PairResult {
+	return PairResult{r.GetHit(), r.GetDistance(), fromPB(r.GetPointA()), fromPB(r.GetPointB()),
+		fromPB(r.GetNormal()), r.GetStatus()}
 }
 
 // QueryPairsPacked queries pair i = (a[i], b[i]) with the shapes given as flat

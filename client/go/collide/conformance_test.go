@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	pb "collide/client/go/gen/collide/v1"
+	pb "github.com/collide-dev/collide/client/go/gen/collide/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"collide/client/go/internal/liveserver"
+	"github.com/collide-dev/collide/client/go/internal/liveserver"
 )
 
 // liveClient is a client of a server started for the test (liveserver.Start

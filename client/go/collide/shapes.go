@@ -3,7 +3,7 @@ package collide
 import (
 	"math"
 
-	pb "collide/client/go/gen/collide/v1"
+	pb "github.com/collide-dev/collide/client/go/gen/collide/v1"
 )
 
 // Vec3 is a point or vector (x, y, z), world space, in the caller's length unit.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	pb "collide/client/go/gen/collide/v1"
+	pb "github.com/collide-dev/collide/client/go/gen/collide/v1"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 )
@@ -208,4 +208,85 @@ func (s *TickStream) recover(lost *tickPending, cause *Error) (err error) {
 	s.early = kept
 	s.pending[lost.req.GetSequence()] = &tickPending{req: lost.req, retried: true}
 	return nil
+}
+
+// TickMessage is one message of the Tick stream as Go values: any of a
+// frame, a scene query, shots, moves, packed shots and packed rays (7
+// doubles a ray, seen through RaysFilter), run by the server in that order.
+// BudgetMs > 0: the message is refused DEADLINE_EXCEEDED when it waited
+// longer than that on the server.
+type TickMessage struct {
+	Frame        *Frame
+	Query        *SceneQuery
+	Shots        []Shot
+	Moves        []Move
+	ShotsPacked  *PackedShots
+	RaysPacked   []float64
+	RaysFilter   Filter
+	AllOrNothing bool // for Shots and Moves, as the AllOrNothing option
+	BudgetMs     float64
+}
+
+// TickAnswer answers a TickMessage: each part that ran (nil or empty for the
+// parts the message did not carry, or that came after a failing one).
+type TickAnswer struct {
+	Sequence     int64
+	FrameApplied bool
+	OldestTick   int64 // after the frame
+	Query        *QueryResults
+	Shots        []ShotVerdict
+	Moves        []MoveVerdict
+	ShotsPacked  []ShotVerdict
+	RaysPacked   *PackedWorldRayHits
+}
+
+// Proto is the message as the generated TickRequest (without a sequence).
+func (m TickMessage) Proto() *pb.TickRequest {
+	req := &pb.TickRequest{BudgetMs: m.BudgetMs}
+	if m.Frame != nil {
+		req.Frame = m.Frame.Proto()
+	}
+	if m.Query != nil {
+		req.Query = m.Query.Proto()
+	}
+	if m.Shots != nil {
+		req.Shots = &pb.ValidateShotsRequest{Shots: shotsProto(m.Shots), AllOrNothing: m.AllOrNothing}
+	}
+	if m.Moves != nil {
+		req.Moves = &pb.ValidateMovesRequest{Moves: movesProto(m.Moves), AllOrNothing: m.AllOrNothing}
+	}
+	if m.ShotsPacked != nil {
+		req.ShotsPacked = m.ShotsPacked.request("")
+	}
+	if m.RaysPacked != nil {
+		req.RaysPacked = &pb.CastWorldRaysPackedRequest{Rays: m.RaysPacked, Filter: m.RaysFilter.proto()}
+	}
+	return req
+}
+
+// TickAnswerOf reads a generated TickResponse.
+func TickAnswerOf(r *pb.TickResponse) *TickAnswer {
+	if r == nil {
+		return nil
+	}
+	out := &TickAnswer{Sequence: r.GetSequence(), FrameApplied: r.GetFrame() != nil,
+		OldestTick: r.GetFrame().GetOldestTick(), Shots: shotVerdictsOf(r.GetShots().GetVerdicts()),
+		Moves: moveVerdictsOf(r.GetMoves().GetVerdicts()), ShotsPacked: shotVerdictsOf(r.GetShotsPacked().GetVerdicts())}
+	if r.GetQuery() != nil {
+		out.Query = QueryResultsOf(r.GetQuery())
+	}
+	if r.GetRaysPacked() != nil {
+		out.RaysPacked = packedRayHitsOf(r.GetRaysPacked())
+	}
+	return out
+}
+
+// SendTick sends m as Send does and returns its sequence number.
+func (s *TickStream) SendTick(m TickMessage) (int64, error) { return s.Send(m.Proto()) }
+
+// RecvTick is Recv as Go values: the next answer, with its *Error when that
+// message failed alone (the stream goes on); (nil, io.EOF) at the end.
+func (s *TickStream) RecvTick() (*TickAnswer, error) {
+	resp, err := s.Recv()
+	return TickAnswerOf(resp), err
 }

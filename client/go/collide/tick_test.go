@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	pb "collide/client/go/gen/collide/v1"
-	"collide/client/go/internal/liveserver"
+	pb "github.com/collide-dev/collide/client/go/gen/collide/v1"
+	"github.com/collide-dev/collide/client/go/internal/liveserver"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 )
@@ -24,7 +24,7 @@ func chestShot() *pb.Shot {
 // is deleted when the test ends.
 func openStream(ctx context.Context, t *testing.T, c *Client, id string, opts ...WorldOption) (*World, *TickStream) {
 	t.Helper()
-	w, err := c.CreateWorld(ctx, arena(id, nil), opts...)
+	w, err := c.CreateWorldFromRequest(ctx, arena(id, nil), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,12 +87,12 @@ func TestTickStream(t *testing.T) {
 		near(t, answers[1].GetShots().GetVerdicts()[0].GetFirstHit().GetDistance(), 5-0.3, "before frame 2")
 		near(t, answers[2].GetShots().GetVerdicts()[0].GetFirstHit().GetDistance(), 7-0.3, "after frame 2")
 		near(t, answers[3].GetRaysPacked().GetDistance()[0], 7-0.3, "packed ray")
-		unaryShots, err := w.ValidateShots(ctx, []*pb.Shot{chestShot()})
+		unaryShots, err := w.Messages().ValidateShots(ctx, []*pb.Shot{chestShot()})
 		if err != nil || !proto.Equal(unaryShots[0], answers[2].GetShots().GetVerdicts()[0]) ||
 			!proto.Equal(unaryShots[0], answers[3].GetShotsPacked().GetVerdicts()[0]) {
 			t.Errorf("unary %v, stream %v", unaryShots, answers[2].GetShots())
 		}
-		unaryMoves, err := w.ValidateMoves(ctx, []*pb.Move{move})
+		unaryMoves, err := w.Messages().ValidateMoves(ctx, []*pb.Move{move})
 		if err != nil || !proto.Equal(unaryMoves[0], answers[2].GetMoves().GetVerdicts()[0]) ||
 			unaryMoves[0].GetCode() != pb.MoveCode_MOVE_CODE_BLOCKED {
 			t.Errorf("unary %v, stream %v", unaryMoves, answers[2].GetMoves())
@@ -189,7 +189,7 @@ func TestTickStream(t *testing.T) {
 		if _, err := s.Recv(); err != io.EOF {
 			t.Errorf("end: %v", err)
 		}
-		info, err := w.Info(ctx)
+		info, err := w.Messages().Info(ctx)
 		if err != nil || info.GetBodies() != 2 || info.GetOldestTick() != 2 || info.GetLatestTick() != 3 {
 			t.Errorf("after: %v %v", info, err)
 		}
@@ -198,7 +198,7 @@ func TestTickStream(t *testing.T) {
 
 func TestTickStreamEndsUnavailableOnShutdown(t *testing.T) {
 	c, ctx, target := liveClient(t)
-	w, err := c.CreateWorld(ctx, arena("tick-shutdown", nil))
+	w, err := c.CreateWorldFromRequest(ctx, arena("tick-shutdown", nil))
 	if err != nil {
 		t.Fatal(err)
 	}

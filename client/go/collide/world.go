@@ -5,7 +5,7 @@ import (
 	"errors"
 	"sync"
 
-	pb "collide/client/go/gen/collide/v1"
+	pb "github.com/collide-dev/collide/client/go/gen/collide/v1"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 )
@@ -59,10 +59,17 @@ func WithoutRecreate() WorldOption { return func(w *World) { w.recreate = false 
 // each time the handle re-creates its world.
 func OnRecreated(f func(RecreatedEvent)) WorldOption { return func(w *World) { w.onRecreated = f } }
 
-// CreateWorld creates req's world and returns its handle, which re-creates
-// it from req when a replica lost it (unless WithoutRecreate). req is kept:
-// do not change it afterwards.
-func (c *Client) CreateWorld(ctx context.Context, req *pb.CreateWorldRequest, opts ...WorldOption) (*World, error) {
+// CreateWorld creates spec's world and returns its handle, which re-creates
+// it when a replica lost it (unless WithoutRecreate).
+func (c *Client) CreateWorld(ctx context.Context, spec WorldSpec, opts ...WorldOption) (*World, error) {
+	return c.CreateWorldFromRequest(ctx, spec.Proto(), opts...)
+}
+
+// CreateWorldFromRequest is CreateWorld from the generated request (a
+// CreateWorldRequest read from JSON, say). req is kept to re-create the
+// world: do not change it afterwards.
+func (c *Client) CreateWorldFromRequest(ctx context.Context, req *pb.CreateWorldRequest,
+	opts ...WorldOption) (*World, error) {
 	w := &World{svc: c.worlds, id: req.GetWorldId(), creation: req, recreate: true}
 	for _, o := range opts {
 		o(w)
@@ -79,19 +86,27 @@ func (c *Client) CreateWorld(ctx context.Context, req *pb.CreateWorldRequest, op
 func (c *Client) World(worldID string) *World { return &World{svc: c.worlds, id: worldID} }
 
 // ListWorlds lists the caller's worlds on the answering replica.
-func (c *Client) ListWorlds(ctx context.Context) ([]*pb.WorldInfo, error) {
+func (c *Client) ListWorlds(ctx context.Context) ([]*WorldInfo, error) {
 	resp, err := c.worlds.ListWorlds(ctx, &pb.ListWorldsRequest{})
 	if err != nil {
 		return nil, wrapError(err)
 	}
-	return resp.GetWorlds(), nil
+	out := make([]*WorldInfo, len(resp.GetWorlds()))
+	for i, w := range resp.GetWorlds() {
+		out[i] = WorldInfoOf(w)
+	}
+	return out, nil
 }
+
+// WorldService is the generated WorldService stub, for requests built by
+// hand (a World sets the collide-world header itself; this does not).
+func (c *Client) WorldService() pb.WorldServiceClient { return c.worlds }
 
 // ID is the world's id.
 func (w *World) ID() string { return w.id }
 
 // Created is what CreateWorld answered (nil for a handle from Client.World).
-func (w *World) Created() *pb.WorldInfo { return w.created }
+func (w *World) Created() *WorldInfo { return WorldInfoOf(w.created) }
 
 // Recreations counts the times this handle re-created its world.
 func (w *World) Recreations() int {
@@ -166,15 +181,6 @@ func hasCode(err error, code codes.Code) bool {
 	return ok && ce.Code == code
 }
 
-// Info returns the world's statistics (GetWorld).
-func (w *World) Info(ctx context.Context) (info *pb.WorldInfo, err error) {
-	err = w.call(ctx, func(ctx context.Context) (e error) {
-		info, e = w.svc.GetWorld(ctx, &pb.GetWorldRequest{WorldId: w.id})
-		return e
-	})
-	return info, err
-}
-
 // Delete deletes the world; the handle never re-creates it afterwards.
 func (w *World) Delete(ctx context.Context) error {
 	w.mu.Lock()
@@ -184,29 +190,40 @@ func (w *World) Delete(ctx context.Context) error {
 	return wrapError(err)
 }
 
-// PushFrame appends one tick; the handle keeps a copy of what it changed.
-func (w *World) PushFrame(ctx context.Context, f *pb.Frame) (resp *pb.PushFrameResponse, err error) {
-	err = w.call(ctx, func(ctx context.Context) (e error) {
-		resp, e = w.svc.PushFrame(ctx, &pb.PushFrameRequest{WorldId: w.id, Frame: f})
-		return e
-	})
-	if err == nil {
-		w.mu.Lock()
-		w.state.apply(f)
-		w.mu.Unlock()
+// Info returns the world's statistics (GetWorld).
+func (w *World) Info(ctx context.Context) (*WorldInfo, error) {
+	info, err := w.Messages().Info(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return resp, err
+	return WorldInfoOf(info), nil
 }
 
-// Query runs q's ray casts, shape casts and overlaps (its WorldId is
-// ignored: the handle's is sent); results in the order of q's items.
-func (w *World) Query(ctx context.Context, q *pb.QueryWorldRequest) (resp *pb.QueryWorldResponse, err error) {
-	req := &pb.QueryWorldRequest{WorldId: w.id, RayCasts: q.GetRayCasts(), ShapeCasts: q.GetShapeCasts(), Overlaps: q.GetOverlaps()}
-	err = w.call(ctx, func(ctx context.Context) (e error) {
-		resp, e = w.svc.QueryWorld(ctx, req)
-		return e
-	})
-	return resp, err
+// PushFrame appends one tick and returns the oldest tick the world still
+// keeps; the handle keeps the latest state of every body to re-create the
+// world.
+func (w *World) PushFrame(ctx context.Context, f Frame) (oldestTick int64, err error) {
+	resp, err := w.Messages().PushFrame(ctx, f.Proto())
+	return resp.GetOldestTick(), err
+}
+
+// Query runs q's ray casts, shape casts and overlaps in one call; results in
+// the order of q's items.
+func (w *World) Query(ctx context.Context, q SceneQuery) (*QueryResults, error) {
+	resp, err := w.Messages().Query(ctx, q.Proto())
+	if err != nil {
+		return nil, err
+	}
+	return QueryResultsOf(resp), nil
+}
+
+// CastRays casts scene rays; result i answers casts[i].
+func (w *World) CastRays(ctx context.Context, casts []RayCast) ([]RayResult, error) {
+	res, err := w.Query(ctx, SceneQuery{RayCasts: casts})
+	if err != nil {
+		return nil, err
+	}
+	return res.RayCasts, nil
 }
 
 // PackedWorldRayHits holds parallel arrays: ray i at [i], or [3i:3i+3] for
@@ -219,31 +236,110 @@ type PackedWorldRayHits struct {
 	Point, Normal         []float64
 	TargetKind            []int32
 	TargetID, TargetIndex []int64
-	Time                  *pb.TimeUsed
+	Time                  TimeUsed
+}
+
+// CastRaysPacked casts closest-hit rays given as 7 doubles each (origin,
+// direction, max_distance; math.Inf(1) for unbounded), all with filter.
+func (w *World) CastRaysPacked(ctx context.Context, rays []float64, filter Filter) (*PackedWorldRayHits, error) {
+	resp, err := w.Messages().CastRaysPacked(ctx, rays, filter.proto())
+	if err != nil {
+		return nil, err
+	}
+	return packedRayHitsOf(resp), nil
+}
+
+// ValidateShots judges every shot; verdict i answers shots[i].
+func (w *World) ValidateShots(ctx context.Context, shots []Shot, opts ...VerdictOption) ([]ShotVerdict, error) {
+	vs, err := w.Messages().ValidateShots(ctx, shotsProto(shots), opts...)
+	if err != nil {
+		return nil, err
+	}
+	return shotVerdictsOf(vs), nil
+}
+
+// ValidateShotsPacked judges shots given in flat arrays; verdict i answers
+// shot i.
+func (w *World) ValidateShotsPacked(ctx context.Context, shots *PackedShots) ([]ShotVerdict, error) {
+	vs, err := w.Messages().ValidateShotsPacked(ctx, shots)
+	if err != nil {
+		return nil, err
+	}
+	return shotVerdictsOf(vs), nil
+}
+
+// ValidateMoves judges every move; verdict i answers moves[i].
+func (w *World) ValidateMoves(ctx context.Context, moves []Move, opts ...VerdictOption) ([]MoveVerdict, error) {
+	vs, err := w.Messages().ValidateMoves(ctx, movesProto(moves), opts...)
+	if err != nil {
+		return nil, err
+	}
+	return moveVerdictsOf(vs), nil
+}
+
+// WorldMessages is a World's calls on the generated collide.v1 messages
+// (what the conformance suite replays; any field the Go types lack): the
+// same handle, header and re-creation.
+type WorldMessages struct{ w *World }
+
+// Messages is the handle's message-level calls.
+func (w *World) Messages() WorldMessages { return WorldMessages{w} }
+
+// Created is what CreateWorld answered (nil for a handle from Client.World).
+func (m WorldMessages) Created() *pb.WorldInfo { return m.w.created }
+
+// Info returns the world's statistics (GetWorld).
+func (m WorldMessages) Info(ctx context.Context) (info *pb.WorldInfo, err error) {
+	err = m.w.call(ctx, func(ctx context.Context) (e error) {
+		info, e = m.w.svc.GetWorld(ctx, &pb.GetWorldRequest{WorldId: m.w.id})
+		return e
+	})
+	return info, err
+}
+
+// PushFrame appends one tick; the handle keeps a copy of what it changed.
+func (m WorldMessages) PushFrame(ctx context.Context, f *pb.Frame) (resp *pb.PushFrameResponse, err error) {
+	err = m.w.call(ctx, func(ctx context.Context) (e error) {
+		resp, e = m.w.svc.PushFrame(ctx, &pb.PushFrameRequest{WorldId: m.w.id, Frame: f})
+		return e
+	})
+	if err == nil {
+		m.w.mu.Lock()
+		m.w.state.apply(f)
+		m.w.mu.Unlock()
+	}
+	return resp, err
+}
+
+// Query runs q's ray casts, shape casts and overlaps (its WorldId is
+// ignored: the handle's is sent); results in the order of q's items.
+func (m WorldMessages) Query(ctx context.Context, q *pb.QueryWorldRequest) (resp *pb.QueryWorldResponse, err error) {
+	req := &pb.QueryWorldRequest{WorldId: m.w.id, RayCasts: q.GetRayCasts(), ShapeCasts: q.GetShapeCasts(), Overlaps: q.GetOverlaps()}
+	err = m.w.call(ctx, func(ctx context.Context) (e error) {
+		resp, e = m.w.svc.QueryWorld(ctx, req)
+		return e
+	})
+	return resp, err
 }
 
 // CastRaysPacked casts closest-hit rays given as 7 doubles each (origin,
 // direction, max_distance; math.Inf(1) for unbounded), all with filter
 // (nil: the latest frame, every category, no body ignored).
-func (w *World) CastRaysPacked(ctx context.Context, rays []float64, filter *pb.SceneFilter) (*PackedWorldRayHits, error) {
-	var resp *pb.CastWorldRaysPackedResponse
-	err := w.call(ctx, func(ctx context.Context) (e error) {
-		resp, e = w.svc.CastWorldRaysPacked(ctx, &pb.CastWorldRaysPackedRequest{WorldId: w.id, Rays: rays, Filter: filter})
+func (m WorldMessages) CastRaysPacked(ctx context.Context, rays []float64,
+	filter *pb.SceneFilter) (resp *pb.CastWorldRaysPackedResponse, err error) {
+	err = m.w.call(ctx, func(ctx context.Context) (e error) {
+		resp, e = m.w.svc.CastWorldRaysPacked(ctx, &pb.CastWorldRaysPackedRequest{WorldId: m.w.id, Rays: rays, Filter: filter})
 		return e
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &PackedWorldRayHits{resp.GetHit(), resp.GetDistance(), resp.GetPoint(), resp.GetNormal(), resp.GetTargetKind(),
-		resp.GetTargetId(), resp.GetTargetIndex(), resp.GetTime()}, nil
+	return resp, err
 }
 
 // ValidateShots judges every shot; verdict i answers shots[i].
-func (w *World) ValidateShots(ctx context.Context, shots []*pb.Shot, opts ...VerdictOption) ([]*pb.ShotVerdict, error) {
+func (m WorldMessages) ValidateShots(ctx context.Context, shots []*pb.Shot, opts ...VerdictOption) ([]*pb.ShotVerdict, error) {
 	o := verdictOptions(opts)
 	var resp *pb.ValidateShotsResponse
-	err := w.call(ctx, func(ctx context.Context) (e error) {
-		resp, e = w.svc.ValidateShots(ctx, &pb.ValidateShotsRequest{WorldId: w.id, Shots: shots,
+	err := m.w.call(ctx, func(ctx context.Context) (e error) {
+		resp, e = m.w.svc.ValidateShots(ctx, &pb.ValidateShotsRequest{WorldId: m.w.id, Shots: shots,
 			AllOrNothing: o.allOrNothing})
 		return e
 	})
@@ -252,25 +348,21 @@ func (w *World) ValidateShots(ctx context.Context, shots []*pb.Shot, opts ...Ver
 
 // ValidateShotsPacked judges shots given in flat arrays; verdict i answers
 // shot i.
-func (w *World) ValidateShotsPacked(ctx context.Context, shots *PackedShots) ([]*pb.ShotVerdict, error) {
+func (m WorldMessages) ValidateShotsPacked(ctx context.Context, shots *PackedShots) ([]*pb.ShotVerdict, error) {
 	var resp *pb.ValidateShotsResponse
-	err := w.call(ctx, func(ctx context.Context) (e error) {
-		resp, e = w.svc.ValidateShotsPacked(ctx, &pb.ValidateShotsPackedRequest{WorldId: w.id, Doubles: shots.Doubles,
-			ShooterIds: shots.ShooterIDs, Ticks: shots.Ticks, ClaimedBodyIds: shots.ClaimedBodyIDs,
-			ClaimedPartIds: shots.ClaimedPartIDs, AllOrNothing: shots.AllOrNothing, CommandTicks: shots.CommandTicks,
-			ExpectedTicks: shots.ExpectedTicks, CategoryMasks: shots.CategoryMasks, IgnoreCounts: shots.IgnoreCounts,
-			IgnoreBodyIds: shots.IgnoreBodyIDs})
+	err := m.w.call(ctx, func(ctx context.Context) (e error) {
+		resp, e = m.w.svc.ValidateShotsPacked(ctx, shots.request(m.w.id))
 		return e
 	})
 	return resp.GetVerdicts(), err
 }
 
 // ValidateMoves judges every move; verdict i answers moves[i].
-func (w *World) ValidateMoves(ctx context.Context, moves []*pb.Move, opts ...VerdictOption) ([]*pb.MoveVerdict, error) {
+func (m WorldMessages) ValidateMoves(ctx context.Context, moves []*pb.Move, opts ...VerdictOption) ([]*pb.MoveVerdict, error) {
 	o := verdictOptions(opts)
 	var resp *pb.ValidateMovesResponse
-	err := w.call(ctx, func(ctx context.Context) (e error) {
-		resp, e = w.svc.ValidateMoves(ctx, &pb.ValidateMovesRequest{WorldId: w.id, Moves: moves,
+	err := m.w.call(ctx, func(ctx context.Context) (e error) {
+		resp, e = m.w.svc.ValidateMoves(ctx, &pb.ValidateMovesRequest{WorldId: m.w.id, Moves: moves,
 			AllOrNothing: o.allOrNothing})
 		return e
 	})

@@ -3,11 +3,11 @@ package collide
 import (
 	"math"
 
-	pb "collide/client/go/gen/collide/v1"
+	pb "github.com/collide-dev/collide/client/go/gen/collide/v1"
 )
 
 // Builders of the world messages most calls need; any other field is set on
-// the generated message (collide/client/go/gen/collide/v1).
+// the generated message (github.com/collide-dev/collide/client/go/gen/collide/v1).
 
 // At is the time (tick + fraction) a query or shot asks about.
 func At(tick int64, fraction float64) *pb.WorldTime {
@@ -44,9 +44,9 @@ func MapElement(id int64, name, mapName string, geometry ...pb.MapGeometry) *pb.
 		MapFile: &pb.MapFile{Name: name, Map: mapName, Geometry: geometry}}}
 }
 
-// Part is hitbox id of a body: a convex shape in the part frame, placed in
+// PartOf is hitbox id of a body: a convex shape in the part frame, placed in
 // the body frame by local (nil: identity).
-func Part(id int32, s *pb.Shape, local *pb.Pose) *pb.BodyPart {
+func PartOf(id int32, s *pb.Shape, local *pb.Pose) *pb.BodyPart {
 	return &pb.BodyPart{Id: id, Shape: s, Local: local}
 }
 
@@ -96,13 +96,13 @@ func verdictOptions(opts []VerdictOption) verdictSettings {
 }
 
 // Add appends a shot of shooter from origin along direction up to maxRange
-// (math.Inf(1): unbounded) at time at (nil: the latest frame), claiming
+// (math.Inf(1): unbounded) at time at (nil: the latest frame; TimeAt), claiming
 // (claimedBody, claimedPart) (-1, -1: no claim), with tolerance.
-func (p *PackedShots) Add(shooter int64, origin, direction Vec3, maxRange float64, at *pb.WorldTime,
+func (p *PackedShots) Add(shooter int64, origin, direction Vec3, maxRange float64, at *Time,
 	claimedBody int64, claimedPart int32, tolerance float64) {
 	tick, fraction := LatestTick, 0.0
 	if at != nil {
-		tick, fraction = at.GetTick(), at.GetFraction()
+		tick, fraction = at.Tick, at.Fraction
 	}
 	p.Doubles = append(p.Doubles, origin[0], origin[1], origin[2], direction[0], direction[1], direction[2], maxRange,
 		fraction, tolerance, 0)
@@ -114,3 +114,10 @@ func (p *PackedShots) Add(shooter int64, origin, direction Vec3, maxRange float6
 
 // Len is the number of shots.
 func (p *PackedShots) Len() int { return len(p.ShooterIDs) }
+
+func (p *PackedShots) request(worldID string) *pb.ValidateShotsPackedRequest {
+	return &pb.ValidateShotsPackedRequest{WorldId: worldID, Doubles: p.Doubles, ShooterIds: p.ShooterIDs,
+		Ticks: p.Ticks, ClaimedBodyIds: p.ClaimedBodyIDs, ClaimedPartIds: p.ClaimedPartIDs,
+		AllOrNothing: p.AllOrNothing, CommandTicks: p.CommandTicks, ExpectedTicks: p.ExpectedTicks,
+		CategoryMasks: p.CategoryMasks, IgnoreCounts: p.IgnoreCounts, IgnoreBodyIds: p.IgnoreBodyIDs}
+}

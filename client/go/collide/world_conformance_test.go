@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	pb "collide/client/go/gen/collide/v1"
+	pb "github.com/collide-dev/collide/client/go/gen/collide/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -229,52 +229,48 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 		if err := req(q); err != nil {
 			return nil, err
 		}
-		created, err := r.c.CreateWorld(ctx, q, OnRecreated(func(RecreatedEvent) { r.recreations++ }))
+		created, err := r.c.CreateWorldFromRequest(ctx, q, OnRecreated(func(RecreatedEvent) { r.recreations++ }))
 		if err != nil {
 			return nil, err
 		}
 		r.worlds[q.GetWorldId()] = created
-		answer = created.Created()
+		answer = created.Messages().Created()
 	case "GetWorld":
-		answer, err = w.Info(ctx)
+		answer, err = w.Messages().Info(ctx)
 	case "DeleteWorld":
 		return map[string]interface{}{}, w.Delete(ctx)
 	case "ListWorlds":
-		worlds, err := r.c.ListWorlds(ctx)
+		list, err := r.c.WorldService().ListWorlds(ctx, &pb.ListWorldsRequest{})
+		if err != nil {
+			return nil, wrapError(err)
+		}
+		worlds := list.GetWorlds()
 		sort.Slice(worlds, func(i, j int) bool { return worlds[i].GetWorldId() < worlds[j].GetWorldId() })
 		answer = &pb.ListWorldsResponse{Worlds: worlds}
-		if err != nil {
-			return nil, err
-		}
 	case "PushFrame":
 		q := &pb.PushFrameRequest{}
 		if err := req(q); err != nil {
 			return nil, err
 		}
-		answer, err = w.PushFrame(ctx, q.GetFrame())
+		answer, err = w.Messages().PushFrame(ctx, q.GetFrame())
 	case "QueryWorld":
 		q := &pb.QueryWorldRequest{}
 		if err := req(q); err != nil {
 			return nil, err
 		}
-		answer, err = w.Query(ctx, q)
+		answer, err = w.Messages().Query(ctx, q)
 	case "CastWorldRaysPacked":
 		q := &pb.CastWorldRaysPackedRequest{}
 		if err := req(q); err != nil {
 			return nil, err
 		}
-		p, err := w.CastRaysPacked(ctx, q.GetRays(), q.GetFilter())
-		if err != nil {
-			return nil, err
-		}
-		answer = &pb.CastWorldRaysPackedResponse{Hit: p.Hit, Distance: p.Distance, Point: p.Point, Normal: p.Normal,
-			TargetKind: p.TargetKind, TargetId: p.TargetID, TargetIndex: p.TargetIndex, Time: p.Time}
+		answer, err = w.Messages().CastRaysPacked(ctx, q.GetRays(), q.GetFilter())
 	case "ValidateShots":
 		q := &pb.ValidateShotsRequest{}
 		if err := req(q); err != nil {
 			return nil, err
 		}
-		v, err := w.ValidateShots(ctx, q.GetShots(), batchOption(q.GetAllOrNothing())...)
+		v, err := w.Messages().ValidateShots(ctx, q.GetShots(), batchOption(q.GetAllOrNothing())...)
 		answer = &pb.ValidateShotsResponse{Verdicts: v}
 		if err != nil {
 			return nil, err
@@ -284,7 +280,7 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 		if err := req(q); err != nil {
 			return nil, err
 		}
-		v, err := w.ValidateShotsPacked(ctx, &PackedShots{Doubles: q.GetDoubles(), ShooterIDs: q.GetShooterIds(),
+		v, err := w.Messages().ValidateShotsPacked(ctx, &PackedShots{Doubles: q.GetDoubles(), ShooterIDs: q.GetShooterIds(),
 			Ticks: q.GetTicks(), ClaimedBodyIDs: q.GetClaimedBodyIds(), ClaimedPartIDs: q.GetClaimedPartIds(),
 			AllOrNothing: q.GetAllOrNothing(), CommandTicks: q.GetCommandTicks(), ExpectedTicks: q.GetExpectedTicks(),
 			CategoryMasks: q.GetCategoryMasks(), IgnoreCounts: q.GetIgnoreCounts(), IgnoreBodyIDs: q.GetIgnoreBodyIds()})
@@ -297,7 +293,7 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 		if err := req(q); err != nil {
 			return nil, err
 		}
-		v, err := w.ValidateMoves(ctx, q.GetMoves(), batchOption(q.GetAllOrNothing())...)
+		v, err := w.Messages().ValidateMoves(ctx, q.GetMoves(), batchOption(q.GetAllOrNothing())...)
 		answer = &pb.ValidateMovesResponse{Verdicts: v}
 		if err != nil {
 			return nil, err

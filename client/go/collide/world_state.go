@@ -3,7 +3,7 @@ package collide
 import (
 	"sort"
 
-	pb "collide/client/go/gen/collide/v1"
+	pb "github.com/collide-dev/collide/client/go/gen/collide/v1"
 	"google.golang.org/protobuf/proto"
 )
 

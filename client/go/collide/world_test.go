@@ -6,10 +6,9 @@ import (
 	"math"
 	"reflect"
 	"sort"
-	"strings"
 	"testing"
 
-	pb "collide/client/go/gen/collide/v1"
+	pb "github.com/collide-dev/collide/client/go/gen/collide/v1"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 )
@@ -19,7 +18,7 @@ func TestWorldStateFoldsFramesAsTheCoreDoes(t *testing.T) {
 	if s.frame() != nil {
 		t.Fatal("no frame before the first")
 	}
-	head, torso := Part(0, Sphere(Vec3{}, 1), nil), Part(1, Sphere(Vec3{}, 2), nil)
+	head, torso := PartOf(0, Sphere(Vec3{}, 1), nil), PartOf(1, Sphere(Vec3{}, 2), nil)
 	cat := uint64(2)
 	s.apply(&pb.Frame{Tick: 1, Bodies: []*pb.BodyUpdate{
 		{Id: 1, Pose: PoseOf(Vec3{1, 0, 0}, nil), Parts: []*pb.BodyPart{head, torso}},
@@ -27,7 +26,7 @@ func TestWorldStateFoldsFramesAsTheCoreDoes(t *testing.T) {
 	s.apply(&pb.Frame{Tick: 4, Removals: []int64{2}, Bodies: []*pb.BodyUpdate{
 		{Id: 1, Category: &cat, PartPoses: []*pb.PartPose{{Part: 1, Local: PoseOf(Vec3{0, 0, 3}, nil)}}}}})
 	want := &pb.Frame{Tick: 4, Bodies: []*pb.BodyUpdate{{Id: 1, Pose: PoseOf(Vec3{1, 0, 0}, nil), Category: &cat,
-		Parts: []*pb.BodyPart{head, Part(1, Sphere(Vec3{}, 2), PoseOf(Vec3{0, 0, 3}, nil))}}}}
+		Parts: []*pb.BodyPart{head, PartOf(1, Sphere(Vec3{}, 2), PoseOf(Vec3{0, 0, 3}, nil))}}}}
 	if got := s.frame(); !proto.Equal(got, want) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}
@@ -40,13 +39,39 @@ func TestWorldStateFoldsFramesAsTheCoreDoes(t *testing.T) {
 	}
 }
 
+func TestGoValuesBuildTheMessages(t *testing.T) {
+	frame := Frame{Tick: 3, Removals: []int64{9}, Bodies: []Body{typedPlayer(1, 2, 3),
+		{ID: 4, Pose: &Pose{Position: Vec3{1, 0, 0}, Rotation: &Quat{W: 1}}, PartPoses: []PartPose{{1, Pose{Position: Vec3{0, 0, 1}}}},
+			Teleport: true, Category: Ptr[uint64](2), Eye: &Vec3{0, 0, 1.6}}}}
+	want := &pb.Frame{Tick: 3, Removals: []int64{9}, Bodies: []*pb.BodyUpdate{player(1, 2, 3),
+		{Id: 4, Pose: PoseOf(Vec3{1, 0, 0}, &Quat{W: 1}), PartPoses: []*pb.PartPose{{Part: 1, Local: PoseOf(Vec3{0, 0, 1}, nil)}},
+			Teleport: true, Category: Ptr[uint64](2), Eye: vec(Vec3{0, 0, 1.6})}}}
+	if got := frame.Proto(); !proto.Equal(got, want) {
+		t.Errorf("frame\n got %v\nwant %v", got, want)
+	}
+	shot := Shot{Shooter: 1, Origin: Vec3{0, 0, 1}, Direction: Vec3{1, 0, 0}, MaxRange: 50, At: TimeAt(4, 0.5),
+		Claimed: &BodyTarget{2, 0}, Tolerance: 0.1, Mask: 6, Ignore: []int64{3}}
+	wantShot := &pb.Shot{ShooterId: 1, Origin: vec(Vec3{0, 0, 1}), Direction: vec(Vec3{1, 0, 0}), MaxRange: Ptr(50.0),
+		At: At(4, 0.5), Claimed: &pb.BodyTarget{BodyId: 2}, Tolerance: 0.1, CategoryMask: 6, IgnoreBodies: []int64{3}}
+	if got := shot.Proto(); !proto.Equal(got, wantShot) {
+		t.Errorf("shot\n got %v\nwant %v", got, wantShot)
+	}
+	if unbounded := (Shot{MaxRange: math.Inf(1)}).Proto(); unbounded.MaxRange != nil {
+		t.Errorf("an infinite range is left unset: %v", unbounded)
+	}
+	if ShotViewTimeImplausible.String() != "VIEW_TIME_IMPLAUSIBLE" || MoveTimeBudget.String() != "TIME_BUDGET" ||
+		ShotCode(99).String() != "99" {
+		t.Errorf("code names %v %v %v", ShotViewTimeImplausible, MoveTimeBudget, ShotCode(99))
+	}
+}
+
 // player has its origin at the feet, a head sphere (part 0), a torso capsule
 // (part 1) and a movement capsule.
 func player(id int64, x, y float64) *pb.BodyUpdate {
 	return &pb.BodyUpdate{Id: id, Pose: PoseOf(Vec3{x, y, 0}, nil),
 		Parts: []*pb.BodyPart{
-			Part(0, Sphere(Vec3{0, 0, 1.7}, 0.15), nil),
-			Part(1, Capsule(Vec3{0, 0, 0.9}, Vec3{0, 0, 1.4}, 0.3), nil)},
+			PartOf(0, Sphere(Vec3{0, 0, 1.7}, 0.15), nil),
+			PartOf(1, Capsule(Vec3{0, 0, 0.9}, Vec3{0, 0, 1.4}, 0.3), nil)},
 		MovementShape: Capsule(Vec3{0, 0, 0.5}, Vec3{0, 0, 1.5}, 0.4)}
 }
 
@@ -64,6 +89,18 @@ func arena(id string, policy *pb.WorldPolicy) *pb.CreateWorldRequest {
 	return &pb.CreateWorldRequest{WorldId: id, HistoryTicks: 16, Policy: policy, Statics: []*pb.StaticElement{
 		MeshElement(1, []float64{-50, -50, 0, 50, -50, 0, 50, 50, 0, -50, 50, 0}, []uint32{0, 1, 2, 0, 2, 3}),
 		ShapeElement(2, Aabb(Vec3{10, -50, 0}, Vec3{11, 50, 20}))}}
+}
+
+// arenaStatics are arena's floor and wall.
+func arenaStatics() []*StaticElement { return arena("", nil).GetStatics() }
+
+// typedPlayer is player as a Go value.
+func typedPlayer(id int64, x, y float64) Body {
+	return Body{ID: id, Pose: &Pose{Position: Vec3{x, y, 0}},
+		Parts: []Part{
+			{ID: 0, Shape: Sphere(Vec3{0, 0, 1.7}, 0.15)},
+			{ID: 1, Shape: Capsule(Vec3{0, 0, 0.9}, Vec3{0, 0, 1.4}, 0.3)}},
+		MovementShape: Capsule(Vec3{0, 0, 0.5}, Vec3{0, 0, 1.5}, 0.4)}
 }
 
 func near(t *testing.T, got, want float64, what string) {
@@ -93,44 +130,44 @@ func TestWorlds(t *testing.T) {
 	c, ctx, _ := liveClient(t)
 
 	t.Run("lifecycle and errors", func(t *testing.T) {
-		w, err := c.CreateWorld(ctx, arena("life", nil))
+		w, err := c.CreateWorldFromRequest(ctx, arena("life", nil))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if info := w.Created(); info.GetWorldId() != "life" || info.GetStaticElements() != 2 || info.GetTriangles() != 2 ||
+		if info := w.Messages().Created(); info.GetWorldId() != "life" || info.GetStaticElements() != 2 || info.GetTriangles() != 2 ||
 			info.GetHistoryTicks() != 16 {
 			t.Errorf("created %v", info)
 		}
-		if _, err := c.CreateWorld(ctx, arena("life", nil)); codeOf(err) != "AlreadyExists" {
+		if _, err := c.CreateWorldFromRequest(ctx, arena("life", nil)); codeOf(err) != "AlreadyExists" {
 			t.Errorf("want AlreadyExists, got %v", err)
 		}
 		bad := arena("bad", nil)
 		bad.HistoryTicks = -1
-		_, err = c.CreateWorld(ctx, bad)
+		_, err = c.CreateWorldFromRequest(ctx, bad)
 		var ce *Error
 		if !errors.As(err, &ce) || ce.Code != codes.InvalidArgument || !reflect.DeepEqual(ce.Fields(), []string{"history_ticks"}) {
 			t.Errorf("want INVALID_ARGUMENT history_ticks, got %v", err)
 		}
 		worlds, err := c.ListWorlds(ctx)
-		if err != nil || len(worlds) != 1 || worlds[0].GetWorldId() != "life" {
+		if err != nil || len(worlds) != 1 || worlds[0].ID != "life" || worlds[0].Triangles != 2 {
 			t.Errorf("list %v %v", worlds, err)
 		}
 		if err := w.Delete(ctx); err != nil {
 			t.Fatal(err)
 		}
-		_, err = w.Info(ctx)
+		_, err = w.Messages().Info(ctx)
 		if !IsWorldNotFound(err) || !errors.As(err, &ce) || ce.Domain != "collide.v1" {
 			t.Errorf("want WORLD_NOT_FOUND, got %v", err)
 		}
 	})
 
 	t.Run("the header the server requires", func(t *testing.T) {
-		w, err := c.CreateWorld(ctx, arena("header", nil))
+		w, err := c.CreateWorldFromRequest(ctx, arena("header", nil))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Delete(ctx)
-		if info, err := w.Info(ctx); err != nil || info.GetWorldId() != "header" {
+		if info, err := w.Messages().Info(ctx); err != nil || info.GetWorldId() != "header" {
 			t.Errorf("info %v %v", info, err)
 		}
 		_, err = c.worlds.GetWorld(ctx, &pb.GetWorldRequest{WorldId: "header"}) // no header
@@ -141,21 +178,21 @@ func TestWorlds(t *testing.T) {
 	})
 
 	t.Run("frames, queries, packed rays", func(t *testing.T) {
-		w, err := c.CreateWorld(ctx, arena("queries", nil))
+		w, err := c.CreateWorldFromRequest(ctx, arena("queries", nil))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Delete(ctx)
-		if _, err := w.PushFrame(ctx, &pb.Frame{Tick: 1, Bodies: []*pb.BodyUpdate{player(1, 0, 0), player(2, 5, 0), player(3, 15, 0)}}); err != nil {
+		if _, err := w.Messages().PushFrame(ctx, &pb.Frame{Tick: 1, Bodies: []*pb.BodyUpdate{player(1, 0, 0), player(2, 5, 0), player(3, 15, 0)}}); err != nil {
 			t.Fatal(err)
 		}
-		if r, err := w.PushFrame(ctx, &pb.Frame{Tick: 3, Bodies: []*pb.BodyUpdate{moveTo(2, 7, 0)}}); err != nil || r.GetOldestTick() != 1 {
+		if r, err := w.Messages().PushFrame(ctx, &pb.Frame{Tick: 3, Bodies: []*pb.BodyUpdate{moveTo(2, 7, 0)}}); err != nil || r.GetOldestTick() != 1 {
 			t.Fatalf("push %v %v", r, err)
 		}
-		if _, err := w.PushFrame(ctx, &pb.Frame{Tick: 3}); codeOf(err) != "FailedPrecondition" {
+		if _, err := w.Messages().PushFrame(ctx, &pb.Frame{Tick: 3}); codeOf(err) != "FailedPrecondition" {
 			t.Errorf("want FailedPrecondition, got %v", err)
 		}
-		_, err = w.PushFrame(ctx, &pb.Frame{Tick: 4, Bodies: []*pb.BodyUpdate{{Id: 9, Pose: PoseOf(Vec3{}, &Quat{2, 0, 0, 0})}}})
+		_, err = w.Messages().PushFrame(ctx, &pb.Frame{Tick: 4, Bodies: []*pb.BodyUpdate{{Id: 9, Pose: PoseOf(Vec3{}, &Quat{2, 0, 0, 0})}}})
 		var ce *Error
 		if errors.As(err, &ce) {
 			fields := ce.Fields()
@@ -169,14 +206,14 @@ func TestWorlds(t *testing.T) {
 		if tick, ok := w.LatestTick(); !ok || tick != 3 {
 			t.Errorf("latest tick %d %v", tick, ok)
 		}
-		info, err := w.Info(ctx)
+		info, err := w.Messages().Info(ctx)
 		if err != nil || info.GetBodies() != 3 || info.GetLatestTick() != 3 || info.GetOldestTick() != 1 || info.GetFramesKept() != 2 {
 			t.Errorf("info %v %v", info, err)
 		}
 
 		chest := Ray(Vec3{0, 0, 1.2}, Vec3{1, 0, 0}, math.Inf(1))
 		filter := func(at *pb.WorldTime) *pb.SceneFilter { return &pb.SceneFilter{At: at, IgnoreBodies: []int64{1}} }
-		r, err := w.Query(ctx, &pb.QueryWorldRequest{
+		r, err := w.Messages().Query(ctx, &pb.QueryWorldRequest{
 			RayCasts: []*pb.WorldRayCast{
 				// T = 1.5 lies a quarter of the way from tick 1 (x = 5) to tick 3 (x = 7).
 				{Ray: chest, Filter: filter(At(1, 0.5))},
@@ -221,7 +258,7 @@ func TestWorlds(t *testing.T) {
 
 		// The packed form answers as the readable one.
 		flat := []float64{0, 0, 1.2, 1, 0, 0, math.Inf(1), 0, 0, 1.2, 0, 1, 0, 40, 0, 0, 5, 0, 0, -1, math.Inf(1)}
-		packed, err := w.CastRaysPacked(ctx, flat, filter(nil))
+		packed, err := w.CastRaysPacked(ctx, flat, Filter{Ignore: []int64{1}}) // the typed call
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,7 +267,7 @@ func TestWorlds(t *testing.T) {
 			readable.RayCasts = append(readable.RayCasts, &pb.WorldRayCast{
 				Ray: Ray(Vec3{flat[i], flat[i+1], flat[i+2]}, Vec3{flat[i+3], flat[i+4], flat[i+5]}, flat[i+6]), Filter: filter(nil)})
 		}
-		rr, err := w.Query(ctx, readable)
+		rr, err := w.Messages().Query(ctx, readable)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,45 +284,45 @@ func TestWorlds(t *testing.T) {
 	})
 
 	t.Run("every shot verdict, readable and packed alike", func(t *testing.T) {
-		rewind, offset := int32(4), 2.0
-		w, err := c.CreateWorld(ctx, arena("shots", &pb.WorldPolicy{MaxRewindTicks: &rewind, MaxOriginOffset: &offset}))
+		w, err := c.CreateWorld(ctx, WorldSpec{ID: "shots", HistoryTicks: 16, Statics: arenaStatics(),
+			Policy: &Policy{MaxRewindTicks: Ptr[int32](4), MaxOriginOffset: Ptr(2.0), DefaultMaxSpeed: Ptr(10.0)}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Delete(ctx)
-		if _, err := w.PushFrame(ctx, &pb.Frame{Tick: 1, Bodies: []*pb.BodyUpdate{
-			player(1, 0, 0), player(2, 5, 0), player(3, 15, 0), player(4, 3, 2)}}); err != nil {
+		if _, err := w.PushFrame(ctx, Frame{Tick: 1, Bodies: []Body{
+			typedPlayer(1, 0, 0), typedPlayer(2, 5, 0), typedPlayer(3, 15, 0), typedPlayer(4, 3, 2)}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.PushFrame(ctx, &pb.Frame{Tick: 10}); err != nil {
-			t.Fatal(err)
+		if oldest, err := w.PushFrame(ctx, Frame{Tick: 10}); err != nil || oldest != 1 {
+			t.Fatal(oldest, err)
 		}
 		type shot struct {
 			shooter     int64
 			origin, dir Vec3
-			at          *pb.WorldTime
+			at          *Time
 			body        int64
 			part        int32
-			want        pb.ShotCode
+			want        ShotCode
 		}
 		eye := Vec3{0, 0, 1.2}
 		shots := []shot{
-			{1, eye, Vec3{1, 0, 0}, nil, 2, 1, pb.ShotCode_SHOT_CODE_CONFIRMED},
-			{1, eye, Vec3{1, 0, 0}, nil, 2, 0, pb.ShotCode_SHOT_CODE_HIT_OTHER_PART},
-			{1, eye, Vec3{1, 0, 0}, nil, 3, 1, pb.ShotCode_SHOT_CODE_HIT_OTHER_BODY}, // 2 stands in front
-			{4, Vec3{3, 2, 1.2}, Vec3{12, -2, 0}, nil, 3, 1, pb.ShotCode_SHOT_CODE_BLOCKED}, // by the wall
-			{1, eye, Vec3{0, -1, 0}, nil, 2, 1, pb.ShotCode_SHOT_CODE_MISSED},
-			{1, eye, Vec3{1, 0, 0}, At(1, 0), 2, 1, pb.ShotCode_SHOT_CODE_REWIND_TOO_OLD},
-			{1, eye, Vec3{1, 0, 0}, At(11, 0), 2, 1, pb.ShotCode_SHOT_CODE_IN_THE_FUTURE},
-			{1, Vec3{0, 9, 1.2}, Vec3{1, 0, 0}, nil, 2, 1, pb.ShotCode_SHOT_CODE_ORIGIN_IMPLAUSIBLE},
-			{99, eye, Vec3{1, 0, 0}, nil, 2, 1, pb.ShotCode_SHOT_CODE_UNKNOWN_SHOOTER},
-			{1, eye, Vec3{1, 0, 0}, nil, 42, 1, pb.ShotCode_SHOT_CODE_UNKNOWN_TARGET},
+			{1, eye, Vec3{1, 0, 0}, nil, 2, 1, ShotConfirmed},
+			{1, eye, Vec3{1, 0, 0}, nil, 2, 0, ShotHitOtherPart},
+			{1, eye, Vec3{1, 0, 0}, nil, 3, 1, ShotHitOtherBody},          // 2 stands in front
+			{4, Vec3{3, 2, 1.2}, Vec3{12, -2, 0}, nil, 3, 1, ShotBlocked}, // by the wall
+			{1, eye, Vec3{0, -1, 0}, nil, 2, 1, ShotMissed},
+			{1, eye, Vec3{1, 0, 0}, TimeAt(1, 0), 2, 1, ShotRewindTooOld},
+			{1, eye, Vec3{1, 0, 0}, TimeAt(11, 0), 2, 1, ShotInTheFuture},
+			{1, Vec3{0, 9, 1.2}, Vec3{1, 0, 0}, nil, 2, 1, ShotOriginImplausible},
+			{99, eye, Vec3{1, 0, 0}, nil, 2, 1, ShotUnknownShooter},
+			{1, eye, Vec3{1, 0, 0}, nil, 42, 1, ShotUnknownTarget},
 		}
-		var readable []*pb.Shot
+		var readable []Shot
 		var packed PackedShots
 		for _, s := range shots {
-			readable = append(readable, &pb.Shot{ShooterId: s.shooter, Origin: vec(s.origin), Direction: vec(s.dir), At: s.at,
-				Claimed: &pb.BodyTarget{BodyId: s.body, PartId: s.part}})
+			readable = append(readable, Shot{Shooter: s.shooter, Origin: s.origin, Direction: s.dir, At: s.at,
+				Claimed: &BodyTarget{s.body, s.part}})
 			packed.Add(s.shooter, s.origin, s.dir, math.Inf(1), s.at, s.body, s.part, 0)
 		}
 		verdicts, err := w.ValidateShots(ctx, readable)
@@ -293,74 +330,135 @@ func TestWorlds(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, v := range verdicts {
-			if v.GetCode() != shots[i].want {
-				t.Errorf("shot %d: %v, want %v", i, v.GetCode(), shots[i].want)
+			if v.Code != shots[i].want {
+				t.Errorf("shot %d: %v, want %v", i, v.Code, shots[i].want)
 			}
 		}
-		near(t, verdicts[0].GetFirstHit().GetDistance(), 4.7, "confirmed distance")
-		if !proto.Equal(verdicts[3].GetFirstHit().GetTarget(), staticTarget(2, 0)) {
-			t.Errorf("blocked by %v", verdicts[3].GetFirstHit())
+		if verdicts[0].Code.String() != "CONFIRMED" || fmt.Sprint(verdicts[3].Code) != "BLOCKED" {
+			t.Errorf("codes print without their prefix: %v %v", verdicts[0].Code, verdicts[3].Code)
 		}
-		near(t, verdicts[7].GetOriginOffset(), math.Hypot(9, 1.2), "origin offset from the feet")
+		near(t, verdicts[0].FirstHit.Distance, 4.7, "confirmed distance")
+		if verdicts[0].FirstHit.Target != (Target{TargetBody, 2, 1}) || verdicts[3].FirstHit.Target != (Target{TargetStatic, 2, 0}) {
+			t.Errorf("first hits %+v, %+v", verdicts[0].FirstHit, verdicts[3].FirstHit)
+		}
+		near(t, verdicts[7].OriginOffset, math.Hypot(9, 1.2), "origin offset from the feet")
+		if verdicts[5].Time.Tick != 1 || verdicts[0].Time != (TimeUsed{Tick: 10}) {
+			t.Errorf("times used %+v %+v", verdicts[5].Time, verdicts[0].Time)
+		}
 		fromPacked, err := w.ValidateShotsPacked(ctx, &packed)
 		if err != nil || len(fromPacked) != len(verdicts) {
 			t.Fatalf("packed %v %v", fromPacked, err)
 		}
 		for i := range verdicts {
-			if !proto.Equal(fromPacked[i], verdicts[i]) {
-				t.Errorf("shot %d: packed %v, readable %v", i, fromPacked[i], verdicts[i])
+			if !reflect.DeepEqual(fromPacked[i], verdicts[i]) {
+				t.Errorf("shot %d: packed %+v, readable %+v", i, fromPacked[i], verdicts[i])
 			}
+		}
+		invalid, err := w.ValidateShots(ctx, []Shot{{Shooter: 1, Origin: eye}})
+		if err != nil || invalid[0].Code != ShotInvalid || len(invalid[0].Violations) == 0 {
+			t.Errorf("a zero direction: %+v %v", invalid, err)
 		}
 	})
 
 	t.Run("move verdicts", func(t *testing.T) {
-		w, err := c.CreateWorld(ctx, arena("moves", nil))
+		w, err := c.CreateWorld(ctx, WorldSpec{ID: "moves", HistoryTicks: 16, Statics: arenaStatics(),
+			Policy: &Policy{DefaultMaxSpeed: Ptr(10.0)}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Delete(ctx)
-		if _, err := w.PushFrame(ctx, &pb.Frame{Tick: 1, Bodies: []*pb.BodyUpdate{player(1, 0, 0), player(2, 8, 0)}}); err != nil {
+		if _, err := w.PushFrame(ctx, Frame{Tick: 1, Bodies: []Body{typedPlayer(1, 0, 0), typedPlayer(2, 8, 0)}}); err != nil {
 			t.Fatal(err)
 		}
-		fast := 100.0
-		verdicts, err := w.ValidateMoves(ctx, []*pb.Move{
-			{BodyId: 1, To: vec(Vec3{0.5, 0, 0}), Elapsed: 0.1},
-			{BodyId: 1, To: vec(Vec3{5, 0, 0}), Elapsed: 0.1},
-			{BodyId: 2, To: vec(Vec3{12, 0, 0}), Elapsed: 1, MaxSpeed: &fast},
-			{BodyId: 2, From: vec(Vec3{8, 0, 0}), To: vec(Vec3{12, 3, 0}), Elapsed: 1, MaxSpeed: &fast, Slide: true},
-			{BodyId: 5, To: vec(Vec3{1, 0, 0}), Elapsed: 1},
+		verdicts, err := w.ValidateMoves(ctx, []Move{
+			{Body: 1, To: Vec3{0.5, 0, 0}, Elapsed: 0.1},
+			{Body: 1, To: Vec3{5, 0, 0}, Elapsed: 0.1},
+			{Body: 2, To: Vec3{12, 0, 0}, Elapsed: 1, MaxSpeed: Ptr(100.0)},
+			{Body: 2, From: &Vec3{8, 0, 0}, To: Vec3{12, 3, 0}, Elapsed: 1, MaxSpeed: Ptr(100.0), Slide: true},
+			{Body: 5, To: Vec3{1, 0, 0}, Elapsed: 1},
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var codes []string
 		for _, v := range verdicts {
-			codes = append(codes, strings.TrimPrefix(v.GetCode().String(), "MOVE_CODE_"))
+			codes = append(codes, v.Code.String())
 		}
-		if !reflect.DeepEqual(codes, []string{"OK", "TOO_FAST", "BLOCKED", "BLOCKED", "UNKNOWN_BODY"}) {
+		if !reflect.DeepEqual(codes, []string{"OK", "TOO_FAST", "BLOCKED", "BLOCKED", "UNKNOWN_BODY"}) ||
+			verdicts[2].Code != MoveBlocked {
 			t.Errorf("codes %v", codes)
 		}
-		near(t, verdicts[1].GetSpeed(), 50, "speed")
-		if p := fromPB(verdicts[2].GetAllowedPosition()); p[0] > 10-0.4 || p[0] < 9.5 ||
-			!proto.Equal(verdicts[2].GetTarget(), staticTarget(2, 0)) || fromPB(verdicts[2].GetNormal()) != (Vec3{1, 0, 0}) {
-			t.Errorf("blocked %v", verdicts[2])
+		near(t, verdicts[1].Speed, 50, "speed")
+		if p := verdicts[2].AllowedPosition; p[0] > 10-0.4 || p[0] < 9.5 ||
+			verdicts[2].Target != (Target{TargetStatic, 2, 0}) || verdicts[2].Normal != (Vec3{1, 0, 0}) {
+			t.Errorf("blocked %+v", verdicts[2])
 		}
-		if p := fromPB(verdicts[3].GetSlidPosition()); p[1] < 2.9 {
+		if p := verdicts[3].SlidPosition; p[1] < 2.9 {
 			t.Errorf("slid to %v", p)
+		}
+	})
+
+	t.Run("scene queries as Go values", func(t *testing.T) {
+		w, err := c.CreateWorld(ctx, WorldSpec{ID: "typed-query", HistoryTicks: 16, Statics: arenaStatics()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Delete(ctx)
+		if _, err := w.PushFrame(ctx, Frame{Tick: 1, Bodies: []Body{typedPlayer(1, 0, 0), typedPlayer(2, 5, 0)}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.PushFrame(ctx, Frame{Tick: 2, Bodies: []Body{{ID: 2, Pose: &Pose{Position: Vec3{6, 0, 0}}}}}); err != nil {
+			t.Fatal(err)
+		}
+		r, err := w.Query(ctx, SceneQuery{
+			RayCasts: []RayCast{
+				{Ray: Ray(Vec3{0, 0, 1.2}, Vec3{1, 0, 0}, math.Inf(1)), Filter: Filter{Ignore: []int64{1}}},
+				{Ray: Ray(Vec3{0, 0, 1.2}, Vec3{1, 0, 0}, math.Inf(1)), Filter: Filter{At: TimeAt(1, 0), Ignore: []int64{1}}},
+				{Ray: Ray(Vec3{0, 0, 1.2}, Vec3{1, 0, 0}, math.Inf(1)), Filter: Filter{Ignore: []int64{1}}, Mode: RayAll, MaxHits: 8}},
+			ShapeCasts: []ShapeCast{{Shape: Sphere(Vec3{0, 0, 1.2}, 0.1), Translation: Vec3{20, 0, 0}, Filter: Filter{Ignore: []int64{1}}}},
+			Overlaps:   []Overlap{{Shape: Sphere(Vec3{6, 0, 1}, 0.4), Level: LevelContact}}, // the torso only
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.RayCasts) != 3 || len(r.ShapeCasts) != 1 || len(r.Overlaps) != 1 {
+			t.Fatalf("answers %+v", r)
+		}
+		now, then, all := r.RayCasts[0], r.RayCasts[1], r.RayCasts[2]
+		if len(now.Hits) != 1 || now.Hits[0].Target != (Target{TargetBody, 2, 1}) || now.Time.Tick != 2 {
+			t.Errorf("now %+v", now)
+		}
+		near(t, now.Hits[0].Distance, 6-0.3, "the torso now")
+		near(t, then.Hits[0].Distance, 5-0.3, "the torso at tick 1")
+		if all.TotalHits != 2 || len(all.Hits) != 2 || all.Hits[0].Target != (Target{TargetBody, 2, 1}) ||
+			all.Hits[1].Target != (Target{TargetStatic, 2, 0}) {
+			t.Errorf("all %+v", all)
+		}
+		if sc := r.ShapeCasts[0]; !sc.Hit || sc.Target.Kind != TargetBody || sc.Target.ID != 2 {
+			t.Errorf("shape cast %+v", sc)
+		}
+		if o := r.Overlaps[0]; o.Total != 1 || o.Overlaps[0].Target != (Target{TargetBody, 2, 1}) || o.Overlaps[0].Contact == nil ||
+			!o.Overlaps[0].Contact.Hit {
+			t.Errorf("overlap %+v", o)
+		}
+		info, err := w.Info(ctx)
+		if err != nil || info.ID != "typed-query" || info.Bodies != 2 || info.LatestTick != 2 || info.OldestTick != 1 ||
+			info.Triangles != 2 || w.Created().StaticElements != 2 {
+			t.Errorf("info %+v %v", info, err)
 		}
 	})
 
 	t.Run("a lost world is re-created once per loss", func(t *testing.T) {
 		var events []RecreatedEvent
-		w, err := c.CreateWorld(ctx, arena("lost", nil), OnRecreated(func(e RecreatedEvent) { events = append(events, e) }))
+		w, err := c.CreateWorldFromRequest(ctx, arena("lost", nil), OnRecreated(func(e RecreatedEvent) { events = append(events, e) }))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Delete(ctx)
-		if _, err := w.PushFrame(ctx, &pb.Frame{Tick: 1, Bodies: []*pb.BodyUpdate{player(1, 0, 0), player(2, 5, 0), player(3, 15, 0)}}); err != nil {
+		if _, err := w.Messages().PushFrame(ctx, &pb.Frame{Tick: 1, Bodies: []*pb.BodyUpdate{player(1, 0, 0), player(2, 5, 0), player(3, 15, 0)}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.PushFrame(ctx, &pb.Frame{Tick: 2, Bodies: []*pb.BodyUpdate{moveTo(2, 6, 0)}, Removals: []int64{3}}); err != nil {
+		if _, err := w.Messages().PushFrame(ctx, &pb.Frame{Tick: 2, Bodies: []*pb.BodyUpdate{moveTo(2, 6, 0)}, Removals: []int64{3}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := c.World("lost").Delete(ctx); err != nil { // what a replica restart does to it
@@ -369,7 +467,7 @@ func TestWorlds(t *testing.T) {
 		if _, err := c.World("lost").Info(ctx); !IsWorldNotFound(err) {
 			t.Errorf("an opened handle does not re-create: %v", err)
 		}
-		v, err := w.ValidateShots(ctx, []*pb.Shot{{ShooterId: 1, Origin: vec(Vec3{0, 0, 1.2}), Direction: vec(Vec3{1, 0, 0}),
+		v, err := w.Messages().ValidateShots(ctx, []*pb.Shot{{ShooterId: 1, Origin: vec(Vec3{0, 0, 1.2}), Direction: vec(Vec3{1, 0, 0}),
 			Claimed: &pb.BodyTarget{BodyId: 2, PartId: 1}}})
 		if err != nil || v[0].GetCode() != pb.ShotCode_SHOT_CODE_CONFIRMED {
 			t.Fatalf("after the loss %v %v", v, err)
@@ -378,19 +476,19 @@ func TestWorlds(t *testing.T) {
 		if len(events) != 1 || events[0].LatestTick != 2 || !events[0].Restored || events[0].Cause.Reason != ReasonWorldNotFound {
 			t.Errorf("events %+v", events)
 		}
-		info, err := w.Info(ctx)
+		info, err := w.Messages().Info(ctx)
 		if err != nil || info.GetBodies() != 2 || info.GetLatestTick() != 2 || info.GetFramesKept() != 1 || w.Recreations() != 1 {
 			t.Errorf("restored %v %v, %d recreations", info, err, w.Recreations())
 		}
 
-		fragile, err := c.CreateWorld(ctx, arena("fragile", nil), WithoutRecreate())
+		fragile, err := c.CreateWorldFromRequest(ctx, arena("fragile", nil), WithoutRecreate())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := c.World("fragile").Delete(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := fragile.PushFrame(ctx, &pb.Frame{Tick: 1, Bodies: []*pb.BodyUpdate{player(1, 0, 0)}}); !IsWorldNotFound(err) {
+		if _, err := fragile.Messages().PushFrame(ctx, &pb.Frame{Tick: 1, Bodies: []*pb.BodyUpdate{player(1, 0, 0)}}); !IsWorldNotFound(err) {
 			t.Errorf("want WORLD_NOT_FOUND, got %v", err)
 		}
 	})
@@ -399,18 +497,18 @@ func TestWorlds(t *testing.T) {
 func TestWorldLostWithARestartIsRecreated(t *testing.T) {
 	c, ctx, target := liveClient(t)
 	var lost []RecreatedEvent
-	w, err := c.CreateWorld(ctx, arena("restart", nil), OnRecreated(func(e RecreatedEvent) { lost = append(lost, e) }))
+	w, err := c.CreateWorldFromRequest(ctx, arena("restart", nil), OnRecreated(func(e RecreatedEvent) { lost = append(lost, e) }))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.PushFrame(ctx, &pb.Frame{Tick: 7, Bodies: []*pb.BodyUpdate{player(1, 0, 0), player(2, 5, 0)}}); err != nil {
+	if _, err := w.Messages().PushFrame(ctx, &pb.Frame{Tick: 7, Bodies: []*pb.BodyUpdate{player(1, 0, 0), player(2, 5, 0)}}); err != nil {
 		t.Fatal(err)
 	}
 	restartServer(ctx, t, t, c, target)
-	if _, err := w.PushFrame(ctx, &pb.Frame{Tick: 8, Bodies: []*pb.BodyUpdate{moveTo(2, 4, 0)}}); err != nil {
+	if _, err := w.Messages().PushFrame(ctx, &pb.Frame{Tick: 8, Bodies: []*pb.BodyUpdate{moveTo(2, 4, 0)}}); err != nil {
 		t.Fatal(err)
 	}
-	info, err := w.Info(ctx)
+	info, err := w.Messages().Info(ctx)
 	if err != nil || len(lost) != 1 || lost[0].LatestTick != 7 || info.GetBodies() != 2 || info.GetOldestTick() != 7 ||
 		info.GetLatestTick() != 8 {
 		t.Errorf("after the restart %v %v, events %+v", info, err, lost)

@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"collide/client/go/collide"
+	"github.com/collide-dev/collide/client/go/collide"
 )
 
 func main() {

@@ -59,17 +59,25 @@ class AsyncClient:
     target: "host:port". timeout: seconds per call (None: no deadline).
     options: gRPC channel options. max_attempts: tries of a call that
     changes nothing when the server did not run it, with backoff (1: none).
+    tls, tls_ca_file, tls_cert_file, tls_key_file, tls_server_name and
+    token: as collide.Client's.
     Every coroutine raises CollideError when the call fails. Use as an async
     context manager, or await close().
     """
 
     def __init__(self, target: str = "127.0.0.1:50051", *, timeout: Optional[float] = None,
-                 options: Sequence[Tuple[str, Any]] = (), max_attempts: int = 5):
+                 options: Sequence[Tuple[str, Any]] = (), max_attempts: int = 5, tls: bool = False,
+                 tls_ca_file: Optional[str] = None, tls_cert_file: Optional[str] = None,
+                 tls_key_file: Optional[str] = None, tls_server_name: Optional[str] = None,
+                 token: Optional[str] = None):
         # The blocking client re-creates lost worlds (off the loop) and
-        # gives the channel options, its retry policy included.
-        self.blocking = Client(target, timeout=timeout, options=options, max_attempts=max_attempts)
+        # gives the channel options, its retry policy, credentials and token
+        # included.
+        self.blocking = Client(target, timeout=timeout, options=options, max_attempts=max_attempts, tls=tls,
+                               tls_ca_file=tls_ca_file, tls_cert_file=tls_cert_file, tls_key_file=tls_key_file,
+                               tls_server_name=tls_server_name, token=token)
         self.target = target
-        self._channel = grpc.aio.insecure_channel(target, options=list(self.blocking.options))
+        self._channel = self.blocking.aio_channel()
         self._stub = collide_pb2_grpc.CollisionServiceStub(self._channel)
         self._health = health_pb2_grpc.HealthStub(self._channel)
         self._worlds = world_pb2_grpc.WorldServiceStub(self._channel)
@@ -88,7 +96,8 @@ class AsyncClient:
 
     async def _call(self, method: Any, request: Any, metadata: Any = None) -> Any:
         try:
-            return await method(request, timeout=self._timeout, metadata=metadata)
+            return await method(request, timeout=self._timeout,
+                                metadata=self.blocking.auth_metadata + tuple(metadata or ()))
         except grpc.RpcError as e:
             raise CollideError.from_rpc_error(e) from None
 

@@ -95,6 +95,25 @@ def _create_world_request(world_id: str, statics: Iterable[Any], history_ticks: 
     return request
 
 
+def _read(path: Optional[str]) -> Optional[bytes]:
+    if path is None:
+        return None
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _tls_credentials(tls: bool, ca_file: Optional[str], cert_file: Optional[str],
+                     key_file: Optional[str]) -> Optional[grpc.ChannelCredentials]:
+    """TLS channel credentials when any TLS option is given, else None
+    (plaintext). Without a CA file: the system's root certificates."""
+    if not (tls or ca_file or cert_file or key_file):
+        return None
+    if (cert_file is None) != (key_file is None):
+        raise ValueError("tls_cert_file and tls_key_file go together (mutual TLS)")
+    return grpc.ssl_channel_credentials(root_certificates=_read(ca_file), private_key=_read(key_file),
+                                        certificate_chain=_read(cert_file))
+
+
 class Client:
     """A client of one collide-server (or a load balancer in front of several).
 
@@ -103,15 +122,37 @@ class Client:
     not run it (UNAVAILABLE, CANCELLED), with backoff; 1: no retries.
     Every method raises CollideError when the call fails. Usable as a
     context manager; close() releases the channel.
+
+    Security (the server's --tls_* and --auth_token_file flags,
+    docs/operations.md): tls=True dials TLS with the system's root
+    certificates, tls_ca_file (PEM) with those instead (and implies TLS);
+    tls_cert_file and tls_key_file (PEM) present a client certificate
+    (mutual TLS); tls_server_name is the name the server's certificate must
+    carry when it differs from the target's host (dialling an IP). token
+    sends "authorization: Bearer <token>" with every call. Both the C++
+    client's ClientOptions and the CLI's flags name them the same.
     """
 
     def __init__(self, target: str = "127.0.0.1:50051", *, timeout: Optional[float] = None,
                  channel: Optional[grpc.Channel] = None, options: Sequence[Tuple[str, Any]] = (),
-                 max_attempts: int = 5):
+                 max_attempts: int = 5, tls: bool = False, tls_ca_file: Optional[str] = None,
+                 tls_cert_file: Optional[str] = None, tls_key_file: Optional[str] = None,
+                 tls_server_name: Optional[str] = None, token: Optional[str] = None):
         options = tuple(options)
         if max_attempts > 1 and not any(name == "grpc.service_config" for name, _ in options):
             options += (("grpc.service_config", _service_config(max_attempts)),)
-        self._channel = channel or grpc.insecure_channel(target, options=list(options))
+        if tls_server_name:
+            options += (("grpc.ssl_target_name_override", tls_server_name),)
+        #: The channel credentials (None: plaintext), for the asyncio channels.
+        self.credentials = _tls_credentials(tls, tls_ca_file, tls_cert_file, tls_key_file)
+        #: Metadata every call carries: the bearer token, if any.
+        self.auth_metadata: Tuple[Tuple[str, str], ...] = (("authorization", f"Bearer {token}"),) if token else ()
+        if channel is not None:
+            self._channel = channel
+        elif self.credentials is not None:
+            self._channel = grpc.secure_channel(target, self.credentials, options=list(options))
+        else:
+            self._channel = grpc.insecure_channel(target, options=list(options))
         # For the asyncio Tick stream's own channel (World.stream_async).
         self.target: Optional[str] = None if channel is not None else target
         self.options = tuple(options)
@@ -119,6 +160,15 @@ class Client:
         self._health = health_pb2_grpc.HealthStub(self._channel)
         self._worlds = world_pb2_grpc.WorldServiceStub(self._channel)
         self._timeout = timeout
+
+    def aio_channel(self) -> grpc.aio.Channel:
+        """A grpc.aio channel to the same target with the same options and
+        credentials (AsyncClient's, and World.stream_async's own)."""
+        if self.target is None:
+            raise ValueError("the client was made from a channel: pass an aio channel")
+        if self.credentials is not None:
+            return grpc.aio.secure_channel(self.target, self.credentials, options=list(self.options))
+        return grpc.aio.insecure_channel(self.target, options=list(self.options))
 
     def wait_ready(self, timeout: float) -> None:
         """Blocks until the server answers a health check (CollideError
@@ -147,7 +197,7 @@ class Client:
 
     def _call(self, method, request, metadata=None):
         try:
-            return method(request, timeout=self._timeout, metadata=metadata)
+            return method(request, timeout=self._timeout, metadata=self.auth_metadata + tuple(metadata or ()))
         except grpc.RpcError as e:
             raise CollideError.from_rpc_error(e) from None
 

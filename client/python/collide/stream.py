@@ -265,7 +265,8 @@ class TickStream:
         self._outbox: "queue.Queue[Any]" = queue.Queue()
         self._lock = threading.Lock()
         self._closed = False
-        self._call = world._client._worlds.Tick(self._requests(), metadata=world.metadata, timeout=timeout)
+        self._call = world._client._worlds.Tick(self._requests(), metadata=world._client.auth_metadata + world.metadata,
+                                                timeout=timeout)
 
     def _requests(self) -> Iterator[world_pb2.TickRequest]:
         while True:
@@ -361,7 +362,8 @@ class AsyncTickStream:
         self._seq = _Sequencer(world, budget_ms)
         self._channel = channel
         self._own_channel = own_channel
-        self._call = world_pb2_grpc.WorldServiceStub(channel).Tick(metadata=world.metadata, timeout=timeout)
+        self._call = world_pb2_grpc.WorldServiceStub(channel).Tick(
+            metadata=world._client.auth_metadata + world.metadata, timeout=timeout)
 
     async def send(self, frame: Any = None, **parts: Any) -> int:
         request = self._seq.build(frame, **parts)

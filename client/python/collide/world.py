@@ -229,15 +229,13 @@ class World:
     def stream_async(self, *, channel: Optional[grpc.aio.Channel] = None, budget_ms: float = 0.0,
                      timeout: Optional[float] = None) -> "AsyncTickStream":
         """The Tick stream on grpc.aio, inside a running event loop: on
-        `channel`, or on a new insecure one to the client's target (closed
-        with the stream)."""
+        `channel`, or on a new one to the client's target with its options
+        and credentials (closed with the stream)."""
         from collide.stream import AsyncTickStream
 
         own = channel is None
         if channel is None:
-            if self._client.target is None:
-                raise ValueError("the client was made from a channel: pass an aio channel")
-            channel = grpc.aio.insecure_channel(self._client.target, options=list(self._client.options))
+            channel = self._client.aio_channel()
         return AsyncTickStream(self, channel, budget_ms, timeout, own_channel=own)
 
     # -- the call path ----------------------------------------------------------

@@ -23,8 +23,7 @@ import (
 	"strings"
 	"time"
 
-	"collide/client/go/collide"
-	pb "collide/client/go/gen/collide/v1"
+	"github.com/collide-dev/collide/client/go/collide"
 )
 
 const (
@@ -40,11 +39,11 @@ var spawns = []collide.Vec3{{-576, 192, 152}, {-640, 320, -40}, {608, 352, 152},
 	{-256, -336, -40}, {-552, 320, -40}, {160, 80, 328}}
 
 // hitboxes about a Quake player's origin (its box spans z -24 .. 32).
-func hitboxes() []*pb.BodyPart {
-	return []*pb.BodyPart{
-		collide.Part(0, collide.Sphere(collide.Vec3{0, 0, 22}, 6), nil),                           // head
-		collide.Part(1, collide.Capsule(collide.Vec3{0, 0, -2}, collide.Vec3{0, 0, 12}, 12), nil), // torso
-		collide.Part(2, collide.Capsule(collide.Vec3{0, 0, -20}, collide.Vec3{0, 0, -6}, 8), nil), // legs
+func hitboxes() []collide.Part {
+	return []collide.Part{
+		{ID: 0, Shape: collide.Sphere(collide.Vec3{0, 0, 22}, 6)},                           // head
+		{ID: 1, Shape: collide.Capsule(collide.Vec3{0, 0, -2}, collide.Vec3{0, 0, 12}, 12)}, // torso
+		{ID: 2, Shape: collide.Capsule(collide.Vec3{0, 0, -20}, collide.Vec3{0, 0, -6}, 8)}, // legs
 	}
 }
 
@@ -77,12 +76,12 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 	}
 	defer c.Close()
 	file, mapName, _ := strings.Cut(mapSpec, ":")
-	rewind, offset, speed := int32(8), 32.0, runSpeed*1.1
-	w, err := c.CreateWorld(ctx, &pb.CreateWorldRequest{
-		WorldId:      fmt.Sprintf("arena-%d", os.Getpid()),
-		Statics:      []*pb.StaticElement{collide.MapElement(1, file, mapName)},
+	w, err := c.CreateWorld(ctx, collide.WorldSpec{
+		ID:           fmt.Sprintf("arena-%d", os.Getpid()),
+		Statics:      []*collide.StaticElement{collide.MapElement(1, file, mapName)},
 		HistoryTicks: 32,
-		Policy:       &pb.WorldPolicy{MaxRewindTicks: &rewind, MaxOriginOffset: &offset, DefaultMaxSpeed: &speed},
+		Policy: &collide.Policy{MaxRewindTicks: collide.Ptr[int32](8), MaxOriginOffset: collide.Ptr(32.0),
+			DefaultMaxSpeed: collide.Ptr(runSpeed * 1.1)},
 	}, collide.OnRecreated(func(e collide.RecreatedEvent) {
 		fmt.Fprintf(out, "world lost and re-created at tick %d\n", e.LatestTick)
 	}))
@@ -90,7 +89,7 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 		return err
 	}
 	defer w.Delete(ctx)
-	fmt.Fprintf(out, "world %s: %d triangles from %s\n", w.ID(), w.Created().GetTriangles(), mapSpec)
+	fmt.Fprintf(out, "world %s: %d triangles from %s\n", w.ID(), w.Created().Triangles, mapSpec)
 
 	rng := rand.New(rand.NewSource(17))
 	players := make([]*player, len(spawns))
@@ -107,18 +106,18 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 	if err != nil {
 		return err
 	}
-	call := func(req *pb.TickRequest) (*pb.TickResponse, error) {
-		if _, err := stream.Send(req); err != nil {
+	call := func(m collide.TickMessage) (*collide.TickAnswer, error) {
+		if _, err := stream.SendTick(m); err != nil {
 			return nil, err
 		}
-		return stream.Recv()
+		return stream.RecvTick()
 	}
 	for tick := int64(1); tick <= ticks; tick++ {
 		// This tick's poses: the positions the last move verdicts allowed.
-		frame := &pb.Frame{Tick: tick}
+		frame := &collide.Frame{Tick: tick}
 		for _, p := range players {
-			u := &pb.BodyUpdate{Id: p.id, Pose: collide.PoseOf(p.position,
-				&collide.Quat{W: math.Cos(p.heading / 2), Z: math.Sin(p.heading / 2)})}
+			u := collide.Body{ID: p.id, Pose: &collide.Pose{Position: p.position,
+				Rotation: &collide.Quat{W: math.Cos(p.heading / 2), Z: math.Sin(p.heading / 2)}}}
 			if tick == 1 {
 				u.Parts, u.MovementShape = hitboxes(), collide.Capsule(collide.Vec3{0, 0, -6}, collide.Vec3{0, 0, 14}, 14)
 			}
@@ -126,19 +125,19 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 			p.past = append([]collide.Vec3{p.position}, p.past...)
 		}
 		sights := lookAround(rng, players, tick)
-		query := &pb.QueryWorldRequest{}
+		query := &collide.SceneQuery{}
 		for _, s := range sights {
 			query.RayCasts = append(query.RayCasts, s.rays...)
 		}
-		seen, err := call(&pb.TickRequest{Frame: frame, Query: query})
+		seen, err := call(collide.TickMessage{Frame: frame, Query: query})
 		if err != nil {
 			return err
 		}
-		shots := aim(rng, sights, seen.GetQuery().GetRayCasts())
+		shots := aim(rng, sights, seen.Query.RayCasts)
 
 		// Every player asks to run on; one in 50 with a speed hack. A blocked
 		// player slides along the wall and turns.
-		moves := make([]*pb.Move, len(players))
+		moves := make([]collide.Move, len(players))
 		for i, p := range players {
 			if rng.Float64() < 0.05 {
 				p.heading += (rng.Float64() - 0.5) * 2
@@ -148,24 +147,24 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 				step *= 3
 			}
 			to := collide.Vec3{p.position[0] + step*math.Cos(p.heading), p.position[1] + step*math.Sin(p.heading), p.position[2]}
-			moves[i] = &pb.Move{BodyId: p.id, From: pbVec(p.position), To: pbVec(to), Elapsed: 1.0 / tickRate, Slide: true}
+			from := p.position
+			moves[i] = collide.Move{Body: p.id, From: &from, To: to, Elapsed: 1.0 / tickRate, Slide: true}
 		}
-		verdicts, err := call(&pb.TickRequest{Shots: &pb.ValidateShotsRequest{Shots: shots},
-			Moves: &pb.ValidateMovesRequest{Moves: moves}})
+		verdicts, err := call(collide.TickMessage{Shots: shots, Moves: moves})
 		if err != nil {
 			return err
 		}
-		for _, v := range verdicts.GetShots().GetVerdicts() {
-			shotCounts[strings.TrimPrefix(v.GetCode().String(), "SHOT_CODE_")]++
+		for _, v := range verdicts.Shots {
+			shotCounts[v.Code.String()]++
 		}
-		for i, v := range verdicts.GetMoves().GetVerdicts() {
+		for i, v := range verdicts.Moves {
 			p := players[i]
-			moveCounts[strings.TrimPrefix(v.GetCode().String(), "MOVE_CODE_")]++
-			switch v.GetCode() {
-			case pb.MoveCode_MOVE_CODE_OK:
-				p.position = vec3(moves[i].GetTo())
-			case pb.MoveCode_MOVE_CODE_BLOCKED:
-				p.position = vec3(v.GetSlidPosition())
+			moveCounts[v.Code.String()]++
+			switch v.Code {
+			case collide.MoveOK:
+				p.position = moves[i].To
+			case collide.MoveBlocked:
+				p.position = v.SlidPosition
 				p.heading += math.Pi/2 + rng.Float64()*math.Pi
 			}
 		}
@@ -173,7 +172,7 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 	if err := stream.CloseSend(); err != nil {
 		return err
 	}
-	if _, err := stream.Recv(); err != io.EOF {
+	if _, err := stream.RecvTick(); err != io.EOF {
 		return fmt.Errorf("stream end: %v", err)
 	}
 	elapsed := time.Since(started)
@@ -182,7 +181,7 @@ func run(ctx context.Context, target string, seconds float64, mapSpec string, ou
 		return err
 	}
 	fmt.Fprintf(out, "%d ticks (%.1f s of play) in %.2f s; history ticks %d..%d, %d players\n", ticks,
-		float64(ticks)/tickRate, elapsed.Seconds(), info.GetOldestTick(), info.GetLatestTick(), info.GetBodies())
+		float64(ticks)/tickRate, elapsed.Seconds(), info.OldestTick, info.LatestTick, info.Bodies)
 	fmt.Fprintf(out, "shots: %s\nmoves: %s\n", sorted(shotCounts), sorted(moveCounts))
 	return nil
 }
@@ -195,7 +194,7 @@ type sight struct {
 	seen    int64
 	others  []*player
 	aimAt   []collide.Vec3
-	rays    []*pb.WorldRayCast
+	rays    []collide.RayCast
 }
 
 // lookAround picks two shooters and the rays of what they saw.
@@ -217,9 +216,9 @@ func lookAround(rng *rand.Rand, players []*player, tick int64) []*sight {
 			q := p.past[back]
 			chest := collide.Vec3{q[0], q[1], q[2] + 5}
 			v.others, v.aimAt = append(v.others, p), append(v.aimAt, chest)
-			v.rays = append(v.rays, &pb.WorldRayCast{
+			v.rays = append(v.rays, collide.RayCast{
 				Ray:    collide.Ray(v.eye, collide.Vec3{chest[0] - v.eye[0], chest[1] - v.eye[1], chest[2] - v.eye[2]}, math.Inf(1)),
-				Filter: &pb.SceneFilter{At: collide.At(seen, 0), IgnoreBodies: []int64{shooter.id}}})
+				Filter: collide.Filter{At: collide.TimeAt(seen, 0), Ignore: []int64{shooter.id}}})
 		}
 		sights = append(sights, v)
 	}
@@ -229,13 +228,13 @@ func lookAround(rng *rand.Rand, players []*player, tick int64) []*sight {
 // aim makes each shooter's shot at a player in sight if there is one (the
 // rays' results, in order), claiming the head a third of the time, with a
 // little aim spread.
-func aim(rng *rand.Rand, sights []*sight, results []*pb.WorldRayResult) []*pb.Shot {
-	var shots []*pb.Shot
+func aim(rng *rand.Rand, sights []*sight, results []collide.RayResult) []collide.Shot {
+	var shots []collide.Shot
 	for _, s := range sights {
 		var visible []int
 		for i, p := range s.others {
-			hits := results[0].GetHits()
-			if len(hits) > 0 && hits[0].GetTarget().GetBody().GetBodyId() == p.id {
+			hits := results[0].Hits
+			if len(hits) > 0 && hits[0].Target.Kind == collide.TargetBody && hits[0].Target.ID == p.id {
 				visible = append(visible, i)
 			}
 			results = results[1:]
@@ -255,15 +254,11 @@ func aim(rng *rand.Rand, sights []*sight, results []*pb.WorldRayResult) []*pb.Sh
 		for j := range dir {
 			dir[j] = at[j] - s.eye[j] + (rng.Float64()-0.5)*8
 		}
-		shots = append(shots, &pb.Shot{ShooterId: s.shooter.id, Origin: pbVec(s.eye), Direction: pbVec(dir),
-			At: collide.At(s.seen, 0), Claimed: &pb.BodyTarget{BodyId: s.others[k].id, PartId: part}, Tolerance: 1})
+		shots = append(shots, collide.Shot{Shooter: s.shooter.id, Origin: s.eye, Direction: dir,
+			At: collide.TimeAt(s.seen, 0), Claimed: &collide.BodyTarget{Body: s.others[k].id, Part: part}, Tolerance: 1})
 	}
 	return shots
 }
-
-func pbVec(v collide.Vec3) *pb.Vec3 { return &pb.Vec3{X: v[0], Y: v[1], Z: v[2]} }
-
-func vec3(v *pb.Vec3) collide.Vec3 { return collide.Vec3{v.GetX(), v.GetY(), v.GetZ()} }
 
 // sorted formats counts as "CODE=n ..." in code order.
 func sorted(counts map[string]int) string {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"collide/client/go/internal/liveserver"
+	"github.com/collide-dev/collide/client/go/internal/liveserver"
 )
 
 // TestArena plays one second (20 ticks) against a server holding Debian's
