@@ -30,7 +30,8 @@ bool DecodeMovement(const v1::MovementModel& in, const std::string& path, Moveme
     const std::string at = path + ".stances[" + std::to_string(i) + "].shape";
     DecodeArena arena;
     std::vector<Violation> relative;
-    if (!FromProto(in.stances(i).shape(), out.stances[i].shape, arena, relative)) violations.AddUnder(at, relative);
+    if (!FromProto(in.stances(i).shape(), out.stances[i].shape, arena, relative))
+      violations.AddUnder(at, relative);
     out.stances[i].max_speed = in.stances(i).max_speed();
   }
   if (in.has_air_speed()) out.air_speed = in.air_speed();
@@ -44,6 +45,7 @@ bool DecodeMovement(const v1::MovementModel& in, const std::string& path, Moveme
   if (in.has_airborne_envelope()) out.airborne_envelope = in.airborne_envelope();
   if (in.has_ground_friction()) out.ground_friction = in.ground_friction();
   if (in.has_ground_accelerate()) out.ground_accelerate = in.ground_accelerate();
+  if (in.has_air_acceleration()) out.air_acceleration = in.air_acceleration();
   return violations.total() == before;
 }
 
@@ -64,6 +66,7 @@ void ToProto(const MovementModel& in, v1::MovementModel* out) {
   out->set_airborne_envelope(in.airborne_envelope);
   out->set_ground_friction(in.ground_friction);
   out->set_ground_accelerate(in.ground_accelerate);
+  out->set_air_acceleration(in.air_acceleration);
 }
 
 MoveBudget FromProto(const v1::MoveBudget& in) {

@@ -71,6 +71,7 @@ export interface MovementModel {
   airborneEnvelope?: boolean;
   groundFriction?: number;
   groundAccelerate?: number;
+  airAcceleration?: number;
 }
 
 export interface CreateWorldRequest {

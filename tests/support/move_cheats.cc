@@ -92,7 +92,9 @@ class CheatMaker {
       QuakeMove(mesh_, params_, cmd, p);
       cmd.jump = false;
     }
-    if (p.on_ground) return std::nullopt;
+    // Off the ground and above where it jumped from (a ceiling can hold a
+    // jump down: hovering there is walking).
+    if (p.on_ground || p.origin.z < start.origin.z + 2) return std::nullopt;
     QuakeMovementParams hover = params_;
     hover.gravity = 0;
     p.velocity.z = 0;

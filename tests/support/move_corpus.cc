@@ -154,14 +154,6 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
         movers.push_back(b);
       }
     }
-    if (tick == 0) {
-      BodyUpdate cheater;
-      cheater.id = kCheaterBody;
-      cheater.pose = Pose{{}, kIdentity};
-      cheater.parts = {BodyPart{0, shape(false), Pose{{}, kIdentity}}};
-      cheater.movement_shape = shape(false);
-      f.bodies.push_back(std::move(cheater));
-    }
     push(f);
     const std::vector<MoveVerdict> verdicts = world.ValidateMoves(moves);
     for (std::size_t k = 0; k < verdicts.size(); ++k) {
@@ -182,11 +174,13 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
     }
   }
 
-  // The cheats, all from the cheater body (`from` given).
+  // The cheats, each from a body of its own (`from` given), new in one more
+  // frame: no cheat inherits another's movement state.
   const std::vector<CheatTrajectory> cheats =
       MakeCheats(*corpus.mesh, corpus.params, tracks, cpt, setup.cheats_per_kind, setup.cheat_seed);
   moves.clear();
   std::vector<const CheatTrajectory*> judged;
+  Frame cheaters{static_cast<std::int64_t>(ticks), {}, {}};
   for (const CheatTrajectory& c : cheats) {
     // Into solid is made with the game's box; a capsule judge sees the
     // player as its capsule, which may end clear of a wall the box's corner
@@ -197,21 +191,34 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
       if (!inside.found || inside.result.distance > -kIntoSolidDepth) continue;
     }
     judged.push_back(&c);
+    const std::int64_t id = kCheaterBody + static_cast<std::int64_t>(judged.size());
+    BodyUpdate cheater;
+    cheater.id = id;
+    cheater.pose = Pose{c.positions.front(), kIdentity};
+    cheater.parts = {BodyPart{0, shape(false), Pose{{}, kIdentity}}};
+    cheater.movement_shape = shape(false);
+    cheaters.bodies.push_back(std::move(cheater));
     for (std::size_t k = 0; k + 1 < c.positions.size(); ++k) {
       MoveRequest m;
-      m.body = kCheaterBody;
+      m.body = id;
       m.from = c.positions[k];
       m.to = c.positions[k + 1];
       m.elapsed = tick_seconds;
       moves.push_back(m);
     }
   }
+  push(cheaters);
   const std::vector<MoveVerdict> verdicts = world.ValidateMoves(moves);
   std::size_t next = 0;
   for (const CheatTrajectory* c : judged) {
     bool caught = false;
     for (std::size_t k = 0; k + 1 < c->positions.size(); ++k)
       caught |= verdicts[next++].code != MoveCode::kOk;
+    if (!caught && setup.dump_rejected > 0) {
+      std::fprintf(stderr, "uncaught %s:", std::string(CheatName(c->kind)).c_str());
+      for (const Vec3& p : c->positions) std::fprintf(stderr, " (%.2f, %.2f, %.2f)", p.x, p.y, p.z);
+      std::fprintf(stderr, "\n");
+    }
     CheatTally& t = r.cheats[static_cast<std::size_t>(c->kind)];
     ++t.cases;
     t.caught += caught;

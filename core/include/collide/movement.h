@@ -45,31 +45,36 @@ namespace collide {
 
 // A movement shape and speed per stance (standing, crouched, ...).
 struct Stance {
-  Shape shape;                // body frame: a part kind, usually a box or capsule.
-  double max_speed = 0.0;     // horizontal ground speed, length units per second.
+  Shape shape;             // body frame: a part kind, usually a box or capsule.
+  double max_speed = 0.0;  // horizontal ground speed, length units per second.
 };
 
 // Lengths in the world's unit, speeds per second; "up" is +z.
 struct MovementModel {
-  std::vector<Stance> stances;       // a move names its stance by index; at least one.
-  double air_speed = 0.0;            // horizontal speed limit of a move starting airborne.
-  double gravity = 0.0;              // downward acceleration, > 0.
-  double jump_speed = 0.0;           // upward take-off speed of a jump.
-  double max_fall_speed = 0.0;       // terminal downward speed, > 0.
-  double step_height = 0.0;          // highest step walked up or down.
-  double walkable_normal_z = 0.7;    // in (0, 1]: flatter surfaces are ground.
-  double ground_probe = 0.25;        // how far below the shape ground is found.
-  double tolerance = 1.0;            // length: position slack of the arcs, steps and speeds.
-  double ground_friction = 6.0;      // 1/s: how fast speed above the ground speed decays on the ground.
+  std::vector<Stance> stances;  // a move names its stance by index; at least one.
+  double air_speed = 0.0;       // horizontal speed limit of a move starting airborne.
+  // Length per second^2: how fast strafing in the air may raise horizontal
+  // speed above air_speed (Quake: pm_airaccelerate 1 x 320 = 320); 0:
+  // air_speed is a cap.
+  double air_acceleration = 0.0;
+  double gravity = 0.0;            // downward acceleration, > 0.
+  double jump_speed = 0.0;         // upward take-off speed of a jump.
+  double max_fall_speed = 0.0;     // terminal downward speed, > 0.
+  double step_height = 0.0;        // highest step walked up or down.
+  double walkable_normal_z = 0.7;  // in (0, 1]: flatter surfaces are ground.
+  double ground_probe = 0.25;      // how far below the shape ground is found.
+  double tolerance = 1.0;          // length: position slack of the arcs, steps and speeds.
+  double ground_friction = 6.0;    // 1/s: how fast speed above the ground speed decays on the ground.
   // 1/s, Quake's pm_accelerate: a player turning as it runs holds up to
   // max_speed * sqrt(ground_accelerate / ground_friction) on the ground; 0:
   // the stance's max_speed caps ground speed (the game clamps, as Unreal).
   double ground_accelerate = 0.0;
-  bool airborne_envelope = true;     // judge airborne moves against the jump/fall arc.
+  bool airborne_envelope = true;  // judge airborne moves against the jump/fall arc.
 
   // Quake 3 (bg_pmove.c, bg_local.h, g_active.c defaults): speed 320 (x0.25
   // crouched), gravity 800, jump 270, step 18, normal z >= 0.7, box
-  // -15..15 x -15..15 x -24..32, crouched top 16; air speed 640; friction 6.
+  // -15..15 x -15..15 x -24..32, crouched top 16; air speed 640 gaining
+  // 320 per second; friction 6, accelerate 10.
   static MovementModel Quake();
   // Source (HL2/CS:S convars): sv_maxspeed 320 (crouched x1/3), sv_gravity
   // 800, jump sqrt(2 * 800 * 45) = 268.33, sv_stepsize 18,
@@ -96,11 +101,11 @@ struct MovementModel {
 // was judged in. Only OK moves count; a move the budget rejects is not
 // counted (its distance is where the server puts the body back from).
 struct MoveBudget {
-  double tick_seconds = 0.0;     // the server's tick length, > 0.
-  double window = 1.0;           // seconds of server time, >= tick_seconds.
-  double max_speed = 0.0;        // horizontal, length units per second.
-  double time_slack = 0.05;      // seconds: jitter and clock drift forgiven.
-  double distance_slack = 0.0;   // length units: a dash's overshoot forgiven.
+  double tick_seconds = 0.0;    // the server's tick length, > 0.
+  double window = 1.0;          // seconds of server time, >= tick_seconds.
+  double max_speed = 0.0;       // horizontal, length units per second.
+  double time_slack = 0.05;     // seconds: jitter and clock drift forgiven.
+  double distance_slack = 0.0;  // length units: a dash's overshoot forgiven.
 };
 bool ValidateMoveBudget(const MoveBudget& budget, std::string_view path, std::vector<Violation>& out);
 

@@ -47,7 +47,8 @@ SceneCast CastShape(const Scene& scene, const Shape& shape, const Vec3& translat
       if (!Passes(filter, b.category) || Ignored(filter, b.id)) return;
       scene.PlaceParts(i, parts);
       for (const PlacedPart& p : parts) {
-        Offer(ShapeCast(shape, translation, p.shape, options), {HitTarget::Kind::kBody, b.id, 0, p.id}, 0, best);
+        Offer(ShapeCast(shape, translation, p.shape, options), {HitTarget::Kind::kBody, b.id, 0, p.id}, 0,
+              best);
       }
     });
   }

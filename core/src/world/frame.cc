@@ -34,7 +34,6 @@ void ValidatePose(const Pose& pose, const Path& at, std::vector<Violation>& out)
   }
 }
 
-
 std::vector<std::int64_t> Sorted(std::vector<std::int64_t> ids) {
   std::sort(ids.begin(), ids.end());
   return ids;
@@ -59,7 +58,8 @@ constexpr std::size_t kMaxFrameProblems = 100;
 std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest, bool& truncated) {
   std::vector<Violation> out;
   truncated = false;
-  if (frame.tick < -kMaxWorldTick || frame.tick > kMaxWorldTick) out.push_back({"tick", "must be in [-2^61, 2^61]"});
+  if (frame.tick < -kMaxWorldTick || frame.tick > kMaxWorldTick)
+    out.push_back({"tick", "must be in [-2^61, 2^61]"});
   // Sorted copies keep the checks O(n log n) for frames of thousands of bodies.
   const std::vector<bool> repeated = Repeats(frame.bodies, [](const BodyUpdate& u) { return u.id; });
   const std::vector<std::int64_t> removed = Sorted(frame.removals);
@@ -108,7 +108,8 @@ std::vector<Violation> FrameProblems(const Frame& frame, const Snapshot* latest,
           u.part_poses[k].local, [&] { return pat() + ".local"; }, out);
     }
     if (u.movement_shape) ValidatePartShape(*u.movement_shape, at() + ".movement_shape", out);
-    if (u.eye && !IsValidNumber(*u.eye)) out.push_back({at() + ".eye", "not a valid number (finite, |v| <= 1e12)"});
+    if (u.eye && !IsValidNumber(*u.eye))
+      out.push_back({at() + ".eye", "not a valid number (finite, |v| <= 1e12)"});
   }
   const std::vector<bool> removed_twice = Repeats(frame.removals, [](std::int64_t id) { return id; });
   for (std::size_t j = 0; j < frame.removals.size() && !truncated; ++j) {

@@ -120,7 +120,7 @@ Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position,
 // Whether a grounded body rising more than step_height went up stairs (a
 // tick of several game frames, each stepping up at most step_height): the
 // lifted path (up, across, down) is clear, and the ground under the path,
-// sampled at least twice per step and every 4 units, rises by at most a
+// sampled at least twice per step and every unit, rises by at most a
 // step between samples and reaches `to`.
 bool StairsAreClear(const Scene& scene, const ModelMove& m, const Vec3& to, double skin,
                     std::vector<Shape>& shapes) {
@@ -130,7 +130,7 @@ bool StairsAreClear(const Scene& scene, const ModelMove& m, const Vec3& to, doub
   const double rise = to.z - from.z, across = std::hypot(to.x - from.x, to.y - from.y);
   const double top = to.z + 2.0 * skin, depth = top - from.z + model.step_height;
   const int n = static_cast<int>(
-      std::min(64.0, std::max(2.0 * std::ceil(rise / model.step_height), std::ceil(across / 4.0))));
+      std::min(64.0, std::max(2.0 * std::ceil(rise / model.step_height), std::ceil(across))));
   double below = from.z;
   for (int i = 1; i <= n; ++i) {
     const double f = static_cast<double>(i) / n;
@@ -156,30 +156,56 @@ bool StaticNear(const Scene& scene, const ModelMove& m, const Vec3& position, do
   return DeepestStart(*scene.statics, shapes, m.mask, 0.0).found;
 }
 
-// Whether a body above every arc of `s` could have landed during the move
-// and left the ground again (a bunny hop, or walking off an edge, within
-// one server tick): walkable ground under `from`, the middle of the move or
-// `to` that the lowest arc reaches, with `to` within a jump above it.
-bool CouldLandAndJump(const Scene& scene, const ModelMove& m, const MoveState& s, double elapsed,
-                      const Vec3& from, const Vec3& to, double probe, std::vector<Shape>& shapes) {
+// The first time in [t0, t1] at which the arc of take-off speed v is at or
+// below dz, or +infinity (the arc rises until v / g and falls after).
+double FirstTimeAtOrBelow(const Arc& arc, double v, double t0, double t1, double dz) {
+  if (arc.Height(v, t1) > dz) return std::numeric_limits<double>::infinity();
+  double lo = std::max(t0, std::min(t1, v / arc.gravity)), hi = t1;
+  if (arc.Height(v, lo) <= dz) return t0 <= lo && arc.Height(v, t0) <= dz ? t0 : lo;
+  for (int i = 0; i < 50; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (arc.Height(v, mid) <= dz ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+// Whether a body in state `s` could have landed during the move and left
+// the ground again (a bunny hop, or walking off an edge, within one server
+// tick): walkable ground under `from`, the middle of the move or `to` that
+// the lowest arc comes down to (from at most a step below it: an air move
+// steps up too) at a time tau, with `to` within a jump from there in the
+// time left.
+// Returns the earliest such tau (seconds into the move), or nothing.
+std::optional<double> LandAndJumpTime(const Scene& scene, const ModelMove& m, const MoveState& s,
+                                      double elapsed, const Vec3& from, const Vec3& to, double probe,
+                                      std::vector<Shape>& shapes) {
   const MovementModel& model = *m.model;
-  const Arc arc = ArcOf(model, s);
+  const Arc arc = ArcOf(model, s), free{model.gravity, model.max_fall_speed};
   const double lowest = s.z0 + arc.Height(s.v_lo, s.air_time + elapsed) - model.step_height;
-  const double jump = HighestBetween(arc, model.jump_speed, 0.0, elapsed) + model.tolerance;
+  std::optional<double> best;
   for (const Vec3& p : {from, 0.5 * (from + to), to}) {
     const double depth = p.z - lowest + probe;
     if (!(depth > 0.0)) continue;
     const Ground ground = GroundUnder(scene, m, p, depth, shapes);
-    if (ground.walkable && to.z <= p.z - ground.probe.distance + jump) return true;
+    if (!ground.walkable) continue;
+    const double floor = p.z - ground.probe.distance;
+    // Falling onto the floor, or stepping onto it from at most a step below.
+    if (s.z0 + arc.Height(s.v_lo, s.air_time) < floor - model.step_height) continue;
+    const double landed =
+        FirstTimeAtOrBelow(arc, s.v_lo, s.air_time, s.air_time + elapsed, floor - s.z0) - s.air_time;
+    if (!(landed <= elapsed)) continue;
+    const double rise = HighestBetween(free, model.jump_speed, 0.0, elapsed - landed) + model.tolerance;
+    if (to.z <= floor + rise && (!best || landed < *best)) best = landed;
   }
-  return false;
+  return best;
 }
 
 // The start pose and the path of `m` (the first rule they break fills `v`):
-// the start no deeper than skin, then the straight sweep, else the step path
-// (up, across, down), else slides.
+// the start no deeper than skin, then the straight sweep, else within a
+// step's rise the step path (up, across, down) or slides, above it stairs
+// (ground to ground) or a jump's path (up, across, down).
 bool PathIsClear(const World& world, const MoveRequest& move, const ModelMove& m, bool grounded_start,
-                 MoveVerdict& v) {
+                 bool ends_grounded, MoveVerdict& v) {
   const MovementModel& model = *m.model;
   const Scene scene = SceneAccess::At(world, std::nullopt);
   const StaticSet& statics = *scene.statics;
@@ -202,7 +228,12 @@ bool PathIsClear(const World& world, const MoveRequest& move, const ModelMove& m
   const bool too_high = delta.z > model.step_height + skin;
   if (!too_high && StepPathIsClear(scene, m, move.to, skin, scratch)) return true;
   if (!too_high && SlidesReach(scene, m, move.to, skin, slides, scratch)) return true;
-  if (too_high && grounded_start && StairsAreClear(scene, m, move.to, skin, scratch)) return true;
+  // Higher than a step: a jump (up, across, down; the arc judges the
+  // height), or from ground to ground, stairs.
+  if (too_high && (grounded_start && ends_grounded ? StairsAreClear(scene, m, move.to, skin, scratch)
+                                                   : StepPathIsClear(scene, m, move.to, skin, scratch))) {
+    return true;
+  }
   v.code = grounded_start && too_high ? MoveCode::kStepTooHigh : MoveCode::kBlocked;
   v.t = direct.t;
   v.normal = direct.normal;
@@ -254,10 +285,26 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   const double ground_speed =
       std::max(GroundSpeed(model, *m.stance), changed ? GroundSpeed(model, *changed->stance) : 0.0);
   const double start_speed = std::max(ground_speed, state->carry);
-  if (across > (grounded_start ? start_speed : model.air_speed) * elapsed + tolerance) {
+  // The tolerance is a total: how far the body's moves together may run
+  // ahead of their speed limits (a 1.5x speed hack gains a little every
+  // move), not a slack granted to each move.
+  // In the air, strafing gains speed at air_acceleration above air_speed.
+  const double air_limit = std::max(model.air_speed, state->carry + model.air_acceleration * elapsed);
+  const double ahead =
+      std::max(0.0, state->ahead + across - (grounded_start ? start_speed : air_limit) * elapsed);
+  if (ahead > tolerance) {
     v.code = MoveCode::kTooFastHorizontal;
     return;
   }
+  // Kept with the body's state when the move is OK, whichever way it ends.
+  struct KeepAhead {
+    std::optional<MoveState>& state;
+    const MoveVerdict& v;
+    double ahead;
+    ~KeepAhead() {
+      if (v.code == MoveCode::kOk) state->ahead = ahead;
+    }
+  } keep_ahead{state, v, ahead};
   const double slope = across * SlopeRise(model);
   const double jump = HighestBetween(arc, model.jump_speed, 0.0, elapsed);
   if (delta.z > model.step_height + slope + jump + tolerance ||
@@ -266,28 +313,32 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
     return;
   }
 
+  const Ground ground = GroundUnder(scene, m, to, probe, shapes);
   // The start pose and the path: straight, up a step, or sliding; with
   // either shape when the stance changed.
-  if (const MoveVerdict before = v; !PathIsClear(world, move, m, grounded_start, v)) {
-    if (MoveVerdict other = before; !changed || !PathIsClear(world, move, *changed, grounded_start, other))
+  if (const MoveVerdict before = v; !PathIsClear(world, move, m, grounded_start, ground.walkable, v)) {
+    if (MoveVerdict other = before;
+        !changed || !PathIsClear(world, move, *changed, grounded_start, ground.walkable, other))
       return;
     v = before;
   }
 
-  // The ground at `to`, and the arc when airborne at either end.
-  const Ground ground = GroundUnder(scene, m, to, probe, shapes);
+  // The arc when airborne at either end.
   v.grounded = ground.walkable;
   v.allowed_position = v.slid_position = to;
   // The horizontal speed carried on: above the ground speed it decays on
-  // the ground; in the air it is the move's own.
+  // the ground; in the air it is the move's own (its average, reached half
+  // way, plus what strafing gains in the other half).
   const double ground_speed_now = GroundSpeed(model, *m.stance);
-  double carry = grounded_start ? Decayed(state->carry, ground_speed_now, model.ground_friction, elapsed)
-                                : across / elapsed;
+  double carry = grounded_start
+                     ? Decayed(state->carry, ground_speed_now, model.ground_friction, elapsed)
+                     : std::min(across / elapsed + 0.5 * model.air_acceleration * elapsed, air_limit);
   // On the ground, a body that was allowed more than its stance's speed (it
-  // crouched, or landed) keeps at most that, decaying towards the ground speed.
+  // crouched, or landed) keeps at most that, decaying towards the ground
+  // speed from the move's average half way through it.
   if (grounded_start && ground.walkable) {
-    carry = Decayed(std::max(state->carry, std::min(across / elapsed, start_speed)), ground_speed_now,
-                    model.ground_friction, elapsed);
+    carry = std::max(carry, Decayed(std::min(across / elapsed, start_speed), ground_speed_now,
+                                    model.ground_friction, 0.5 * elapsed));
   }
   if (!model.airborne_envelope || (grounded_start && ground.walkable)) {
     state =
@@ -319,11 +370,18 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   // new arc from some time in it: at `to`, no faster upwards than a jump.
   // Only checked when the move leaves the body airborne above the ground.
   const bool above = !fit.ok() && fit.need_lo > s.v_hi;
-  if ((above || (fit.ok() && !ground.walkable)) &&
-      CouldLandAndJump(scene, m, s, elapsed, from, to, probe, shapes)) {
-    state = MoveState{true, 0.0, to.z, -model.max_fall_speed, model.jump_speed};
-    state->carry = carry;
-    return;
+  if (above || (fit.ok() && !ground.walkable)) {
+    if (const std::optional<double> landed = LandAndJumpTime(scene, m, s, elapsed, from, to, probe, shapes)) {
+      // At `to` it goes up no faster than a jump, and down no faster than a
+      // fall since it landed (it may have walked off an edge) or, when the
+      // arc held it, than that arc's vertical speed now.
+      const double fell = -model.gravity * (elapsed - *landed);
+      const double arc_now = fit.lo - ArcOf(model, s).gravity * (s.air_time + elapsed);
+      const double lo = fit.ok() ? std::min(fell, arc_now) : fell;
+      state = MoveState{true, 0.0, to.z, std::max(lo, -model.max_fall_speed), model.jump_speed};
+      state->carry = carry;
+      return;
+    }
   }
   if (above) {
     // Above every arc on a steep surface: the surface holds the body up as

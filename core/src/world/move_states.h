@@ -26,6 +26,9 @@ struct MoveState {
   // Horizontal speed carried from the air onto the ground (a landing strafe
   // jump), decaying with ground friction: a grounded move may be as fast.
   double carry = 0.0;
+  // How far the body's OK moves ran ahead of their horizontal speed limits,
+  // in total (at most the model's tolerance; never below 0).
+  double ahead = 0.0;
   int stance = -1;               // of the body's last move (-1: none)
   std::int64_t tick = 0;         // the latest frame's when that move was judged
   std::optional<Vec3> put_back;  // where a rejected last move said the body belongs

@@ -28,7 +28,7 @@ struct FirstHit {
   std::size_t shape = 0;
 };
 FirstHit FirstContact(const Scene& scene, std::span<const Shape> shapes, const Vec3& translation,
-                     const QueryFilter& filter, double skin) {
+                      const QueryFilter& filter, double skin) {
   SweepOptions options;
   options.margin = skin;
   options.start_contacts_block = false;
@@ -46,8 +46,8 @@ FirstHit FirstContact(const Scene& scene, std::span<const Shape> shapes, const V
 SweepResult FirstTouch(const StaticSet& statics, const Shape& shape, const Vec3& translation,
                        const SceneCast& contact) {
   const TriangleMesh* mesh = statics.MeshOf(contact.element);
-  const Shape target = mesh != nullptr ? Shape{mesh->triangle(contact.target.triangle)}
-                                       : *statics.ShapeOf(contact.element);
+  const Shape target =
+      mesh != nullptr ? Shape{mesh->triangle(contact.target.triangle)} : *statics.ShapeOf(contact.element);
   const SweepResult touch = ShapeCast(shape, translation, target);
   return touch.hit && touch.t <= contact.sweep.t ? touch : contact.sweep;
 }
@@ -59,7 +59,8 @@ SweepResult FirstTouch(const StaticSet& statics, const Shape& shape, const Vec3&
 // without running them. Most moves in a match are (81% of a 64-player match
 // on OpenArena's aggressor), and their cost was two BVH traversals with
 // nothing at the end.
-bool SweptBoxIsClear(const StaticSet& statics, const Shape& shape, const Vec3& translation, CategoryMask mask) {
+bool SweptBoxIsClear(const StaticSet& statics, const Shape& shape, const Vec3& translation,
+                     CategoryMask mask) {
   const Aabb start = BoundsOf(shape);
   const Aabb box{Min(start.min, start.min + translation), Max(start.max, start.max + translation)};
   for (std::size_t i = 0; i < statics.elements.size(); ++i) {

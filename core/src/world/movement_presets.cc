@@ -15,14 +15,15 @@ MovementModel MovementModel::Quake() {
   m.stances = {{Shape{Aabb{{-15, -15, -24}, {15, 15, 32}}}, 320.0},
                {Shape{Aabb{{-15, -15, -24}, {15, 15, 16}}}, 80.0}};
   m.air_speed = 640.0;
+  m.air_acceleration = 320.0;  // pm_airaccelerate 1 x g_speed 320
   m.gravity = 800.0;
-  m.jump_speed = 270.0;     // JUMP_VELOCITY
-  m.max_fall_speed = 2000;  // Quake 3 has none; Quake's sv_maxvelocity
-  m.step_height = 18.0;     // STEPSIZE
+  m.jump_speed = 270.0;       // JUMP_VELOCITY
+  m.max_fall_speed = 2000;    // Quake 3 has none; Quake's sv_maxvelocity
+  m.step_height = 18.0;       // STEPSIZE
   m.walkable_normal_z = 0.7;  // MIN_WALK_NORMAL
   m.ground_probe = 0.25;      // PM_GroundTrace
   m.tolerance = 1.0;
-  m.ground_friction = 6.0;    // pm_friction
+  m.ground_friction = 6.0;     // pm_friction
   m.ground_accelerate = 10.0;  // pm_accelerate
   return m;
 }
@@ -34,6 +35,7 @@ MovementModel MovementModel::Source() {
   m.stances = {{Shape{Aabb{{-16, -16, 0}, {16, 16, 72}}}, 320.0},
                {Shape{Aabb{{-16, -16, 0}, {16, 16, 36}}}, 320.0 / 3.0}};
   m.air_speed = 640.0;
+  m.air_acceleration = 2000.0;                   // at most 30 a tick (AirAccelerate's cap) at 66 ticks/s
   m.gravity = 800.0;                             // sv_gravity
   m.jump_speed = std::sqrt(2.0 * 800.0 * 45.0);  // 268.33: a 45-unit jump
   m.max_fall_speed = 3500.0;                     // sv_maxvelocity
@@ -41,8 +43,8 @@ MovementModel MovementModel::Source() {
   m.walkable_normal_z = 0.7;                     // sv_standable_normal
   m.ground_probe = 2.0;                          // CategorizePosition
   m.tolerance = 1.0;
-  m.ground_friction = 4.0;                       // sv_friction
-  m.ground_accelerate = 10.0;                    // sv_accelerate
+  m.ground_friction = 4.0;     // sv_friction
+  m.ground_accelerate = 10.0;  // sv_accelerate
   return m;
 }
 
@@ -78,6 +80,7 @@ bool ValidateMovementModel(const MovementModel& m, std::string_view path, std::v
       out.push_back({stance + ".max_speed", "must be a valid number >= 0"});
   }
   check("air_speed", m.air_speed, m.air_speed >= 0.0, "must be a valid number >= 0");
+  check("air_acceleration", m.air_acceleration, m.air_acceleration >= 0.0, "must be a valid number >= 0");
   check("gravity", m.gravity, m.gravity > 0.0, "must be a valid number > 0");
   check("jump_speed", m.jump_speed, m.jump_speed >= 0.0, "must be a valid number >= 0");
   check("max_fall_speed", m.max_fall_speed, m.max_fall_speed > 0.0, "must be a valid number > 0");

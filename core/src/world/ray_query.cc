@@ -46,7 +46,8 @@ Ray ToFrame(const Ray& ray, const Mat3& rotation, const Vec3& origin) {
 RayHit RayCastRounded(const Ray& ray, const Shape& shape, double grow) {
   const Vec3 unit = NormalizedOr(ray.direction, Vec3{1, 0, 0});
   const Aabb b = BoundsOf(shape);
-  const double reach = (Length(Max(Abs(b.min - ray.origin), Abs(b.max - ray.origin))) + grow) * (1 + 1e-9) + 1e-9;
+  const double reach =
+      (Length(Max(Abs(b.min - ray.origin), Abs(b.max - ray.origin))) + grow) * (1 + 1e-9) + 1e-9;
   const SweepResult s = ShapeCast(Sphere{ray.origin, grow}, unit * reach, shape);
   if (!s.hit || !(s.t * reach <= ray.max_distance)) return {};
   RayHit h;
@@ -104,8 +105,8 @@ namespace {
 // frame (and into a part's frame when it has a local pose) instead of every
 // part into the world.
 template <typename Range, typename Offer>
-void CastAtParts(const Scene& scene, std::size_t i, const Ray& ray, double grow, PosedBody& posed, Range range,
-                 Offer offer) {
+void CastAtParts(const Scene& scene, std::size_t i, const Ray& ray, double grow, PosedBody& posed,
+                 Range range, Offer offer) {
   const BodyState& b = scene.body(i);
   scene.Posed(i, posed);
   const Ray reach{ray.origin, ray.direction, range()};
@@ -117,8 +118,8 @@ void CastAtParts(const Scene& scene, std::size_t i, const Ray& ray, double grow,
     const bool identity = local == Pose{};
     const Mat3 part_rotation = identity ? Mat3{} : RotationFromQuat(local.rotation);
     const Ray part_ray = identity ? Ray{local_ray.origin, local_ray.direction, range()}
-                                  : ToFrame(Ray{local_ray.origin, local_ray.direction, range()}, part_rotation,
-                                            local.position);
+                                  : ToFrame(Ray{local_ray.origin, local_ray.direction, range()},
+                                            part_rotation, local.position);
     if (!RayNearSphere(part_ray, set.spheres[k].center, set.spheres[k].radius + grow)) continue;
     const RayHit h = RayCastGrown(part_ray, set.shapes[k], grow);
     if (!h.hit) continue;
@@ -137,10 +138,12 @@ void CastAtParts(const Scene& scene, std::size_t i, const Ray& ray, double grow,
 bool RayMeetsBody(const Scene& scene, std::size_t i, const Ray& ray, double grow) {
   PosedBody posed;
   bool met = false;
-  CastAtParts(scene, i, ray, grow, posed, [&] { return ray.max_distance; }, [&](const WorldRayHit&) {
-    met = true;
-    return false;
-  });
+  CastAtParts(
+      scene, i, ray, grow, posed, [&] { return ray.max_distance; },
+      [&](const WorldRayHit&) {
+        met = true;
+        return false;
+      });
   return met;
 }
 
@@ -168,16 +171,17 @@ std::size_t CastRay(const Scene& scene, const Ray& ray, const QueryFilter& filte
       const BodyState& b = scene.body(i);
       if (!Passes(filter, b.category) || Ignored(filter, b.id)) return range();
       bool stop = false;
-      CastAtParts(scene, i, ray, i == grown ? inflation.amount : 0.0, posed, range, [&](const WorldRayHit& w) {
-        if (mode == RayMode::kAll) {
-          ++total;
-          hits.push_back(w);
-          return true;
-        }
-        nearest.Offer(w);
-        stop = mode == RayMode::kAny;
-        return !stop;
-      });
+      CastAtParts(scene, i, ray, i == grown ? inflation.amount : 0.0, posed, range,
+                  [&](const WorldRayHit& w) {
+                    if (mode == RayMode::kAll) {
+                      ++total;
+                      hits.push_back(w);
+                      return true;
+                    }
+                    nearest.Offer(w);
+                    stop = mode == RayMode::kAny;
+                    return !stop;
+                  });
       return stop ? -1.0 : range();  // -1 ends the traversal.
     };
     if (grown < scene.body_count()) visit(static_cast<std::uint32_t>(grown));

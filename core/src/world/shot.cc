@@ -39,7 +39,8 @@ double ClaimMissDistance(const ShotRequest& shot, const Shape& part) {
 void ValidateNamedTime(const std::optional<Time>& t, std::string_view name, std::vector<Violation>& out) {
   std::vector<Violation> problems;
   internal::ValidateTime(t, problems);
-  for (Violation& p : problems) out.push_back({std::string(name) + p.field.substr(2), std::move(p.description)});
+  for (Violation& p : problems)
+    out.push_back({std::string(name) + p.field.substr(2), std::move(p.description)});
 }
 
 bool Contains(const std::vector<std::int64_t>& ids, std::int64_t id) {

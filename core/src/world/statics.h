@@ -21,7 +21,7 @@ struct StaticSet {
   // rounding), and the elements without finite bounds (halfspaces), so that
   // a query visits the elements near it, not every one (a world of 100,000
   // primitives answers a ray in microseconds).
-  BodyTree tree;                         // item k is element bounded[k].
+  BodyTree tree;  // item k is element bounded[k].
   std::vector<std::uint32_t> bounded;
   std::vector<std::uint32_t> unbounded;
 
