@@ -10,6 +10,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <utility>
@@ -780,6 +781,46 @@ Json MovementModel() {
   return s.Done();
 }
 
+// The movement model's finer rules (docs/moves.md): stairs climbed within
+// one tick, a crouch while running (the run speed for that move, then a
+// decaying carry), the ground speed of a player turning as it runs (320 x
+// sqrt(10 / 6) = 413), and a 60-degree ramp too steep to walk up.
+Json MovementRules() {
+  Script s("world/movement_rules", "conf-movement-rules");
+  const auto box = [](std::int64_t id, Json lo, Json hi) {
+    return Json{{"id", id}, {"shape", AabbJ(lo, hi)}};
+  };
+  const double k = std::tan(60.0 * std::numbers::pi / 180.0);  // the ramp's rise per unit along x
+  s.Create({{"statics",
+             {box(1, V(-1000, -1000, -16), V(1000, 2000, 0)),
+              box(2, V(20, -50, 0), V(100, 50, 10)),
+              box(3, V(28, -50, 0), V(100, 50, 20)),
+              box(4, V(36, -50, 0), V(100, 50, 30)),
+              {{"id", 5},
+               {"mesh",
+                {{"vertices", {0, 300, 0, 100, 300, 100 * k, 100, 400, 100 * k, 0, 400, 0}},
+                 {"indices", {0, 1, 2, 0, 2, 3}}}}}}},
+            {"policy", {{"movement", {{"preset", "MOVEMENT_PRESET_QUAKE"}}}}}});
+  const double on_ramp = 25 * k + 24;  // box origin at x 10, its front bottom edge (x 25) on the ramp
+  s.Push({{"tick", 1},
+          {"bodies",
+           {Player(1, V(0, 0, 24)), Player(2, V(0, 600, 24)), Player(3, V(10, 350, on_ramp)),
+            Player(4, V(0, 800, 24))}}});
+  const auto move = [](std::int64_t body, Json from, Json to, double elapsed, int stance = 0) {
+    return Json{{"body_id", body}, {"from", from}, {"to", to}, {"elapsed", elapsed}, {"stance", stance}};
+  };
+  s.Moves({move(1, V(0, 0, 24), V(40, 0, 54), 0.125),         // three 10-unit steps: OK
+           move(2, V(0, 600, 24), V(40, 600, 24), 0.125),     // running at 320: OK
+           move(2, V(40, 600, 24), V(70, 600, 24), 0.1, 1),   // crouching at 300: OK
+           move(2, V(70, 600, 24), V(100, 600, 24), 0.1, 1),  // still 300: TOO_FAST_HORIZONTAL
+           move(2, V(70, 600, 24), V(90, 600, 24), 0.1, 1),   // 200, decaying: OK
+           move(3, V(10, 350, on_ramp), V(15, 350, on_ramp + 5 * k), 0.016),  // up the ramp: TOO_STEEP
+           move(4, V(0, 800, 24), V(40, 800, 24), 0.1),                       // turning at 400: OK
+           move(4, V(40, 800, 24), V(90, 800, 24), 0.1)});                    // 500: TOO_FAST_HORIZONTAL
+  s.Delete();
+  return s.Done();
+}
+
 // The budget across moves: ticks of 1/64 s, 330 units/s.
 Json MoveBudget() {
   Script s("world/move_budget", "conf-budget");
@@ -941,7 +982,7 @@ Json TickStream() {
 
 Json BuildWorldGolden() {
   Json cases = Json::array({Lifecycle(), Frames(), Queries(), Shots(), ShotPolicy(), NegativeTicks(), Moves(),
-                            MovementModel(), MoveBudget(), Errors(), Recreate()});
+                            MovementModel(), MovementRules(), MoveBudget(), Errors(), Recreate()});
   return {{"tolerance", {{"abs", kAbsTolerance}, {"rel", kRelTolerance}}},
           {"server_args",
            {"--max_items_per_request=" + std::to_string(kMaxItemsPerRequest),

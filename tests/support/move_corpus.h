@@ -97,7 +97,7 @@ struct JudgeResult {
 
 // Pushes the bots' server-tick positions as frames (one body per bot with
 // the stance's movement shape) and judges each move to the latest frame,
-// then the cheats (made for this tick length) from an extra body.
+// then the cheats (made for this tick length), each from a body of its own.
 JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup);
 
 // One row of the published table: "| map | 16 ms | box | moves | ... |".

@@ -9,30 +9,35 @@
 // (START_PENETRATING), the path (BLOCKED, or STEP_TOO_HIGH where only a
 // higher step than step_height would pass), then the vertical envelope when
 // airborne_envelope is on (FLYING, TOO_STEEP, TOO_FAST_VERTICAL):
-// - Ground. A body is grounded where its shape moved down by ground_probe
-//   touches a static whose surface normal has up-component >=
-//   walkable_normal_z (Quake's PM_GroundTrace: 0.25 units, normal z >= 0.7).
-// - Path. The straight sweep from `from` to `to`; if it is blocked, the step
-//   path: up by the rise (at most step_height), across, and down onto `to`
-//   (Quake's PM_StepSlideMove, Unreal's StepUp). A grounded move that goes
-//   down at most step_height and ends grounded stays on the ground (step
-//   down, snapped), a longer drop is a fall.
-// - Speeds. Horizontal |to - from| in the plane over elapsed: at most the
-//   stance's ground speed when the body starts grounded, air_speed when it
-//   starts airborne (strafe-jumping gains speed in the air). A body that
-//   lands faster than its ground speed keeps that speed as its limit,
-//   decaying by exp(-ground_friction t) on the ground (Quake's PM_Friction:
-//   speed -= speed * friction * dt above stopspeed). Vertical: a rise
-//   beyond what a step, the slope and a jump allow, or a drop beyond a fall
-//   at max_fall_speed, is TOO_FAST_VERTICAL.
-// - Envelope. Once airborne (a jump, a step off a ledge), the body follows
-//   z(t) = z0 + v0 t - g t^2 / 2 (falling no faster than max_fall_speed) for
-//   one take-off speed v0 in [-max_fall_speed, jump_speed], within
-//   tolerance: each airborne move narrows the v0 interval, kept per body in
-//   the World. Above every such arc is FLYING (TOO_STEEP when the body stands
-//   on a surface too steep to walk), below it TOO_FAST_VERTICAL unless a
-//   ceiling was hit (then the arc restarts with v0 <= 0). A landing may be up
-//   to step_height above the arc. Grounded again, the arc ends.
+// - Ground. A body is grounded where the bounding boxes of its movement
+//   shapes moved down by ground_probe touch a static whose surface normal
+//   has up-component >= walkable_normal_z (Quake's PM_GroundTrace: 0.25
+//   units, normal z >= 0.7); checked at every move's start and end.
+// - Path. The straight sweep from `from` to `to`; if it is blocked and the
+//   rise is at most step_height, the step path (up, across, down onto `to`:
+//   Quake's PM_StepSlideMove, Unreal's StepUp) or up to three slides;
+//   higher, from ground to ground, stairs (the ground under the path rises
+//   by at most a step at a time), else a jump's path (up, across, down).
+// - Speeds. Horizontal |to - from| in the plane: grounded, at most the
+//   stance's ground speed (max_speed x sqrt(ground_accelerate /
+//   ground_friction): a player turning as it runs), or a faster speed the
+//   body carries from a landing or a stance change, decaying; airborne,
+//   air_speed or what it carries plus air_acceleration. The tolerance is a
+//   total over the body's moves. Vertical: a rise beyond what a step, the
+//   slope and a jump allow, or a drop beyond a fall at max_fall_speed, is
+//   TOO_FAST_VERTICAL.
+// - Envelope. Once airborne (a jump, a step off a ledge, at any time within
+//   a move), the body follows z(t) = z0 + v0 t - g t^2 / 2 (falling no
+//   faster than max_fall_speed) for a take-off speed v0 in an interval that
+//   each airborne move narrows, within tolerance, kept per body in the
+//   World. Above every arc is FLYING (TOO_STEEP on a surface too steep to
+//   walk) unless the body could have landed and jumped again within the
+//   move, or it slides on a steep surface (a slower fall, once per slide);
+//   below every arc is TOO_FAST_VERTICAL unless something static is near
+//   that it could have met (the arc restarts there). A landing may be up to
+//   step_height above the arc. Grounded again, the arc ends.
+// - State. It restarts when the body teleported since its last move, and
+//   after a rejected move whose body was not put where the verdict said.
 #ifndef COLLIDE_MOVEMENT_H_
 #define COLLIDE_MOVEMENT_H_
 

@@ -389,16 +389,21 @@ const (
 	MoveCode_MOVE_CODE_INVALID MoveCode = 6
 	// With a movement model (docs/moves.md), allowed_position `from` unless
 	// said otherwise:
-	// Faster in the horizontal plane than the stance's ground speed (a move
-	// starting grounded) or the air speed (starting airborne).
+	// Faster in the horizontal plane than the body's limit: its stance's
+	// ground speed (or a faster speed it carries from a landing or a stance
+	// change, decaying) starting grounded, the air speed (plus what strafing
+	// gains) starting airborne; the tolerance is a total over the body's
+	// moves, so a small excess every move adds up.
 	MoveCode_MOVE_CODE_TOO_FAST_HORIZONTAL MoveCode = 7
 	// Rises or drops more than a step, the steepest walkable slope, a jump or
 	// a fall at max_fall_speed allow; or, airborne, below every fall arc from
-	// its take-off (falling faster than gravity) with no ceiling to explain
-	// it: allowed_position is `to` at the arc's lowest height.
+	// its take-off (falling faster than gravity) with nothing static near
+	// that it could have met: allowed_position is `to` at the arc's lowest
+	// height.
 	MoveCode_MOVE_CODE_TOO_FAST_VERTICAL MoveCode = 8
 	// Blocked (as BLOCKED, with t, normal, target, allowed and slid
-	// positions) where only a step higher than step_height would pass.
+	// positions) where only a step higher than step_height would pass (from
+	// ground to ground: no stairs under the path).
 	MoveCode_MOVE_CODE_STEP_TOO_HIGH MoveCode = 9
 	// Airborne above every jump/fall arc from its take-off (hovering, rising
 	// in the air): allowed_position is `to` at the arc's highest height.
