@@ -3,6 +3,7 @@
 // requests are encoded here from those values), and one test per class of
 // bad input asserting the code and the field path or limit named.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -627,6 +628,51 @@ TEST(WorldMapFileTest, ImportedFromMapsDir) {
   e->mutable_map_file()->set_name("wall.obj");
   const grpc::Status s = plain->CreateWorld(Ctx("other").get(), request, &info);
   EXPECT_EQ(BadRequestFields(s), std::vector<std::string>{"statics[0].map_file"});
+  std::filesystem::remove_all(dir);
+}
+
+// A map name in --maps_dir that is not a regular file is refused by name at
+// once: a FIFO no writer ever opens (open() would block a thread for good)
+// and a directory. Three such calls at once, then a legitimate one on the
+// same server.
+TEST(WorldMapFileTest, OnlyRegularFilesAreOpened) {
+  const std::string dir = ::testing::TempDir() + "/world_fifo_maps_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(mkfifo((dir + "/trap.bsp").c_str(), 0600), 0);
+  std::filesystem::create_directories(dir + "/folder.obj");
+  std::ofstream(dir + "/wall.obj") << "v 10 -5 0\nv 10 5 0\nv 10 5 4\nv 10 -5 4\nf 1 2 3\nf 1 3 4\n";
+  Options o;
+  o.maps_dir = dir;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  const auto create = [&](const std::string& world, const std::string& map) {
+    v1::CreateWorldRequest request;
+    request.set_world_id(world);
+    v1::StaticElement* e = request.add_statics();
+    e->set_id(kWall);
+    e->mutable_map_file()->set_name(map);
+    v1::WorldInfo info;
+    std::unique_ptr<grpc::ClientContext> context = Ctx(world);
+    context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    return stub->CreateWorld(context.get(), request, &info);
+  };
+  std::vector<std::future<grpc::Status>> fifo_calls;
+  for (int i = 0; i < 3; ++i) {
+    fifo_calls.push_back(std::async(std::launch::async, create, "fifo-" + std::to_string(i), "trap.bsp"));
+  }
+  for (std::future<grpc::Status>& call : fifo_calls) {
+    const grpc::Status s = call.get();
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+    EXPECT_NE(s.error_message().find("trap.bsp: not a regular file (a FIFO)"), std::string::npos)
+        << s.error_message();
+    EXPECT_EQ(BadRequestFields(s), std::vector<std::string>{"statics[0].map_file"});
+  }
+  const grpc::Status folder = create("folder", "folder.obj");
+  EXPECT_EQ(folder.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(folder.error_message().find("folder.obj: not a regular file (a directory)"), std::string::npos)
+      << folder.error_message();
+  const grpc::Status wall = create(kWorld, "wall.obj");
+  EXPECT_TRUE(wall.ok()) << wall.error_message();
   std::filesystem::remove_all(dir);
 }
 

@@ -775,7 +775,9 @@ func (x *Mesh) GetIndices() []uint32 {
 // Read at creation by the import library (docs/meshes.md "Map import": units
 // and axes as the file's); a file that is missing or does not parse is
 // INVALID_ARGUMENT naming statics[i].map_file, as is any map file when the
-// server has no --maps_dir. Its triangles count against
+// server has no --maps_dir, and a name that is not a regular file (a FIFO,
+// device or directory: "NAME: not a regular file (a FIFO)", never read;
+// the same for the files a glTF or OBJ names). Its triangles count against
 // --max_triangles_per_world.
 type MapFile struct {
 	state         protoimpl.MessageState
