@@ -10,6 +10,7 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -183,6 +184,37 @@ convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& 
     }
     return *std::move(mesh);
   };
+}
+
+// Whether a world call runs on the CallExecutor rather than on the gRPC
+// thread that delivered it: CreateWorld always (statics' validation, map
+// files, BVH builds: up to seconds), a call on a world when its request is
+// over TickStream::kMaxInlineBytes or kMaxInlineItems queries, shots or
+// moves (as a Tick message). GetWorld, ListWorlds and DeleteWorld are short.
+constexpr std::size_t kMaxInlineItems = 32;
+template <typename Request>
+bool PostsWork(const Request& request, std::size_t bytes) {
+  if constexpr (std::is_same_v<Request, v1::CreateWorldRequest>) {
+    return true;
+  } else if constexpr (std::is_same_v<Request, v1::GetWorldRequest> ||
+                       std::is_same_v<Request, v1::ListWorldsRequest> ||
+                       std::is_same_v<Request, v1::DeleteWorldRequest>) {
+    return false;
+  } else {
+    return bytes > TickStream::kMaxInlineBytes || RequestItems(request) > kMaxInlineItems;
+  }
+}
+
+// A posted call's status before it runs: CANCELLED when its client gave up,
+// DEADLINE_EXCEEDED when its deadline passed while it waited for a thread
+// (either way it does not run); else OK.
+grpc::Status WaitedTooLong(grpc::CallbackServerContext& context) {
+  if (context.IsCancelled()) return ToGrpcStatus({RequestError::Kind::kCancelled, "the call was cancelled"});
+  if (std::chrono::system_clock::now() >= context.deadline()) {
+    return ToGrpcStatus({RequestError::Kind::kDeadlineExceeded,
+                         "the deadline passed while the call waited for a thread: not run"});
+  }
+  return grpc::Status::OK;
 }
 
 }  // namespace
@@ -441,22 +473,41 @@ grpc::Status WorldService::Handle(const Caller& caller, const v1::ListWorldsRequ
 // Raw serving (as CollisionService): the bytes are parsed by ParseRequest, so
 // that a body that does not parse is INVALID_ARGUMENT naming the message type
 // (gRPC's typed handlers answer it UNIMPLEMENTED with an empty message); the
-// parsed request goes to Handle, then the response is serialized.
+// parsed request goes to Handle, then the response is serialized. Work that
+// may be long (PostsWork) runs on the service's CallExecutor, so that it
+// never holds one of gRPC's few callback threads, which also accept
+// connections and answer health checks; a posted call whose client gave up
+// or whose deadline passed while it waited for a thread is answered so
+// without running.
 template <typename Request, typename Response>
 grpc::ServerUnaryReactor* WorldService::ServeRaw(grpc::CallbackServerContext* context,
                                                  const grpc::ByteBuffer* request_bytes,
                                                  grpc::ByteBuffer* response_bytes) {
   const auto start = std::chrono::steady_clock::now();
-  Request request;
-  Response response;
-  grpc::Status status = ParseRequest(*request_bytes, request);
-  if (status.ok()) status = Handle(CallerOf(*context), request, &response);
-  if (status.ok()) {
-    bool own_buffer = false;
-    status = grpc::SerializationTraits<Response>::Serialize(response, response_bytes, &own_buffer);
-  }
-  world_metrics_.Record(metrics_, RpcName<Request>(), WorldIdOf(request), status, response, start);
-  return Finish(context, status);
+  struct Call {
+    Request request;
+    Response response;
+  };
+  auto call = std::make_shared<Call>();
+  grpc::Status status = ParseRequest(*request_bytes, call->request);
+  const auto serve = [this, context, response_bytes, call, start](grpc::Status status) {
+    if (status.ok()) status = Handle(CallerOf(*context), call->request, &call->response);
+    if (status.ok()) {
+      bool own_buffer = false;
+      status = grpc::SerializationTraits<Response>::Serialize(call->response, response_bytes, &own_buffer);
+    }
+    world_metrics_.Record(metrics_, RpcName<Request>(), WorldIdOf(call->request), status, call->response,
+                          start);
+    return status;
+  };
+  if (!status.ok() || !PostsWork(call->request, request_bytes->Length()))
+    return Finish(context, serve(status));
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  executor_.Post([this, context, reactor, serve] {
+    if (config_.hooks.before_posted_world_call) config_.hooks.before_posted_world_call(*context);
+    reactor->Finish(serve(WaitedTooLong(*context)));
+  });
+  return reactor;
 }
 
 void WorldService::AttachMetrics(Metrics& metrics) {

@@ -6,11 +6,16 @@
 // grpc::Status (or a Tick answer's google.rpc.Status) only by
 // status_mapping.h. Errors as world.proto's header lists them.
 //
-// The unary handlers run on gRPC's callback threads: world calls are short (a
-// frame, a batch of queries), and a mesh's BVH is built once at creation.
-// Tick streams (TickStream, world_tick.h) run their messages with the unary
-// calls' code (Run): a small one on the gRPC thread that read it, a large one
-// on the service's CallExecutor.
+// Where the work runs: gRPC 1.51's callback threads are few, and the same
+// threads accept connections and answer health checks, so work that may be
+// long never runs there. CreateWorld (statics, map files, BVH builds) and
+// any call on a world over 16 KiB or 32 items run on the service's
+// CallExecutor (`--worker_threads` threads); a call that waited there past
+// its deadline, or whose client cancelled, is answered without running.
+// Short calls (GetWorld, ListWorlds, DeleteWorld, a small batch) run on the
+// gRPC thread, cheaper than a handoff. Tick streams (TickStream,
+// world_tick.h) run their messages with the unary calls' code (Run): a small
+// one on the gRPC thread that read it, a large one on the CallExecutor.
 #ifndef COLLIDE_SERVER_WORLD_SERVICE_H_
 #define COLLIDE_SERVER_WORLD_SERVICE_H_
 
@@ -62,9 +67,9 @@ struct WorldServiceConfig {
   // The server's admission limits (shared with CollisionService); null:
   // none. Counts every world call on a world, and each Tick message.
   Admission* admission = nullptr;
-  // Threads running large Tick messages (TickStream::kMaxInlineBytes).
+  // Threads running long world calls and large Tick messages (CallExecutor).
   int call_threads = 2;
-  // Tests only (TestHooks' Tick hooks).
+  // Tests only (TestHooks' world hooks).
   TestHooks hooks;
 };
 

@@ -9,11 +9,13 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <regex>
 #include <thread>
 
@@ -23,6 +25,7 @@
 #include "convert/world_packed.h"
 #include "convert/world_results.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "server/world_metrics.h"
 #include "spdlog/sinks/base_sink.h"
@@ -674,6 +677,99 @@ TEST(WorldMapFileTest, OnlyRegularFilesAreOpened) {
   const grpc::Status wall = create(kWorld, "wall.obj");
   EXPECT_TRUE(wall.ok()) << wall.error_message();
   std::filesystem::remove_all(dir);
+}
+
+// Long world work runs off gRPC's callback threads: with every call thread
+// held inside CreateWorld (a test hook) and more creations queued behind
+// them, health checks, a short world call and a pair query are answered at
+// once. A creation whose deadline passed while it waited is not run.
+TEST(WorldBusyTest, LongWorldWorkLeavesHealthAndShortCallsServed) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool hold = false, released = false;
+  int held = 0;
+  Options o;
+  o.worker_threads = 2;
+  o.hooks.before_posted_world_call = [&](grpc::CallbackServerContext&) {
+    std::unique_lock lock(mu);
+    if (!hold) return;
+    ++held;
+    cv.notify_all();
+    cv.wait(lock, [&] { return released; });
+  };
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  {
+    std::lock_guard lock(mu);
+    hold = true;
+  }
+  const auto create = [&](const std::string& id, std::chrono::milliseconds timeout) {
+    std::unique_ptr<grpc::ClientContext> context = Ctx(id);
+    context->set_deadline(std::chrono::system_clock::now() + timeout);
+    v1::WorldInfo created;
+    return stub->CreateWorld(context.get(), CreateRequest(id), &created);
+  };
+  std::vector<std::future<grpc::Status>> creations;
+  for (int i = 0; i < 6; ++i) {
+    creations.push_back(
+        std::async(std::launch::async, create, "busy-" + std::to_string(i), std::chrono::seconds(30)));
+  }
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return held == 2; }));
+  }
+  const grpc::Status late = create("late", std::chrono::milliseconds(300));
+  EXPECT_EQ(late.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+
+  auto health = grpc::health::v1::Health::NewStub(server.channel);
+  for (int i = 0; i < 20; ++i) {
+    grpc::health::v1::HealthCheckRequest request;
+    grpc::health::v1::HealthCheckResponse response;
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    ASSERT_TRUE(health->Check(&context, request, &response).ok()) << i;
+    EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+  }
+  const auto soon = [] {
+    std::unique_ptr<grpc::ClientContext> context = Ctx();
+    context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    return context;
+  };
+  v1::GetWorldRequest get;
+  get.set_world_id(kWorld);
+  EXPECT_TRUE(stub->GetWorld(soon().get(), get, &info).ok());
+  v1::QueryWorldRequest query;
+  query.set_world_id(kWorld);
+  v1::WorldRayCast* ray = query.add_ray_casts();
+  ray->mutable_ray()->mutable_origin()->set_z(1);
+  ray->mutable_ray()->mutable_direction()->set_x(1);
+  v1::QueryWorldResponse answer;
+  const grpc::Status queried = stub->QueryWorld(soon().get(), query, &answer);
+  EXPECT_TRUE(queried.ok()) << queried.error_message();
+  v1::QueryPairsRequest pairs;
+  pairs.set_level(v1::QUERY_LEVEL_INTERSECT);
+  v1::ShapePair* pair = pairs.add_pairs();
+  pair->mutable_a()->mutable_sphere()->set_radius(1);
+  pair->mutable_b()->mutable_sphere()->set_radius(1);
+  v1::QueryPairsResponse pair_answer;
+  grpc::ClientContext pair_context;
+  pair_context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  const grpc::Status paired = server.stub->QueryPairs(&pair_context, pairs, &pair_answer);
+  EXPECT_TRUE(paired.ok()) << paired.error_message();
+  {
+    std::lock_guard lock(mu);
+    EXPECT_EQ(held, 2);  // The short calls did not wait for a call thread.
+    released = true;
+  }
+  cv.notify_all();
+  for (std::future<grpc::Status>& creation : creations) {
+    const grpc::Status s = creation.get();
+    EXPECT_TRUE(s.ok()) << s.error_message();
+  }
+  get.set_world_id("late");
+  EXPECT_EQ(stub->GetWorld(Ctx("late").get(), get, &info).error_code(), grpc::StatusCode::NOT_FOUND);
 }
 
 // Queries and frames on one world from many threads: every answer is the
