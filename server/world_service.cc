@@ -144,10 +144,13 @@ void AddQueryProblems(std::string_view list, std::size_t i, std::string_view res
 
 // Map files from `maps_dir` through the import library (collide::importer),
 // capped at the world's triangle limit while reading; a mesh is shared with
-// the worlds already on the same file (`cache`).
-convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& limits, MapCache& cache) {
+// the worlds already on the same file (`cache`). A map over the triangle
+// limit sets `over_limit` (RESOURCE_EXHAUSTED naming --max_triangles_per_world)
+// as well as a violation.
+convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& limits, MapCache& cache,
+                                Outcome& over_limit) {
   if (maps_dir.empty()) return nullptr;
-  return [maps_dir, max = limits.max_triangles_per_world, &cache](
+  return [maps_dir, max = limits.max_triangles_per_world, &cache, &over_limit](
              const v1::MapFile& map, const std::string& path,
              convert::ViolationList& violations) -> std::shared_ptr<const TriangleMesh> {
     const std::string& name = map.name();
@@ -179,6 +182,13 @@ convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& 
       // The library's message starts with the path; the caller knows the name only.
       std::string message(mesh.status().message());
       if (message.starts_with(maps_dir + "/")) message.erase(0, maps_dir.size() + 1);
+      // The import's triangle cap is the flag's value ("N triangles exceed
+      // the limit of M"); its other caps are the file's faults.
+      if (mesh.status().code() == absl::StatusCode::kResourceExhausted &&
+          message.find(" triangles exceed the limit of ") != std::string::npos && !over_limit) {
+        over_limit = RequestError{RequestError::Kind::kLimitExceeded,
+                                  absl::StrCat(path, ": ", message, "; --max_triangles_per_world is ", max)};
+      }
       violations.Add(path, std::move(message));
       return nullptr;
     }
@@ -278,8 +288,10 @@ Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequ
 
   convert::DecodeArena arena;
   std::vector<StaticElement> statics;
+  Outcome over_limit;
   if (!convert::DecodeStatics(request, statics, arena, violations,
-                              MapLoaderFor(config_.maps_dir, registry_.limits(), maps_))) {
+                              MapLoaderFor(config_.maps_dir, registry_.limits(), maps_, over_limit))) {
+    if (over_limit) return over_limit;
     return InvalidFields(std::move(violations));
   }
   std::shared_ptr<WorldEntry> entry;
@@ -632,8 +644,12 @@ Outcome WorldService::RunTick(const std::string& owner, const std::string& world
   check_id("moves", request.has_moves(), request.moves().world_id());
   if (!violations.empty()) return InvalidFields(std::move(violations));
 
-  const AdmissionGuard admitted(config_.admission,
-                                Charged(RequestItems(request), config_.max_items_per_request));
+  // The message's parts together, as one unary call: over
+  // --max_items_per_request is refused before anything runs, so that
+  // admission charges every item it runs.
+  const std::size_t items = RequestItems(request);
+  if (Outcome refused = CheckItems(items, config_.max_items_per_request)) return refused;
+  const AdmissionGuard admitted(config_.admission, items);
   if (admitted.refused()) return config_.admission->Refusal();
   if (config_.hooks.before_tick_message) config_.hooks.before_tick_message(request.sequence());
   const std::shared_ptr<WorldEntry> entry = registry_.Find(owner, world);

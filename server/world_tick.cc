@@ -6,6 +6,7 @@
 
 #include "google/protobuf/arena.h"
 #include "grpcpp/support/proto_buffer_reader.h"
+#include "server/request_encoding.h"
 #include "server/service.h"
 #include "server/status_mapping.h"
 
@@ -154,8 +155,12 @@ void TickStream::Answer(Read read) {
     google::protobuf::Arena arena(ThreadArenaOptions());
     auto* request = google::protobuf::Arena::CreateMessage<v1::TickRequest>(&arena);
     auto* response = google::protobuf::Arena::CreateMessage<v1::TickResponse>(&arena);
-    grpc::ProtoBufferReader reader(&read.bytes);
-    if (grpc::Status parsed = ParseRequest(reader, read.bytes.Length(), *request); !parsed.ok()) {
+    // A compressed message is refused as a compressed unary request is
+    // (request_encoding.h), without being inflated or parsed.
+    RequestReader reader(read.bytes);
+    grpc::Status parsed = CheckRequestEncoding(reader);
+    if (parsed.ok()) parsed = ParseRequest(reader, read.bytes.Length(), *request);
+    if (!parsed.ok()) {
       // Its sequence is unknown: 0 (world.proto asks for sequences >= 1).
       response->mutable_status()->set_code(parsed.error_code());
       response->mutable_status()->set_message(parsed.error_message());

@@ -679,6 +679,62 @@ TEST(WorldMapFileTest, OnlyRegularFilesAreOpened) {
   std::filesystem::remove_all(dir);
 }
 
+// What world.proto documents, held: a map over --max_triangles_per_world is
+// RESOURCE_EXHAUSTED naming the flag; default_max_speed must be > 0; an
+// empty QueryWorld is INVALID_ARGUMENT naming ray_casts; a move's max_speed
+// of +Inf is an INVALID verdict.
+TEST(WorldProtoContractTest, LimitsAndRangesAreAsDocumented) {
+  const std::string dir = ::testing::TempDir() + "/world_contract_maps_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/wall.obj") << "v 10 -5 0\nv 10 5 0\nv 10 5 4\nv 10 -5 4\nf 1 2 3\nf 1 3 4\n";
+  Options o;
+  o.maps_dir = dir;
+  o.world_limits.max_triangles_per_world = 1;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::CreateWorldRequest map_world;
+  map_world.set_world_id("map");
+  v1::StaticElement* e = map_world.add_statics();
+  e->set_id(kWall);
+  e->mutable_map_file()->set_name("wall.obj");
+  v1::WorldInfo info;
+  const grpc::Status over = stub->CreateWorld(Ctx("map").get(), map_world, &info);
+  EXPECT_EQ(over.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << over.error_message();
+  EXPECT_NE(over.error_message().find("wall.obj: 2 triangles exceed the limit of 1"), std::string::npos)
+      << over.error_message();
+  EXPECT_NE(over.error_message().find("--max_triangles_per_world is 1"), std::string::npos)
+      << over.error_message();
+
+  TestServer plain;
+  auto worlds = v1::WorldService::NewStub(plain.channel);
+  v1::CreateWorldRequest zero = CreateRequest("zero");
+  zero.mutable_policy()->set_default_max_speed(0);
+  const grpc::Status zero_speed = worlds->CreateWorld(Ctx("zero").get(), zero, &info);
+  EXPECT_EQ(zero_speed.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(BadRequestFields(zero_speed), std::vector<std::string>{"policy.default_max_speed"})
+      << zero_speed.error_message();
+  ASSERT_TRUE(worlds->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  v1::QueryWorldRequest empty;
+  empty.set_world_id(kWorld);
+  v1::QueryWorldResponse answer;
+  const grpc::Status nothing = worlds->QueryWorld(Ctx().get(), empty, &answer);
+  EXPECT_EQ(nothing.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(BadRequestFields(nothing), std::vector<std::string>{"ray_casts"}) << nothing.error_message();
+
+  v1::PushFrameRequest push;
+  push.set_world_id(kWorld);
+  Put(Frame1(), push.mutable_frame());
+  v1::PushFrameResponse pushed;
+  ASSERT_TRUE(worlds->PushFrame(Ctx().get(), push, &pushed).ok());
+  v1::ValidateMovesRequest moves = MovesRequest({Moves()[2]});
+  moves.mutable_moves(0)->set_max_speed(std::numeric_limits<double>::infinity());
+  v1::ValidateMovesResponse verdicts;
+  ASSERT_TRUE(worlds->ValidateMoves(Ctx().get(), moves, &verdicts).ok());
+  ASSERT_EQ(verdicts.verdicts_size(), 1);
+  EXPECT_EQ(verdicts.verdicts(0).code(), v1::MOVE_CODE_INVALID);
+  std::filesystem::remove_all(dir);
+}
+
 // Long world work runs off gRPC's callback threads: with every call thread
 // held inside CreateWorld (a test hook) and more creations queued behind
 // them, health checks, a short world call and a pair query are answered at

@@ -401,6 +401,70 @@ TEST_F(WorldTickTest, BytesThatDoNotParseAreAnsweredWithSequenceZero) {
   EXPECT_FALSE(answers[1].has_status()) << answers[1].status().message();
 }
 
+// The items of every part of a message count together, as one unary call's:
+// 5 ray casts and 5 packed rays are 10 items, over a limit of 8, so the
+// message is RESOURCE_EXHAUSTED and nothing of it runs; 4 and 4 are served.
+TEST(WorldTickItemsTest, AMessagesPartsCountTogetherAgainstTheItemLimit) {
+  Options o;
+  o.max_items_per_request = 8;
+  o.max_items_in_flight = 8;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  const auto message = [](std::int64_t sequence, int each) {
+    v1::TickRequest m = Message(sequence);
+    for (int i = 0; i < each; ++i) {
+      *m.mutable_query()->add_ray_casts() = Query().ray_casts(0);
+      for (int k = 0; k < 7; ++k) m.mutable_rays_packed()->add_rays(PackedRays().rays(k));
+    }
+    return m;
+  };
+  TickCall call(*stub);
+  ASSERT_TRUE(call.Send(message(1, 5)));
+  const v1::TickResponse over = call.Receive();
+  EXPECT_EQ(over.sequence(), 1);
+  EXPECT_EQ(over.status().code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(over.status().message(), "the request holds 10 items; --max_items_per_request is 8");
+  EXPECT_FALSE(over.has_query());
+  EXPECT_FALSE(over.has_rays_packed());
+  ASSERT_TRUE(call.Send(message(2, 4)));
+  const v1::TickResponse served = call.Receive();
+  EXPECT_FALSE(served.has_status()) << served.status().message();
+  EXPECT_EQ(served.query().ray_casts_size(), 4);
+  EXPECT_TRUE(call.Close().ok());
+}
+
+// A message sent gzip-compressed is answered as a compressed unary request
+// is: UNIMPLEMENTED naming gzip, with sequence 0 (it is not parsed), and the
+// stream goes on (a tiny message, which gzip would not shrink, is sent as
+// is and served).
+TEST(WorldTickEncodingTest, AGzipMessageIsUnimplementedAndTheStreamGoesOn) {
+  TestServer server;
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  grpc::ChannelArguments args;
+  args.SetCompressionAlgorithm(GRPC_COMPRESS_GZIP);
+  auto gzip = v1::WorldService::NewStub(
+      grpc::CreateCustomChannel(server.server->address(), grpc::InsecureChannelCredentials(), args));
+  TickCall call(*gzip);
+  v1::TickRequest compressible = Message(1);
+  for (int i = 0; i < 200; ++i) *compressible.mutable_query()->add_ray_casts() = Query().ray_casts(0);
+  ASSERT_TRUE(call.Send(compressible));
+  const v1::TickResponse refused = call.Receive();
+  EXPECT_EQ(refused.sequence(), 0);
+  EXPECT_EQ(refused.status().code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_EQ(refused.status().message(),
+            "the request is compressed with gzip; this server accepts grpc-encoding identity (uncompressed) "
+            "only");
+  ASSERT_TRUE(call.Send(Message(2)));
+  const v1::TickResponse served = call.Receive();
+  EXPECT_EQ(served.sequence(), 2);
+  EXPECT_FALSE(served.has_status()) << served.status().message();
+  EXPECT_TRUE(call.Close().ok());
+}
+
 // A hook that holds the message of one sequence until released.
 struct Hold {
   explicit Hold(std::int64_t sequence) : sequence(sequence) {}

@@ -994,8 +994,8 @@ type WorldPolicy struct {
 	// default), beyond the motion of that eye (a run, a fall, a crouch) over the
 	// tick before it (ORIGIN_IMPLAUSIBLE beyond). Default 2.
 	MaxOriginOffset *float64 `protobuf:"fixed64,2,opt,name=max_origin_offset,json=maxOriginOffset,proto3,oneof" json:"max_origin_offset,omitempty"`
-	// Speed limit (length units per second, > 0) of a move without its own.
-	// Default 10.
+	// Speed limit (length units per second, a finite number > 0; 0 is
+	// INVALID_ARGUMENT) of a move without its own. Default 10.
 	DefaultMaxSpeed *float64 `protobuf:"fixed64,3,opt,name=default_max_speed,json=defaultMaxSpeed,proto3,oneof" json:"default_max_speed,omitempty"`
 	// The moves' tolerance band (length units, >= 0). Default 0.01. A move may
 	// start overlapping static geometry by up to skin_width (deeper:
@@ -3023,7 +3023,8 @@ type QueryWorldRequest struct {
 
 	WorldId string `protobuf:"bytes,1,opt,name=world_id,json=worldId,proto3" json:"world_id,omitempty"`
 	// Answered in this order: ray_casts, then shape_casts, then overlaps; 1 to
-	// --max_items_per_request items in all.
+	// --max_items_per_request items in all (none is INVALID_ARGUMENT naming
+	// ray_casts, as is an empty query part of a Tick message).
 	RayCasts   []*WorldRayCast   `protobuf:"bytes,2,rep,name=ray_casts,json=rayCasts,proto3" json:"ray_casts,omitempty"`
 	ShapeCasts []*WorldShapeCast `protobuf:"bytes,3,rep,name=shape_casts,json=shapeCasts,proto3" json:"shape_casts,omitempty"`
 	Overlaps   []*WorldOverlap   `protobuf:"bytes,4,rep,name=overlaps,proto3" json:"overlaps,omitempty"`
@@ -3965,7 +3966,9 @@ type Move struct {
 	To   *Vec3 `protobuf:"bytes,3,opt,name=to,proto3" json:"to,omitempty"`
 	// Seconds, > 0.
 	Elapsed float64 `protobuf:"fixed64,4,opt,name=elapsed,proto3" json:"elapsed,omitempty"`
-	// Length units per second, >= 0; unset: policy.default_max_speed.
+	// Length units per second, a finite number >= 0 (+Inf and NaN make the
+	// move INVALID: to lift the limit, send a large finite speed); unset:
+	// policy.default_max_speed.
 	MaxSpeed *float64 `protobuf:"fixed64,5,opt,name=max_speed,json=maxSpeed,proto3,oneof" json:"max_speed,omitempty"`
 	// On BLOCKED, slide along what was hit (policy.slide_iterations).
 	Slide bool `protobuf:"varint,6,opt,name=slide,proto3" json:"slide,omitempty"`
@@ -4339,7 +4342,13 @@ func (x *ValidateMovesResponse) GetVerdicts() []*MoveVerdict {
 // stream goes on (a client may CreateWorld again and keep the stream). The
 // server's admission limits (--max_concurrent_calls, --max_items_in_flight)
 // count a message from its start to its answer, with the items of all its
-// parts; a message past them is answered RESOURCE_EXHAUSTED alone.
+// parts; a message past them is answered RESOURCE_EXHAUSTED alone. The
+// parts' items together are one call's: over --max_items_per_request in all
+// (a frame's bodies, queries, rays, shots and moves) the message is
+// RESOURCE_EXHAUSTED and nothing of it runs. A message sent compressed
+// (grpc-encoding gzip or deflate) is answered UNIMPLEMENTED with sequence 0
+// ("the request is compressed with gzip; ..."), as a compressed unary
+// request is, without being inflated; the stream goes on.
 //
 // Ending: the client half-closing ends the stream with OK once every message
 // read is answered. On shutdown (SIGTERM) the server stops reading, answers
