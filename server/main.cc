@@ -111,6 +111,9 @@ ABSL_FLAG(int64_t, world_memory_budget_bytes, int64_t{2} << 30,
           "Heap bytes all worlds together may hold (geometry, BVHs, history), checked before allocating.");
 ABSL_FLAG(std::string, maps_dir, "",
           "Directory of the map files (.bsp, .pk3, .glb, .gltf, .obj) CreateWorld may name; empty: none.");
+ABSL_FLAG(int64_t, tick_streams_memory_bytes, int64_t{64} << 20,
+          "Bytes all Tick streams together may hold in messages read but not yet run and answers not yet "
+          "written; past it a stream holding any reads no more until they are under (at least 1 MiB).");
 ABSL_FLAG(absl::Duration, world_idle_ttl, absl::Minutes(30),
           "A world without a call for this long is evicted (logged); 0 = never.");
 
@@ -125,6 +128,7 @@ constexpr std::string_view kFlagNames[] = {"maps_dir",
                                            "max_worlds_per_tenant",
                                            "world_memory_budget_bytes",
                                            "world_idle_ttl",
+                                           "tick_streams_memory_bytes",
                                            "host",
                                            "port",
                                            "worker_threads",
@@ -312,6 +316,7 @@ int main(int argc, char** argv) {
                           .memory_budget_bytes = absl::GetFlag(FLAGS_world_memory_budget_bytes),
                           .idle_ttl = absl::GetFlag(FLAGS_world_idle_ttl)};
   options.maps_dir = absl::GetFlag(FLAGS_maps_dir);
+  options.tick_streams_memory_bytes = absl::GetFlag(FLAGS_tick_streams_memory_bytes);
   collide::server::RouteProtobufLogs(kLibraryLogLinesPerSecond);
   collide::server::RouteGrpcLogs(kLibraryLogLinesPerSecond);
 
@@ -334,6 +339,7 @@ int main(int argc, char** argv) {
       "max_concurrent_calls={}, max_items_in_flight={}, open_files={}, malloc_arenas={}, "
       "listener_check_timeout={}, "
       "max_worlds={}, max_worlds_per_tenant={}, world_memory_budget_bytes={}, world_idle_ttl={}, "
+      "tick_streams_memory_bytes={}, "
       "compression=identity only, drain_timeout={}, log_level={}, log_format={})",
       (*server)->address(), COLLIDE_VERSION, transport,
       o.auth_tokens.empty() ? std::string("none") : absl::StrCat(o.auth_tokens.size(), " bearer token(s)"),
@@ -345,8 +351,8 @@ int main(int argc, char** argv) {
       o.max_items_in_flight, open_files.Describe(), malloc_arenas,
       absl::FormatDuration(listener_check_timeout), o.world_limits.max_worlds,
       o.world_limits.max_worlds_per_tenant, o.world_limits.memory_budget_bytes,
-      absl::FormatDuration(o.world_limits.idle_ttl), absl::FormatDuration(o.drain_timeout),
-      absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
+      absl::FormatDuration(o.world_limits.idle_ttl), o.tick_streams_memory_bytes,
+      absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
 
   // A listener that stopped accepting (gRPC 1.51 gives up after an accept
   // fails with EMFILE) must not leave a live process nobody can reach; a

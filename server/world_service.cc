@@ -713,6 +713,15 @@ void WorldService::RemoveStream(TickStream* stream) {
   streams_.erase(stream);
 }
 
+void WorldService::ResumeStarvedStreams() {
+  if (starved_streams_.load(std::memory_order_relaxed) == 0 || TickBytesOver()) return;
+  starved_streams_.store(0, std::memory_order_relaxed);
+  // Under streams_mu_ no stream is destroyed (OnDone waits for it); each
+  // takes its own lock in Resume, as Drain does.
+  std::lock_guard lock(streams_mu_);
+  for (TickStream* stream : streams_) stream->Resume();
+}
+
 void WorldService::Drain() {
   std::lock_guard lock(streams_mu_);
   draining_ = true;

@@ -19,6 +19,7 @@
 #ifndef COLLIDE_SERVER_WORLD_SERVICE_H_
 #define COLLIDE_SERVER_WORLD_SERVICE_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -69,6 +70,11 @@ struct WorldServiceConfig {
   Admission* admission = nullptr;
   // Threads running long world calls and large Tick messages (CallExecutor).
   int call_threads = 2;
+  // Bytes all Tick streams together may hold in messages read and not yet
+  // run and answers not yet written (--tick_streams_memory_bytes): past it,
+  // a stream that holds any stops reading and running until it is under
+  // again (TickStream).
+  std::int64_t tick_streams_memory_bytes = std::int64_t{64} << 20;
   // Tests only (TestHooks' world hooks).
   TestHooks hooks;
 };
@@ -163,6 +169,9 @@ class WorldService final : public WorldServiceBase {
   void Drain();
 
   WorldRegistry& registry() { return registry_; }
+  // Bytes the Tick streams hold now, and the most they held at once.
+  std::int64_t tick_bytes() const { return tick_bytes_.load(std::memory_order_relaxed); }
+  std::int64_t tick_bytes_peak() const { return tick_bytes_peak_.load(std::memory_order_relaxed); }
   // Sends each call's status, items and latency to `metrics` (by RPC), and
   // adds the worlds' section to it. Before the server starts.
   void AttachMetrics(Metrics& metrics);
@@ -212,6 +221,22 @@ class WorldService final : public WorldServiceBase {
   // TickStream's registration, for Drain; false when draining.
   bool AddStream(TickStream* stream);
   void RemoveStream(TickStream* stream);
+  // The Tick streams' memory (WorldServiceConfig::tick_streams_memory_bytes):
+  // bytes held by all streams, changed by each stream under its lock.
+  void ChargeTickBytes(std::int64_t bytes) {
+    const std::int64_t now = tick_bytes_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+    for (std::int64_t peak = tick_bytes_peak_.load(std::memory_order_relaxed);
+         now > peak && !tick_bytes_peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed);) {
+    }
+  }
+  bool TickBytesOver() const {
+    return tick_bytes_.load(std::memory_order_relaxed) >= config_.tick_streams_memory_bytes;
+  }
+  // A stream that stopped for memory says so; ResumeStarvedStreams, called
+  // by any stream after it gave memory back (without its lock held), lets
+  // them all try again once the streams are under the cap.
+  void NoteStarved() { starved_streams_.fetch_add(1, std::memory_order_relaxed); }
+  void ResumeStarvedStreams();
 
   Outcome Create(const std::string& owner, const v1::CreateWorldRequest& request, v1::WorldInfo* response);
   void FillInfo(WorldEntry& entry, v1::WorldInfo* out);
@@ -230,7 +255,10 @@ class WorldService final : public WorldServiceBase {
   std::mutex streams_mu_;
   std::set<TickStream*> streams_;  // Open Tick streams; guarded by streams_mu_.
   bool draining_ = false;          // Guarded by streams_mu_.
-  CallExecutor executor_;          // Last: destroyed (drained) first.
+  std::atomic<std::int64_t> tick_bytes_{0};
+  std::atomic<std::int64_t> tick_bytes_peak_{0};
+  std::atomic<int> starved_streams_{0};
+  CallExecutor executor_;  // Last: destroyed (drained) first.
 };
 
 }  // namespace collide::server

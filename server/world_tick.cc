@@ -64,15 +64,41 @@ TickStream* TickStream::Refuse(const grpc::Status& status) {
   return stream;
 }
 
+void TickStream::ChargeLocked(std::int64_t bytes) {
+  if (bytes == 0 || service_ == nullptr) return;
+  charged_ += bytes;
+  service_->ChargeTickBytes(bytes);
+}
+
+bool TickStream::MustWaitForMemoryLocked() {
+  if (charged_ == 0 || service_ == nullptr || !service_->TickBytesOver()) return false;
+  service_->NoteStarved();
+  return true;
+}
+
+void TickStream::ResumeOthers() const {
+  if (service_ != nullptr) service_->ResumeStarvedStreams();
+}
+
+void TickStream::Resume() {
+  SeePublication();
+  std::lock_guard lock(mu_);
+  MaybeReadLocked();
+  MaybeRunLocked();
+}
+
 void TickStream::MaybeReadLocked() {
   if (reading_ || reads_ended_ || draining_ || cancelled_ || finished_) return;
   if (queue_.size() >= kMaxQueued || queued_bytes_ >= kMaxQueuedBytes) return;
+  if (MustWaitForMemoryLocked()) return;
   reading_ = true;
   StartRead(&reading_buffer_);
 }
 
 void TickStream::MaybeRunLocked() {
   if (running_ || queue_.empty() || cancelled_ || writes_.size() >= kMaxQueued) return;
+  // Unwritten answers and the budget spent: its client is not reading.
+  if (!writes_.empty() && MustWaitForMemoryLocked()) return;
   running_ = true;
   service_->executor_.Post([this] { RunNext(); });
 }
@@ -99,6 +125,7 @@ void TickStream::OnReadDone(bool ok) {
     } else if (!cancelled_ && !finished_) {
       Read read{std::move(reading_buffer_), Clock::now()};
       reading_buffer_.Clear();
+      ChargeLocked(static_cast<std::int64_t>(read.bytes.Length()));
       if (!running_ && queue_.empty() && writes_.size() < kMaxQueued &&
           read.bytes.Length() <= kMaxInlineBytes) {
         running_ = true;
@@ -112,6 +139,7 @@ void TickStream::OnReadDone(bool ok) {
     }
     finish = FinishableLocked();
   }
+  ResumeOthers();
   // After the message's read time was taken and it was queued.
   if (ok && service_ != nullptr && service_->config_.hooks.on_tick_read)
     service_->config_.hooks.on_tick_read();
@@ -140,6 +168,7 @@ void TickStream::RunNext() {
     }
   }
   if (!got) {
+    ResumeOthers();
     if (finish) Finish(*std::move(finish));
     return;
   }
@@ -171,10 +200,14 @@ void TickStream::Answer(Read read) {
     serialized = grpc::SerializationTraits<v1::TickResponse>::Serialize(*response, &answer, &own_buffer);
   }
 
+  const auto read_bytes = static_cast<std::int64_t>(read.bytes.Length());
+  read.bytes.Clear();
   {
     std::lock_guard lock(mu_);
     running_ = false;
+    ChargeLocked(-read_bytes);
     if (!cancelled_ && serialized.ok()) {
+      ChargeLocked(static_cast<std::int64_t>(answer.Length()));
       writes_.push_back(std::move(answer));
       if (!writing_) {
         writing_ = true;
@@ -184,6 +217,7 @@ void TickStream::Answer(Read read) {
     MaybeRunLocked();
     finish = FinishableLocked();
   }
+  ResumeOthers();
   if (finish) Finish(*std::move(finish));
 }
 
@@ -193,19 +227,24 @@ void TickStream::OnWriteDone(bool ok) {
   {
     std::lock_guard lock(mu_);
     writing_ = false;
+    ChargeLocked(-static_cast<std::int64_t>(writes_.front().Length()));
     writes_.pop_front();
     if (!ok) {  // The client is gone: nothing more can be delivered.
       cancelled_ = true;
+      ChargeLocked(-static_cast<std::int64_t>(queued_bytes_));
       queue_.clear();
       queued_bytes_ = 0;
+      for (const grpc::ByteBuffer& w : writes_) ChargeLocked(-static_cast<std::int64_t>(w.Length()));
       writes_.clear();
     } else if (!writes_.empty()) {
       writing_ = true;
       StartWrite(&writes_.front());
     }
+    MaybeReadLocked();  // Room again in the budget, perhaps.
     MaybeRunLocked();
     finish = FinishableLocked();
   }
+  ResumeOthers();
   if (finish) Finish(*std::move(finish));
 }
 
@@ -215,11 +254,16 @@ void TickStream::OnCancel() {
   {
     std::lock_guard lock(mu_);
     cancelled_ = true;
+    ChargeLocked(-static_cast<std::int64_t>(queued_bytes_));
     queue_.clear();
     queued_bytes_ = 0;
-    while (writes_.size() > (writing_ ? 1 : 0)) writes_.pop_back();
+    while (writes_.size() > (writing_ ? 1 : 0)) {
+      ChargeLocked(-static_cast<std::int64_t>(writes_.back().Length()));
+      writes_.pop_back();
+    }
     finish = FinishableLocked();
   }
+  ResumeOthers();
   if (service_ != nullptr && service_->config_.hooks.on_tick_cancelled)
     service_->config_.hooks.on_tick_cancelled();
   if (finish) Finish(*std::move(finish));
@@ -240,9 +284,14 @@ void TickStream::OnDone() {
   if (service_ != nullptr) service_->RemoveStream(this);
   // Every reaction and task left mu_ before OnDone: taking it once orders
   // their last accesses before the destruction (for TSan, which does not see
-  // gRPC's own ordering).
-  { std::lock_guard lock(mu_); }
+  // gRPC's own ordering). What it still holds goes back to the budget.
+  {
+    std::lock_guard lock(mu_);
+    if (charged_ != 0) ChargeLocked(-charged_);
+  }
+  WorldService* const service = service_;
   delete this;
+  if (service != nullptr) service->ResumeStarvedStreams();
 }
 
 }  // namespace collide::server
