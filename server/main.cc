@@ -100,6 +100,9 @@ ABSL_FLAG(absl::Duration, min_ping_interval, absl::Seconds(10),
 ABSL_FLAG(int, max_ping_strikes, 2, "Ping strikes (count) after which the connection is closed.");
 ABSL_FLAG(int64_t, max_triangles_per_world, 4'000'000,
           "Most triangles in one world's meshes (CreateWorld beyond: RESOURCE_EXHAUSTED).");
+ABSL_FLAG(int, max_primitive_statics_per_world, 65536,
+          "Most statics that are shapes (not meshes or map files) in one world (CreateWorld beyond: "
+          "RESOURCE_EXHAUSTED).");
 ABSL_FLAG(int, max_bodies_per_world, 1024, "Most bodies in one world's frame.");
 ABSL_FLAG(int, max_parts_per_body, 32, "Most parts (hitboxes) of one body.");
 ABSL_FLAG(int, max_history_ticks, 256, "Most frames one world may keep (CreateWorld.history_ticks).");
@@ -121,6 +124,7 @@ namespace {
 
 constexpr std::string_view kFlagNames[] = {"maps_dir",
                                            "max_triangles_per_world",
+                                           "max_primitive_statics_per_world",
                                            "max_bodies_per_world",
                                            "max_parts_per_body",
                                            "max_history_ticks",
@@ -307,14 +311,16 @@ int main(int argc, char** argv) {
   options.min_ping_interval = absl::GetFlag(FLAGS_min_ping_interval);
   options.max_ping_strikes = absl::GetFlag(FLAGS_max_ping_strikes);
   options.metrics_port = absl::GetFlag(FLAGS_metrics_port);
-  options.world_limits = {.max_triangles_per_world = absl::GetFlag(FLAGS_max_triangles_per_world),
-                          .max_bodies_per_world = absl::GetFlag(FLAGS_max_bodies_per_world),
-                          .max_parts_per_body = absl::GetFlag(FLAGS_max_parts_per_body),
-                          .max_history_ticks = absl::GetFlag(FLAGS_max_history_ticks),
-                          .max_worlds = absl::GetFlag(FLAGS_max_worlds),
-                          .max_worlds_per_tenant = absl::GetFlag(FLAGS_max_worlds_per_tenant),
-                          .memory_budget_bytes = absl::GetFlag(FLAGS_world_memory_budget_bytes),
-                          .idle_ttl = absl::GetFlag(FLAGS_world_idle_ttl)};
+  options.world_limits = {
+      .max_triangles_per_world = absl::GetFlag(FLAGS_max_triangles_per_world),
+      .max_primitive_statics_per_world = absl::GetFlag(FLAGS_max_primitive_statics_per_world),
+      .max_bodies_per_world = absl::GetFlag(FLAGS_max_bodies_per_world),
+      .max_parts_per_body = absl::GetFlag(FLAGS_max_parts_per_body),
+      .max_history_ticks = absl::GetFlag(FLAGS_max_history_ticks),
+      .max_worlds = absl::GetFlag(FLAGS_max_worlds),
+      .max_worlds_per_tenant = absl::GetFlag(FLAGS_max_worlds_per_tenant),
+      .memory_budget_bytes = absl::GetFlag(FLAGS_world_memory_budget_bytes),
+      .idle_ttl = absl::GetFlag(FLAGS_world_idle_ttl)};
   options.maps_dir = absl::GetFlag(FLAGS_maps_dir);
   options.tick_streams_memory_bytes = absl::GetFlag(FLAGS_tick_streams_memory_bytes);
   collide::server::RouteProtobufLogs(kLibraryLogLinesPerSecond);

@@ -273,7 +273,10 @@ void WorldService::FillInfo(WorldEntry& entry, v1::WorldInfo* out) {
 Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequest& request,
                              v1::WorldInfo* response) {
   const std::size_t triangles = convert::TriangleCount(request);
-  if (Outcome refused = registry_.CheckCreate(request.history_ticks(), triangles)) return refused;
+  const auto primitives =
+      static_cast<std::size_t>(std::count_if(request.statics().begin(), request.statics().end(),
+                                             [](const v1::StaticElement& e) { return e.has_shape(); }));
+  if (Outcome refused = registry_.CheckCreate(request.history_ticks(), triangles, primitives)) return refused;
   convert::ViolationList violations;
   WorldSettings settings;
   convert::DecodeSettings(request, registry_.default_history_ticks(), settings, violations);

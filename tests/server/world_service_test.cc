@@ -735,6 +735,34 @@ TEST(WorldProtoContractTest, LimitsAndRangesAreAsDocumented) {
   std::filesystem::remove_all(dir);
 }
 
+// Shape statics have a per-world limit of their own, as triangles do:
+// checked before decoding, RESOURCE_EXHAUSTED naming the flag and its value;
+// meshes do not count against it.
+TEST(WorldPrimitiveLimitTest, PrimitiveStaticsPerWorldAreLimited) {
+  Options o;
+  o.world_limits.max_primitive_statics_per_world = 2;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::CreateWorldRequest request = CreateRequest();  // A wall mesh and one ball.
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), request, &info).ok());
+  request.set_world_id("three");
+  for (int i = 0; i < 2; ++i) {
+    v1::StaticElement* e = request.add_statics();
+    e->set_id(100 + i);
+    *e->mutable_shape() = request.statics(1).shape();
+  }
+  const grpc::Status over = stub->CreateWorld(Ctx("three").get(), request, &info);
+  EXPECT_EQ(over.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(over.error_message(),
+            "the world has 3 primitive (shape) statics; --max_primitive_statics_per_world is 2");
+  v1::GetWorldRequest get;
+  get.set_world_id("three");
+  EXPECT_EQ(stub->GetWorld(Ctx("three").get(), get, &info).error_code(), grpc::StatusCode::NOT_FOUND);
+  o.world_limits.max_primitive_statics_per_world = -1;
+  EXPECT_FALSE(Server::Start(o).ok());
+}
+
 // Long world work runs off gRPC's callback threads: with every call thread
 // held inside CreateWorld (a test hook) and more creations queued behind
 // them, health checks, a short world call and a pair query are answered at

@@ -37,10 +37,12 @@
 //                       fields is not an error of the call: its verdict is
 //                       INVALID with its violations, and the other items are
 //                       judged (unless the request sets all_or_nothing).
-//   RESOURCE_EXHAUSTED  a limit (triangles per world, bodies, parts per body,
-//                       history ticks, worlds per replica, the replica's
-//                       memory budget): the message names the limit and its
-//                       value. Checked before anything is allocated. Also
+//   RESOURCE_EXHAUSTED  a limit (triangles per world, primitive statics per
+//                       world, bodies, parts per body, history ticks, worlds
+//                       per replica, the replica's memory budget, items per
+//                       request or Tick message): the message names the
+//                       limit and its value. Checked before anything is
+//                       allocated. Also
 //                       the server's admission limits on calls and items in
 //                       flight, as for CollisionService.
 // A rejected request changes nothing that is stored.
@@ -1453,7 +1455,12 @@ type CreateWorldRequest struct {
 	unknownFields protoimpl.UnknownFields
 
 	// 1 to 128 characters of [A-Za-z0-9._:-]; unique per tenant.
-	WorldId string           `protobuf:"bytes,1,opt,name=world_id,json=worldId,proto3" json:"world_id,omitempty"`
+	WorldId string `protobuf:"bytes,1,opt,name=world_id,json=worldId,proto3" json:"world_id,omitempty"`
+	// Meshes and map files count their triangles against
+	// --max_triangles_per_world; shapes count against
+	// --max_primitive_statics_per_world (default 65,536): over either is
+	// RESOURCE_EXHAUSTED naming the flag, before anything is decoded (a map
+	// file's triangles once it is read).
 	Statics []*StaticElement `protobuf:"bytes,2,rep,name=statics,proto3" json:"statics,omitempty"`
 	// Frames kept (1 to --max_history_ticks; 0: 64, or --max_history_ticks
 	// if lower).
