@@ -140,6 +140,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   server->world_service_ = std::make_unique<WorldService>(
       WorldServiceConfig{.limits = o.world_limits,
                          .max_items_per_request = o.max_items_per_request,
+                         .max_send_message_bytes = o.max_send_message_bytes,
                          .replica = Replica(),
                          .maps_dir = o.maps_dir,
                          .tenants_by_token = !TokenSet(o.auth_tokens).empty(),

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -196,6 +197,44 @@ convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& 
   };
 }
 
+// The most ray hits and overlap results one answer keeps, all queries of a
+// call (or of a Tick message's query part) together: an encoded ray hit is
+// about 70 bytes, so an answer at this cap fits --max_send_message_bytes
+// (64 MiB: 524,288), and the core's results, the response and its bytes
+// stay a bounded multiple of it. Per-query caps (max_hits, max_results up to
+// 4096) alone let 512 rays of 17 KB keep 2 million hits (812 MB before gRPC
+// refused the 145 MB answer).
+constexpr std::size_t kAnswerBytesPerKeptResult = 128;
+std::size_t MaxKeptResults(int max_send_message_bytes) {
+  return static_cast<std::size_t>(max_send_message_bytes) / kAnswerBytesPerKeptResult;
+}
+
+RequestError AnswerTooLarge(std::size_t max_kept) {
+  return {RequestError::Kind::kLimitExceeded,
+          absl::StrCat("the answer would keep more than ", max_kept,
+                       " ray hits and overlap results (--max_send_message_bytes / ",
+                       kAnswerBytesPerKeptResult, "); lower max_hits or max_results, or split the call")};
+}
+
+// Runs `queries` through `cast` a few at a time, adding each result's kept
+// hits to `kept`; false as soon as they pass `max_kept` (the rest not run),
+// so that memory stops growing at the cap.
+template <typename Query, typename Result, typename Cast>
+bool RunChunked(std::span<const Query> queries, Cast cast, std::vector<Result>& out, std::size_t& kept,
+                std::size_t max_kept) {
+  constexpr std::size_t kChunk = 16;  // At most 16 x 4096 results past the cap.
+  out.reserve(queries.size());
+  for (std::size_t at = 0; at < queries.size(); at += kChunk) {
+    std::vector<Result> part = cast(queries.subspan(at, std::min(kChunk, queries.size() - at)));
+    for (Result& r : part) {
+      kept += r.hits.size();
+      out.push_back(std::move(r));
+    }
+    if (kept > max_kept) return false;
+  }
+  return true;
+}
+
 // Whether a world call runs on the CallExecutor rather than on the gRPC
 // thread that delivered it: CreateWorld always (statics' validation, map
 // files, BVH builds: up to seconds), a call on a world when its request is
@@ -350,11 +389,21 @@ Outcome WorldService::Run(WorldEntry& entry, const v1::QueryWorldRequest& reques
   std::vector<RayQueryResult> rays;
   std::vector<ShapeCastResult> casts;
   std::vector<OverlapQueryResult> overlaps;
+  const std::size_t max_kept = MaxKeptResults(config_.max_send_message_bytes);
+  std::size_t kept = 0;
   {
+    // One frame for the whole call (the lock is held across the chunks).
     std::shared_lock lock(entry.mu);
-    rays = entry.world.RayCasts(queries.rays);
-    casts = entry.world.ShapeCasts(queries.shape_casts);
-    overlaps = entry.world.Overlaps(queries.overlaps);
+    const World& world = entry.world;
+    const bool fits =
+        RunChunked<RayQuery>(
+            queries.rays, [&](std::span<const RayQuery> part) { return world.RayCasts(part); }, rays, kept,
+            max_kept) &&
+        RunChunked<OverlapQuery>(
+            queries.overlaps, [&](std::span<const OverlapQuery> part) { return world.Overlaps(part); },
+            overlaps, kept, max_kept);
+    if (!fits) return AnswerTooLarge(max_kept);
+    casts = world.ShapeCasts(queries.shape_casts);
   }
   for (std::size_t i = 0; i < rays.size(); ++i)
     AddQueryProblems("ray_casts", i, "ray", rays[i].problems, violations);

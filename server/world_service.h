@@ -58,6 +58,9 @@ struct WorldServiceConfig {
   // Most queries, shots or moves in one call (the service's
   // --max_items_per_request).
   int max_items_per_request = 65536;
+  // The server's --max_send_message_bytes: a QueryWorld answer keeps at
+  // most a 128th of it in ray hits and overlap results.
+  int max_send_message_bytes = 64 << 20;
   std::string replica;  // "<hostname>:<pid>", reported in WorldInfo.
   // Directory of the map files CreateWorld may name (MapFile.name); "": none.
   std::string maps_dir;

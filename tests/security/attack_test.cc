@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <limits>
 #include <memory>
 #include <string>
 #include <thread>
@@ -271,6 +272,158 @@ TEST(AttackTest, StaticsSharingOneIdAreRefusedCheaply) {
   EXPECT_LT(s.error_message().size(), 4096u) << s.error_message().substr(0, 200);
   std::printf("8,000 statics sharing one id: refused in %.0f ms\n", ms);
   ExpectAliveAndServing(server, client, "shared static ids");
+}
+
+// A world query's answer is bounded by what it keeps, whatever the scene:
+// 512 all-hit rays (max_hits 4096) through 10,000 stacked triangles (17 KB)
+// kept 2 million hits, 812 MB, before gRPC refused the 145 MB answer; 256
+// overlaps (max_results 4096) of a 49,298-triangle grid took 1.4 GB. Both
+// stop at the answer's cap (--max_send_message_bytes / 128 results) with
+// RESOURCE_EXHAUSTED naming it; max_hits past 4096 is INVALID_ARGUMENT.
+TEST(AttackTest, WorldQueriesStopAtTheAnswersCap) {
+  ServerProcess server(COLLIDE_SERVER_BIN, {"--worker_threads=2"});
+  ASSERT_NE(server.port(), 0) << server.log();
+  LegitClient client(server.target());
+  v1::CreateWorldRequest stack;
+  stack.set_world_id("stack");
+  v1::Mesh* layers = stack.add_statics()->mutable_mesh();
+  stack.mutable_statics(0)->set_id(1);
+  for (int z = 0; z < 10000; ++z) {
+    for (double v : {-1.0, -1.0, 1.0 * z, 1.0, -1.0, 1.0 * z, 0.0, 1.0, 1.0 * z}) layers->add_vertices(v);
+    for (int k = 0; k < 3; ++k) layers->add_indices(3 * z + k);
+  }
+  ASSERT_TRUE(Create(server.target(), stack).ok());
+  constexpr int kGrid = 158;  // 49,298 triangles.
+  v1::CreateWorldRequest grid;
+  grid.set_world_id("grid");
+  v1::Mesh* floor = grid.add_statics()->mutable_mesh();
+  grid.mutable_statics(0)->set_id(1);
+  for (int i = 0; i < kGrid; ++i) {
+    for (int j = 0; j < kGrid; ++j) {
+      for (double v : {1.0 * i, 1.0 * j, 0.0}) floor->add_vertices(v);
+    }
+  }
+  for (int i = 0; i + 1 < kGrid; ++i) {
+    for (int j = 0; j + 1 < kGrid; ++j) {
+      const int a = i * kGrid + j;
+      for (int v : {a, a + 1, a + kGrid, a + 1, a + kGrid + 1, a + kGrid}) floor->add_indices(v);
+    }
+  }
+  ASSERT_TRUE(Create(server.target(), grid).ok());
+  auto stub =
+      v1::WorldService::NewStub(grpc::CreateChannel(server.target(), grpc::InsecureChannelCredentials()));
+  const auto query = [&](const v1::QueryWorldRequest& q) {
+    std::unique_ptr<grpc::ClientContext> context = Ctx(q.world_id());
+    context->set_deadline(In(std::chrono::seconds(120)));
+    v1::QueryWorldResponse answer;
+    return stub->QueryWorld(context.get(), q, &answer);
+  };
+  LegitLoop loop(client);
+  v1::QueryWorldRequest rays;
+  rays.set_world_id("stack");
+  for (int k = 0; k < 512; ++k) {
+    v1::WorldRayCast* c = rays.add_ray_casts();
+    c->mutable_ray()->mutable_origin()->set_x(1e-4 * k);
+    c->mutable_ray()->mutable_origin()->set_z(-1);
+    c->mutable_ray()->mutable_direction()->set_z(1);
+    c->set_mode(v1::RAY_MODE_ALL);
+    c->set_max_hits(2147483647);
+  }
+  const grpc::Status unbounded = query(rays);
+  EXPECT_EQ(unbounded.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << unbounded.error_message();
+  for (v1::WorldRayCast& c : *rays.mutable_ray_casts()) c.set_max_hits(4096);
+  const grpc::Status all_hits = query(rays);
+  EXPECT_EQ(all_hits.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << all_hits.error_message();
+  EXPECT_NE(all_hits.error_message().find("--max_send_message_bytes"), std::string::npos)
+      << all_hits.error_message();
+  v1::QueryWorldRequest overlaps;
+  overlaps.set_world_id("grid");
+  for (int k = 0; k < testing::CaseCount(256); ++k) {
+    v1::WorldOverlap* o = overlaps.add_overlaps();
+    v1::Aabb* box = o->mutable_shape()->mutable_aabb();
+    box->mutable_min()->set_x(-1);
+    box->mutable_min()->set_y(-1);
+    box->mutable_min()->set_z(-1);
+    box->mutable_max()->set_x(kGrid + 1);
+    box->mutable_max()->set_y(kGrid + 1);
+    box->mutable_max()->set_z(1);
+    o->set_max_results(4096);
+  }
+  const grpc::Status overlapped = query(overlaps);
+  // Under sanitizers a tenth of the overlaps stays under the cap: answered.
+  EXPECT_EQ(overlapped.error_code(),
+            testing::kSanitized ? grpc::StatusCode::OK : grpc::StatusCode::RESOURCE_EXHAUSTED)
+      << overlapped.error_message();
+  const auto [served, failed] = loop.Stop();
+  EXPECT_EQ(failed, 0) << loop.first_failure();
+  ExpectAliveAndServing(server, client, "all-hit rays and wide overlaps");
+}
+
+// Requests of a few MB whose parsing used to cost hundreds: a frame removing
+// one id 4 million times (4 MB; 759 MB before) and one Tick message of 52 MB
+// (1.3 GB before). Refused with bounded answers; a shot at tick INT64_MIN is
+// an INVALID verdict naming at.tick, not IN_THE_FUTURE.
+TEST(AttackTest, LargeFramesAndTickMessagesAreRefusedInBoundedMemory) {
+  ServerProcess server(COLLIDE_SERVER_BIN, {"--worker_threads=2"});
+  ASSERT_NE(server.port(), 0) << server.log();
+  LegitClient client(server.target());
+  grpc::ChannelArguments args;
+  args.SetMaxSendMessageSize(64 << 20);
+  args.SetMaxReceiveMessageSize(64 << 20);
+  auto stub = v1::WorldService::NewStub(
+      grpc::CreateCustomChannel(server.target(), grpc::InsecureChannelCredentials(), args));
+  LegitLoop loop(client);
+
+  v1::PushFrameRequest removals;
+  removals.set_world_id(kLegitWorld);
+  removals.mutable_frame()->set_tick(1);
+  for (int i = 0; i < testing::CaseCount(4'000'000); ++i) removals.mutable_frame()->add_removals(12345);
+  v1::PushFrameResponse pushed;
+  std::unique_ptr<grpc::ClientContext> context = Ctx(kLegitWorld);
+  context->set_deadline(In(std::chrono::seconds(60)));
+  const grpc::Status frame = stub->PushFrame(context.get(), removals, &pushed);
+  EXPECT_EQ(frame.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_LT(frame.error_message().size(), 4096u);
+  removals = {};
+
+  {
+    grpc::ClientContext tick_context;
+    tick_context.AddMetadata("collide-world", kLegitWorld);
+    tick_context.set_deadline(In(std::chrono::seconds(60)));
+    auto stream = stub->Tick(&tick_context);
+    v1::TickRequest big;
+    big.set_sequence(1);
+    for (int i = 0; i < testing::CaseCount(52'000'000 / 8); ++i) big.mutable_rays_packed()->add_rays(0.0);
+    ASSERT_TRUE(stream->Write(big));
+    big = {};
+    v1::TickResponse answer;
+    ASSERT_TRUE(stream->Read(&answer));
+    EXPECT_EQ(answer.sequence(), 1);
+    EXPECT_EQ(answer.status().code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << answer.status().message();
+    stream->WritesDone();
+    EXPECT_TRUE(stream->Finish().ok());
+  }
+
+  v1::PushFrameRequest frame_at_102;
+  frame_at_102.set_world_id(kLegitWorld);
+  frame_at_102.mutable_frame()->set_tick(102);
+  std::unique_ptr<grpc::ClientContext> push_context = Ctx(kLegitWorld);
+  ASSERT_TRUE(stub->PushFrame(push_context.get(), frame_at_102, &pushed).ok());
+  v1::ValidateShotsRequest shots;
+  shots.set_world_id(kLegitWorld);
+  v1::Shot* shot = shots.add_shots();
+  shot->set_shooter_id(1);
+  shot->mutable_direction()->set_x(1);
+  shot->mutable_at()->set_tick(std::numeric_limits<std::int64_t>::min());
+  v1::ValidateShotsResponse verdicts;
+  std::unique_ptr<grpc::ClientContext> shot_context = Ctx(kLegitWorld);
+  ASSERT_TRUE(stub->ValidateShots(shot_context.get(), shots, &verdicts).ok());
+  ASSERT_EQ(verdicts.verdicts_size(), 1);
+  EXPECT_EQ(verdicts.verdicts(0).code(), v1::SHOT_CODE_INVALID);
+
+  const auto [served, failed] = loop.Stop();
+  EXPECT_EQ(failed, 0) << loop.first_failure();
+  ExpectAliveAndServing(server, client, "large frames and Tick messages");
 }
 
 // HTTP/2 rapid reset (CVE-2023-44487) on 8 connections, straight at the

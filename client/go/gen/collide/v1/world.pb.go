@@ -3031,7 +3031,12 @@ type QueryWorldRequest struct {
 	WorldId string `protobuf:"bytes,1,opt,name=world_id,json=worldId,proto3" json:"world_id,omitempty"`
 	// Answered in this order: ray_casts, then shape_casts, then overlaps; 1 to
 	// --max_items_per_request items in all (none is INVALID_ARGUMENT naming
-	// ray_casts, as is an empty query part of a Tick message).
+	// ray_casts, as is an empty query part of a Tick message). The answer
+	// keeps at most --max_send_message_bytes / 128 ray hits and overlap
+	// results in all (524,288 by default; each query's max_hits or
+	// max_results caps its own): a call that would keep more is
+	// RESOURCE_EXHAUSTED naming --max_send_message_bytes, found while running
+	// (the rest is not run).
 	RayCasts   []*WorldRayCast   `protobuf:"bytes,2,rep,name=ray_casts,json=rayCasts,proto3" json:"ray_casts,omitempty"`
 	ShapeCasts []*WorldShapeCast `protobuf:"bytes,3,rep,name=shape_casts,json=shapeCasts,proto3" json:"shape_casts,omitempty"`
 	Overlaps   []*WorldOverlap   `protobuf:"bytes,4,rep,name=overlaps,proto3" json:"overlaps,omitempty"`
