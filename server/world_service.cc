@@ -145,13 +145,16 @@ void AddQueryProblems(std::string_view list, std::size_t i, std::string_view res
 
 // Map files from `maps_dir` through the import library (collide::importer),
 // capped at the world's triangle limit while reading; a mesh is shared with
-// the worlds already on the same file (`cache`). A map over the triangle
+// the worlds of the same tenant (`owner`) already on the same file (`cache`).
+// Per tenant, so that a creation costs the same whether or not another
+// tenant holds the map (a shared mesh made a tenant's CreateWorld 0.4 ms
+// instead of 3.4 ms, telling it that some tenant plays that map). A map over the triangle
 // limit sets `over_limit` (RESOURCE_EXHAUSTED naming --max_triangles_per_world)
 // as well as a violation.
-convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& limits, MapCache& cache,
-                                Outcome& over_limit) {
+convert::MapLoader MapLoaderFor(const std::string& owner, const std::string& maps_dir,
+                                const WorldLimits& limits, MapCache& cache, Outcome& over_limit) {
   if (maps_dir.empty()) return nullptr;
-  return [maps_dir, max = limits.max_triangles_per_world, &cache, &over_limit](
+  return [owner, maps_dir, max = limits.max_triangles_per_world, &cache, &over_limit](
              const v1::MapFile& map, const std::string& path,
              convert::ViolationList& violations) -> std::shared_ptr<const TriangleMesh> {
     const std::string& name = map.name();
@@ -171,8 +174,8 @@ convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& 
     std::error_code error;
     const auto size = std::filesystem::file_size(file, error);
     const auto modified = std::filesystem::last_write_time(file, error).time_since_epoch().count();
-    const std::string key = absl::StrCat(name, "\n", options.map, "\n", options.categories, "\n", max, "\n",
-                                         size, "\n", modified);
+    const std::string key = absl::StrCat(owner, "\n", name, "\n", options.map, "\n", options.categories, "\n",
+                                         max, "\n", size, "\n", modified);
     absl::StatusOr<std::shared_ptr<const TriangleMesh>> mesh =
         cache.Get(key, [&]() -> absl::StatusOr<MeshData> {
           absl::StatusOr<importer::ImportedMesh> imported = importer::ImportMap(file, options);
@@ -332,7 +335,7 @@ Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequ
   std::vector<StaticElement> statics;
   Outcome over_limit;
   if (!convert::DecodeStatics(request, statics, arena, violations,
-                              MapLoaderFor(config_.maps_dir, registry_.limits(), maps_, over_limit))) {
+                              MapLoaderFor(owner, config_.maps_dir, registry_.limits(), maps_, over_limit))) {
     if (over_limit) return over_limit;
     return InvalidFields(std::move(violations));
   }

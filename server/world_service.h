@@ -172,6 +172,8 @@ class WorldService final : public WorldServiceBase {
   void Drain();
 
   WorldRegistry& registry() { return registry_; }
+  // The map files' meshes, one per tenant and file (tests).
+  const MapCache& maps() const { return maps_; }
   // Bytes the Tick streams hold now, and the most they held at once.
   std::int64_t tick_bytes() const { return tick_bytes_.load(std::memory_order_relaxed); }
   std::int64_t tick_bytes_peak() const { return tick_bytes_peak_.load(std::memory_order_relaxed); }
@@ -252,7 +254,7 @@ class WorldService final : public WorldServiceBase {
 
   const WorldServiceConfig config_;
   WorldRegistry registry_;
-  MapCache maps_;  // map files' meshes, shared by the worlds on them.
+  MapCache maps_;  // map files' meshes, shared by a tenant's worlds on them.
   WorldMetrics world_metrics_{registry_};
   Metrics* metrics_ = nullptr;  // Null: no metrics endpoint.
   std::mutex streams_mu_;
