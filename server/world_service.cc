@@ -257,6 +257,19 @@ bool PostsWork(const Request& request, std::size_t bytes) {
   }
 }
 
+// What admission charges a posted call: its items; a CreateWorld its
+// statics.
+template <typename Request>
+std::size_t AdmittedItems(const Request& request) {
+  if constexpr (std::is_same_v<Request, v1::CreateWorldRequest>) {
+    return static_cast<std::size_t>(request.statics_size());
+  } else if constexpr (requires { RequestItems(request); }) {
+    return RequestItems(request);
+  } else {
+    return 0;  // Never posted (PostsWork).
+  }
+}
+
 // A posted call's status before it runs: CANCELLED when its client gave up,
 // DEADLINE_EXCEEDED when its deadline passed while it waited for a thread
 // (either way it does not run); else OK.
@@ -557,8 +570,12 @@ grpc::ServerUnaryReactor* WorldService::ServeRaw(grpc::CallbackServerContext* co
   };
   auto call = std::make_shared<Call>();
   grpc::Status status = ParseRequest(*request_bytes, call->request);
-  const auto serve = [this, context, response_bytes, call, start](grpc::Status status) {
-    if (status.ok()) status = Handle(CallerOf(*context), call->request, &call->response);
+  const auto serve = [this, context, response_bytes, call, start](grpc::Status status, bool admitted) {
+    if (status.ok()) {
+      Caller caller = CallerOf(*context);
+      caller.admitted = admitted;
+      status = Handle(caller, call->request, &call->response);
+    }
     if (status.ok()) {
       bool own_buffer = false;
       status = grpc::SerializationTraits<Response>::Serialize(call->response, response_bytes, &own_buffer);
@@ -567,12 +584,21 @@ grpc::ServerUnaryReactor* WorldService::ServeRaw(grpc::CallbackServerContext* co
                           start);
     return status;
   };
-  if (!status.ok() || !PostsWork(call->request, request_bytes->Length()))
-    return Finish(context, serve(status));
+  if (!status.ok() || !PostsWork(call->request, request_bytes->Length())) {
+    return Finish(context, serve(status, false));
+  }
+  // Admitted before it is queued, so that admission bounds the calls waiting
+  // for a call thread (and the parsed requests they hold) as it bounds those
+  // running; released before the status is handed to gRPC.
+  auto admitted = std::make_shared<AdmissionGuard>(
+      config_.admission, Charged(AdmittedItems(call->request), config_.max_items_per_request));
+  if (admitted->refused()) return Finish(context, serve(config_.admission->RefusedStatus(), true));
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  executor_.Post([this, context, reactor, serve] {
+  executor_.Post([this, context, reactor, serve, admitted]() mutable {
     if (config_.hooks.before_posted_world_call) config_.hooks.before_posted_world_call(*context);
-    reactor->Finish(serve(WaitedTooLong(*context)));
+    const grpc::Status status = serve(WaitedTooLong(*context), true);
+    admitted.reset();
+    reactor->Finish(status);
   });
   return reactor;
 }

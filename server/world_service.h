@@ -139,6 +139,9 @@ class WorldService final : public WorldServiceBase {
   struct Caller {
     std::string principal;
     std::optional<std::string_view> world_header;
+    // The call was admitted before it was queued for a call thread
+    // (ServeRaw): Handle does not count it again.
+    bool admitted = false;
   };
   // One parsed unary request with no gRPC call: the whole handling each
   // method runs after parsing (ServeRaw). The status is the call's;

@@ -231,10 +231,15 @@ TEST(AttackTest, AFifoAmongTheMapsIsRefusedByName) {
 // call thread: seconds of work, which used to fill gRPC's callback threads
 // until the listener check ended the process. Now it runs on the call
 // thread while health checks and legitimate calls are answered, and a
-// listener check of 1 s never takes the busy server for a deaf one.
+// listener check of 1 s never takes the busy server for a deaf one. (Each
+// creation is admitted with its statics, at most --max_items_per_request:
+// with the default --max_items_in_flight two of them fill it and further
+// calls are shed RESOURCE_EXHAUSTED, as any overload is; the limit is raised
+// here, where the question is the threads, not admission.)
 TEST(AttackTest, ConcurrentHugeCreationsLeaveItServing) {
-  ServerProcess server(COLLIDE_SERVER_BIN, {"--worker_threads=1", "--listener_check_timeout=1s",
-                                            "--max_primitive_statics_per_world=200000"});
+  ServerProcess server(COLLIDE_SERVER_BIN,
+                       {"--worker_threads=1", "--listener_check_timeout=1s",
+                        "--max_primitive_statics_per_world=200000", "--max_items_in_flight=1048576"});
   ASSERT_NE(server.port(), 0) << server.log();
   LegitClient client(server.target());
   constexpr int kStatics = testing::CaseCount(200000);

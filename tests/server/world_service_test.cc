@@ -30,6 +30,7 @@
 #include "server/world_metrics.h"
 #include "spdlog/sinks/base_sink.h"
 #include "spdlog/spdlog.h"
+#include "support/wait_for.h"
 #include "tests/server/test_server.h"
 #include "tests/server/world_fixtures.h"
 
@@ -854,6 +855,60 @@ TEST(WorldBusyTest, LongWorldWorkLeavesHealthAndShortCallsServed) {
   }
   get.set_world_id("late");
   EXPECT_EQ(stub->GetWorld(Ctx("late").get(), get, &info).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+// A posted call is admitted before it waits for a call thread: with one
+// creation running (held) and one queued, a third is refused at once
+// (RESOURCE_EXHAUSTED naming --max_concurrent_calls) instead of queueing
+// with its parsed request; once they end, calls are admitted again.
+TEST(WorldBusyTest, QueuedCallsCountAgainstAdmission) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool released = false;
+  int held = 0;
+  Options o;
+  o.worker_threads = 1;
+  o.max_concurrent_calls = 2;
+  o.hooks.before_posted_world_call = [&](grpc::CallbackServerContext&) {
+    std::unique_lock lock(mu);
+    ++held;
+    cv.notify_all();
+    cv.wait(lock, [&] { return released; });
+  };
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  const auto create = [&](const std::string& id) {
+    v1::WorldInfo info;
+    return stub->CreateWorld(Ctx(id).get(), CreateRequest(id), &info);
+  };
+  std::future<grpc::Status> running = std::async(std::launch::async, create, "running");
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return held == 1; }));
+  }
+  std::future<grpc::Status> queued = std::async(std::launch::async, create, "queued");
+  // The queued creation is in flight once a short call (run where it
+  // arrives, never queued) is refused.
+  v1::GetWorldRequest get;
+  get.set_world_id("running");
+  grpc::Status short_call;
+  ASSERT_TRUE(::collide::testing::WaitFor([&] {
+    v1::WorldInfo info;
+    short_call = stub->GetWorld(Ctx("running").get(), get, &info);
+    return short_call.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED;
+  })) << short_call.error_message();
+  const grpc::Status refused = create("third");
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(refused.error_message().find("--max_concurrent_calls"), std::string::npos)
+      << refused.error_message();
+  {
+    std::lock_guard lock(mu);
+    released = true;
+  }
+  cv.notify_all();
+  EXPECT_TRUE(running.get().ok());
+  EXPECT_TRUE(queued.get().ok());
+  EXPECT_TRUE(create("third").ok());
 }
 
 // Queries and frames on one world from many threads: every answer is the
