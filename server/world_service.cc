@@ -147,10 +147,10 @@ void AddQueryProblems(std::string_view list, std::size_t i, std::string_view res
 // capped at the world's triangle limit while reading; a mesh is shared with
 // the worlds of the same tenant (`owner`) already on the same file (`cache`).
 // Per tenant, so that a creation costs the same whether or not another
-// tenant holds the map (a shared mesh made a tenant's CreateWorld 0.4 ms
-// instead of 3.4 ms, telling it that some tenant plays that map). A map over the triangle
-// limit sets `over_limit` (RESOURCE_EXHAUSTED naming --max_triangles_per_world)
-// as well as a violation.
+// tenant holds the map (a cached mesh is several times faster to get than
+// an import, which would tell a tenant that someone plays that map). A map
+// over the triangle limit sets `over_limit` (RESOURCE_EXHAUSTED naming
+// --max_triangles_per_world) as well as a violation.
 convert::MapLoader MapLoaderFor(const std::string& owner, const std::string& maps_dir,
                                 const WorldLimits& limits, MapCache& cache, Outcome& over_limit) {
   if (maps_dir.empty()) return nullptr;
@@ -205,8 +205,8 @@ convert::MapLoader MapLoaderFor(const std::string& owner, const std::string& map
 // about 70 bytes, so an answer at this cap fits --max_send_message_bytes
 // (64 MiB: 524,288), and the core's results, the response and its bytes
 // stay a bounded multiple of it. Per-query caps (max_hits, max_results up to
-// 4096) alone let 512 rays of 17 KB keep 2 million hits (812 MB before gRPC
-// refused the 145 MB answer).
+// 4096) alone would let 512 rays of 20 KB keep 2 million hits (812 MB, then
+// a 145 MB answer gRPC refuses).
 constexpr std::size_t kAnswerBytesPerKeptResult = 128;
 std::size_t MaxKeptResults(int max_send_message_bytes) {
   return static_cast<std::size_t>(max_send_message_bytes) / kAnswerBytesPerKeptResult;

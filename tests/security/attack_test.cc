@@ -1,7 +1,8 @@
 // Attacks on the world path and the process (issue 33), each against a real
-// collide-server started on a free loopback port: small requests that used
-// to cost far more than their size, work that used to starve the listener,
-// transport floods, a FIFO among the map files, a drain a client holds up.
+// collide-server started on a free loopback port: small requests that would
+// cost far more than their size unbounded, long work that would starve the
+// listener on gRPC's threads, transport floods, a FIFO among the map files, a
+// drain a client holds up.
 // For each: the server stays alive, a legitimate client (health checks, a
 // world query, a pair query) is answered during the attack and after it,
 // and its peak resident set stays under the replicas' container limit
@@ -190,9 +191,9 @@ grpc::Status Create(const std::string& target, const v1::CreateWorldRequest& req
   return stub->CreateWorld(context.get(), request, &info);
 }
 
-// A map name in --maps_dir that is a FIFO (no writer ever opens it): open()
-// used to block a handler thread for good, and three such calls stopped the
-// server. Each is refused at once naming the file; SIGTERM still drains.
+// A map name in --maps_dir that is a FIFO (no writer ever opens it): a
+// blocking open() would hold a thread for good. Each of three concurrent
+// calls is refused at once naming the file; SIGTERM still drains.
 TEST(AttackTest, AFifoAmongTheMapsIsRefusedByName) {
   const std::string dir = testing::TempPath("attack-maps");
   std::remove(dir.c_str());
@@ -228,10 +229,10 @@ TEST(AttackTest, AFifoAmongTheMapsIsRefusedByName) {
 
 // Three concurrent CreateWorld of 200,000 distinct sphere statics (5.9 MB
 // each; a tenth under sanitizers, whose memory would pass the limit) on one
-// call thread: seconds of work, which used to fill gRPC's callback threads
-// until the listener check ended the process. Now it runs on the call
-// thread while health checks and legitimate calls are answered, and a
-// listener check of 1 s never takes the busy server for a deaf one. (Each
+// call thread: on gRPC's few callback threads that work would stall health
+// checks and accepts. It runs on the call thread while health checks and
+// legitimate calls are answered, and a listener check of 1 s never takes
+// the busy server for a deaf one. (Each
 // creation is admitted with its statics, at most --max_items_per_request:
 // with the default --max_items_in_flight two of them fill it and further
 // calls are shed RESOURCE_EXHAUSTED, as any overload is; the limit is raised
@@ -264,8 +265,8 @@ TEST(AttackTest, ConcurrentHugeCreationsLeaveItServing) {
   ExpectAliveAndServing(server, client, "huge creations");
 }
 
-// 8,000 sphere statics sharing one id (218 KB): the duplicate check used to
-// take 4.7 GB. Refused at once with a bounded list of violations.
+// 8,000 sphere statics sharing one id (218 KB), 32 million equal pairs for a
+// pairwise check: refused at once with a bounded list of violations.
 TEST(AttackTest, StaticsSharingOneIdAreRefusedCheaply) {
   ServerProcess server(COLLIDE_SERVER_BIN, {"--worker_threads=2"});
   ASSERT_NE(server.port(), 0) << server.log();
@@ -280,11 +281,12 @@ TEST(AttackTest, StaticsSharingOneIdAreRefusedCheaply) {
 }
 
 // A world query's answer is bounded by what it keeps, whatever the scene:
-// 512 all-hit rays (max_hits 4096) through 10,000 stacked triangles (17 KB)
-// kept 2 million hits, 812 MB, before gRPC refused the 145 MB answer; 256
-// overlaps (max_results 4096) of a 49,298-triangle grid took 1.4 GB. Both
-// stop at the answer's cap (--max_send_message_bytes / 128 results) with
-// RESOURCE_EXHAUSTED naming it; max_hits past 4096 is INVALID_ARGUMENT.
+// 512 all-hit rays (max_hits 4096) through 10,000 stacked triangles (20 KB)
+// would keep 2 million hits (812 MB, then an answer of 145 MB that gRPC
+// refuses), 256 overlaps (max_results 4096) of a 49,298-triangle grid a
+// million results. Both stop at the answer's cap (--max_send_message_bytes
+// / 128 results) with RESOURCE_EXHAUSTED naming it; max_hits past 4096 is
+// INVALID_ARGUMENT.
 TEST(AttackTest, WorldQueriesStopAtTheAnswersCap) {
   ServerProcess server(COLLIDE_SERVER_BIN, {"--worker_threads=2"});
   ASSERT_NE(server.port(), 0) << server.log();
@@ -364,9 +366,9 @@ TEST(AttackTest, WorldQueriesStopAtTheAnswersCap) {
   ExpectAliveAndServing(server, client, "all-hit rays and wide overlaps");
 }
 
-// Requests of a few MB whose parsing used to cost hundreds: a frame removing
-// one id 4 million times (4 MB; 759 MB before) and one Tick message of 52 MB
-// (1.3 GB before). Refused with bounded answers; a shot at tick INT64_MIN is
+// Requests of a few MB that cost hundreds when handled item by item
+// unbounded: a frame removing one id 4 million times (4 MB) and one Tick
+// message of 52 MB. Refused with bounded answers; a shot at tick INT64_MIN is
 // an INVALID verdict naming at.tick, not IN_THE_FUTURE.
 TEST(AttackTest, LargeFramesAndTickMessagesAreRefusedInBoundedMemory) {
   ServerProcess server(COLLIDE_SERVER_BIN, {"--worker_threads=2"});
@@ -432,8 +434,8 @@ TEST(AttackTest, LargeFramesAndTickMessagesAreRefusedInBoundedMemory) {
 }
 
 // HTTP/2 rapid reset (CVE-2023-44487) on 8 connections, straight at the
-// replica with no proxy: the listener check (1 s) used to take the busy
-// server for a deaf one and exit. The server serves on; gRPC 1.51's own
+// replica with no proxy, with a listener check of 1 s that must not take
+// the busy server for a deaf one. The server serves on; gRPC 1.51's own
 // cost per reset stream is why a shared pool keeps the proxy in front
 // (docs/operations.md, "Known limits"), hence 1,000 streams per connection
 // (100 under sanitizers).
