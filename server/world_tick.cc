@@ -76,8 +76,8 @@ bool TickStream::MustWaitForMemoryLocked() {
   return true;
 }
 
-void TickStream::ResumeOthers() const {
-  if (service_ != nullptr) service_->ResumeStarvedStreams();
+void TickStream::ResumeStarved(WorldService* service) {
+  if (service != nullptr) service->ResumeStarvedStreams();
 }
 
 void TickStream::Resume() {
@@ -115,6 +115,7 @@ std::optional<grpc::Status> TickStream::FinishableLocked() {
 
 void TickStream::OnReadDone(bool ok) {
   SeePublication();
+  WorldService* const service = service_;
   std::optional<grpc::Status> finish;
   std::optional<Read> here;  // A small message run on this thread.
   {
@@ -139,10 +140,9 @@ void TickStream::OnReadDone(bool ok) {
     }
     finish = FinishableLocked();
   }
-  ResumeOthers();
+  ResumeStarved(service);
   // After the message's read time was taken and it was queued.
-  if (ok && service_ != nullptr && service_->config_.hooks.on_tick_read)
-    service_->config_.hooks.on_tick_read();
+  if (ok && service != nullptr && service->config_.hooks.on_tick_read) service->config_.hooks.on_tick_read();
   if (here) {
     Answer(*std::move(here));
   } else if (finish) {
@@ -151,6 +151,7 @@ void TickStream::OnReadDone(bool ok) {
 }
 
 void TickStream::RunNext() {
+  WorldService* const service = service_;
   Read read;
   bool got = false;
   std::optional<grpc::Status> finish;
@@ -168,7 +169,7 @@ void TickStream::RunNext() {
     }
   }
   if (!got) {
-    ResumeOthers();
+    ResumeStarved(service);
     if (finish) Finish(*std::move(finish));
     return;
   }
@@ -176,6 +177,7 @@ void TickStream::RunNext() {
 }
 
 void TickStream::Answer(Read read) {
+  WorldService* const service = service_;
   // The message, outside the lock: reads and writes go on meanwhile.
   std::optional<grpc::Status> finish;
   grpc::ByteBuffer answer;
@@ -217,12 +219,13 @@ void TickStream::Answer(Read read) {
     MaybeRunLocked();
     finish = FinishableLocked();
   }
-  ResumeOthers();
+  ResumeStarved(service);
   if (finish) Finish(*std::move(finish));
 }
 
 void TickStream::OnWriteDone(bool ok) {
   SeePublication();
+  WorldService* const service = service_;
   std::optional<grpc::Status> finish;
   {
     std::lock_guard lock(mu_);
@@ -244,12 +247,13 @@ void TickStream::OnWriteDone(bool ok) {
     MaybeRunLocked();
     finish = FinishableLocked();
   }
-  ResumeOthers();
+  ResumeStarved(service);
   if (finish) Finish(*std::move(finish));
 }
 
 void TickStream::OnCancel() {
   SeePublication();
+  WorldService* const service = service_;
   std::optional<grpc::Status> finish;
   {
     std::lock_guard lock(mu_);
@@ -263,9 +267,9 @@ void TickStream::OnCancel() {
     }
     finish = FinishableLocked();
   }
-  ResumeOthers();
-  if (service_ != nullptr && service_->config_.hooks.on_tick_cancelled)
-    service_->config_.hooks.on_tick_cancelled();
+  ResumeStarved(service);
+  if (service != nullptr && service->config_.hooks.on_tick_cancelled)
+    service->config_.hooks.on_tick_cancelled();
   if (finish) Finish(*std::move(finish));
 }
 

@@ -102,8 +102,10 @@ class TickStream final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::
   void ChargeLocked(std::int64_t bytes);
   bool MustWaitForMemoryLocked();
   // After unlocking, before any Finish: lets streams stopped for memory go
-  // on if there is room now.
-  void ResumeOthers() const;
+  // on if there is room now. Takes the service, read while the stream was
+  // certainly alive: once mu_ is released another thread may finish the
+  // stream and OnDone delete it.
+  static void ResumeStarved(WorldService* service);
 
   WorldService* const service_;  // Null for a refused stream.
   const std::string world_;
