@@ -193,6 +193,9 @@ bool DecodeFrame(const v1::Frame& in, std::string_view prefix, Frame& out, Decod
 bool DecodeQueries(const v1::QueryWorldRequest& in, WorldQueries& out, DecodeArena& arena,
                    ViolationList& violations) {
   const std::size_t before = violations.total();
+  if (in.ray_casts_size() == 0 && in.shape_casts_size() == 0 && in.overlaps_size() == 0) {
+    violations.Add("ray_casts", "a QueryWorldRequest must hold at least 1 item (ray_casts, shape_casts or overlaps)");
+  }
   out.rays.resize(in.ray_casts_size());
   for (int i = 0; i < in.ray_casts_size(); ++i) {
     const v1::WorldRayCast& c = in.ray_casts(i);

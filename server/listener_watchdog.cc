@@ -142,7 +142,8 @@ std::optional<long> AcceptQueueOf(std::string_view proc_net_tcp, const std::vect
 
 absl::StatusOr<std::unique_ptr<ListenerWatchdog>> ListenerWatchdog::Start(
     const std::string& host, int port, absl::Duration timeout, absl::Duration interval,
-    std::function<void(std::string)> on_deaf) {
+    std::function<bool()> listener_failed, std::function<void(std::string)> on_deaf,
+    std::function<void(std::string)> on_busy) {
   std::unique_ptr<ListenerWatchdog> w(new ListenerWatchdog());
   for (const char* path : {"/proc/self/net/tcp", "/proc/self/net/tcp6"}) {
     if (const int fd = open(path, O_RDONLY | O_CLOEXEC); fd >= 0) w->proc_fds_.push_back(fd);
@@ -159,7 +160,9 @@ absl::StatusOr<std::unique_ptr<ListenerWatchdog>> ListenerWatchdog::Start(
   }
   w->address_ = SelfAddress(host, port);
   w->timeout_ = timeout;
+  w->listener_failed_ = std::move(listener_failed);
   w->on_deaf_ = std::move(on_deaf);
+  w->on_busy_ = std::move(on_busy);
   w->task_ = std::make_unique<PeriodicTask>(interval, [raw = w.get()] { return raw->Check(); });
   return w;
 }
@@ -193,12 +196,20 @@ bool ListenerWatchdog::Check() {
   }
   if (*queue == 0) {
     waiting_since_.reset();
+    busy_reported_.reset();
   } else if (!waiting_since_) {
     waiting_since_ = now;
   } else if (now - *waiting_since_ >= timeout_) {
-    on_deaf_(absl::StrCat(*queue, " connection(s) have waited in its accept queue for ",
-                          absl::FormatDuration(now - *waiting_since_)));
-    return false;
+    const std::string waited = absl::StrCat(*queue, " connection(s) have waited in its accept queue for ",
+                                            absl::FormatDuration(now - *waiting_since_));
+    if (listener_failed_()) {
+      on_deaf_(absl::StrCat(waited, " after an accept failed"));
+      return false;
+    }
+    if (!busy_reported_ || now - *busy_reported_ >= timeout_) {
+      busy_reported_ = now;
+      on_busy_(waited);
+    }
   }
   Reconnect();
   return true;

@@ -1,6 +1,7 @@
 #include "server/logging.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -59,6 +60,11 @@ void LogLimited(LogRateLimiter& limiter, std::string_view source, spdlog::level:
 
 LogRateLimiter* g_protobuf_limiter = nullptr;
 LogRateLimiter* g_grpc_limiter = nullptr;
+std::atomic<std::int64_t> g_grpc_accept_failures{0};
+
+// The line gRPC 1.51's tcp_server_posix.cc writes before giving up on a
+// listening socket ("Failed accept4: %s").
+constexpr std::string_view kAcceptFailedLine = "Failed accept4";
 
 void OnGrpcLog(gpr_log_func_args* args) {
   spdlog::level::level_enum level = spdlog::level::err;
@@ -72,6 +78,9 @@ void OnGrpcLog(gpr_log_func_args* args) {
     case GPR_LOG_SEVERITY_ERROR:
       level = spdlog::level::err;
       break;
+  }
+  if (args->message != nullptr && std::string_view(args->message).starts_with(kAcceptFailedLine)) {
+    g_grpc_accept_failures.fetch_add(1, std::memory_order_relaxed);
   }
   LogLimited(*g_grpc_limiter, "grpc", level, args->file, args->line, args->message);
 }
@@ -130,6 +139,8 @@ void RouteGrpcLogs(double lines_per_second) {
   g_grpc_limiter = limiter;
   gpr_set_log_function(OnGrpcLog);
 }
+
+std::int64_t GrpcAcceptFailures() { return g_grpc_accept_failures.load(std::memory_order_relaxed); }
 
 absl::Status ConfigureLogging(std::string_view level, std::string_view format) {
   const spdlog::level::level_enum parsed = spdlog::level::from_str(std::string(level));

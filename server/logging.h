@@ -46,6 +46,13 @@ void RouteProtobufLogs(double lines_per_second);
 // 307 lines.
 void RouteGrpcLogs(double lines_per_second);
 
+// How many times gRPC has logged "Failed accept4" since RouteGrpcLogs (each
+// counted, written to the log or not): gRPC 1.51's listener logs it when an
+// accept fails with anything but EAGAIN or EINTR (EMFILE, ENFILE, ENOMEM)
+// and never accepts on that socket again, so a count above 0 means a deaf
+// listener (ListenerWatchdog).
+std::int64_t GrpcAcceptFailures();
+
 }  // namespace collide::server
 
 #endif  // COLLIDE_SERVER_LOGGING_H_

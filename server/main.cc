@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -48,11 +49,13 @@ ABSL_FLAG(int64_t, max_items_in_flight, int64_t{1} << 17,
           "Most pairs or casts in the calls in flight; a call that would take them past it is answered "
           "RESOURCE_EXHAUSTED at once (0: no limit; else at least --max_items_per_request).");
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(10),
-          "On SIGTERM/SIGINT, how long in-flight calls may run before they are cancelled (e.g. 10s, 500ms).");
-ABSL_FLAG(
-    absl::Duration, listener_check_timeout, absl::Seconds(10),
-    "Self-check of the listening port: when connections (the check's own included) have waited unaccepted "
-    "this long, log why and exit with status 3 so that a supervisor restarts the server (0: no check).");
+          "On SIGTERM/SIGINT, how long in-flight calls may run before they are cancelled (e.g. 10s, 500ms); "
+          "a server still stopping 1s after that, or given a second signal, exits with status 4 at once.");
+ABSL_FLAG(absl::Duration, listener_check_timeout, absl::Seconds(10),
+          "Self-check of the listening port: when connections (the check's own included) have waited "
+          "unaccepted this long after an accept failed (gRPC then never accepts again), log why and exit "
+          "with status 3 so that a supervisor restarts the server; without a failed accept the server is "
+          "busy, which is logged and served on (0: no check).");
 ABSL_FLAG(std::string, log_level, "info",
           "trace, debug (adds one access line per request), info, warn or error.");
 ABSL_FLAG(std::string, log_format, "text", "text or json (one object per line).");
@@ -97,6 +100,9 @@ ABSL_FLAG(absl::Duration, min_ping_interval, absl::Seconds(10),
 ABSL_FLAG(int, max_ping_strikes, 2, "Ping strikes (count) after which the connection is closed.");
 ABSL_FLAG(int64_t, max_triangles_per_world, 4'000'000,
           "Most triangles in one world's meshes (CreateWorld beyond: RESOURCE_EXHAUSTED).");
+ABSL_FLAG(int, max_primitive_statics_per_world, 65536,
+          "Most statics that are shapes (not meshes or map files) in one world (CreateWorld beyond: "
+          "RESOURCE_EXHAUSTED).");
 ABSL_FLAG(int, max_bodies_per_world, 1024, "Most bodies in one world's frame.");
 ABSL_FLAG(int, max_parts_per_body, 32, "Most parts (hitboxes) of one body.");
 ABSL_FLAG(int, max_history_ticks, 256, "Most frames one world may keep (CreateWorld.history_ticks).");
@@ -108,6 +114,9 @@ ABSL_FLAG(int64_t, world_memory_budget_bytes, int64_t{2} << 30,
           "Heap bytes all worlds together may hold (geometry, BVHs, history), checked before allocating.");
 ABSL_FLAG(std::string, maps_dir, "",
           "Directory of the map files (.bsp, .pk3, .glb, .gltf, .obj) CreateWorld may name; empty: none.");
+ABSL_FLAG(int64_t, tick_streams_memory_bytes, int64_t{64} << 20,
+          "Bytes all Tick streams together may hold in messages read but not yet run and answers not yet "
+          "written; past it a stream holding any reads no more until they are under (at least 1 MiB).");
 ABSL_FLAG(absl::Duration, world_idle_ttl, absl::Minutes(30),
           "A world without a call for this long is evicted (logged); 0 = never.");
 
@@ -115,6 +124,7 @@ namespace {
 
 constexpr std::string_view kFlagNames[] = {"maps_dir",
                                            "max_triangles_per_world",
+                                           "max_primitive_statics_per_world",
                                            "max_bodies_per_world",
                                            "max_parts_per_body",
                                            "max_history_ticks",
@@ -122,6 +132,7 @@ constexpr std::string_view kFlagNames[] = {"maps_dir",
                                            "max_worlds_per_tenant",
                                            "world_memory_budget_bytes",
                                            "world_idle_ttl",
+                                           "tick_streams_memory_bytes",
                                            "host",
                                            "port",
                                            "worker_threads",
@@ -171,6 +182,42 @@ int WaitForSignal(const sigset_t& signals) {
   while (sigwait(&signals, &signal) != 0) {
   }
   return signal;
+}
+
+// After --drain_timeout gRPC cancels the calls still running; this is how
+// long their handlers then get to return before the process ends anyway.
+constexpr absl::Duration kCancelGrace = absl::Seconds(1);
+// Exit status of a stop that did not finish within its deadline.
+constexpr int kStopOverdueStatus = 4;
+// Set once the drain has returned: the deadline's thread then stands down.
+std::atomic<bool> g_stopped{false};
+
+// The drain's deadline, kept whatever the calls do: a thread that ends the
+// process with status 4 when the drain has not returned `limit` after the
+// signal (work gRPC cannot cancel still runs), or at once on a second
+// SIGTERM/SIGINT. A clean drain returns from main first and exits 0.
+void StartStopDeadline(const sigset_t& signals, absl::Duration limit) {
+  std::thread([signals, deadline = absl::Now() + limit, limit] {
+    for (;;) {
+      if (g_stopped.load()) return;
+      const absl::Duration left = deadline - absl::Now();
+      if (left <= absl::ZeroDuration()) {
+        spdlog::critical(
+            "the drain did not finish within {}: exiting with status {} with calls still running",
+            absl::FormatDuration(limit), kStopOverdueStatus);
+        break;
+      }
+      const timespec wait = absl::ToTimespec(std::min(left, absl::Milliseconds(200)));
+      siginfo_t info{};
+      if (sigtimedwait(&signals, &info, &wait) > 0) {
+        spdlog::critical("received signal {} while draining: exiting with status {} now", info.si_signo,
+                         kStopOverdueStatus);
+        break;
+      }
+    }
+    spdlog::default_logger()->flush();
+    std::_Exit(kStopOverdueStatus);
+  }).detach();
 }
 
 }  // namespace
@@ -264,15 +311,18 @@ int main(int argc, char** argv) {
   options.min_ping_interval = absl::GetFlag(FLAGS_min_ping_interval);
   options.max_ping_strikes = absl::GetFlag(FLAGS_max_ping_strikes);
   options.metrics_port = absl::GetFlag(FLAGS_metrics_port);
-  options.world_limits = {.max_triangles_per_world = absl::GetFlag(FLAGS_max_triangles_per_world),
-                          .max_bodies_per_world = absl::GetFlag(FLAGS_max_bodies_per_world),
-                          .max_parts_per_body = absl::GetFlag(FLAGS_max_parts_per_body),
-                          .max_history_ticks = absl::GetFlag(FLAGS_max_history_ticks),
-                          .max_worlds = absl::GetFlag(FLAGS_max_worlds),
-                          .max_worlds_per_tenant = absl::GetFlag(FLAGS_max_worlds_per_tenant),
-                          .memory_budget_bytes = absl::GetFlag(FLAGS_world_memory_budget_bytes),
-                          .idle_ttl = absl::GetFlag(FLAGS_world_idle_ttl)};
+  options.world_limits = {
+      .max_triangles_per_world = absl::GetFlag(FLAGS_max_triangles_per_world),
+      .max_primitive_statics_per_world = absl::GetFlag(FLAGS_max_primitive_statics_per_world),
+      .max_bodies_per_world = absl::GetFlag(FLAGS_max_bodies_per_world),
+      .max_parts_per_body = absl::GetFlag(FLAGS_max_parts_per_body),
+      .max_history_ticks = absl::GetFlag(FLAGS_max_history_ticks),
+      .max_worlds = absl::GetFlag(FLAGS_max_worlds),
+      .max_worlds_per_tenant = absl::GetFlag(FLAGS_max_worlds_per_tenant),
+      .memory_budget_bytes = absl::GetFlag(FLAGS_world_memory_budget_bytes),
+      .idle_ttl = absl::GetFlag(FLAGS_world_idle_ttl)};
   options.maps_dir = absl::GetFlag(FLAGS_maps_dir);
+  options.tick_streams_memory_bytes = absl::GetFlag(FLAGS_tick_streams_memory_bytes);
   collide::server::RouteProtobufLogs(kLibraryLogLinesPerSecond);
   collide::server::RouteGrpcLogs(kLibraryLogLinesPerSecond);
 
@@ -295,6 +345,7 @@ int main(int argc, char** argv) {
       "max_concurrent_calls={}, max_items_in_flight={}, open_files={}, malloc_arenas={}, "
       "listener_check_timeout={}, "
       "max_worlds={}, max_worlds_per_tenant={}, world_memory_budget_bytes={}, world_idle_ttl={}, "
+      "tick_streams_memory_bytes={}, "
       "compression=identity only, drain_timeout={}, log_level={}, log_format={})",
       (*server)->address(), COLLIDE_VERSION, transport,
       o.auth_tokens.empty() ? std::string("none") : absl::StrCat(o.auth_tokens.size(), " bearer token(s)"),
@@ -306,25 +357,35 @@ int main(int argc, char** argv) {
       o.max_items_in_flight, open_files.Describe(), malloc_arenas,
       absl::FormatDuration(listener_check_timeout), o.world_limits.max_worlds,
       o.world_limits.max_worlds_per_tenant, o.world_limits.memory_budget_bytes,
-      absl::FormatDuration(o.world_limits.idle_ttl), absl::FormatDuration(o.drain_timeout),
-      absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
+      absl::FormatDuration(o.world_limits.idle_ttl), o.tick_streams_memory_bytes,
+      absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
 
   // A listener that stopped accepting (gRPC 1.51 gives up after an accept
-  // fails with EMFILE) must not leave a live process nobody can reach.
+  // fails with EMFILE) must not leave a live process nobody can reach; a
+  // listener merely late to accept (a busy server) is left to serve.
   std::unique_ptr<collide::server::ListenerWatchdog> watchdog;
   if (listener_check_timeout > absl::ZeroDuration()) {
     const absl::Duration interval =
         std::clamp(listener_check_timeout / 4, absl::Milliseconds(50), absl::Seconds(1));
+    const std::string address = (*server)->address();
     absl::StatusOr<std::unique_ptr<collide::server::ListenerWatchdog>> started =
         collide::server::ListenerWatchdog::Start(
             o.host, (*server)->port(), listener_check_timeout, interval,
-            [address = (*server)->address(), open_files](const std::string& reason) {
+            [] { return collide::server::GrpcAcceptFailures() > 0; },
+            [address, open_files](const std::string& reason) {
               spdlog::critical(
                   "the listener on {} no longer accepts connections: {} (open files limit {}); exiting with "
                   "status 3 so that a supervisor restarts the server",
                   address, reason, open_files.Describe());
               spdlog::default_logger()->flush();
               std::_Exit(3);
+            },
+            [address](const std::string& reason) {
+              spdlog::warn(
+                  "the listener on {} is slow to accept: {}; no accept has failed, so the server is busy, "
+                  "not "
+                  "deaf: serving on",
+                  address, reason);
             });
     if (started.ok()) {
       watchdog = std::move(*started);
@@ -344,8 +405,10 @@ int main(int argc, char** argv) {
   watchdog.reset();
   spdlog::info("received signal {}: NOT_SERVING, draining in-flight calls for up to {}", signal,
                absl::FormatDuration(o.drain_timeout));
+  StartStopDeadline(shutdown_signals, o.drain_timeout + kCancelGrace);
   (*server)->Shutdown();
   (*server)->Wait();
+  g_stopped.store(true);
   spdlog::info("stopped");
   return 0;
 }

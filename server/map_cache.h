@@ -1,10 +1,12 @@
-// The meshes of map files, shared by every world made from the same file:
+// The meshes of map files, shared by the worlds made from the same file:
 // a replica running 64 matches on one map holds one mesh and BVH instead of
 // 64 (198 KB each for OpenArena's aggressor, 3,249 triangles: one fits the
 // L2 cache, 64 do not), and the matches' moves and shots traverse one BVH
 // that stays in the caches instead of 64 that evict each other (a 64-player
 // match's moves 27% slower with 32 copies than with one, 32 matches
 // interleaved in process). A mesh lives while a world holds it. Thread-safe.
+// The world service keys meshes by tenant too (MapLoaderFor), so tenants
+// never share one: a tenant's creation costs the same whatever others hold.
 #ifndef COLLIDE_SERVER_MAP_CACHE_H_
 #define COLLIDE_SERVER_MAP_CACHE_H_
 

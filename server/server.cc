@@ -109,6 +109,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
     return absl::InvalidArgumentError("metrics_port must be -1 (none) or in [0, 65535]");
   if (options.drain_timeout < absl::ZeroDuration())
     return absl::InvalidArgumentError("drain_timeout must be >= 0");
+  if (options.tick_streams_memory_bytes < (1 << 20))
+    return absl::InvalidArgumentError("tick_streams_memory_bytes must be >= 1 MiB");
   if (absl::Status limits = CheckTransportLimits(options); !limits.ok()) return limits;
   if (std::string bad = CheckWorldLimits(options.world_limits); !bad.empty()) {
     return absl::InvalidArgumentError(bad);
@@ -135,15 +137,17 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
                     .replica = Replica(),
                     .metrics = server->metrics_.get()},
       *server->runner_);
-  server->world_service_ =
-      std::make_unique<WorldService>(WorldServiceConfig{.limits = o.world_limits,
-                                                        .max_items_per_request = o.max_items_per_request,
-                                                        .replica = Replica(),
-                                                        .maps_dir = o.maps_dir,
-                                                        .tenants_by_token = !TokenSet(o.auth_tokens).empty(),
-                                                        .admission = &server->service_->admission(),
-                                                        .call_threads = o.worker_threads,
-                                                        .hooks = o.hooks});
+  server->world_service_ = std::make_unique<WorldService>(
+      WorldServiceConfig{.limits = o.world_limits,
+                         .max_items_per_request = o.max_items_per_request,
+                         .max_send_message_bytes = o.max_send_message_bytes,
+                         .replica = Replica(),
+                         .maps_dir = o.maps_dir,
+                         .tenants_by_token = !TokenSet(o.auth_tokens).empty(),
+                         .admission = &server->service_->admission(),
+                         .call_threads = o.worker_threads,
+                         .tick_streams_memory_bytes = o.tick_streams_memory_bytes,
+                         .hooks = o.hooks});
 
   // Process-wide switches, read when a server is built.
   grpc::EnableDefaultHealthCheckService(true);

@@ -86,6 +86,9 @@ struct Options {
   WorldLimits world_limits;
   // Directory of the map files CreateWorld may name; "": none.
   std::string maps_dir;
+  // Bytes all Tick streams together may hold in messages read and not yet
+  // run and answers not yet written (WorldServiceConfig); at least 1 MiB.
+  std::int64_t tick_streams_memory_bytes = std::int64_t{64} << 20;
 
   // Tests only: passed to both services.
   TestHooks hooks;
@@ -107,6 +110,8 @@ class Server {
   // "host:port" actually bound.
   std::string address() const;
   const Options& options() const { return options_; }
+  // The world service (tests: its registry and Tick memory).
+  WorldService& world_service() { return *world_service_; }
   // The metrics endpoint's port; 0 when there is none.
   int metrics_port() const { return metrics_endpoint_ ? metrics_endpoint_->port() : 0; }
 

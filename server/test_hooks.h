@@ -17,6 +17,10 @@ struct TestHooks {
   // (multi-chunk) call's batch with the call's context, e.g. to hold a call
   // in flight or until the server has seen it cancelled.
   std::function<void(grpc::CallbackServerContext&)> before_posted_call;
+  // WorldService: runs on the call thread before each posted unary world
+  // call (CreateWorld, and large calls on a world) with its context, e.g. to
+  // hold calls there while others are served.
+  std::function<void(grpc::CallbackServerContext&)> before_posted_world_call;
   // WorldService: runs on the thread running each Tick message before it is
   // looked up and run, once admitted (its sequence), e.g. to hold one while
   // the next ones wait.

@@ -11,6 +11,7 @@ namespace collide::server {
 
 std::string CheckWorldLimits(const WorldLimits& l) {
   if (l.max_triangles_per_world < 0) return "max_triangles_per_world must be >= 0";
+  if (l.max_primitive_statics_per_world < 0) return "max_primitive_statics_per_world must be >= 0";
   if (l.max_bodies_per_world < 1) return "max_bodies_per_world must be >= 1";
   if (l.max_parts_per_body < 1) return "max_parts_per_body must be >= 1";
   if (l.max_history_ticks < 1) return "max_history_ticks must be >= 1";
@@ -136,8 +137,8 @@ RequestError AlreadyExists(const std::string& id) {
 
 }  // namespace
 
-std::optional<RequestError> WorldRegistry::CheckCreate(std::int64_t history_ticks,
-                                                       std::size_t mesh_triangles) const {
+std::optional<RequestError> WorldRegistry::CheckCreate(std::int64_t history_ticks, std::size_t mesh_triangles,
+                                                       std::size_t primitive_statics) const {
   if (history_ticks > limits_.max_history_ticks) {
     return Exhausted(absl::StrCat("history_ticks ", history_ticks, " is over --max_history_ticks ",
                                   limits_.max_history_ticks));
@@ -146,6 +147,11 @@ std::optional<RequestError> WorldRegistry::CheckCreate(std::int64_t history_tick
     return Exhausted(absl::StrCat("the world's meshes hold ", mesh_triangles,
                                   " triangles; --max_triangles_per_world is ",
                                   limits_.max_triangles_per_world));
+  }
+  if (primitive_statics > static_cast<std::size_t>(limits_.max_primitive_statics_per_world)) {
+    return Exhausted(absl::StrCat("the world has ", primitive_statics,
+                                  " primitive (shape) statics; --max_primitive_statics_per_world is ",
+                                  limits_.max_primitive_statics_per_world));
   }
   return std::nullopt;
 }

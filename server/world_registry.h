@@ -32,6 +32,9 @@ namespace collide::server {
 
 struct WorldLimits {
   std::int64_t max_triangles_per_world = 4'000'000;
+  // Statics that are shapes (spheres, boxes, hulls ...), not meshes or map
+  // files, in one world.
+  int max_primitive_statics_per_world = 65536;
   int max_bodies_per_world = 1024;
   int max_parts_per_body = 32;
   int max_history_ticks = 256;
@@ -111,9 +114,11 @@ class WorldRegistry {
   const WorldLimits& limits() const { return limits_; }
 
   // Creating a world, in this order (each refusal is the call's answer):
-  // A request's sizes before it is decoded: its history_ticks, and the
-  // triangles of its meshes (map files are counted once read, NewWorld).
-  std::optional<RequestError> CheckCreate(std::int64_t history_ticks, std::size_t mesh_triangles) const;
+  // A request's sizes before it is decoded: its history_ticks, the
+  // triangles of its meshes (map files are counted once read, NewWorld) and
+  // its primitive (shape) statics.
+  std::optional<RequestError> CheckCreate(std::int64_t history_ticks, std::size_t mesh_triangles,
+                                          std::size_t primitive_statics) const;
   // The history a world keeps when its request leaves history_ticks 0.
   int default_history_ticks() const;
   // No live world (owner, id) (ALREADY_EXISTS), and room for one more world

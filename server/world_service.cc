@@ -8,8 +8,10 @@
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -143,10 +145,16 @@ void AddQueryProblems(std::string_view list, std::size_t i, std::string_view res
 
 // Map files from `maps_dir` through the import library (collide::importer),
 // capped at the world's triangle limit while reading; a mesh is shared with
-// the worlds already on the same file (`cache`).
-convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& limits, MapCache& cache) {
+// the worlds of the same tenant (`owner`) already on the same file (`cache`).
+// Per tenant, so that a creation costs the same whether or not another
+// tenant holds the map (a cached mesh is several times faster to get than
+// an import, which would tell a tenant that someone plays that map). A map
+// over the triangle limit sets `over_limit` (RESOURCE_EXHAUSTED naming
+// --max_triangles_per_world) as well as a violation.
+convert::MapLoader MapLoaderFor(const std::string& owner, const std::string& maps_dir,
+                                const WorldLimits& limits, MapCache& cache, Outcome& over_limit) {
   if (maps_dir.empty()) return nullptr;
-  return [maps_dir, max = limits.max_triangles_per_world, &cache](
+  return [owner, maps_dir, max = limits.max_triangles_per_world, &cache, &over_limit](
              const v1::MapFile& map, const std::string& path,
              convert::ViolationList& violations) -> std::shared_ptr<const TriangleMesh> {
     const std::string& name = map.name();
@@ -166,8 +174,8 @@ convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& 
     std::error_code error;
     const auto size = std::filesystem::file_size(file, error);
     const auto modified = std::filesystem::last_write_time(file, error).time_since_epoch().count();
-    const std::string key = absl::StrCat(name, "\n", options.map, "\n", options.categories, "\n", max, "\n",
-                                         size, "\n", modified);
+    const std::string key = absl::StrCat(owner, "\n", name, "\n", options.map, "\n", options.categories, "\n",
+                                         max, "\n", size, "\n", modified);
     absl::StatusOr<std::shared_ptr<const TriangleMesh>> mesh =
         cache.Get(key, [&]() -> absl::StatusOr<MeshData> {
           absl::StatusOr<importer::ImportedMesh> imported = importer::ImportMap(file, options);
@@ -178,11 +186,100 @@ convert::MapLoader MapLoaderFor(const std::string& maps_dir, const WorldLimits& 
       // The library's message starts with the path; the caller knows the name only.
       std::string message(mesh.status().message());
       if (message.starts_with(maps_dir + "/")) message.erase(0, maps_dir.size() + 1);
+      // The import's triangle cap is the flag's value ("N triangles exceed
+      // the limit of M"); its other caps are the file's faults.
+      if (mesh.status().code() == absl::StatusCode::kResourceExhausted &&
+          message.find(" triangles exceed the limit of ") != std::string::npos && !over_limit) {
+        over_limit = RequestError{RequestError::Kind::kLimitExceeded,
+                                  absl::StrCat(path, ": ", message, "; --max_triangles_per_world is ", max)};
+      }
       violations.Add(path, std::move(message));
       return nullptr;
     }
     return *std::move(mesh);
   };
+}
+
+// The most ray hits and overlap results one answer keeps, all queries of a
+// call (or of a Tick message's query part) together: an encoded ray hit is
+// about 70 bytes, so an answer at this cap fits --max_send_message_bytes
+// (64 MiB: 524,288), and the core's results, the response and its bytes
+// stay a bounded multiple of it. Per-query caps (max_hits, max_results up to
+// 4096) alone would let 512 rays of 20 KB keep 2 million hits (812 MB, then
+// a 145 MB answer gRPC refuses).
+constexpr std::size_t kAnswerBytesPerKeptResult = 128;
+std::size_t MaxKeptResults(int max_send_message_bytes) {
+  return static_cast<std::size_t>(max_send_message_bytes) / kAnswerBytesPerKeptResult;
+}
+
+RequestError AnswerTooLarge(std::size_t max_kept) {
+  return {RequestError::Kind::kLimitExceeded,
+          absl::StrCat("the answer would keep more than ", max_kept,
+                       " ray hits and overlap results (--max_send_message_bytes / ",
+                       kAnswerBytesPerKeptResult, "); lower max_hits or max_results, or split the call")};
+}
+
+// Runs `queries` through `cast` a few at a time, adding each result's kept
+// hits to `kept`; false as soon as they pass `max_kept` (the rest not run),
+// so that memory stops growing at the cap.
+template <typename Query, typename Result, typename Cast>
+bool RunChunked(std::span<const Query> queries, Cast cast, std::vector<Result>& out, std::size_t& kept,
+                std::size_t max_kept) {
+  constexpr std::size_t kChunk = 16;  // At most 16 x 4096 results past the cap.
+  out.reserve(queries.size());
+  for (std::size_t at = 0; at < queries.size(); at += kChunk) {
+    std::vector<Result> part = cast(queries.subspan(at, std::min(kChunk, queries.size() - at)));
+    for (Result& r : part) {
+      kept += r.hits.size();
+      out.push_back(std::move(r));
+    }
+    if (kept > max_kept) return false;
+  }
+  return true;
+}
+
+// Whether a world call runs on the CallExecutor rather than on the gRPC
+// thread that delivered it: CreateWorld always (statics' validation, map
+// files, BVH builds: up to seconds), a call on a world when its request is
+// over TickStream::kMaxInlineBytes or kMaxInlineItems queries, shots or
+// moves (as a Tick message). GetWorld, ListWorlds and DeleteWorld are short.
+constexpr std::size_t kMaxInlineItems = 32;
+template <typename Request>
+bool PostsWork(const Request& request, std::size_t bytes) {
+  if constexpr (std::is_same_v<Request, v1::CreateWorldRequest>) {
+    return true;
+  } else if constexpr (std::is_same_v<Request, v1::GetWorldRequest> ||
+                       std::is_same_v<Request, v1::ListWorldsRequest> ||
+                       std::is_same_v<Request, v1::DeleteWorldRequest>) {
+    return false;
+  } else {
+    return bytes > TickStream::kMaxInlineBytes || RequestItems(request) > kMaxInlineItems;
+  }
+}
+
+// What admission charges a posted call: its items; a CreateWorld its
+// statics.
+template <typename Request>
+std::size_t AdmittedItems(const Request& request) {
+  if constexpr (std::is_same_v<Request, v1::CreateWorldRequest>) {
+    return static_cast<std::size_t>(request.statics_size());
+  } else if constexpr (requires { RequestItems(request); }) {
+    return RequestItems(request);
+  } else {
+    return 0;  // Never posted (PostsWork).
+  }
+}
+
+// A posted call's status before it runs: CANCELLED when its client gave up,
+// DEADLINE_EXCEEDED when its deadline passed while it waited for a thread
+// (either way it does not run); else OK.
+grpc::Status WaitedTooLong(grpc::CallbackServerContext& context) {
+  if (context.IsCancelled()) return ToGrpcStatus({RequestError::Kind::kCancelled, "the call was cancelled"});
+  if (std::chrono::system_clock::now() >= context.deadline()) {
+    return ToGrpcStatus({RequestError::Kind::kDeadlineExceeded,
+                         "the deadline passed while the call waited for a thread: not run"});
+  }
+  return grpc::Status::OK;
 }
 
 }  // namespace
@@ -231,7 +328,10 @@ void WorldService::FillInfo(WorldEntry& entry, v1::WorldInfo* out) {
 Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequest& request,
                              v1::WorldInfo* response) {
   const std::size_t triangles = convert::TriangleCount(request);
-  if (Outcome refused = registry_.CheckCreate(request.history_ticks(), triangles)) return refused;
+  const auto primitives =
+      static_cast<std::size_t>(std::count_if(request.statics().begin(), request.statics().end(),
+                                             [](const v1::StaticElement& e) { return e.has_shape(); }));
+  if (Outcome refused = registry_.CheckCreate(request.history_ticks(), triangles, primitives)) return refused;
   convert::ViolationList violations;
   WorldSettings settings;
   convert::DecodeSettings(request, registry_.default_history_ticks(), settings, violations);
@@ -246,8 +346,10 @@ Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequ
 
   convert::DecodeArena arena;
   std::vector<StaticElement> statics;
+  Outcome over_limit;
   if (!convert::DecodeStatics(request, statics, arena, violations,
-                              MapLoaderFor(config_.maps_dir, registry_.limits(), maps_))) {
+                              MapLoaderFor(owner, config_.maps_dir, registry_.limits(), maps_, over_limit))) {
+    if (over_limit) return over_limit;
     return InvalidFields(std::move(violations));
   }
   std::shared_ptr<WorldEntry> entry;
@@ -303,11 +405,21 @@ Outcome WorldService::Run(WorldEntry& entry, const v1::QueryWorldRequest& reques
   std::vector<RayQueryResult> rays;
   std::vector<ShapeCastResult> casts;
   std::vector<OverlapQueryResult> overlaps;
+  const std::size_t max_kept = MaxKeptResults(config_.max_send_message_bytes);
+  std::size_t kept = 0;
   {
+    // One frame for the whole call (the lock is held across the chunks).
     std::shared_lock lock(entry.mu);
-    rays = entry.world.RayCasts(queries.rays);
-    casts = entry.world.ShapeCasts(queries.shape_casts);
-    overlaps = entry.world.Overlaps(queries.overlaps);
+    const World& world = entry.world;
+    const bool fits =
+        RunChunked<RayQuery>(
+            queries.rays, [&](std::span<const RayQuery> part) { return world.RayCasts(part); }, rays, kept,
+            max_kept) &&
+        RunChunked<OverlapQuery>(
+            queries.overlaps, [&](std::span<const OverlapQuery> part) { return world.Overlaps(part); },
+            overlaps, kept, max_kept);
+    if (!fits) return AnswerTooLarge(max_kept);
+    casts = world.ShapeCasts(queries.shape_casts);
   }
   for (std::size_t i = 0; i < rays.size(); ++i)
     AddQueryProblems("ray_casts", i, "ray", rays[i].problems, violations);
@@ -441,22 +553,54 @@ grpc::Status WorldService::Handle(const Caller& caller, const v1::ListWorldsRequ
 // Raw serving (as CollisionService): the bytes are parsed by ParseRequest, so
 // that a body that does not parse is INVALID_ARGUMENT naming the message type
 // (gRPC's typed handlers answer it UNIMPLEMENTED with an empty message); the
-// parsed request goes to Handle, then the response is serialized.
+// parsed request goes to Handle, then the response is serialized. Work that
+// may be long (PostsWork) runs on the service's CallExecutor, so that it
+// never holds one of gRPC's few callback threads, which also accept
+// connections and answer health checks; a posted call whose client gave up
+// or whose deadline passed while it waited for a thread is answered so
+// without running.
 template <typename Request, typename Response>
 grpc::ServerUnaryReactor* WorldService::ServeRaw(grpc::CallbackServerContext* context,
                                                  const grpc::ByteBuffer* request_bytes,
                                                  grpc::ByteBuffer* response_bytes) {
   const auto start = std::chrono::steady_clock::now();
-  Request request;
-  Response response;
-  grpc::Status status = ParseRequest(*request_bytes, request);
-  if (status.ok()) status = Handle(CallerOf(*context), request, &response);
-  if (status.ok()) {
-    bool own_buffer = false;
-    status = grpc::SerializationTraits<Response>::Serialize(response, response_bytes, &own_buffer);
+  struct Call {
+    Request request;
+    Response response;
+  };
+  auto call = std::make_shared<Call>();
+  grpc::Status status = ParseRequest(*request_bytes, call->request);
+  const auto serve = [this, context, response_bytes, call, start](grpc::Status status, bool admitted) {
+    if (status.ok()) {
+      Caller caller = CallerOf(*context);
+      caller.admitted = admitted;
+      status = Handle(caller, call->request, &call->response);
+    }
+    if (status.ok()) {
+      bool own_buffer = false;
+      status = grpc::SerializationTraits<Response>::Serialize(call->response, response_bytes, &own_buffer);
+    }
+    world_metrics_.Record(metrics_, RpcName<Request>(), WorldIdOf(call->request), status, call->response,
+                          start);
+    return status;
+  };
+  if (!status.ok() || !PostsWork(call->request, request_bytes->Length())) {
+    return Finish(context, serve(status, false));
   }
-  world_metrics_.Record(metrics_, RpcName<Request>(), WorldIdOf(request), status, response, start);
-  return Finish(context, status);
+  // Admitted before it is queued, so that admission bounds the calls waiting
+  // for a call thread (and the parsed requests they hold) as it bounds those
+  // running; released before the status is handed to gRPC.
+  auto admitted = std::make_shared<AdmissionGuard>(
+      config_.admission, Charged(AdmittedItems(call->request), config_.max_items_per_request));
+  if (admitted->refused()) return Finish(context, serve(config_.admission->RefusedStatus(), true));
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  executor_.Post([this, context, reactor, serve, admitted]() mutable {
+    if (config_.hooks.before_posted_world_call) config_.hooks.before_posted_world_call(*context);
+    const grpc::Status status = serve(WaitedTooLong(*context), true);
+    admitted.reset();
+    reactor->Finish(status);
+  });
+  return reactor;
 }
 
 void WorldService::AttachMetrics(Metrics& metrics) {
@@ -581,8 +725,12 @@ Outcome WorldService::RunTick(const std::string& owner, const std::string& world
   check_id("moves", request.has_moves(), request.moves().world_id());
   if (!violations.empty()) return InvalidFields(std::move(violations));
 
-  const AdmissionGuard admitted(config_.admission,
-                                Charged(RequestItems(request), config_.max_items_per_request));
+  // The message's parts together, as one unary call: over
+  // --max_items_per_request is refused before anything runs, so that
+  // admission charges every item it runs.
+  const std::size_t items = RequestItems(request);
+  if (Outcome refused = CheckItems(items, config_.max_items_per_request)) return refused;
+  const AdmissionGuard admitted(config_.admission, items);
   if (admitted.refused()) return config_.admission->Refusal();
   if (config_.hooks.before_tick_message) config_.hooks.before_tick_message(request.sequence());
   const std::shared_ptr<WorldEntry> entry = registry_.Find(owner, world);
@@ -644,6 +792,15 @@ bool WorldService::AddStream(TickStream* stream) {
 void WorldService::RemoveStream(TickStream* stream) {
   std::lock_guard lock(streams_mu_);
   streams_.erase(stream);
+}
+
+void WorldService::ResumeStarvedStreams() {
+  if (starved_streams_.load(std::memory_order_relaxed) == 0 || TickBytesOver()) return;
+  starved_streams_.store(0, std::memory_order_relaxed);
+  // Under streams_mu_ no stream is destroyed (OnDone waits for it); each
+  // takes its own lock in Resume, as Drain does.
+  std::lock_guard lock(streams_mu_);
+  for (TickStream* stream : streams_) stream->Resume();
 }
 
 void WorldService::Drain() {

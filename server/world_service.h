@@ -6,14 +6,20 @@
 // grpc::Status (or a Tick answer's google.rpc.Status) only by
 // status_mapping.h. Errors as world.proto's header lists them.
 //
-// The unary handlers run on gRPC's callback threads: world calls are short (a
-// frame, a batch of queries), and a mesh's BVH is built once at creation.
-// Tick streams (TickStream, world_tick.h) run their messages with the unary
-// calls' code (Run): a small one on the gRPC thread that read it, a large one
-// on the service's CallExecutor.
+// Where the work runs: gRPC 1.51's callback threads are few, and the same
+// threads accept connections and answer health checks, so work that may be
+// long never runs there. CreateWorld (statics, map files, BVH builds) and
+// any call on a world over 16 KiB or 32 items run on the service's
+// CallExecutor (`--worker_threads` threads); a call that waited there past
+// its deadline, or whose client cancelled, is answered without running.
+// Short calls (GetWorld, ListWorlds, DeleteWorld, a small batch) run on the
+// gRPC thread, cheaper than a handoff. Tick streams (TickStream,
+// world_tick.h) run their messages with the unary calls' code (Run): a small
+// one on the gRPC thread that read it, a large one on the CallExecutor.
 #ifndef COLLIDE_SERVER_WORLD_SERVICE_H_
 #define COLLIDE_SERVER_WORLD_SERVICE_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -52,6 +58,9 @@ struct WorldServiceConfig {
   // Most queries, shots or moves in one call (the service's
   // --max_items_per_request).
   int max_items_per_request = 65536;
+  // The server's --max_send_message_bytes: a QueryWorld answer keeps at
+  // most a 128th of it in ray hits and overlap results.
+  int max_send_message_bytes = 64 << 20;
   std::string replica;  // "<hostname>:<pid>", reported in WorldInfo.
   // Directory of the map files CreateWorld may name (MapFile.name); "": none.
   std::string maps_dir;
@@ -62,9 +71,14 @@ struct WorldServiceConfig {
   // The server's admission limits (shared with CollisionService); null:
   // none. Counts every world call on a world, and each Tick message.
   Admission* admission = nullptr;
-  // Threads running large Tick messages (TickStream::kMaxInlineBytes).
+  // Threads running long world calls and large Tick messages (CallExecutor).
   int call_threads = 2;
-  // Tests only (TestHooks' Tick hooks).
+  // Bytes all Tick streams together may hold in messages read and not yet
+  // run and answers not yet written (--tick_streams_memory_bytes): past it,
+  // a stream that holds any stops reading and running until it is under
+  // again (TickStream).
+  std::int64_t tick_streams_memory_bytes = std::int64_t{64} << 20;
+  // Tests only (TestHooks' world hooks).
   TestHooks hooks;
 };
 
@@ -125,6 +139,9 @@ class WorldService final : public WorldServiceBase {
   struct Caller {
     std::string principal;
     std::optional<std::string_view> world_header;
+    // The call was admitted before it was queued for a call thread
+    // (ServeRaw): Handle does not count it again.
+    bool admitted = false;
   };
   // One parsed unary request with no gRPC call: the whole handling each
   // method runs after parsing (ServeRaw). The status is the call's;
@@ -158,6 +175,11 @@ class WorldService final : public WorldServiceBase {
   void Drain();
 
   WorldRegistry& registry() { return registry_; }
+  // The map files' meshes, one per tenant and file (tests).
+  const MapCache& maps() const { return maps_; }
+  // Bytes the Tick streams hold now, and the most they held at once.
+  std::int64_t tick_bytes() const { return tick_bytes_.load(std::memory_order_relaxed); }
+  std::int64_t tick_bytes_peak() const { return tick_bytes_peak_.load(std::memory_order_relaxed); }
   // Sends each call's status, items and latency to `metrics` (by RPC), and
   // adds the worlds' section to it. Before the server starts.
   void AttachMetrics(Metrics& metrics);
@@ -207,6 +229,22 @@ class WorldService final : public WorldServiceBase {
   // TickStream's registration, for Drain; false when draining.
   bool AddStream(TickStream* stream);
   void RemoveStream(TickStream* stream);
+  // The Tick streams' memory (WorldServiceConfig::tick_streams_memory_bytes):
+  // bytes held by all streams, changed by each stream under its lock.
+  void ChargeTickBytes(std::int64_t bytes) {
+    const std::int64_t now = tick_bytes_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+    for (std::int64_t peak = tick_bytes_peak_.load(std::memory_order_relaxed);
+         now > peak && !tick_bytes_peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed);) {
+    }
+  }
+  bool TickBytesOver() const {
+    return tick_bytes_.load(std::memory_order_relaxed) >= config_.tick_streams_memory_bytes;
+  }
+  // A stream that stopped for memory says so; ResumeStarvedStreams, called
+  // by any stream after it gave memory back (without its lock held), lets
+  // them all try again once the streams are under the cap.
+  void NoteStarved() { starved_streams_.fetch_add(1, std::memory_order_relaxed); }
+  void ResumeStarvedStreams();
 
   Outcome Create(const std::string& owner, const v1::CreateWorldRequest& request, v1::WorldInfo* response);
   void FillInfo(WorldEntry& entry, v1::WorldInfo* out);
@@ -219,13 +257,16 @@ class WorldService final : public WorldServiceBase {
 
   const WorldServiceConfig config_;
   WorldRegistry registry_;
-  MapCache maps_;  // map files' meshes, shared by the worlds on them.
+  MapCache maps_;  // map files' meshes, shared by a tenant's worlds on them.
   WorldMetrics world_metrics_{registry_};
   Metrics* metrics_ = nullptr;  // Null: no metrics endpoint.
   std::mutex streams_mu_;
   std::set<TickStream*> streams_;  // Open Tick streams; guarded by streams_mu_.
   bool draining_ = false;          // Guarded by streams_mu_.
-  CallExecutor executor_;          // Last: destroyed (drained) first.
+  std::atomic<std::int64_t> tick_bytes_{0};
+  std::atomic<std::int64_t> tick_bytes_peak_{0};
+  std::atomic<int> starved_streams_{0};
+  CallExecutor executor_;  // Last: destroyed (drained) first.
 };
 
 }  // namespace collide::server

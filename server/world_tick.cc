@@ -6,6 +6,7 @@
 
 #include "google/protobuf/arena.h"
 #include "grpcpp/support/proto_buffer_reader.h"
+#include "server/request_encoding.h"
 #include "server/service.h"
 #include "server/status_mapping.h"
 
@@ -63,15 +64,41 @@ TickStream* TickStream::Refuse(const grpc::Status& status) {
   return stream;
 }
 
+void TickStream::ChargeLocked(std::int64_t bytes) {
+  if (bytes == 0 || service_ == nullptr) return;
+  charged_ += bytes;
+  service_->ChargeTickBytes(bytes);
+}
+
+bool TickStream::MustWaitForMemoryLocked() {
+  if (charged_ == 0 || service_ == nullptr || !service_->TickBytesOver()) return false;
+  service_->NoteStarved();
+  return true;
+}
+
+void TickStream::ResumeStarved(WorldService* service) {
+  if (service != nullptr) service->ResumeStarvedStreams();
+}
+
+void TickStream::Resume() {
+  SeePublication();
+  std::lock_guard lock(mu_);
+  MaybeReadLocked();
+  MaybeRunLocked();
+}
+
 void TickStream::MaybeReadLocked() {
   if (reading_ || reads_ended_ || draining_ || cancelled_ || finished_) return;
   if (queue_.size() >= kMaxQueued || queued_bytes_ >= kMaxQueuedBytes) return;
+  if (MustWaitForMemoryLocked()) return;
   reading_ = true;
   StartRead(&reading_buffer_);
 }
 
 void TickStream::MaybeRunLocked() {
   if (running_ || queue_.empty() || cancelled_ || writes_.size() >= kMaxQueued) return;
+  // Unwritten answers and the budget spent: its client is not reading.
+  if (!writes_.empty() && MustWaitForMemoryLocked()) return;
   running_ = true;
   service_->executor_.Post([this] { RunNext(); });
 }
@@ -88,6 +115,7 @@ std::optional<grpc::Status> TickStream::FinishableLocked() {
 
 void TickStream::OnReadDone(bool ok) {
   SeePublication();
+  WorldService* const service = service_;
   std::optional<grpc::Status> finish;
   std::optional<Read> here;  // A small message run on this thread.
   {
@@ -98,6 +126,7 @@ void TickStream::OnReadDone(bool ok) {
     } else if (!cancelled_ && !finished_) {
       Read read{std::move(reading_buffer_), Clock::now()};
       reading_buffer_.Clear();
+      ChargeLocked(static_cast<std::int64_t>(read.bytes.Length()));
       if (!running_ && queue_.empty() && writes_.size() < kMaxQueued &&
           read.bytes.Length() <= kMaxInlineBytes) {
         running_ = true;
@@ -111,9 +140,9 @@ void TickStream::OnReadDone(bool ok) {
     }
     finish = FinishableLocked();
   }
+  ResumeStarved(service);
   // After the message's read time was taken and it was queued.
-  if (ok && service_ != nullptr && service_->config_.hooks.on_tick_read)
-    service_->config_.hooks.on_tick_read();
+  if (ok && service != nullptr && service->config_.hooks.on_tick_read) service->config_.hooks.on_tick_read();
   if (here) {
     Answer(*std::move(here));
   } else if (finish) {
@@ -122,6 +151,7 @@ void TickStream::OnReadDone(bool ok) {
 }
 
 void TickStream::RunNext() {
+  WorldService* const service = service_;
   Read read;
   bool got = false;
   std::optional<grpc::Status> finish;
@@ -139,6 +169,7 @@ void TickStream::RunNext() {
     }
   }
   if (!got) {
+    ResumeStarved(service);
     if (finish) Finish(*std::move(finish));
     return;
   }
@@ -146,6 +177,7 @@ void TickStream::RunNext() {
 }
 
 void TickStream::Answer(Read read) {
+  WorldService* const service = service_;
   // The message, outside the lock: reads and writes go on meanwhile.
   std::optional<grpc::Status> finish;
   grpc::ByteBuffer answer;
@@ -154,8 +186,12 @@ void TickStream::Answer(Read read) {
     google::protobuf::Arena arena(ThreadArenaOptions());
     auto* request = google::protobuf::Arena::CreateMessage<v1::TickRequest>(&arena);
     auto* response = google::protobuf::Arena::CreateMessage<v1::TickResponse>(&arena);
-    grpc::ProtoBufferReader reader(&read.bytes);
-    if (grpc::Status parsed = ParseRequest(reader, read.bytes.Length(), *request); !parsed.ok()) {
+    // A compressed message is refused as a compressed unary request is
+    // (request_encoding.h), without being inflated or parsed.
+    RequestReader reader(read.bytes);
+    grpc::Status parsed = CheckRequestEncoding(reader);
+    if (parsed.ok()) parsed = ParseRequest(reader, read.bytes.Length(), *request);
+    if (!parsed.ok()) {
       // Its sequence is unknown: 0 (world.proto asks for sequences >= 1).
       response->mutable_status()->set_code(parsed.error_code());
       response->mutable_status()->set_message(parsed.error_message());
@@ -166,10 +202,14 @@ void TickStream::Answer(Read read) {
     serialized = grpc::SerializationTraits<v1::TickResponse>::Serialize(*response, &answer, &own_buffer);
   }
 
+  const auto read_bytes = static_cast<std::int64_t>(read.bytes.Length());
+  read.bytes.Clear();
   {
     std::lock_guard lock(mu_);
     running_ = false;
+    ChargeLocked(-read_bytes);
     if (!cancelled_ && serialized.ok()) {
+      ChargeLocked(static_cast<std::int64_t>(answer.Length()));
       writes_.push_back(std::move(answer));
       if (!writing_) {
         writing_ = true;
@@ -179,44 +219,57 @@ void TickStream::Answer(Read read) {
     MaybeRunLocked();
     finish = FinishableLocked();
   }
+  ResumeStarved(service);
   if (finish) Finish(*std::move(finish));
 }
 
 void TickStream::OnWriteDone(bool ok) {
   SeePublication();
+  WorldService* const service = service_;
   std::optional<grpc::Status> finish;
   {
     std::lock_guard lock(mu_);
     writing_ = false;
+    ChargeLocked(-static_cast<std::int64_t>(writes_.front().Length()));
     writes_.pop_front();
     if (!ok) {  // The client is gone: nothing more can be delivered.
       cancelled_ = true;
+      ChargeLocked(-static_cast<std::int64_t>(queued_bytes_));
       queue_.clear();
       queued_bytes_ = 0;
+      for (const grpc::ByteBuffer& w : writes_) ChargeLocked(-static_cast<std::int64_t>(w.Length()));
       writes_.clear();
     } else if (!writes_.empty()) {
       writing_ = true;
       StartWrite(&writes_.front());
     }
+    MaybeReadLocked();  // Room again in the budget, perhaps.
     MaybeRunLocked();
     finish = FinishableLocked();
   }
+  ResumeStarved(service);
   if (finish) Finish(*std::move(finish));
 }
 
 void TickStream::OnCancel() {
   SeePublication();
+  WorldService* const service = service_;
   std::optional<grpc::Status> finish;
   {
     std::lock_guard lock(mu_);
     cancelled_ = true;
+    ChargeLocked(-static_cast<std::int64_t>(queued_bytes_));
     queue_.clear();
     queued_bytes_ = 0;
-    while (writes_.size() > (writing_ ? 1 : 0)) writes_.pop_back();
+    while (writes_.size() > (writing_ ? 1 : 0)) {
+      ChargeLocked(-static_cast<std::int64_t>(writes_.back().Length()));
+      writes_.pop_back();
+    }
     finish = FinishableLocked();
   }
-  if (service_ != nullptr && service_->config_.hooks.on_tick_cancelled)
-    service_->config_.hooks.on_tick_cancelled();
+  ResumeStarved(service);
+  if (service != nullptr && service->config_.hooks.on_tick_cancelled)
+    service->config_.hooks.on_tick_cancelled();
   if (finish) Finish(*std::move(finish));
 }
 
@@ -235,9 +288,14 @@ void TickStream::OnDone() {
   if (service_ != nullptr) service_->RemoveStream(this);
   // Every reaction and task left mu_ before OnDone: taking it once orders
   // their last accesses before the destruction (for TSan, which does not see
-  // gRPC's own ordering).
-  { std::lock_guard lock(mu_); }
+  // gRPC's own ordering). What it still holds goes back to the budget.
+  {
+    std::lock_guard lock(mu_);
+    if (charged_ != 0) ChargeLocked(-charged_);
+  }
+  WorldService* const service = service_;
   delete this;
+  if (service != nullptr) service->ResumeStarvedStreams();
 }
 
 }  // namespace collide::server

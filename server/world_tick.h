@@ -16,6 +16,16 @@
 // a large batch never holds one of gRPC's few threads (where calls arriving
 // meanwhile would wait uncounted by admission).
 //
+// Memory: the bytes of the messages a stream has read and not yet run and
+// of the answers it has not yet written are charged to one budget shared by
+// every stream (--tick_streams_memory_bytes, WorldService::TickBytesOver).
+// Over it, a stream that holds any such bytes reads and runs no more (its
+// client is held by gRPC's flow control) until the streams are under it
+// again; a stream that holds none still reads and runs one message at a
+// time, so a client that reads its answers is served while others that do
+// not hold memory. What all streams hold is then at most the budget plus
+// one message and one answer per stream.
+//
 // Ending: the client's half-close ends it OK, and WorldService::Drain
 // (shutdown) UNAVAILABLE, each once every message read is answered and
 // written; a cancelled call ends CANCELLED without running what is queued.
@@ -55,6 +65,9 @@ class TickStream final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::
 
   // Stops reading; ends UNAVAILABLE once every message read is answered.
   void Drain();
+  // Tries again to read and run after stopping for the shared memory budget
+  // (WorldService::ResumeStarvedStreams).
+  void Resume();
 
   void OnReadDone(bool ok) override;
   void OnWriteDone(bool ok) override;
@@ -83,6 +96,16 @@ class TickStream final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::
   // The status to end with once nothing is left to do, else nullopt; marks
   // the stream finished. The caller calls Finish after unlocking.
   std::optional<grpc::Status> FinishableLocked();
+  // The shared memory budget (mu_ held): bytes taken and given back, and
+  // whether this stream must wait before taking more (over the budget while
+  // it holds some; noted for Resume).
+  void ChargeLocked(std::int64_t bytes);
+  bool MustWaitForMemoryLocked();
+  // After unlocking, before any Finish: lets streams stopped for memory go
+  // on if there is room now. Takes the service, read while the stream was
+  // certainly alive: once mu_ is released another thread may finish the
+  // stream and OnDone delete it.
+  static void ResumeStarved(WorldService* service);
 
   WorldService* const service_;  // Null for a refused stream.
   const std::string world_;
@@ -109,6 +132,7 @@ class TickStream final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::
   std::deque<grpc::ByteBuffer> writes_;  // Answers; the front is being written when writing_.
   bool writing_ = false;
   bool finished_ = false;
+  std::int64_t charged_ = 0;  // This stream's bytes in the shared budget.
 };
 
 }  // namespace collide::server

@@ -1,9 +1,13 @@
 // glTF, GLB and OBJ through assimp: triangulated, identical vertices joined,
 // every node's mesh placed by the product of its node transforms.
+#include <assimp/DefaultIOStream.h>
+#include <assimp/DefaultIOSystem.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <unistd.h>
 
 #include <assimp/Importer.hpp>
+#include <cstdio>
 
 #include "absl/strings/str_cat.h"
 #include "importers.h"
@@ -15,6 +19,45 @@ namespace {
 struct Placed {
   const aiMesh* mesh;
   aiMatrix4x4 transform;
+};
+
+// assimp's file stream over a FILE* of ours (its constructor is protected).
+class OpenedStream final : public Assimp::DefaultIOStream {
+ public:
+  OpenedStream(FILE* file, const std::string& name) : Assimp::DefaultIOStream(file, name) {}
+};
+
+// assimp's file access with every open made by OpenRegularFile: the map and
+// every file it names (a glTF's buffers and images, an OBJ's materials) are
+// read only if they are regular files, so that a FIFO or device can never
+// block or feed the import. Reads only. The first refusal is kept for the
+// error message (assimp reports only "unable to open").
+class RegularFileIOSystem final : public Assimp::DefaultIOSystem {
+ public:
+  bool Exists(const char* file) const override {
+    absl::StatusOr<int> fd = OpenRegularFile(file);
+    if (!fd.ok()) return false;
+    close(*fd);
+    return true;
+  }
+  Assimp::IOStream* Open(const char* file, const char* mode) override {
+    if (mode == nullptr || mode[0] != 'r') return nullptr;
+    absl::StatusOr<int> fd = OpenRegularFile(file);
+    if (!fd.ok()) {
+      if (refusal_.ok()) refusal_ = fd.status();
+      return nullptr;
+    }
+    FILE* stream = fdopen(*fd, "rb");
+    if (stream == nullptr) {
+      close(*fd);
+      return nullptr;
+    }
+    return new OpenedStream(stream, file);
+  }
+  const absl::Status& refusal() const { return refusal_; }
+
+ private:
+  absl::Status refusal_;
 };
 
 void Collect(const aiScene& scene, const aiNode& node, const aiMatrix4x4& parent, std::vector<Placed>& out) {
@@ -45,9 +88,12 @@ absl::StatusOr<ImportedMesh> ImportWithAssimp(const std::string& path, const std
     }
   }
   Assimp::Importer importer;
+  auto* files = new RegularFileIOSystem();  // Owned by the importer.
+  importer.SetIOHandler(files);
   const aiScene* scene = importer.ReadFile(
       path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_ValidateDataStructure);
   if (scene == nullptr || scene->mRootNode == nullptr) {
+    if (!files->refusal().ok()) return files->refusal();
     return absl::InvalidArgumentError(absl::StrCat(path, ": ", importer.GetErrorString()));
   }
   std::vector<Placed> placed;

@@ -1,5 +1,9 @@
 #include "byte_source.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -31,24 +35,38 @@ class Memory final : public ByteSource {
 
 class File final : public ByteSource {
  public:
-  File(std::ifstream in, std::string name, std::uint64_t size)
-      : in_(std::move(in)), name_(std::move(name)), size_(size) {}
+  File(int fd, std::string name, std::uint64_t size) : fd_(fd), name_(std::move(name)), size_(size) {}
+  ~File() override { close(fd_); }
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
   const std::string& name() const override { return name_; }
   std::uint64_t size() const override { return size_; }
   absl::Status Read(std::uint64_t offset, std::size_t n, char* out) override {
     if (offset > size_ || n > size_ - offset) return OutOfRange(name_, offset, n, size_);
-    in_.clear();
-    in_.seekg(static_cast<std::streamoff>(offset));
-    in_.read(out, static_cast<std::streamsize>(n));
-    if (!in_) return absl::DataLossError(absl::StrCat(name_, ": read error at byte ", offset));
+    for (std::size_t done = 0; done < n;) {
+      const ssize_t got = pread(fd_, out + done, n - done, static_cast<off_t>(offset + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return absl::DataLossError(absl::StrCat(name_, ": read error at byte ", offset + done));
+      done += static_cast<std::size_t>(got);
+    }
     return absl::OkStatus();
   }
 
  private:
-  std::ifstream in_;
+  const int fd_;
   std::string name_;
   std::uint64_t size_;
 };
+
+// What a file that is not a regular one is, for the refusal.
+const char* KindOf(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a file";
+}
 
 }  // namespace
 
@@ -56,12 +74,34 @@ std::unique_ptr<ByteSource> MemorySource(std::string_view bytes, std::string_vie
   return std::make_unique<Memory>(bytes, name);
 }
 
+absl::StatusOr<int> OpenRegularFile(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
+  struct stat st {};
+  if (fstat(fd, &st) != 0) {
+    const int error = errno;
+    close(fd);
+    return absl::DataLossError(absl::StrCat(path, ": cannot stat: ", std::strerror(error)));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": not a regular file (", KindOf(st.st_mode), "); only regular files are read"));
+  }
+  // Reads of a regular file never return EAGAIN; blocking again all the same.
+  if (const int flags = fcntl(fd, F_GETFL); flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
+
 absl::StatusOr<std::unique_ptr<ByteSource>> FileSource(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
-  const std::streamoff size = in.tellg();
-  if (size < 0) return absl::DataLossError(absl::StrCat(path, ": cannot tell its size"));
-  return std::make_unique<File>(std::move(in), path, static_cast<std::uint64_t>(size));
+  absl::StatusOr<int> fd = OpenRegularFile(path);
+  if (!fd.ok()) return fd.status();
+  struct stat st {};
+  if (fstat(*fd, &st) != 0 || st.st_size < 0) {
+    close(*fd);
+    return absl::DataLossError(absl::StrCat(path, ": cannot tell its size"));
+  }
+  return std::make_unique<File>(*fd, path, static_cast<std::uint64_t>(st.st_size));
 }
 
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path, std::uint64_t max_bytes) {

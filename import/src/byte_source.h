@@ -5,7 +5,6 @@
 #define COLLIDE_IMPORT_BYTE_SOURCE_H_
 
 #include <cstdint>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -28,7 +27,14 @@ class ByteSource {
 
 // A view of caller-owned memory (which must outlive the source).
 std::unique_ptr<ByteSource> MemorySource(std::string_view bytes, std::string_view name);
-// An open file; NotFound when it cannot be opened.
+// A descriptor of `path` opened for reading if it is a regular file: opened
+// with O_NONBLOCK (so that a FIFO without a writer cannot block the open),
+// then fstat; a FIFO, device, directory or socket is InvalidArgument "PATH:
+// not a regular file (a FIFO)" and is never read. The descriptor is blocking
+// again when returned; the caller closes it. NotFound when it cannot be
+// opened.
+absl::StatusOr<int> OpenRegularFile(const std::string& path);
+// An open regular file (OpenRegularFile), read with pread.
 absl::StatusOr<std::unique_ptr<ByteSource>> FileSource(const std::string& path);
 // The whole file, at most max_bytes (ResourceExhausted beyond).
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path, std::uint64_t max_bytes);

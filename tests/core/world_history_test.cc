@@ -295,6 +295,13 @@ TEST(WorldInputTest, InvalidQueriesAreReportedPerQueryNotForTheBatch) {
   EXPECT_EQ(problems[0].field, "history_ticks");
   EXPECT_EQ(problems[1].field, "skin_width");
   problems.clear();
+  WorldSettings standing;  // A move with no speed of its own could never move.
+  standing.default_max_speed = 0;
+  EXPECT_FALSE(ValidateSettings(standing, problems));
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].field, "default_max_speed");
+  EXPECT_EQ(problems[0].description, "must be a valid number > 0");
+  problems.clear();
   const std::vector<StaticElement> statics{{1, kAllCategories, Shape{Sphere{{0, 0, 0}, -1}}},
                                            {1, kAllCategories, std::shared_ptr<const TriangleMesh>()}};
   EXPECT_FALSE(World::ValidateStatics(statics, problems));

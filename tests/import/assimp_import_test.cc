@@ -1,5 +1,8 @@
 // OBJ, glTF and GLB through assimp, on small files the test writes: the
 // triangles, node transforms, welding, the axis change and bad files.
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -124,6 +127,26 @@ TEST(AssimpImport, GlbNodeTransformsAreApplied) {
   put32(0x004E4942);  // "BIN\0"
   glb += bin;
   ExpectPlacedTwice("two.glb", glb, "glb");
+}
+
+// A glTF's external buffer is opened as the map is: a regular file is read,
+// a FIFO in its place is refused by name without blocking (no writer ever
+// opens it).
+TEST(AssimpImport, ExternalBuffersMustBeRegularFiles) {
+  const std::string bin = WriteTempFile("external.bin", GltfBuffer());
+  const std::string bin_name = bin.substr(bin.rfind('/') + 1);
+  ExpectPlacedTwice("external.gltf", Gltf(bin_name), "gltf");
+  std::remove(bin.c_str());
+
+  const std::string fifo = bin.substr(0, bin.rfind('/') + 1) + "fifo-" + bin_name;
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  const std::string gltf = WriteTempFile("fifo-buffer.gltf", Gltf("fifo-" + bin_name));
+  const absl::Status s = ImportMap(gltf).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_THAT(std::string(s.message()), HasSubstr(fifo + ": not a regular file (a FIFO)"));
+  std::remove(gltf.c_str());
+  std::remove(fifo.c_str());
 }
 
 TEST(AssimpImport, BadFilesNameTheFile) {

@@ -1,5 +1,9 @@
 // One test per class of bad file: each gives an error naming the file and
 // what is wrong, never a crash, never an allocation past the limits.
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -197,6 +201,32 @@ TEST(BadFiles, MissingFileAndUnknownExtension) {
   EXPECT_EQ(ImportMap("/nonexistent/x.bsp").status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(ImportMap("level.fbx").status().message()),
               StartsWith("level.fbx: unknown map format \".fbx\""));
+}
+
+// Every format's open refuses what is not a regular file, without blocking:
+// a FIFO that no writer ever opens, and a directory.
+TEST(BadFiles, OnlyRegularFilesAreOpened) {
+  const std::string probe = WriteTempFile("probe.bin", "x");
+  const std::string dir = probe.substr(0, probe.rfind('/') + 1);
+  std::remove(probe.c_str());
+  for (const char* ext : {"bsp", "pk3", "glb", "gltf", "obj"}) {
+    const std::string fifo = dir + "fifo." + ext;
+    std::remove(fifo.c_str());
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << fifo << ": " << std::strerror(errno);
+    const absl::Status s = ImportMap(fifo).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+    EXPECT_EQ(std::string(s.message()), fifo + ": not a regular file (a FIFO); only regular files are read");
+    std::remove(fifo.c_str());
+
+    const std::string directory = dir + "directory." + ext;
+    ASSERT_EQ(mkdir(directory.c_str(), 0700), 0) << directory << ": " << std::strerror(errno);
+    EXPECT_THAT(std::string(ImportMap(directory).status().message()),
+                StartsWith(directory + ": not a regular file (a directory)"));
+    rmdir(directory.c_str());
+  }
+  EXPECT_THAT(std::string(ImportMap("/dev/null.bsp").status().message()), HasSubstr("cannot open"));
+  EXPECT_THAT(std::string(ListPk3Maps("/dev/zero").status().message()),
+              StartsWith("/dev/zero: not a regular file (a character device)"));
 }
 
 TEST(BadFiles, BspAndZipNeverReachAssimp) {

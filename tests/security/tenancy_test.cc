@@ -7,7 +7,10 @@
 // tenant. All calls of both tokens share one channel (one connection), where
 // gRPC's auth context is shared too.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -261,6 +264,39 @@ TEST_F(TenancyTest, SameIdIsOneWorldPerTenant) {
   EXPECT_EQ(a_.Get().code, grpc::NOT_FOUND);
   EXPECT_EQ(b_.Get().code, grpc::OK);
   EXPECT_EQ(b_.List(), std::vector<std::string>{kWorld});
+}
+
+// Map meshes are cached per tenant: B's creation from a file A holds loads
+// its own mesh (as long as A's took), so its latency cannot tell that some
+// tenant plays that map; A's second world on the file shares A's mesh.
+TEST(TenantMapCacheTest, TenantsNeverShareAMapsMesh) {
+  const std::string dir = ::testing::TempDir() + "/tenant_maps_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/wall.obj") << "v 10 -5 0\nv 10 5 0\nv 10 5 4\nv 10 -5 4\nf 1 2 3\nf 1 3 4\n";
+  Options options = WithTokens();
+  options.maps_dir = dir;
+  TestServer server(options);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  const auto create = [&](const std::string& token, const std::string& world) {
+    v1::CreateWorldRequest request;
+    request.set_world_id(world);
+    v1::StaticElement* e = request.add_statics();
+    e->set_id(1);
+    e->mutable_map_file()->set_name("wall.obj");
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + token);
+    context.AddMetadata("collide-world", world);
+    v1::WorldInfo info;
+    return stub->CreateWorld(&context, request, &info).error_code();
+  };
+  const MapCache& maps = server.server->world_service().maps();
+  ASSERT_EQ(create(kTokenA, "a-1"), grpc::OK);
+  EXPECT_EQ(maps.live(), 1u);
+  ASSERT_EQ(create(kTokenB, "b-1"), grpc::OK);
+  EXPECT_EQ(maps.live(), 2u);  // B's own mesh.
+  ASSERT_EQ(create(kTokenA, "a-2"), grpc::OK);
+  EXPECT_EQ(maps.live(), 2u);  // A's, shared.
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(TenancyTest, TwoAuthorizationHeadersAreRefused) {

@@ -3,16 +3,19 @@
 // requests are encoded here from those values), and one test per class of
 // bad input asserting the code and the field path or limit named.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <regex>
 #include <thread>
 
@@ -22,10 +25,12 @@
 #include "convert/world_packed.h"
 #include "convert/world_results.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "server/world_metrics.h"
 #include "spdlog/sinks/base_sink.h"
 #include "spdlog/spdlog.h"
+#include "support/wait_for.h"
 #include "tests/server/test_server.h"
 #include "tests/server/world_fixtures.h"
 
@@ -628,6 +633,282 @@ TEST(WorldMapFileTest, ImportedFromMapsDir) {
   const grpc::Status s = plain->CreateWorld(Ctx("other").get(), request, &info);
   EXPECT_EQ(BadRequestFields(s), std::vector<std::string>{"statics[0].map_file"});
   std::filesystem::remove_all(dir);
+}
+
+// A map name in --maps_dir that is not a regular file is refused by name at
+// once: a FIFO no writer ever opens (open() would block a thread for good)
+// and a directory. Three such calls at once, then a legitimate one on the
+// same server.
+TEST(WorldMapFileTest, OnlyRegularFilesAreOpened) {
+  const std::string dir = ::testing::TempDir() + "/world_fifo_maps_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(mkfifo((dir + "/trap.bsp").c_str(), 0600), 0);
+  std::filesystem::create_directories(dir + "/folder.obj");
+  std::ofstream(dir + "/wall.obj") << "v 10 -5 0\nv 10 5 0\nv 10 5 4\nv 10 -5 4\nf 1 2 3\nf 1 3 4\n";
+  Options o;
+  o.maps_dir = dir;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  const auto create = [&](const std::string& world, const std::string& map) {
+    v1::CreateWorldRequest request;
+    request.set_world_id(world);
+    v1::StaticElement* e = request.add_statics();
+    e->set_id(kWall);
+    e->mutable_map_file()->set_name(map);
+    v1::WorldInfo info;
+    std::unique_ptr<grpc::ClientContext> context = Ctx(world);
+    context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    return stub->CreateWorld(context.get(), request, &info);
+  };
+  std::vector<std::future<grpc::Status>> fifo_calls;
+  for (int i = 0; i < 3; ++i) {
+    fifo_calls.push_back(std::async(std::launch::async, create, "fifo-" + std::to_string(i), "trap.bsp"));
+  }
+  for (std::future<grpc::Status>& call : fifo_calls) {
+    const grpc::Status s = call.get();
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+    EXPECT_NE(s.error_message().find("trap.bsp: not a regular file (a FIFO)"), std::string::npos)
+        << s.error_message();
+    EXPECT_EQ(BadRequestFields(s), std::vector<std::string>{"statics[0].map_file"});
+  }
+  const grpc::Status folder = create("folder", "folder.obj");
+  EXPECT_EQ(folder.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(folder.error_message().find("folder.obj: not a regular file (a directory)"), std::string::npos)
+      << folder.error_message();
+  const grpc::Status wall = create(kWorld, "wall.obj");
+  EXPECT_TRUE(wall.ok()) << wall.error_message();
+  std::filesystem::remove_all(dir);
+}
+
+// What world.proto documents, held: a map over --max_triangles_per_world is
+// RESOURCE_EXHAUSTED naming the flag; default_max_speed must be > 0; an
+// empty QueryWorld is INVALID_ARGUMENT naming ray_casts; a move's max_speed
+// of +Inf is an INVALID verdict.
+TEST(WorldProtoContractTest, LimitsAndRangesAreAsDocumented) {
+  const std::string dir = ::testing::TempDir() + "/world_contract_maps_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/wall.obj") << "v 10 -5 0\nv 10 5 0\nv 10 5 4\nv 10 -5 4\nf 1 2 3\nf 1 3 4\n";
+  Options o;
+  o.maps_dir = dir;
+  o.world_limits.max_triangles_per_world = 1;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::CreateWorldRequest map_world;
+  map_world.set_world_id("map");
+  v1::StaticElement* e = map_world.add_statics();
+  e->set_id(kWall);
+  e->mutable_map_file()->set_name("wall.obj");
+  v1::WorldInfo info;
+  const grpc::Status over = stub->CreateWorld(Ctx("map").get(), map_world, &info);
+  EXPECT_EQ(over.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << over.error_message();
+  EXPECT_NE(over.error_message().find("wall.obj: 2 triangles exceed the limit of 1"), std::string::npos)
+      << over.error_message();
+  EXPECT_NE(over.error_message().find("--max_triangles_per_world is 1"), std::string::npos)
+      << over.error_message();
+
+  TestServer plain;
+  auto worlds = v1::WorldService::NewStub(plain.channel);
+  v1::CreateWorldRequest zero = CreateRequest("zero");
+  zero.mutable_policy()->set_default_max_speed(0);
+  const grpc::Status zero_speed = worlds->CreateWorld(Ctx("zero").get(), zero, &info);
+  EXPECT_EQ(zero_speed.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(BadRequestFields(zero_speed), std::vector<std::string>{"policy.default_max_speed"})
+      << zero_speed.error_message();
+  ASSERT_TRUE(worlds->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  v1::QueryWorldRequest empty;
+  empty.set_world_id(kWorld);
+  v1::QueryWorldResponse answer;
+  const grpc::Status nothing = worlds->QueryWorld(Ctx().get(), empty, &answer);
+  EXPECT_EQ(nothing.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(BadRequestFields(nothing), std::vector<std::string>{"ray_casts"}) << nothing.error_message();
+
+  v1::PushFrameRequest push;
+  push.set_world_id(kWorld);
+  Put(Frame1(), push.mutable_frame());
+  v1::PushFrameResponse pushed;
+  ASSERT_TRUE(worlds->PushFrame(Ctx().get(), push, &pushed).ok());
+  v1::ValidateMovesRequest moves = MovesRequest({Moves()[2]});
+  moves.mutable_moves(0)->set_max_speed(std::numeric_limits<double>::infinity());
+  v1::ValidateMovesResponse verdicts;
+  ASSERT_TRUE(worlds->ValidateMoves(Ctx().get(), moves, &verdicts).ok());
+  ASSERT_EQ(verdicts.verdicts_size(), 1);
+  EXPECT_EQ(verdicts.verdicts(0).code(), v1::MOVE_CODE_INVALID);
+  std::filesystem::remove_all(dir);
+}
+
+// Shape statics have a per-world limit of their own, as triangles do:
+// checked before decoding, RESOURCE_EXHAUSTED naming the flag and its value;
+// meshes do not count against it.
+TEST(WorldPrimitiveLimitTest, PrimitiveStaticsPerWorldAreLimited) {
+  Options o;
+  o.world_limits.max_primitive_statics_per_world = 2;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::CreateWorldRequest request = CreateRequest();  // A wall mesh and one ball.
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), request, &info).ok());
+  request.set_world_id("three");
+  for (int i = 0; i < 2; ++i) {
+    v1::StaticElement* e = request.add_statics();
+    e->set_id(100 + i);
+    *e->mutable_shape() = request.statics(1).shape();
+  }
+  const grpc::Status over = stub->CreateWorld(Ctx("three").get(), request, &info);
+  EXPECT_EQ(over.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(over.error_message(),
+            "the world has 3 primitive (shape) statics; --max_primitive_statics_per_world is 2");
+  v1::GetWorldRequest get;
+  get.set_world_id("three");
+  EXPECT_EQ(stub->GetWorld(Ctx("three").get(), get, &info).error_code(), grpc::StatusCode::NOT_FOUND);
+  o.world_limits.max_primitive_statics_per_world = -1;
+  EXPECT_FALSE(Server::Start(o).ok());
+}
+
+// Long world work runs off gRPC's callback threads: with every call thread
+// held inside CreateWorld (a test hook) and more creations queued behind
+// them, health checks, a short world call and a pair query are answered at
+// once. A creation whose deadline passed while it waited is not run.
+TEST(WorldBusyTest, LongWorldWorkLeavesHealthAndShortCallsServed) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool hold = false, released = false;
+  int held = 0;
+  Options o;
+  o.worker_threads = 2;
+  o.hooks.before_posted_world_call = [&](grpc::CallbackServerContext&) {
+    std::unique_lock lock(mu);
+    if (!hold) return;
+    ++held;
+    cv.notify_all();
+    cv.wait(lock, [&] { return released; });
+  };
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  {
+    std::lock_guard lock(mu);
+    hold = true;
+  }
+  const auto create = [&](const std::string& id, std::chrono::milliseconds timeout) {
+    std::unique_ptr<grpc::ClientContext> context = Ctx(id);
+    context->set_deadline(std::chrono::system_clock::now() + timeout);
+    v1::WorldInfo created;
+    return stub->CreateWorld(context.get(), CreateRequest(id), &created);
+  };
+  std::vector<std::future<grpc::Status>> creations;
+  for (int i = 0; i < 6; ++i) {
+    creations.push_back(
+        std::async(std::launch::async, create, "busy-" + std::to_string(i), std::chrono::seconds(30)));
+  }
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return held == 2; }));
+  }
+  const grpc::Status late = create("late", std::chrono::milliseconds(300));
+  EXPECT_EQ(late.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+
+  auto health = grpc::health::v1::Health::NewStub(server.channel);
+  for (int i = 0; i < 20; ++i) {
+    grpc::health::v1::HealthCheckRequest request;
+    grpc::health::v1::HealthCheckResponse response;
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    ASSERT_TRUE(health->Check(&context, request, &response).ok()) << i;
+    EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+  }
+  const auto soon = [] {
+    std::unique_ptr<grpc::ClientContext> context = Ctx();
+    context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    return context;
+  };
+  v1::GetWorldRequest get;
+  get.set_world_id(kWorld);
+  EXPECT_TRUE(stub->GetWorld(soon().get(), get, &info).ok());
+  v1::QueryWorldRequest query;
+  query.set_world_id(kWorld);
+  v1::WorldRayCast* ray = query.add_ray_casts();
+  ray->mutable_ray()->mutable_origin()->set_z(1);
+  ray->mutable_ray()->mutable_direction()->set_x(1);
+  v1::QueryWorldResponse answer;
+  const grpc::Status queried = stub->QueryWorld(soon().get(), query, &answer);
+  EXPECT_TRUE(queried.ok()) << queried.error_message();
+  v1::QueryPairsRequest pairs;
+  pairs.set_level(v1::QUERY_LEVEL_INTERSECT);
+  v1::ShapePair* pair = pairs.add_pairs();
+  pair->mutable_a()->mutable_sphere()->set_radius(1);
+  pair->mutable_b()->mutable_sphere()->set_radius(1);
+  v1::QueryPairsResponse pair_answer;
+  grpc::ClientContext pair_context;
+  pair_context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  const grpc::Status paired = server.stub->QueryPairs(&pair_context, pairs, &pair_answer);
+  EXPECT_TRUE(paired.ok()) << paired.error_message();
+  {
+    std::lock_guard lock(mu);
+    EXPECT_EQ(held, 2);  // The short calls did not wait for a call thread.
+    released = true;
+  }
+  cv.notify_all();
+  for (std::future<grpc::Status>& creation : creations) {
+    const grpc::Status s = creation.get();
+    EXPECT_TRUE(s.ok()) << s.error_message();
+  }
+  get.set_world_id("late");
+  EXPECT_EQ(stub->GetWorld(Ctx("late").get(), get, &info).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+// A posted call is admitted before it waits for a call thread: with one
+// creation running (held) and one queued, a third is refused at once
+// (RESOURCE_EXHAUSTED naming --max_concurrent_calls) instead of queueing
+// with its parsed request; once they end, calls are admitted again.
+TEST(WorldBusyTest, QueuedCallsCountAgainstAdmission) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool released = false;
+  int held = 0;
+  Options o;
+  o.worker_threads = 1;
+  o.max_concurrent_calls = 2;
+  o.hooks.before_posted_world_call = [&](grpc::CallbackServerContext&) {
+    std::unique_lock lock(mu);
+    ++held;
+    cv.notify_all();
+    cv.wait(lock, [&] { return released; });
+  };
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  const auto create = [&](const std::string& id) {
+    v1::WorldInfo info;
+    return stub->CreateWorld(Ctx(id).get(), CreateRequest(id), &info);
+  };
+  std::future<grpc::Status> running = std::async(std::launch::async, create, "running");
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return held == 1; }));
+  }
+  std::future<grpc::Status> queued = std::async(std::launch::async, create, "queued");
+  // The queued creation is in flight once a short call (run where it
+  // arrives, never queued) is refused.
+  v1::GetWorldRequest get;
+  get.set_world_id("running");
+  grpc::Status short_call;
+  ASSERT_TRUE(::collide::testing::WaitFor([&] {
+    v1::WorldInfo info;
+    short_call = stub->GetWorld(Ctx("running").get(), get, &info);
+    return short_call.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED;
+  })) << short_call.error_message();
+  const grpc::Status refused = create("third");
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(refused.error_message().find("--max_concurrent_calls"), std::string::npos)
+      << refused.error_message();
+  {
+    std::lock_guard lock(mu);
+    released = true;
+  }
+  cv.notify_all();
+  EXPECT_TRUE(running.get().ok());
+  EXPECT_TRUE(queued.get().ok());
+  EXPECT_TRUE(create("third").ok());
 }
 
 // Queries and frames on one world from many threads: every answer is the

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -399,6 +400,161 @@ TEST_F(WorldTickTest, BytesThatDoNotParseAreAnsweredWithSequenceZero) {
       << answers[0].status().message();
   EXPECT_EQ(answers[1].sequence(), 2);
   EXPECT_FALSE(answers[1].has_status()) << answers[1].status().message();
+}
+
+// The items of every part of a message count together, as one unary call's:
+// 5 ray casts and 5 packed rays are 10 items, over a limit of 8, so the
+// message is RESOURCE_EXHAUSTED and nothing of it runs; 4 and 4 are served.
+TEST(WorldTickItemsTest, AMessagesPartsCountTogetherAgainstTheItemLimit) {
+  Options o;
+  o.max_items_per_request = 8;
+  o.max_items_in_flight = 8;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  const auto message = [](std::int64_t sequence, int each) {
+    v1::TickRequest m = Message(sequence);
+    for (int i = 0; i < each; ++i) {
+      *m.mutable_query()->add_ray_casts() = Query().ray_casts(0);
+      for (int k = 0; k < 7; ++k) m.mutable_rays_packed()->add_rays(PackedRays().rays(k));
+    }
+    return m;
+  };
+  TickCall call(*stub);
+  ASSERT_TRUE(call.Send(message(1, 5)));
+  const v1::TickResponse over = call.Receive();
+  EXPECT_EQ(over.sequence(), 1);
+  EXPECT_EQ(over.status().code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(over.status().message(), "the request holds 10 items; --max_items_per_request is 8");
+  EXPECT_FALSE(over.has_query());
+  EXPECT_FALSE(over.has_rays_packed());
+  ASSERT_TRUE(call.Send(message(2, 4)));
+  const v1::TickResponse served = call.Receive();
+  EXPECT_FALSE(served.has_status()) << served.status().message();
+  EXPECT_EQ(served.query().ray_casts_size(), 4);
+  EXPECT_TRUE(call.Close().ok());
+}
+
+// A message sent gzip-compressed is answered as a compressed unary request
+// is: UNIMPLEMENTED naming gzip, with sequence 0 (it is not parsed), and the
+// stream goes on (a tiny message, which gzip would not shrink, is sent as
+// is and served).
+TEST(WorldTickEncodingTest, AGzipMessageIsUnimplementedAndTheStreamGoesOn) {
+  TestServer server;
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  grpc::ChannelArguments args;
+  args.SetCompressionAlgorithm(GRPC_COMPRESS_GZIP);
+  auto gzip = v1::WorldService::NewStub(
+      grpc::CreateCustomChannel(server.server->address(), grpc::InsecureChannelCredentials(), args));
+  TickCall call(*gzip);
+  v1::TickRequest compressible = Message(1);
+  for (int i = 0; i < 200; ++i) *compressible.mutable_query()->add_ray_casts() = Query().ray_casts(0);
+  ASSERT_TRUE(call.Send(compressible));
+  const v1::TickResponse refused = call.Receive();
+  EXPECT_EQ(refused.sequence(), 0);
+  EXPECT_EQ(refused.status().code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_EQ(refused.status().message(),
+            "the request is compressed with gzip; this server accepts grpc-encoding identity (uncompressed) "
+            "only");
+  ASSERT_TRUE(call.Send(Message(2)));
+  const v1::TickResponse served = call.Receive();
+  EXPECT_EQ(served.sequence(), 2);
+  EXPECT_FALSE(served.has_status()) << served.status().message();
+  EXPECT_TRUE(call.Close().ok());
+}
+
+// Streams whose clients send and never read their answers hold at most the
+// shared budget (--tick_streams_memory_bytes) plus one message and one answer
+// each, not 8 messages and 8 answers each; a stream that reads its answers
+// is served meanwhile, and cancelled streams give everything back.
+TEST(WorldTickMemoryTest, StreamsThatDoNotReadHoldAtMostTheSharedBudget) {
+  constexpr std::int64_t kBudget = std::int64_t{1} << 20;
+  Options o;
+  o.tick_streams_memory_bytes = kBudget;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), CreateRequest(), &info).ok());
+  // ~100 KB of packed rays; the answer about as large.
+  const auto big = [](std::int64_t sequence) {
+    v1::TickRequest m = Message(sequence);
+    for (int i = 0; i < 1800; ++i) {
+      for (double v : {-1.0, 0.01 * i - 9, 1.2, 1.0, 0.0, 0.0, kInfinity})
+        m.mutable_rays_packed()->add_rays(v);
+    }
+    return m;
+  };
+  const auto message_bytes = static_cast<std::int64_t>(big(1).ByteSizeLong());
+  std::int64_t answer_bytes = 0;
+  {
+    TickCall reader(*stub);
+    ASSERT_TRUE(reader.Send(big(1)));
+    const v1::TickResponse r = reader.Receive();
+    ASSERT_FALSE(r.has_status()) << r.status().message();
+    answer_bytes = static_cast<std::int64_t>(r.ByteSizeLong());
+    EXPECT_TRUE(reader.Close().ok());
+  }
+  struct Stuck {
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReaderWriter<v1::TickRequest, v1::TickResponse>> stream;
+    std::thread writer;
+  };
+  // A client that never opens its window: no BDP probing (which grows it to
+  // megabytes), a small per-stream window, so answers stay on the server.
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_HTTP2_BDP_PROBE, 0);
+  args.SetInt(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, 1024);
+  auto closed = v1::WorldService::NewStub(
+      grpc::CreateCustomChannel(server.server->address(), grpc::InsecureChannelCredentials(), args));
+  constexpr int kStuck = 8, kMessages = 16;
+  std::vector<std::unique_ptr<Stuck>> stuck;
+  for (int i = 0; i < kStuck; ++i) {
+    auto s = std::make_unique<Stuck>();
+    s->context.AddMetadata("collide-world", kWorld);
+    s->stream = closed->Tick(&s->context);
+    s->writer = std::thread([&big, raw = s.get()] {
+      for (int k = 1; k <= kMessages && raw->stream->Write(big(k)); ++k) {
+      }
+    });
+    stuck.push_back(std::move(s));
+  }
+  WorldService& worlds = server.server->world_service();
+  // Until the streams stop taking more: unchanged for half a second.
+  std::int64_t last = -1;
+  for (int still = 0, polls = 0; still < 5 && polls < 200; ++polls) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const std::int64_t now = worlds.tick_bytes();
+    still = now == last ? still + 1 : 0;
+    last = now;
+  }
+  const std::int64_t peak = worlds.tick_bytes_peak();
+  EXPECT_GE(worlds.tick_bytes(), kBudget);  // Held: the answers wait for the clients.
+  std::cout << "message " << message_bytes << " B, answer " << answer_bytes << " B; " << kStuck
+            << " streams not reading hold " << worlds.tick_bytes() << " B, peak " << peak << " B (budget "
+            << kBudget << ")\n";
+  EXPECT_GE(peak, kBudget);  // Not vacuous: the budget was reached.
+  EXPECT_LE(peak, kBudget + (kStuck + 1) * (message_bytes + answer_bytes));
+  // Without the budget: 8 messages and 8 answers per stream.
+  EXPECT_LT(peak, kStuck * 8 * (message_bytes + answer_bytes) / 2);
+
+  TickCall reader(*stub);  // A client that reads is served meanwhile.
+  for (std::int64_t k = 1; k <= 3; ++k) {
+    ASSERT_TRUE(reader.Send(big(k)));
+    const v1::TickResponse r = reader.Receive();
+    EXPECT_EQ(r.sequence(), k);
+    EXPECT_FALSE(r.has_status()) << r.status().message();
+  }
+  EXPECT_TRUE(reader.Close().ok());
+
+  for (auto& s : stuck) s->context.TryCancel();
+  for (auto& s : stuck) {
+    s->writer.join();
+    EXPECT_EQ(s->stream->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  }
+  EXPECT_TRUE(::collide::testing::WaitFor([&] { return worlds.tick_bytes() == 0; })) << worlds.tick_bytes();
 }
 
 // A hook that holds the message of one sequence until released.

@@ -20,8 +20,8 @@ bool ValidateSettings(const WorldSettings& s, std::vector<Violation>& out) {
   if (!(s.max_origin_offset >= 0.0) || !IsValidNumber(s.max_origin_offset)) {
     out.push_back({"max_origin_offset", "must be a valid number >= 0"});
   }
-  if (!(s.default_max_speed >= 0.0) || !IsValidNumber(s.default_max_speed)) {
-    out.push_back({"default_max_speed", "must be a valid number >= 0"});
+  if (!(s.default_max_speed > 0.0) || !IsValidNumber(s.default_max_speed)) {
+    out.push_back({"default_max_speed", "must be a valid number > 0"});
   }
   if (!(s.skin_width >= 0.0) || !IsValidNumber(s.skin_width))
     out.push_back({"skin_width", "must be a valid number >= 0"});

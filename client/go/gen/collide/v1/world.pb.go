@@ -37,10 +37,12 @@
 //                       fields is not an error of the call: its verdict is
 //                       INVALID with its violations, and the other items are
 //                       judged (unless the request sets all_or_nothing).
-//   RESOURCE_EXHAUSTED  a limit (triangles per world, bodies, parts per body,
-//                       history ticks, worlds per replica, the replica's
-//                       memory budget): the message names the limit and its
-//                       value. Checked before anything is allocated. Also
+//   RESOURCE_EXHAUSTED  a limit (triangles per world, primitive statics per
+//                       world, bodies, parts per body, history ticks, worlds
+//                       per replica, the replica's memory budget, items per
+//                       request or Tick message): the message names the
+//                       limit and its value. Checked before anything is
+//                       allocated. Also
 //                       the server's admission limits on calls and items in
 //                       flight, as for CollisionService.
 // A rejected request changes nothing that is stored.
@@ -781,7 +783,9 @@ func (x *Mesh) GetIndices() []uint32 {
 // Read at creation by the import library (docs/meshes.md "Map import": units
 // and axes as the file's); a file that is missing or does not parse is
 // INVALID_ARGUMENT naming statics[i].map_file, as is any map file when the
-// server has no --maps_dir. Its triangles count against
+// server has no --maps_dir, and a name that is not a regular file (a FIFO,
+// device or directory: "NAME: not a regular file (a FIFO)", never read;
+// the same for the files a glTF or OBJ names). Its triangles count against
 // --max_triangles_per_world.
 type MapFile struct {
 	state         protoimpl.MessageState
@@ -998,8 +1002,8 @@ type WorldPolicy struct {
 	// default), beyond the motion of that eye (a run, a fall, a crouch) over the
 	// tick before it (ORIGIN_IMPLAUSIBLE beyond). Default 2.
 	MaxOriginOffset *float64 `protobuf:"fixed64,2,opt,name=max_origin_offset,json=maxOriginOffset,proto3,oneof" json:"max_origin_offset,omitempty"`
-	// Speed limit (length units per second, > 0) of a move without its own.
-	// Default 10.
+	// Speed limit (length units per second, a finite number > 0; 0 is
+	// INVALID_ARGUMENT) of a move without its own. Default 10.
 	DefaultMaxSpeed *float64 `protobuf:"fixed64,3,opt,name=default_max_speed,json=defaultMaxSpeed,proto3,oneof" json:"default_max_speed,omitempty"`
 	// The moves' tolerance band (length units, >= 0). Default 0.01. A move may
 	// start overlapping static geometry by up to skin_width (deeper:
@@ -1483,7 +1487,12 @@ type CreateWorldRequest struct {
 	unknownFields protoimpl.UnknownFields
 
 	// 1 to 128 characters of [A-Za-z0-9._:-]; unique per tenant.
-	WorldId string           `protobuf:"bytes,1,opt,name=world_id,json=worldId,proto3" json:"world_id,omitempty"`
+	WorldId string `protobuf:"bytes,1,opt,name=world_id,json=worldId,proto3" json:"world_id,omitempty"`
+	// Meshes and map files count their triangles against
+	// --max_triangles_per_world; shapes count against
+	// --max_primitive_statics_per_world (default 65,536): over either is
+	// RESOURCE_EXHAUSTED naming the flag, before anything is decoded (a map
+	// file's triangles once it is read).
 	Statics []*StaticElement `protobuf:"bytes,2,rep,name=statics,proto3" json:"statics,omitempty"`
 	// Frames kept (1 to --max_history_ticks; 0: 64, or --max_history_ticks
 	// if lower).
@@ -3053,7 +3062,13 @@ type QueryWorldRequest struct {
 
 	WorldId string `protobuf:"bytes,1,opt,name=world_id,json=worldId,proto3" json:"world_id,omitempty"`
 	// Answered in this order: ray_casts, then shape_casts, then overlaps; 1 to
-	// --max_items_per_request items in all.
+	// --max_items_per_request items in all (none is INVALID_ARGUMENT naming
+	// ray_casts, as is an empty query part of a Tick message). The answer
+	// keeps at most --max_send_message_bytes / 128 ray hits and overlap
+	// results in all (524,288 by default; each query's max_hits or
+	// max_results caps its own): a call that would keep more is
+	// RESOURCE_EXHAUSTED naming --max_send_message_bytes, found while running
+	// (the rest is not run).
 	RayCasts   []*WorldRayCast   `protobuf:"bytes,2,rep,name=ray_casts,json=rayCasts,proto3" json:"ray_casts,omitempty"`
 	ShapeCasts []*WorldShapeCast `protobuf:"bytes,3,rep,name=shape_casts,json=shapeCasts,proto3" json:"shape_casts,omitempty"`
 	Overlaps   []*WorldOverlap   `protobuf:"bytes,4,rep,name=overlaps,proto3" json:"overlaps,omitempty"`
@@ -3995,7 +4010,9 @@ type Move struct {
 	To   *Vec3 `protobuf:"bytes,3,opt,name=to,proto3" json:"to,omitempty"`
 	// Seconds, > 0.
 	Elapsed float64 `protobuf:"fixed64,4,opt,name=elapsed,proto3" json:"elapsed,omitempty"`
-	// Length units per second, >= 0; unset: policy.default_max_speed.
+	// Length units per second, a finite number >= 0 (+Inf and NaN make the
+	// move INVALID: to lift the limit, send a large finite speed); unset:
+	// policy.default_max_speed.
 	MaxSpeed *float64 `protobuf:"fixed64,5,opt,name=max_speed,json=maxSpeed,proto3,oneof" json:"max_speed,omitempty"`
 	// On BLOCKED, slide along what was hit (policy.slide_iterations).
 	Slide bool `protobuf:"varint,6,opt,name=slide,proto3" json:"slide,omitempty"`
@@ -4369,7 +4386,13 @@ func (x *ValidateMovesResponse) GetVerdicts() []*MoveVerdict {
 // stream goes on (a client may CreateWorld again and keep the stream). The
 // server's admission limits (--max_concurrent_calls, --max_items_in_flight)
 // count a message from its start to its answer, with the items of all its
-// parts; a message past them is answered RESOURCE_EXHAUSTED alone.
+// parts; a message past them is answered RESOURCE_EXHAUSTED alone. The
+// parts' items together are one call's: over --max_items_per_request in all
+// (a frame's bodies, queries, rays, shots and moves) the message is
+// RESOURCE_EXHAUSTED and nothing of it runs. A message sent compressed
+// (grpc-encoding gzip or deflate) is answered UNIMPLEMENTED with sequence 0
+// ("the request is compressed with gzip; ..."), as a compressed unary
+// request is, without being inflated; the stream goes on.
 //
 // Ending: the client half-closing ends the stream with OK once every message
 // read is answered. On shutdown (SIGTERM) the server stops reading, answers
