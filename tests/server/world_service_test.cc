@@ -443,6 +443,53 @@ TEST(WorldMemoryBudgetTest, CreationBeyondTheBudgetIsRefusedBeforeBuilding) {
   ExpectExhausted(s, "--world_memory_budget_bytes is 5000");
 }
 
+// Frames whose bodies send all their part poses every tick (animation):
+// the world's memory never goes past the budget; the frame that would is
+// refused naming it.
+TEST(WorldMemoryBudgetTest, AnimatedFramesStayWithinTheBudget) {
+  Options o;
+  o.world_limits.memory_budget_bytes = 300 * 1024;
+  o.world_limits.max_parts_per_body = 16;
+  o.world_limits.max_bodies_per_world = 64;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::CreateWorldRequest create = CreateRequest();
+  create.set_history_ticks(64);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx().get(), create, &info).ok());
+  bool refused = false;
+  for (int tick = 1; tick <= 64 && !refused; ++tick) {
+    Frame f{tick, {}, {}};
+    for (int b = 0; b < 48; ++b) {
+      BodyUpdate u;
+      u.id = 100 + b;
+      u.pose = At(b, 0.1 * tick);
+      for (int p = 0; p < 16; ++p) {
+        const Pose local{{0.01 * tick, 0, 0.1 * p}, {}};
+        if (tick == 1) {
+          u.parts.push_back({p, Sphere{{0, 0, 0}, 0.1}, local});
+        } else {
+          u.part_poses.push_back({p, local});
+        }
+      }
+      f.bodies.push_back(std::move(u));
+    }
+    v1::PushFrameRequest push;
+    push.set_world_id(kWorld);
+    Put(f, push.mutable_frame());
+    v1::PushFrameResponse pushed;
+    if (const grpc::Status s = stub->PushFrame(Ctx().get(), push, &pushed); !s.ok()) {
+      ExpectExhausted(s, "--world_memory_budget_bytes");
+      refused = true;
+    }
+    v1::GetWorldRequest get;
+    get.set_world_id(kWorld);
+    ASSERT_TRUE(stub->GetWorld(Ctx().get(), get, &info).ok());
+    EXPECT_LE(info.memory_bytes(), o.world_limits.memory_budget_bytes) << "after tick " << tick;
+  }
+  EXPECT_TRUE(refused);
+}
+
 TEST_F(WorldServiceTest, PackedFormsEqualTheReadable) {
   CreateAndFill();
   const World core = CoreWorld();
