@@ -160,7 +160,7 @@ TEST(Bvh, ChildReferencesCoverTheLeavesAndUnusedLanesMeetNoRay) {
       const internal::RayLanes lanes = internal::Splat(r);
       for (const internal::BvhNode& node : bvh.nodes) {
         float near[internal::kBvhWidth];
-        const int mask = internal::HitChildren(node, lanes, internal::Splat(kInfinity), near);
+        const int mask = internal::HitChildren(node, lanes, internal::Splat8(kInfinity), near);
         ASSERT_EQ(mask >> node.num_children, 0) << "ray " << c;
       }
     }

@@ -10,14 +10,13 @@
 // references that are partitioned in place (box and index together, 32
 // bytes), so every level of the build streams through memory in order
 // instead of gathering boxes through an index array.
-#include <emmintrin.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 
 #include "mesh/bvh.h"
+#include "simd/float4.h"
 
 namespace collide::internal {
 
@@ -29,23 +28,22 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 
 // An axis-aligned box as float lanes x, y, z (lane 3 is not used).
 struct Box {
-  __m128 lo = _mm_set1_ps(kInf);
-  __m128 hi = _mm_set1_ps(-kInf);
-  void Grow(const Box& b) { lo = _mm_min_ps(lo, b.lo), hi = _mm_max_ps(hi, b.hi); }
-  void GrowPoint(__m128 p) { lo = _mm_min_ps(lo, p), hi = _mm_max_ps(hi, p); }
+  Float4 lo = Splat4(kInf);
+  Float4 hi = Splat4(-kInf);
+  void Grow(const Box& b) { lo = Min(lo, b.lo), hi = Max(hi, b.hi); }
+  void GrowPoint(Float4 p) { lo = Min(lo, p), hi = Max(hi, p); }
   float Lo(int k) const { return Lane(lo, k); }
   float Hi(int k) const { return Lane(hi, k); }
   // Half the surface area (the SAH only compares): dx dy + dy dz + dz dx,
   // the extents times themselves rotated by one lane; 0 for an empty box.
   float HalfArea() const {
-    const __m128 d = _mm_sub_ps(hi, lo);
-    const __m128 p = _mm_mul_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(3, 0, 2, 1)));
-    const float area = _mm_cvtss_f32(_mm_add_ss(_mm_add_ss(p, _mm_shuffle_ps(p, p, 1)), _mm_movehl_ps(p, p)));
-    return _mm_cvtss_f32(d) < 0.0f ? 0.0f : area;
+    const Float4 d = hi - lo;
+    const float area = SumXYZ(d * RotateXYZ(d));
+    return X(d) < 0.0f ? 0.0f : area;
   }
-  static float Lane(__m128 v, int k) {
+  static float Lane(Float4 v, int k) {
     alignas(16) float f[4];
-    _mm_store_ps(f, v);
+    StoreAligned(f, v);
     return f[k];
   }
 };
@@ -57,8 +55,8 @@ struct alignas(16) Ref {
   std::uint32_t id;
   float hi[3];
   float unused;
-  Box box() const { return {_mm_load_ps(lo), _mm_load_ps(hi)}; }
-  __m128 centroid2() const { return _mm_add_ps(_mm_load_ps(lo), _mm_load_ps(hi)); }
+  Box box() const { return {LoadAligned(lo), LoadAligned(hi)}; }
+  Float4 centroid2() const { return LoadAligned(lo) + LoadAligned(hi); }
 };
 static_assert(sizeof(Ref) == 32);
 
@@ -75,13 +73,13 @@ struct Range {
 // subnormal extent) and negatives go to bin 0. The binning pass and the
 // partition call this same function, so they agree on every triangle.
 struct Binner {
-  __m128 lo, scale, last;
+  Float4 lo, scale, last;
   std::array<std::int32_t, 4> Bins(const Ref& ref) const {
-    const __m128 t = _mm_mul_ps(_mm_sub_ps(ref.centroid2(), lo), scale);
-    // max(t, 0) gives 0 for NaN t (the second operand is returned).
-    const __m128 clamped = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), last);
+    const Float4 t = (ref.centroid2() - lo) * scale;
+    // Max(t, 0) gives 0 for NaN t (the second operand is returned).
+    const Float4 clamped = Min(Max(t, Zero4()), last);
     alignas(16) std::array<std::int32_t, 4> b;
-    _mm_store_si128(reinterpret_cast<__m128i*>(b.data()), _mm_cvttps_epi32(clamped));
+    TruncateToInt32(clamped, b.data());
     return b;
   }
 };
@@ -213,7 +211,7 @@ class Builder {
       const float extent = r.centroids.Hi(k) - r.centroids.Lo(k);
       if (extent > 0.0f) scale[k] = static_cast<float>(num_bins * (1.0 - 1e-5) / extent);
     }
-    const Binner binner{r.centroids.lo, _mm_load_ps(scale), _mm_set1_ps(static_cast<float>(num_bins - 1))};
+    const Binner binner{r.centroids.lo, LoadAligned(scale), Splat4(static_cast<float>(num_bins - 1))};
     // Two sets of bins, for even and odd references: consecutive triangles
     // often fall in the same bin, and one set would chain every update to the
     // previous one's store. Merged before the sweep.

@@ -1,10 +1,8 @@
 // Depth-first traversals of a Bvh with the child tests in eight float lanes
-// (two SSE2 registers), on an explicit stack bounded by kBvhStackSize (bvh.h
+// (a Float8), on an explicit stack bounded by kBvhStackSize (bvh.h
 // says why it cannot overflow).
 #ifndef COLLIDE_CORE_SRC_MESH_BVH_TRAVERSE_H_
 #define COLLIDE_CORE_SRC_MESH_BVH_TRAVERSE_H_
-
-#include <emmintrin.h>
 
 #include <cmath>
 #include <cstdint>
@@ -14,6 +12,8 @@
 
 #include "collide/shapes.h"
 #include "mesh/bvh.h"
+#include "simd/float8.h"
+#include "simd/prefetch.h"
 
 namespace collide::internal {
 
@@ -122,12 +122,12 @@ inline BvhStackEntry PushSortedKeepNearest(const BvhNode& node, int mask, const 
 inline void PrefetchRef(const Bvh& bvh, std::uint32_t ref) {
   if (LeafCount(ref) != 0) {
     const char* p = reinterpret_cast<const char*>(&bvh.triangles[LeafFirst(ref)]);
-    _mm_prefetch(p, _MM_HINT_T0);
-    _mm_prefetch(p + 63, _MM_HINT_T0);
+    Prefetch(p);
+    Prefetch(p + 63);
     return;
   }
   const char* p = reinterpret_cast<const char*>(&bvh.nodes[ref]);
-  for (int line = 0; line < static_cast<int>(sizeof(BvhNode)); line += 64) _mm_prefetch(p + line, _MM_HINT_T0);
+  for (int line = 0; line < static_cast<int>(sizeof(BvhNode)); line += 64) Prefetch(p + line);
 }
 
 // Leaf record i's triangle, its vertices in the order of MeshData::triangles
@@ -147,7 +147,7 @@ inline void PrefetchLeafVertices(const Bvh& bvh, const std::vector<Vec3>& vertic
                                  std::uint32_t count) {
   for (std::uint32_t i = first; i < first + count; ++i)
     for (const std::uint32_t k : bvh.triangles[i].v)
-      _mm_prefetch(reinterpret_cast<const char*>(&vertices[k]), _MM_HINT_T0);
+      Prefetch(&vertices[k]);
 }
 
 // A box as floats rounded outward, what the box and nearest traversals test
@@ -161,90 +161,70 @@ inline FloatBox RoundedOutward(const Vec3& lo, const Vec3& hi) {
   return b;
 }
 
-// Eight float lanes, one per child of a node, in two SSE2 registers (the
-// x86-64 baseline; the project builds without -march), and the few
-// operations the child tests need. AVX2 would need a run-time dispatch and
-// the upper register halves cleared before every leaf, for a gain within the
-// noise of mesh_bench (docs/performance.md, "Mesh rays").
-struct Lanes {
-  __m128 a, b;
-};
-inline Lanes Load(const float* p) { return {_mm_load_ps(p), _mm_load_ps(p + 4)}; }
-inline Lanes Splat(float x) { return {_mm_set1_ps(x), _mm_set1_ps(x)}; }
-inline Lanes Add(Lanes x, Lanes y) { return {_mm_add_ps(x.a, y.a), _mm_add_ps(x.b, y.b)}; }
-inline Lanes Sub(Lanes x, Lanes y) { return {_mm_sub_ps(x.a, y.a), _mm_sub_ps(x.b, y.b)}; }
-inline Lanes Mul(Lanes x, Lanes y) { return {_mm_mul_ps(x.a, y.a), _mm_mul_ps(x.b, y.b)}; }
-inline Lanes Min(Lanes x, Lanes y) { return {_mm_min_ps(x.a, y.a), _mm_min_ps(x.b, y.b)}; }
-inline Lanes Max(Lanes x, Lanes y) { return {_mm_max_ps(x.a, y.a), _mm_max_ps(x.b, y.b)}; }
-inline Lanes Le(Lanes x, Lanes y) { return {_mm_cmple_ps(x.a, y.a), _mm_cmple_ps(x.b, y.b)}; }
-inline Lanes Ge(Lanes x, Lanes y) { return {_mm_cmpge_ps(x.a, y.a), _mm_cmpge_ps(x.b, y.b)}; }
-inline Lanes And(Lanes x, Lanes y) { return {_mm_and_ps(x.a, y.a), _mm_and_ps(x.b, y.b)}; }
-inline int Mask(Lanes x) { return _mm_movemask_ps(x.a) | _mm_movemask_ps(x.b) << 4; }
-inline void Store(float* p, Lanes x) { _mm_storeu_ps(p, x.a), _mm_storeu_ps(p + 4, x.b); }
-static_assert(kBvhWidth == 8, "Lanes hold eight children");
+static_assert(kBvhWidth == 8, "a Float8 holds a node's children");
 
 // A RayBoxes with every value in all lanes, built once per traversal.
 struct RayLanes {
   int near_plane[3], far_plane[3];
-  Lanes o_near[3], o_far[3], inv_near[3], inv_far[3];
+  Float8 o_near[3], o_far[3], inv_near[3], inv_far[3];
 };
 inline RayLanes Splat(const RayBoxes& r) {
   RayLanes l;
   for (int k = 0; k < 3; ++k) {
     l.near_plane[k] = r.near_plane[k], l.far_plane[k] = r.far_plane[k];
-    l.o_near[k] = Splat(r.o_near[k]), l.o_far[k] = Splat(r.o_far[k]);
-    l.inv_near[k] = Splat(r.inv_near[k]), l.inv_far[k] = Splat(r.inv_far[k]);
+    l.o_near[k] = Splat8(r.o_near[k]), l.o_far[k] = Splat8(r.o_far[k]);
+    l.inv_near[k] = Splat8(r.inv_near[k]), l.inv_far[k] = Splat8(r.inv_far[k]);
   }
   return l;
 }
 
 // Lanes of `node` whose box the ray meets within [0, t_max] (bit i for child
 // i), and each lane's entry distance (a lower bound) in `t_near`.
-inline int HitChildren(const BvhNode& node, const RayLanes& r, Lanes t_max, float* t_near) {
+inline int HitChildren(const BvhNode& node, const RayLanes& r, Float8 t_max, float* t_near) {
   const float* planes = node.min_x;
-  Lanes near = Splat(0.0f), far = t_max;
+  Float8 near = Splat8(0.0f), far = t_max;
   for (int k = 0; k < 3; ++k) {
-    near = Max(near, Mul(Sub(Load(planes + r.near_plane[k]), r.o_near[k]), r.inv_near[k]));
-    far = Min(far, Mul(Sub(Load(planes + r.far_plane[k]), r.o_far[k]), r.inv_far[k]));
+    near = Max(near, (Load8(planes + r.near_plane[k]) - r.o_near[k]) * r.inv_near[k]);
+    far = Min(far, (Load8(planes + r.far_plane[k]) - r.o_far[k]) * r.inv_far[k]);
   }
-  Store(t_near, near);
+  Store8(t_near, near);
   // + 1e-30: products that underflowed to 0 (subnormal range) never reject.
   // Unused lanes (bvh.h) fail: their near time is +inf or NaN, their far
   // time -inf or NaN.
-  return Mask(Le(near, Add(far, Splat(1e-30f))));
+  return MoveMask(near <= far + Splat8(1e-30f));
 }
 
 // A FloatBox with every bound in all lanes.
 struct BoxLanes {
-  Lanes lo[3], hi[3];
+  Float8 lo[3], hi[3];
 };
 inline BoxLanes Splat(const FloatBox& b) {
   BoxLanes l;
-  for (int k = 0; k < 3; ++k) l.lo[k] = Splat(b.lo[k]), l.hi[k] = Splat(b.hi[k]);
+  for (int k = 0; k < 3; ++k) l.lo[k] = Splat8(b.lo[k]), l.hi[k] = Splat8(b.hi[k]);
   return l;
 }
 
 // Lanes of `node` whose box overlaps the box (closed).
 inline int OverlapChildren(const BvhNode& node, const BoxLanes& box) {
-  Lanes ok = And(Le(Load(node.min_x), box.hi[0]), Ge(Load(node.max_x), box.lo[0]));
-  ok = And(ok, Le(Load(node.min_y), box.hi[1]));
-  ok = And(ok, Ge(Load(node.max_y), box.lo[1]));
-  ok = And(ok, Le(Load(node.min_z), box.hi[2]));
-  ok = And(ok, Ge(Load(node.max_z), box.lo[2]));
-  return Mask(ok) & ((1 << node.num_children) - 1);
+  Float8 ok = (Load8(node.min_x) <= box.hi[0]) & (Load8(node.max_x) >= box.lo[0]);
+  ok = ok & (Load8(node.min_y) <= box.hi[1]);
+  ok = ok & (Load8(node.max_y) >= box.lo[1]);
+  ok = ok & (Load8(node.min_z) <= box.hi[2]);
+  ok = ok & (Load8(node.max_z) >= box.lo[2]);
+  return MoveMask(ok) & ((1 << node.num_children) - 1);
 }
 
 // Squared gap between each child box and the box, a lower bound (float
 // rounding leaves it at most a few ulp high: scaled down by 2^-20).
-inline Lanes GapSquared(const BvhNode& node, const BoxLanes& box) {
-  const Lanes zero = Splat(0.0f);
+inline Float8 GapSquared(const BvhNode& node, const BoxLanes& box) {
+  const Float8 zero = Splat8(0.0f);
   auto gap = [&](const float* mn, const float* mx, int k) {
-    const Lanes p = Max(Max(Sub(Load(mn), box.hi[k]), Sub(box.lo[k], Load(mx))), zero);
-    return Mul(p, p);
+    const Float8 p = Max(Max(Load8(mn) - box.hi[k], box.lo[k] - Load8(mx)), zero);
+    return p * p;
   };
-  const Lanes sum =
-      Add(Add(gap(node.min_x, node.max_x, 0), gap(node.min_y, node.max_y, 1)), gap(node.min_z, node.max_z, 2));
-  return Mul(sum, Splat(1.0f - 0x1p-20f));
+  const Float8 sum =
+      (gap(node.min_x, node.max_x, 0) + gap(node.min_y, node.max_y, 1)) + gap(node.min_z, node.max_z, 2);
+  return sum * Splat8(1.0f - 0x1p-20f);
 }
 
 // Visits, nearest box first, every leaf whose box the ray meets within
@@ -273,7 +253,7 @@ void TraverseRay(const Bvh& bvh, const RayBoxes& boxes, Visitor& visitor) {
     } else {
       const BvhNode& node = bvh.nodes[cur.ref];
       float near[kBvhWidth];
-      const int mask = HitChildren(node, r, Splat(t_max), near);
+      const int mask = HitChildren(node, r, Splat8(t_max), near);
       if (mask != 0) {
         for (int m = mask; m != 0; m &= m - 1)
           PrefetchRef(bvh, node.child[__builtin_ctz(static_cast<unsigned>(m))]);
@@ -340,11 +320,11 @@ void TraverseNearest(const Bvh& bvh, const FloatBox& float_box, Visitor& visitor
       bound2 = visitor.Bound2();
     } else {
       const BvhNode& node = bvh.nodes[cur.ref];
-      const Lanes gap2 = GapSquared(node, box);
-      const int mask = Mask(Le(gap2, Splat(bound2))) & ((1 << node.num_children) - 1);
+      const Float8 gap2 = GapSquared(node, box);
+      const int mask = MoveMask(gap2 <= Splat8(bound2)) & ((1 << node.num_children) - 1);
       if (mask != 0) {
         float bounds[kBvhWidth];
-        Store(bounds, gap2);
+        Store8(bounds, gap2);
         cur = PushSortedKeepNearest(node, mask, bounds, stack, top);
         continue;
       }

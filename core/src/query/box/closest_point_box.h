@@ -5,14 +5,14 @@
 #ifndef COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_POINT_BOX_H_
 #define COLLIDE_CORE_SRC_QUERY_BOX_CLOSEST_POINT_BOX_H_
 
-#include <bit>
 #include <cmath>
-#include <cstdint>
 
 #include "collide/math.h"
 #include "collide/result.h"
 #include "collide/shapes.h"
 #include "query/closest/closest.h"
+#include "simd/scalar.h"
+#include "simd/select.h"
 
 namespace collide::internal {
 
@@ -26,43 +26,6 @@ constexpr bool PreferredNormal(const Vec3& a, const Vec3& b) {
   return a.z > b.z;
 }
 
-// Branch-free selections, bit-identical to the ternaries they replace, for
-// choices that follow random input (a box's side of another, the least axis
-// so far, a point's side of a box's face): GCC compiled those ternaries to
-// branches, mispredicted about half the time (~10 per box-box contact pair,
-// callgrind --branch-sim) at ~15 cycles each.
-// -v when negate, else v (the sign flip of unary minus).
-constexpr double NegatedIf(bool negate, double v) {
-  return std::bit_cast<double>(std::bit_cast<std::uint64_t>(v) ^ (std::uint64_t{negate} << 63));
-}
-// +0.0 when zero, else v.
-constexpr double ZeroIf(bool zero, double v) {
-  return std::bit_cast<double>(std::bit_cast<std::uint64_t>(v) & (std::uint64_t{zero} - 1));
-}
-// a when pick, else b.
-constexpr int SelectIf(bool pick, int a, int b) { return b ^ ((a ^ b) & -static_cast<int>(pick)); }
-constexpr double SelectIf(bool pick, double a, double b) {
-  const std::uint64_t ua = std::bit_cast<std::uint64_t>(a), ub = std::bit_cast<std::uint64_t>(b);
-  return std::bit_cast<double>(ub ^ ((ua ^ ub) & -std::uint64_t{pick}));
-}
-
-constexpr double Clamp(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
-constexpr Vec3 Clamp(const Vec3& p, const Vec3& lo, const Vec3& hi) {
-  return {Clamp(p.x, lo.x, hi.x), Clamp(p.y, lo.y, hi.y), Clamp(p.z, lo.z, hi.z)};
-}
-// The same value as Clamp without branches, for points that fall on either
-// side of the faces at random (box-box certificates). Not Clamp's own form:
-// where the side is predictable or the compiler finds min/max, the branches
-// are cheaper (sphere-box kernels: 2x the instructions this way). MinsdOf and
-// MaxsdOf (closest.h; one minsd and one maxsd on x86-64) have exactly Clamp's
-// comparisons: MinsdOf(h, x) = h < x ? h : x, MaxsdOf(l, y) = l > y ? l : y,
-// the second operand on equality: 2 instructions a coordinate against ~12 for
-// SelectIf's round trip through the integer registers.
-inline Vec3 ClampWithoutBranches(const Vec3& p, const Vec3& lo, const Vec3& hi) {
-  const auto clamp = [](double x, double l, double h) { return MaxsdOf(l, MinsdOf(h, x)); };
-  return {clamp(p.x, lo.x, hi.x), clamp(p.y, lo.y, hi.y), clamp(p.z, lo.z, hi.z)};
-}
-
 // Vec3::operator[] with an index known only at run time is a chain of
 // branches; these select every coordinate without branches instead. Not
 // through an array written at the index and read back whole: the 8-byte
@@ -74,7 +37,7 @@ constexpr Vec3 Axis(int i, double sign) {
 }
 // v with coordinate i replaced by value.
 constexpr Vec3 WithCoordinate(const Vec3& v, int i, double value) {
-  return {SelectIf(i == 0, value, v.x), SelectIf(i == 1, value, v.y), SelectIf(i == 2, value, v.z)};
+  return {Select(i == 0, value, v.x), Select(i == 1, value, v.y), Select(i == 2, value, v.z)};
 }
 
 // A box's support feature towards a unit direction n (box frame): the face,

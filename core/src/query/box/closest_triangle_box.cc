@@ -77,10 +77,11 @@ TriangleBoxClosest ClosestTriangleBox(const TriangleBox& f, bool known_apart) {
     const Vec3 &p = v[vertex], g = best.on_box - p;
     if (Dot(g, v[(vertex + 1) % 3] - p) <= 0.0 && Dot(g, v[(vertex + 2) % 3] - p) <= 0.0) return best;
   }
+  // Branch-free minima and maxima, as in triangle_box_sat.cc.
   Vec3 tmin, tmax;
   for (int k = 0; k < 3; ++k) {
-    tmin[k] = Min(Min(v[0][k], v[1][k]), v[2][k]);
-    tmax[k] = Max(Max(v[0][k], v[1][k]), v[2][k]);
+    tmin[k] = MinBranchFree(MinBranchFree(v[0][k], v[1][k]), v[2][k]);
+    tmax[k] = MaxBranchFree(MaxBranchFree(v[0][k], v[1][k]), v[2][k]);
   }
   // Candidates 0..2: the triangle's edges v[m] v[m + 1]; 3 + n: box vertex
   // n. An edge whose bound reaches the best vertex's distance (a vertex
@@ -95,7 +96,7 @@ TriangleBoxClosest ClosestTriangleBox(const TriangleBox& f, bool known_apart) {
     const Vec3 &p = v[m], &q = v[(m + 1) % 3];
     double lb = 0.0;
     for (int k = 0; k < 3; ++k) {
-      const double g = IntervalGap(Min(p[k], q[k]), Max(p[k], q[k]), f.lo[k], f.hi[k]);
+      const double g = IntervalGap(MinBranchFree(p[k], q[k]), MaxBranchFree(p[k], q[k]), f.lo[k], f.hi[k]);
       lb += g * g;
     }
     cand[count++] = {lb, m};

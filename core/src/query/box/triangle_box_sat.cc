@@ -19,14 +19,17 @@ namespace {
 // edge axis's triangle interval is spanned by the edge's first vertex and
 // the opposite one (the edge's ends project alike but for round-off of the
 // edge vector, which moves the triangle by ~eps of its size), and its zero
-// component is left out (Akenine-Moeller).
+// component is left out (Akenine-Moeller). Minima and maxima are the
+// BranchFree forms: the order of the triangle's coordinates and projections
+// is random on random pairs, and branches on it mispredict (pair_bench
+// intersect AABB-triangle 54 -> 38 ns).
 template <bool kLength, typename Visit>
 void ForEachAxis(const TriangleBox& f, Visit&& visit) {
   const Vec3 *v = f.v, &lo = f.lo, &hi = f.hi;
   // The box's faces: exact, on its bounds.
   for (int k = 0; k < 3; ++k) {
-    const double tmin = Min(Min(v[0][k], v[1][k]), v[2][k]);
-    const double tmax = Max(Max(v[0][k], v[1][k]), v[2][k]);
+    const double tmin = MinBranchFree(MinBranchFree(v[0][k], v[1][k]), v[2][k]);
+    const double tmax = MaxBranchFree(MaxBranchFree(v[0][k], v[1][k]), v[2][k]);
     if (visit(k, Axis(k, 1.0), tmax - lo[k], hi[k] - tmin, 1.0)) return;
   }
   const Vec3 c = (lo + hi) * 0.5, h = (hi - lo) * 0.5;
@@ -35,7 +38,7 @@ void ForEachAxis(const TriangleBox& f, Visit&& visit) {
   // [-r, r].
   int index = 3;
   const auto overlaps = [&](const Vec3& l, double t0, double t1, double r) {
-    const double plus = Max(t0, t1) + r, minus = r - Min(t0, t1);
+    const double plus = MaxBranchFree(t0, t1) + r, minus = r - MinBranchFree(t0, t1);
     return visit(index++, l, plus, minus, kLength ? std::sqrt(LengthSquared(l)) : 1.0);
   };
   const Vec3 e[3] = {v[1] - v[0], v[2] - v[1], v[0] - v[2]};
@@ -49,7 +52,8 @@ void ForEachAxis(const TriangleBox& f, Visit&& visit) {
   } else {
     const double t0 = Dot(n, w[0]), t1 = Dot(n, w[1]), t2 = Dot(n, w[2]);
     const double r = Dot(Abs(n), h);
-    if (overlaps(n, Min(Min(t0, t1), t2), Max(Max(t0, t1), t2), r)) return;
+    if (overlaps(n, MinBranchFree(MinBranchFree(t0, t1), t2), MaxBranchFree(MaxBranchFree(t0, t1), t2), r))
+      return;
   }
   for (int m = 0; m < 3; ++m) {
     const Vec3 &d = e[m], &p = w[m], &q = w[(m + 2) % 3];
@@ -97,7 +101,7 @@ TriangleBoxOverlap LeastOverlapTriangleBox(const TriangleBox& f) {
   // 1e-154 of the size.)
   ForEachAxis<true>(f, [&](int index, const Vec3& l, double plus, double minus, double length) {
     o.separated = (plus < 0.0) | (minus < 0.0);
-    const double least = Min(plus, minus);
+    const double least = MinBranchFree(plus, minus);
     if (least < o.depth * length && length > 0.0)
       o.depth = least / length, o.axis = index, axis = plus <= minus ? l : -l;
     return o.separated;

@@ -7,99 +7,16 @@
 #ifndef COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_H_
 #define COLLIDE_CORE_SRC_QUERY_CLOSEST_CLOSEST_H_
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "collide/math.h"
 #include "collide/shapes.h"
+#include "simd/scalar.h"
+#include "simd/select.h"
 
 namespace collide::internal {
-
-// Branch-free choices, for decisions that depend on the data in a way no
-// branch predictor learns (ClosestPointsSegments: on random pairs each
-// outcome of its clamps is common). GCC compiles a ?: on doubles to a jump,
-// and threads the known values through it, so on x86-64 these are SSE2 (the
-// baseline) compare masks, min/max and and/andnot/or. A Choice is the
-// outcome of a comparison.
-#if defined(__SSE2__)
-// x in the low lane of a register, the high lane unspecified. _mm_set_sd
-// zeroes the high lane, and GCC spends a movq on that before every use (on
-// the capsule kernels' dependent chain); the empty asm tells GCC the register already
-// holds the value. Clang, which rejects the tied operands of different
-// types, keeps _mm_set_sd.
-inline __m128d InLowLane(double x) {
-#if defined(__GNUC__) && !defined(__clang__)
-  __m128d v;
-  asm("" : "=x"(v) : "0"(x));
-  return v;
-#else
-  return _mm_set_sd(x);
-#endif
-}
-struct Choice {
-  __m128d mask;  // low lane all ones (true) or all zeros (false).
-};
-inline Choice Less(double x, double y) { return {_mm_cmplt_sd(InLowLane(x), InLowLane(y))}; }
-inline Choice LessOrEqual(double x, double y) { return {_mm_cmple_sd(InLowLane(x), InLowLane(y))}; }
-// c ? +0.0 : x.
-inline double AndNot(Choice c, double x) { return _mm_cvtsd_f64(_mm_andnot_pd(c.mask, InLowLane(x))); }
-inline Choice operator|(Choice a, Choice b) { return {_mm_or_pd(a.mask, b.mask)}; }
-inline Choice operator&(Choice a, Choice b) { return {_mm_and_pd(a.mask, b.mask)}; }
-// c ? x : y.
-inline double Select(Choice c, double x, double y) {
-  return _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(c.mask, InLowLane(x)), _mm_andnot_pd(c.mask, InLowLane(y))));
-}
-// Max and Min as one maxsd or minsd in every context: GCC can compile the
-// plain ?: forms to a jump (it did in DistanceFromSeparation, where the
-// comparison depends on a square root and went either way on a fifth of the
-// random capsule pairs).
-inline double MaxsdOf(double x, double y) { return _mm_cvtsd_f64(_mm_max_sd(InLowLane(x), InLowLane(y))); }
-inline double MinsdOf(double x, double y) { return _mm_cvtsd_f64(_mm_min_sd(InLowLane(x), InLowLane(y))); }
-// x clamped to [0, 1] by maxsd/minsd: 0 for x <= 0 (also -0 and NaN), 1 for
-// x >= 1.
-inline double Clamp01(double x) {
-  return _mm_cvtsd_f64(_mm_min_sd(_mm_max_sd(InLowLane(x), _mm_setzero_pd()), _mm_set_sd(1.0)));
-}
-#else
-struct Choice {
-  bool value;
-};
-inline Choice Less(double x, double y) { return {x < y}; }
-inline Choice LessOrEqual(double x, double y) { return {x <= y}; }
-inline double AndNot(Choice c, double x) { return c.value ? 0.0 : x; }
-inline Choice operator|(Choice a, Choice b) { return {a.value || b.value}; }
-inline Choice operator&(Choice a, Choice b) { return {a.value && b.value}; }
-inline double Select(Choice c, double x, double y) { return c.value ? x : y; }
-inline double MaxsdOf(double x, double y) { return x > y ? x : y; }
-inline double MinsdOf(double x, double y) { return x < y ? x : y; }
-inline double Clamp01(double x) {
-  x = 0.0 < x ? x : 0.0;
-  return x < 1.0 ? x : 1.0;
-}
-#endif
-// c ? x : y, componentwise.
-inline Vec3 Select(Choice c, const Vec3& x, const Vec3& y) {
-  return {Select(c, x.x, y.x), Select(c, x.y, y.y), Select(c, x.z, y.z)};
-}
-// x < y ? x : y and x > y ? x : y (GCC: one minsd or maxsd, which have
-// exactly these semantics, NaN included).
-inline double Min(double x, double y) { return x < y ? x : y; }
-inline double Max(double x, double y) { return x > y ? x : y; }
-// sqrt(x) for x >= 0 without std::sqrt's errno path: a call that GCC must
-// assume writes memory, so values loaded before it are loaded again after.
-inline double SqrtNonNegative(double x) {
-#if defined(__SSE2__)
-  const __m128d v = InLowLane(x);
-  return _mm_cvtsd_f64(_mm_sqrt_sd(v, v));
-#else
-  return std::sqrt(x);
-#endif
-}
 
 // LengthAndUnitOf (math.h) with the same values, for kernels whose time is
 // its latency: the square root as SqrtNonNegative and the rescaling of a

@@ -23,12 +23,11 @@
 #ifndef COLLIDE_CORE_SRC_QUERY_RAYCAST_WATERTIGHT_H_
 #define COLLIDE_CORE_SRC_QUERY_RAYCAST_WATERTIGHT_H_
 
-#include <emmintrin.h>
-
 #include <cstdint>
 
 #include "collide/result.h"
 #include "collide/shapes.h"
+#include "simd/double2.h"
 
 namespace collide::internal {
 
@@ -67,43 +66,39 @@ struct RayTriangleT {
 RayTriangleT IntersectWatertight(const WatertightRay& ray, const Vec3& a, const Vec3& b, const Vec3& c,
                                  double t_max);
 
-// Two triangles at once (SSE2, two double lanes): bit i set when triangle i
+// Two triangles at once (two double lanes): bit i set when triangle i
 // (a[i], b[i], c[i]) certainly misses by IntersectWatertight's first test (an
-// edge function certainly positive and another certainly negative). The same
-// double operations in the same order as IntersectWatertight's, lane by lane
-// (max_pd equals std::max on these never-NaN absolute values), so the bit is
-// set exactly when IntersectWatertight returns that miss; a leaf loop tests
-// only the others with it, and answers stay bit-identical.
+// edge function certainly positive and another certainly negative). Scalar
+// meaning, lane by lane, in IntersectWatertight's order of operations:
+//   a0 = a - origin (in the ray's kx, ky, kz frame), the same for b and c;
+//   ax = a0x - sx a0z, ay = a0y - sy a0z, the same for b and c;
+//   u = cx by - cy bx, v = ax cy - ay cx, w = bx ay - by ax;
+//   m = max |coordinate| of a0, b0, c0; e = kWatertightEdgeBound m m;
+//   miss = (u > e || v > e || w > e) && (u < -e || v < -e || w < -e).
+// Max equals std::max on these never-NaN absolute values, so the bit is set
+// exactly when IntersectWatertight returns that miss; a leaf loop tests only
+// the others with it, and answers stay bit-identical.
 inline int CertainMissPair(const WatertightRay& r, const Vec3* const a[2], const Vec3* const b[2],
                            const Vec3* const c[2]) {
-  const auto lanes = [](const Vec3* const p[2], int k) {
-    return _mm_loadh_pd(_mm_load_sd(&p[0]->x + k), &p[1]->x + k);
-  };
-  const __m128d ox = _mm_set1_pd(r.ox), oy = _mm_set1_pd(r.oy), oz = _mm_set1_pd(r.oz);
-  const __m128d sx = _mm_set1_pd(r.sx), sy = _mm_set1_pd(r.sy);
-  const __m128d az = _mm_sub_pd(lanes(a, r.kz), oz), bz = _mm_sub_pd(lanes(b, r.kz), oz),
-                cz = _mm_sub_pd(lanes(c, r.kz), oz);
-  const __m128d ax0 = _mm_sub_pd(lanes(a, r.kx), ox), bx0 = _mm_sub_pd(lanes(b, r.kx), ox),
-                cx0 = _mm_sub_pd(lanes(c, r.kx), ox);
-  const __m128d ay0 = _mm_sub_pd(lanes(a, r.ky), oy), by0 = _mm_sub_pd(lanes(b, r.ky), oy),
-                cy0 = _mm_sub_pd(lanes(c, r.ky), oy);
-  const __m128d ax = _mm_sub_pd(ax0, _mm_mul_pd(sx, az)), ay = _mm_sub_pd(ay0, _mm_mul_pd(sy, az));
-  const __m128d bx = _mm_sub_pd(bx0, _mm_mul_pd(sx, bz)), by = _mm_sub_pd(by0, _mm_mul_pd(sy, bz));
-  const __m128d cx = _mm_sub_pd(cx0, _mm_mul_pd(sx, cz)), cy = _mm_sub_pd(cy0, _mm_mul_pd(sy, cz));
-  const __m128d u = _mm_sub_pd(_mm_mul_pd(cx, by), _mm_mul_pd(cy, bx));
-  const __m128d v = _mm_sub_pd(_mm_mul_pd(ax, cy), _mm_mul_pd(ay, cx));
-  const __m128d w = _mm_sub_pd(_mm_mul_pd(bx, ay), _mm_mul_pd(by, ax));
-  const __m128d abs_mask = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffff));
-  const auto abs_max3 = [&](__m128d p, __m128d q, __m128d t) {
-    return _mm_max_pd(_mm_max_pd(_mm_and_pd(p, abs_mask), _mm_and_pd(q, abs_mask)), _mm_and_pd(t, abs_mask));
-  };
-  const __m128d m =
-      _mm_max_pd(_mm_max_pd(abs_max3(ax0, ay0, az), abs_max3(bx0, by0, bz)), abs_max3(cx0, cy0, cz));
-  const __m128d e = _mm_mul_pd(_mm_mul_pd(_mm_set1_pd(kWatertightEdgeBound), m), m);
-  const __m128d ne = _mm_xor_pd(e, _mm_set1_pd(-0.0));
-  const __m128d pos = _mm_or_pd(_mm_or_pd(_mm_cmpgt_pd(u, e), _mm_cmpgt_pd(v, e)), _mm_cmpgt_pd(w, e));
-  const __m128d neg = _mm_or_pd(_mm_or_pd(_mm_cmplt_pd(u, ne), _mm_cmplt_pd(v, ne)), _mm_cmplt_pd(w, ne));
-  return _mm_movemask_pd(_mm_and_pd(pos, neg));
+  const auto lanes = [](const Vec3* const p[2], int k) { return Gather(&p[0]->x + k, &p[1]->x + k); };
+  const Double2 ox = Splat2(r.ox), oy = Splat2(r.oy), oz = Splat2(r.oz);
+  const Double2 sx = Splat2(r.sx), sy = Splat2(r.sy);
+  const Double2 az = lanes(a, r.kz) - oz, bz = lanes(b, r.kz) - oz, cz = lanes(c, r.kz) - oz;
+  const Double2 ax0 = lanes(a, r.kx) - ox, bx0 = lanes(b, r.kx) - ox, cx0 = lanes(c, r.kx) - ox;
+  const Double2 ay0 = lanes(a, r.ky) - oy, by0 = lanes(b, r.ky) - oy, cy0 = lanes(c, r.ky) - oy;
+  const Double2 ax = ax0 - sx * az, ay = ay0 - sy * az;
+  const Double2 bx = bx0 - sx * bz, by = by0 - sy * bz;
+  const Double2 cx = cx0 - sx * cz, cy = cy0 - sy * cz;
+  const Double2 u = cx * by - cy * bx;
+  const Double2 v = ax * cy - ay * cx;
+  const Double2 w = bx * ay - by * ax;
+  const auto abs_max3 = [](Double2 p, Double2 q, Double2 t) { return Max(Max(Abs(p), Abs(q)), Abs(t)); };
+  const Double2 m = Max(Max(abs_max3(ax0, ay0, az), abs_max3(bx0, by0, bz)), abs_max3(cx0, cy0, cz));
+  const Double2 e = (Splat2(kWatertightEdgeBound) * m) * m;
+  const Double2 ne = -e;
+  const Double2 pos = (u > e) | (v > e) | (w > e);
+  const Double2 neg = (u < ne) | (v < ne) | (w < ne);
+  return MoveMask(pos & neg);
 }
 
 // The RayHit (result.h convention) of a hit that IntersectWatertight found

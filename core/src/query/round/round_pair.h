@@ -253,7 +253,7 @@ PairResult DistanceFromSeparation(const CoreClosest& cp, const CoreSeparation& s
   const double d = sep.d;
   if constexpr (kSelect) {
     const Choice hit = LessOrEqual(sep.d2, r * r);  // as RoundContactResult's hit.
-    const double k = 0.5 * (MaxsdOf(d - rb, 0.0) + MinsdOf(d, ra));
+    const double k = 0.5 * (MaxBranchFree(d - rb, 0.0) + MinBranchFree(d, ra));
     // point_a = point_a + n * (hit ? k : ra); point_b = hit ? point_a + n * k
     // : point_b + n * -rb, which is point_b - n * rb bit for bit (IEEE
     // subtraction is addition of the negation).
@@ -263,7 +263,7 @@ PairResult DistanceFromSeparation(const CoreClosest& cp, const CoreSeparation& s
     const Vec3& pa = cp.point_a;
     const Vec3& pb = cp.point_b;
     // A miss's distance as RoundContactResult's (min(d - r, inf) is d - r);
-    // a hit's +0, as the normal's components (AndNot, not a multiplication
+    // a hit's +0, as the normal's components (ZeroIf, not a multiplication
     // by 0, which would give -0 for negative components).
     const bool hit_bool = sep.d2 <= r * r;  // the same comparison as hit.
     Vec3 base_b;
@@ -274,13 +274,13 @@ PairResult DistanceFromSeparation(const CoreClosest& cp, const CoreSeparation& s
     }
     return {QueryStatus::kOk,
             hit_bool,
-            AndNot(hit, MaxsdOf(d - r, std::numeric_limits<double>::denorm_min())),
+            ZeroIf(hit, MaxBranchFree(d - r, std::numeric_limits<double>::denorm_min())),
             {pa.x + n.x * ka, pa.y + n.y * ka, pa.z + n.z * ka},
             {base_b.x + n.x * kb, base_b.y + n.y * kb, base_b.z + n.z * kb},
-            {AndNot(hit, n.x), AndNot(hit, n.y), AndNot(hit, n.z)}};
+            {ZeroIf(hit, n.x), ZeroIf(hit, n.y), ZeroIf(hit, n.z)}};
   } else {
     if (!(sep.d2 <= r * r)) return RoundContactResult(cp, sep, ra, rb);
-    const double k = 0.5 * (MaxsdOf(d - rb, 0.0) + MinsdOf(d, ra));
+    const double k = 0.5 * (MaxBranchFree(d - rb, 0.0) + MinBranchFree(d, ra));
     PairResult out{QueryStatus::kOk, true, 0.0, {}, {}, {}};
     // Each coordinate written twice from a register: fewer instructions than
     // a point p copied twice (GCC stored it and copied it through memory).
