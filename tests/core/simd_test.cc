@@ -126,7 +126,8 @@ TEST(Simd, FloatLanesAreScalarLanes) {
   for (int k = 0; k < 8; ++k) expected |= ((a[k] <= b[k]) & (a[k] >= -b[k])) << k;
   EXPECT_EQ(MoveMask((x <= y) & (x >= Splat8(0.0f) - y)), expected);
 
-  const Float4 p = LoadAligned(a), q = LoadAligned(b + 2);
+  alignas(16) const float c[4] = {b[2], b[3], b[4], b[5]};  // LoadAligned needs 16-byte alignment
+  const Float4 p = LoadAligned(a), q = LoadAligned(c);
   EXPECT_EQ(Bits(SumXYZ(p * RotateXYZ(p))), Bits((a[0] * a[1] + a[1] * a[2]) + a[2] * a[0]));
   alignas(16) float f[4];
   StoreAligned(f, Min(p, q) + Max(p, q) - Splat4(1.0f));
