@@ -32,11 +32,7 @@ Vec3 DefaultFrom(const World& world, const internal::BodyState& latest_state) {
 // state is then stale and it starts afresh.
 bool TeleportedSince(const World& world, std::int64_t body, std::int64_t since) {
   const auto& history = internal::SceneAccess::History(world);
-  if (history.empty() || history.front()->tick > since) return true;
-  for (auto it = history.rbegin(); it != history.rend() && (*it)->tick > since; ++it) {
-    if (const internal::BodyState* b = (*it)->Find(body); b != nullptr && b->teleported) return true;
-  }
-  return false;
+  return history.empty() || history.front()->tick > since || internal::TeleportedAfter(world, {body}, since);
 }
 
 // The straight move: the 3-D speed limit, the start pose, a sweep with slides.

@@ -47,6 +47,17 @@ namespace internal {
 
 Pose UnitPose(const Pose& pose) { return {pose.position, Normalized(pose.rotation)}; }
 
+bool TeleportedAfter(const World& world, std::initializer_list<std::int64_t> bodies, std::int64_t tick) {
+  const auto& history = SceneAccess::History(world);
+  for (auto it = history.rbegin(); it != history.rend() && (*it)->tick > tick; ++it) {
+    if (!(*it)->any_teleport) continue;
+    for (const std::int64_t id : bodies) {
+      if (const BodyState* b = (*it)->Find(id); b != nullptr && b->teleported) return true;
+    }
+  }
+  return false;
+}
+
 Shape PlaceShape(const Shape& local, const Mat3& r, const Vec3& position) {
   const auto at = [&](const Vec3& v) { return r * v + position; };
   return std::visit(

@@ -4,6 +4,7 @@
 #ifndef COLLIDE_CORE_SRC_WORLD_SCENE_H_
 #define COLLIDE_CORE_SRC_WORLD_SCENE_H_
 
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -59,6 +60,10 @@ struct SceneAccess {
   }
   static const std::deque<std::unique_ptr<Snapshot>>& History(const World& world) { return world.history_; }
 };
+
+// Whether one of `bodies` teleported into a frame after `tick` (the history
+// walked back from the latest frame, skipping frames without a teleport).
+bool TeleportedAfter(const World& world, std::initializer_list<std::int64_t> bodies, std::int64_t tick);
 
 // `pose` with its rotation scaled to unit norm: rotations are accepted within
 // 1e-6 of unit length and normalised when a frame is accepted, so that

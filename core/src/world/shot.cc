@@ -98,18 +98,9 @@ bool RewoundAcrossTeleport(const World& world, const internal::Scene& scene, std
   if (scene.s1 == nullptr) return false;
   // The frames from the latest back to s1: only those after the time used
   // (a recent rewind visits few).
-  const auto& history = internal::SceneAccess::History(world);
-  for (auto it = history.rbegin(); it != history.rend(); ++it) {
-    const internal::Snapshot& snapshot = **it;
-    if (snapshot.any_teleport) {
-      for (const std::optional<std::int64_t>& id : {std::optional<std::int64_t>(shooter), claimed}) {
-        const internal::BodyState* b = id ? snapshot.Find(*id) : nullptr;
-        if (b != nullptr && b->teleported) return true;
-      }
-    }
-    if (&snapshot == scene.s1) break;
-  }
-  return false;
+  const std::int64_t before = scene.s1->tick - 1;
+  return claimed ? internal::TeleportedAfter(world, {shooter, *claimed}, before)
+                 : internal::TeleportedAfter(world, {shooter}, before);
 }
 
 ShotVerdict Judge(const World& world, const ShotRequest& shot) {
