@@ -37,6 +37,16 @@ type WorldServiceClient interface {
 	ValidateMoves(ctx context.Context, in *ValidateMovesRequest, opts ...grpc.CallOption) (*ValidateMovesResponse, error)
 	// The tick loop: frames and batches in order on one stream per world.
 	Tick(ctx context.Context, opts ...grpc.CallOption) (WorldService_TickClient, error)
+	// Bodies as posed at a time: each body's pose and parts in the world frame,
+	// interpolated as the verdicts interpolate them (the rewound hitboxes).
+	GetBodies(ctx context.Context, in *GetBodiesRequest, opts ...grpc.CallOption) (*GetBodiesResponse, error)
+	// The world's audit trail as it is written: one AuditRecord per verdict
+	// judged after the call starts, until the client cancels or the world is
+	// deleted (the stream then ends OK). The world must have been created with
+	// journal.audit (else FAILED_PRECONDITION). A subscriber that reads slower
+	// than verdicts are judged loses records (never blocking the verdicts):
+	// AuditRecord.dropped_before counts them.
+	WatchAudit(ctx context.Context, in *WatchAuditRequest, opts ...grpc.CallOption) (WorldService_WatchAuditClient, error)
 }
 
 type worldServiceClient struct {
@@ -168,6 +178,47 @@ func (x *worldServiceTickClient) Recv() (*TickResponse, error) {
 	return m, nil
 }
 
+func (c *worldServiceClient) GetBodies(ctx context.Context, in *GetBodiesRequest, opts ...grpc.CallOption) (*GetBodiesResponse, error) {
+	out := new(GetBodiesResponse)
+	err := c.cc.Invoke(ctx, "/collide.v1.WorldService/GetBodies", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *worldServiceClient) WatchAudit(ctx context.Context, in *WatchAuditRequest, opts ...grpc.CallOption) (WorldService_WatchAuditClient, error) {
+	stream, err := c.cc.NewStream(ctx, &_WorldService_serviceDesc.Streams[1], "/collide.v1.WorldService/WatchAudit", opts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &worldServiceWatchAuditClient{stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+type WorldService_WatchAuditClient interface {
+	Recv() (*AuditRecord, error)
+	grpc.ClientStream
+}
+
+type worldServiceWatchAuditClient struct {
+	grpc.ClientStream
+}
+
+func (x *worldServiceWatchAuditClient) Recv() (*AuditRecord, error) {
+	m := new(AuditRecord)
+	if err := x.ClientStream.RecvMsg(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // WorldServiceServer is the server API for WorldService service.
 // All implementations must embed UnimplementedWorldServiceServer
 // for forward compatibility
@@ -192,6 +243,16 @@ type WorldServiceServer interface {
 	ValidateMoves(context.Context, *ValidateMovesRequest) (*ValidateMovesResponse, error)
 	// The tick loop: frames and batches in order on one stream per world.
 	Tick(WorldService_TickServer) error
+	// Bodies as posed at a time: each body's pose and parts in the world frame,
+	// interpolated as the verdicts interpolate them (the rewound hitboxes).
+	GetBodies(context.Context, *GetBodiesRequest) (*GetBodiesResponse, error)
+	// The world's audit trail as it is written: one AuditRecord per verdict
+	// judged after the call starts, until the client cancels or the world is
+	// deleted (the stream then ends OK). The world must have been created with
+	// journal.audit (else FAILED_PRECONDITION). A subscriber that reads slower
+	// than verdicts are judged loses records (never blocking the verdicts):
+	// AuditRecord.dropped_before counts them.
+	WatchAudit(*WatchAuditRequest, WorldService_WatchAuditServer) error
 	mustEmbedUnimplementedWorldServiceServer()
 }
 
@@ -231,6 +292,12 @@ func (UnimplementedWorldServiceServer) ValidateMoves(context.Context, *ValidateM
 }
 func (UnimplementedWorldServiceServer) Tick(WorldService_TickServer) error {
 	return status.Errorf(codes.Unimplemented, "method Tick not implemented")
+}
+func (UnimplementedWorldServiceServer) GetBodies(context.Context, *GetBodiesRequest) (*GetBodiesResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetBodies not implemented")
+}
+func (UnimplementedWorldServiceServer) WatchAudit(*WatchAuditRequest, WorldService_WatchAuditServer) error {
+	return status.Errorf(codes.Unimplemented, "method WatchAudit not implemented")
 }
 func (UnimplementedWorldServiceServer) mustEmbedUnimplementedWorldServiceServer() {}
 
@@ -451,6 +518,45 @@ func (x *worldServiceTickServer) Recv() (*TickRequest, error) {
 	return m, nil
 }
 
+func _WorldService_GetBodies_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetBodiesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(WorldServiceServer).GetBodies(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/collide.v1.WorldService/GetBodies",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(WorldServiceServer).GetBodies(ctx, req.(*GetBodiesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _WorldService_WatchAudit_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(WatchAuditRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(WorldServiceServer).WatchAudit(m, &worldServiceWatchAuditServer{stream})
+}
+
+type WorldService_WatchAuditServer interface {
+	Send(*AuditRecord) error
+	grpc.ServerStream
+}
+
+type worldServiceWatchAuditServer struct {
+	grpc.ServerStream
+}
+
+func (x *worldServiceWatchAuditServer) Send(m *AuditRecord) error {
+	return x.ServerStream.SendMsg(m)
+}
+
 var _WorldService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "collide.v1.WorldService",
 	HandlerType: (*WorldServiceServer)(nil),
@@ -495,6 +601,10 @@ var _WorldService_serviceDesc = grpc.ServiceDesc{
 			MethodName: "ValidateMoves",
 			Handler:    _WorldService_ValidateMoves_Handler,
 		},
+		{
+			MethodName: "GetBodies",
+			Handler:    _WorldService_GetBodies_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
@@ -502,6 +612,11 @@ var _WorldService_serviceDesc = grpc.ServiceDesc{
 			Handler:       _WorldService_Tick_Handler,
 			ServerStreams: true,
 			ClientStreams: true,
+		},
+		{
+			StreamName:    "WatchAudit",
+			Handler:       _WorldService_WatchAudit_Handler,
+			ServerStreams: true,
 		},
 	},
 	Metadata: "collide/v1/world.proto",
