@@ -38,6 +38,7 @@ void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedReq
 // Results: wire -> core. Fields the wire leaves unset read as the core's
 // defaults; a result's `valid` is true (the server answers invalid items
 // with INVALID_ARGUMENT instead).
+Pose FromProto(const v1::Pose& in);  // unset position: origin; unset rotation: identity.
 HitTarget FromProto(const v1::Target& in);
 TimeUsed FromProto(const v1::TimeUsed& in);
 WorldRayHit FromProto(const v1::WorldRayHit& in);

@@ -4,6 +4,7 @@
 #ifndef COLLIDE_SERVER_WORLD_ITEMS_H_
 #define COLLIDE_SERVER_WORLD_ITEMS_H_
 
+#include <algorithm>
 #include <cstddef>
 
 #include "collide/v1/world.pb.h"
@@ -30,9 +31,15 @@ inline std::size_t RequestItems(const v1::ValidateShotsPackedRequest& r) {
 inline std::size_t RequestItems(const v1::ValidateMovesRequest& r) {
   return static_cast<std::size_t>(r.moves_size());
 }
+// The ids asked for (every body when none: one item, as a frame's bodies are
+// bounded by the world's limits anyway).
+inline std::size_t RequestItems(const v1::GetBodiesRequest& r) {
+  return std::max<std::size_t>(1, static_cast<std::size_t>(r.body_ids_size()));
+}
 inline std::size_t RequestItems(const v1::TickRequest& r) {
   return RequestItems(r.frame()) + RequestItems(r.query()) + RequestItems(r.rays_packed()) +
-         RequestItems(r.shots()) + RequestItems(r.shots_packed()) + RequestItems(r.moves());
+         RequestItems(r.shots()) + RequestItems(r.shots_packed()) + RequestItems(r.moves()) +
+         (r.has_bodies() ? RequestItems(r.bodies()) : 0);
 }
 
 }  // namespace collide::server

@@ -19,6 +19,7 @@
 #include "absl/strings/str_format.h"
 #include "collide/import/map_import.h"
 #include "convert/packed.h"
+#include "convert/world_explain.h"
 #include "convert/world_packed.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
@@ -517,6 +518,22 @@ Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest& req
   return std::nullopt;
 }
 
+Outcome WorldService::Run(WorldEntry& entry, const v1::GetBodiesRequest& request,
+                          v1::GetBodiesResponse* response) {
+  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
+  const convert::BodiesQuery query = convert::FromProto(request);
+  BodiesResult bodies;
+  {
+    std::shared_lock lock(entry.mu);
+    bodies = entry.world.Bodies(query.at, query.ids);
+  }
+  convert::ViolationList violations;
+  for (const Violation& p : bodies.problems) violations.Add(p.field, p.description);  // "at.fraction"
+  if (!violations.empty()) return InvalidFields(std::move(violations));
+  convert::ToProto(bodies, response);
+  return std::nullopt;
+}
+
 Outcome WorldService::InWorld(const Caller& caller, const std::string& world_id, std::size_t items,
                               absl::FunctionRef<Outcome(WorldEntry&)> run) {
   const AdmissionGuard admitted(config_.admission, Charged(items, config_.max_items_per_request));
@@ -678,6 +695,12 @@ grpc::ServerUnaryReactor* WorldService::ValidateMoves(grpc::CallbackServerContex
   return ServeRaw<v1::ValidateMovesRequest, v1::ValidateMovesResponse>(context, request, response);
 }
 
+grpc::ServerUnaryReactor* WorldService::GetBodies(grpc::CallbackServerContext* context,
+                                                  const grpc::ByteBuffer* request,
+                                                  grpc::ByteBuffer* response) {
+  return ServeRaw<v1::GetBodiesRequest, v1::GetBodiesResponse>(context, request, response);
+}
+
 template <typename Request, typename Response>
 Outcome WorldService::RunPart(const char* name, WorldEntry& entry, const Request& part,
                               Response* (v1::TickResponse::*out)(), v1::TickResponse* response) {
@@ -723,6 +746,7 @@ Outcome WorldService::RunTick(const std::string& owner, const std::string& world
   check_id("shots", request.has_shots(), request.shots().world_id());
   check_id("shots_packed", request.has_shots_packed(), request.shots_packed().world_id());
   check_id("moves", request.has_moves(), request.moves().world_id());
+  check_id("bodies", request.has_bodies(), request.bodies().world_id());
   if (!violations.empty()) return InvalidFields(std::move(violations));
 
   // The message's parts together, as one unary call: over
@@ -754,6 +778,9 @@ Outcome WorldService::RunTick(const std::string& owner, const std::string& world
     refused = RunPart("shots_packed", *entry, request.shots_packed(), &R::mutable_shots_packed, response);
   if (!refused && request.has_moves())
     refused = RunPart("moves", *entry, request.moves(), &R::mutable_moves, response);
+  // After every other part: the bodies as this message's frame left them.
+  if (!refused && request.has_bodies())
+    refused = RunPart("bodies", *entry, request.bodies(), &R::mutable_bodies, response);
   return refused;
 }
 

@@ -95,7 +95,8 @@ using WorldServiceBase = v1::WorldService::WithRawCallbackMethod_Tick<
                         v1::WorldService::WithRawCallbackMethod_ValidateShots<
                             v1::WorldService::WithRawCallbackMethod_ValidateShotsPacked<
                                 v1::WorldService::WithRawCallbackMethod_ValidateMoves<
-                                    v1::WorldService::Service>>>>>>>>>>>;
+                                    v1::WorldService::WithRawCallbackMethod_GetBodies<
+                                        v1::WorldService::Service>>>>>>>>>>>>;
 
 class WorldService final : public WorldServiceBase {
  public:
@@ -129,6 +130,8 @@ class WorldService final : public WorldServiceBase {
   grpc::ServerUnaryReactor* ValidateMoves(grpc::CallbackServerContext* context,
                                           const grpc::ByteBuffer* request,
                                           grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* GetBodies(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
 
   grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* Tick(
       grpc::CallbackServerContext* context) override;
@@ -216,6 +219,7 @@ class WorldService final : public WorldServiceBase {
               v1::ValidateShotsResponse* response);
   Outcome Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
               v1::ValidateMovesResponse* response);
+  Outcome Run(WorldEntry& entry, const v1::GetBodiesRequest& request, v1::GetBodiesResponse* response);
 
   // The Tick message's handling; AnswerTick puts a refusal into the
   // response. RunPart runs one part into a fresh response, moved to
