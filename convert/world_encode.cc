@@ -142,6 +142,7 @@ void ToProto(const MoveRequest& in, v1::Move* out) {
 }
 
 void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedRequest* out) {
+  if (std::ranges::any_of(shots, &ShotRequest::explain)) out->set_explain(true);
   const int n = static_cast<int>(shots.size());
   out->mutable_doubles()->Reserve(out->doubles_size() + kPackedShotStride * n);
   for (const ShotRequest& s : shots) {

@@ -2,6 +2,7 @@
 // conversions, answers matched to their messages by sequence, and the
 // re-creation of a lost world followed by one more attempt of each message
 // that found it missing (world_client.h, TickStream).
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
@@ -48,6 +49,7 @@ void Encode(const TickMessage& m, std::int64_t sequence, pb::TickRequest& out) {
   }
   if (!m.shots.empty()) convert::EncodePacked(m.shots, out.mutable_shots_packed());
   for (const MoveRequest& move : m.moves) convert::ToProto(move, out.mutable_moves()->add_moves());
+  if (std::ranges::any_of(m.moves, &MoveRequest::explain)) out.mutable_moves()->set_explain(true);
 }
 
 absl::StatusOr<TickReply> Decode(const TickMessage& m, const pb::TickResponse& r) {

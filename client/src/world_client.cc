@@ -6,6 +6,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include "convert/packed.h"
 #include "convert/shapes.h"
 #include "convert/world_encode.h"
+#include "convert/world_explain.h"
 #include "convert/world_movement.h"
 #include "google/rpc/error_details.pb.h"
 #include "rpc_status.h"
@@ -262,13 +264,15 @@ absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShots(std::string_
   request->set_world_id(std::string(world_id));
   request->set_all_or_nothing(batch == Batch::kAllOrNothing);
   for (const ShotRequest& shot : shots) convert::ToProto(shot, request->add_shots());
+  request->set_explain(std::ranges::any_of(shots, &ShotRequest::explain));
   absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::ValidateShots, world_id, *request, *response);
   if (!s.ok()) return s;
   return DecodeShots(*response, shots.size());
 }
 
-absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShotsPacked(
-    std::string_view world_id, std::span<const ShotRequest> shots, Batch batch) {
+absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShotsPacked(std::string_view world_id,
+                                                                          std::span<const ShotRequest> shots,
+                                                                          Batch batch) {
   pb::ValidateShotsPackedRequest request;
   request.set_world_id(std::string(world_id));
   request.set_all_or_nothing(batch == Batch::kAllOrNothing);
@@ -290,9 +294,21 @@ absl::StatusOr<std::vector<MoveVerdict>> WorldClient::ValidateMoves(std::string_
   request->set_world_id(std::string(world_id));
   request->set_all_or_nothing(batch == Batch::kAllOrNothing);
   for (const MoveRequest& move : moves) convert::ToProto(move, request->add_moves());
+  request->set_explain(std::ranges::any_of(moves, &MoveRequest::explain));
   absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::ValidateMoves, world_id, *request, *response);
   if (!s.ok()) return s;
   return DecodeMoves(*response, moves.size());
+}
+
+absl::StatusOr<BodiesResult> WorldClient::GetBodies(std::string_view world_id, std::optional<Time> at,
+                                                    std::span<const std::int64_t> ids) {
+  pb::GetBodiesRequest request;
+  request.set_world_id(std::string(world_id));
+  convert::ToProto(at, ids, &request);
+  pb::GetBodiesResponse response;
+  absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::GetBodies, world_id, request, response);
+  if (!s.ok()) return s;
+  return convert::FromProto(response);
 }
 
 }  // namespace collide

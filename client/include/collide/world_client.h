@@ -255,6 +255,8 @@ class WorldClient {
   // A shot or move with bad fields gets an INVALID verdict (kInvalid, its
   // `problems` naming the fields) and the others are judged; with
   // Batch::kAllOrNothing the call fails with kInvalidArgument instead.
+  // With any item's `explain`, the batch is explained (the wire's flag is
+  // per batch): every verdict but INVALID carries its `explanation`.
   enum class Batch : std::uint8_t { kPerItem, kAllOrNothing };
   absl::StatusOr<std::vector<ShotVerdict>> ValidateShots(std::string_view world_id,
                                                          std::span<const ShotRequest> shots,
@@ -265,6 +267,12 @@ class WorldClient {
   absl::StatusOr<std::vector<MoveVerdict>> ValidateMoves(std::string_view world_id,
                                                          std::span<const MoveRequest> moves,
                                                          Batch batch = Batch::kPerItem);
+
+  // The bodies at `at` (unset: the latest frame) as the verdicts pose them:
+  // those in `ids` (at most the server's --max_items_per_request), or every
+  // body when empty; missing ids listed (docs/worlds.md, GetBodies).
+  absl::StatusOr<BodiesResult> GetBodies(std::string_view world_id, std::optional<Time> at = std::nullopt,
+                                         std::span<const std::int64_t> ids = {});
 
   // Opens the Tick stream of a world (the header set to `world_id`). Fails
   // when the stream cannot start; an unknown world is reported per message.
