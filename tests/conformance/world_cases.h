@@ -25,7 +25,9 @@
 //   {"restart_server": true}
 // R is a WorldService method: CreateWorld, DeleteWorld, GetWorld, ListWorlds,
 // PushFrame, QueryWorld, CastWorldRaysPacked, ValidateShots,
-// ValidateShotsPacked, ValidateMoves. The request is R's request message,
+// ValidateShotsPacked, ValidateMoves, GetBodies. The request is R's request
+// message (ValidateShots, ValidateShotsPacked and ValidateMoves may carry
+// "explain": the verdicts then carry their explanation),
 // world_id included; a runner sends it through its client's world API (which
 // sets the `collide-world` header from the id), with re-creation on
 // WORLD_NOT_FOUND on (the default). "field_violations" are compared as sets,

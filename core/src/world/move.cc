@@ -68,8 +68,8 @@ void JudgeStraight(const World& world, const MoveRequest& move, const internal::
     v.normal = p.normal;
     v.target = p.target;
     if (trace != nullptr) {
-      trace->Reason("starts " + Num(p.depth) + " deep in " + internal::TargetName(p.target) +
-                    " > skin_width " + Num(settings.skin_width));
+      trace->Reason("starts " + Num(p.depth) + " deep in " + trace->Name(p.target) + " > skin_width " +
+                    Num(settings.skin_width));
     }
     return;
   }
@@ -82,7 +82,7 @@ void JudgeStraight(const World& world, const MoveRequest& move, const internal::
     v.normal = path.normal;
     v.target = path.target;
     if (trace != nullptr) {
-      trace->Reason("the straight sweep meets " + internal::TargetName(path.target) + " at t " + Num(path.t) +
+      trace->Reason("the straight sweep meets " + trace->Name(path.target) + " at t " + Num(path.t) +
                     (move.slide
                          ? ", slid along up to " + std::to_string(settings.slide_iterations) + " planes"
                          : std::string()));
@@ -190,7 +190,7 @@ std::vector<MoveVerdict> World::ValidateMoves(std::span<const MoveRequest> moves
     MoveExplanation e;
     e.from = move.from.value_or(Vec3{});
     e.to = move.to;
-    internal::MoveTrace trace(e);
+    internal::MoveTrace trace(e, internal::SceneAccess::Statics(*this));
     MoveVerdict& v = out.emplace_back(Judge(*this, move, *move_states_, &trace));
     if (v.code == MoveCode::kInvalid) continue;
     if (e.reason.empty()) e.reason = MoveCodeName(v.code);

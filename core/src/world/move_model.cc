@@ -239,7 +239,7 @@ bool PathIsClear(const World& world, const MoveRequest& move, const ModelMove& m
     v.normal = p.normal;
     v.target = p.target;
     if (m.trace != nullptr) {
-      m.trace->Reason("starts " + Num(p.depth) + " deep in " + TargetName(p.target) + " > skin_width " +
+      m.trace->Reason("starts " + Num(p.depth) + " deep in " + m.trace->Name(p.target) + " > skin_width " +
                       Num(skin));
     }
     return false;
@@ -267,9 +267,12 @@ bool PathIsClear(const World& world, const MoveRequest& move, const ModelMove& m
       move.slide ? SweepPath(scene, shapes, from, delta, m.mask, skin, slides, m.trace, "slide path").slid
                  : direct.allowed;
   if (m.trace != nullptr) {
-    m.trace->Reason("the straight sweep meets " + TargetName(direct.target) + " at t " + Num(direct.t) +
+    m.trace->Reason("the straight sweep meets " + m.trace->Name(direct.target) + " at t " + Num(direct.t) +
                     (too_high ? "; a rise of " + Num(delta.z) + " > step_height " + Num(model.step_height) +
-                                    " and the " + (stairs ? "stairs" : "jump") + " path is blocked"
+                                    " and the " +
+                                    (stairs ? "stairs (the lifted path, the ground under it rising at most a "
+                                              "step between samples) do not reach it"
+                                            : "jump path (up, across, down) is blocked")
                               : "; neither the step path (step_height " + Num(model.step_height) +
                                     ") nor sliding along it reaches `to`"));
   }

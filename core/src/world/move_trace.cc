@@ -20,11 +20,17 @@ std::string Num(double x) {
   return buffer;
 }
 
-std::string TargetName(const HitTarget& target) {
+std::string MoveTrace::Name(const HitTarget& target) const {
   if (target.kind == HitTarget::Kind::kBody) {
     return "body " + std::to_string(target.id) + " part " + std::to_string(target.part);
   }
-  return "static " + std::to_string(target.id) + " triangle " + std::to_string(target.triangle);
+  std::string name = "static " + std::to_string(target.id);
+  for (std::size_t i = 0; i < statics_.elements.size(); ++i) {
+    if (statics_.elements[i].id == target.id && statics_.MeshOf(i) != nullptr) {
+      return name + " triangle " + std::to_string(target.triangle);
+    }
+  }
+  return name;
 }
 
 }  // namespace collide::internal

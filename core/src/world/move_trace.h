@@ -9,12 +9,13 @@
 #include <string_view>
 
 #include "collide/world.h"
+#include "world/statics.h"
 
 namespace collide::internal {
 
 class MoveTrace {
  public:
-  explicit MoveTrace(MoveExplanation& out) : out_(out) {}
+  MoveTrace(MoveExplanation& out, const StaticSet& statics) : out_(out), statics_(statics) {}
   // Records a sweep of the body origin from `from` to `to`; its index.
   int Sweep(const Vec3& from, const Vec3& to, std::string_view purpose);
   // Records a contact at fraction t of sweep `sweep` (normal from the body
@@ -23,15 +24,17 @@ class MoveTrace {
   // The rule that decided, in words (a later rule replaces it).
   void Reason(std::string text) { out_.reason = std::move(text); }
   MoveExplanation& out() { return out_; }
+  // What a reason calls a target: "static 3", "static 1 triangle 12" (a
+  // mesh's), "body 7 part 2".
+  std::string Name(const HitTarget& target) const;
 
  private:
   MoveExplanation& out_;
+  const StaticSet& statics_;
 };
 
 // A number as the reasons write it: up to 6 significant digits.
 std::string Num(double x);
-// "static 3 triangle 12", "body 7 part 2".
-std::string TargetName(const HitTarget& target);
 
 }  // namespace collide::internal
 
