@@ -76,20 +76,22 @@ class Runner {
       case 'CastWorldRaysPacked':
         return as('CastWorldRaysPackedResponse', await w.castRaysPacked(nums(req.rays), req.filter || {}));
       case 'ValidateShots':
-        return {verdicts: (await w.validateShots(req.shots || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('ShotVerdict', v))};
+        return {verdicts: (await w.validateShots(req.shots || [], {allOrNothing: Boolean(req.all_or_nothing), explain: Boolean(req.explain)})).map((v) => as('ShotVerdict', v))};
       case 'ValidateShotsPacked':
         return {
           verdicts: (await w.validateShotsPacked({
             doubles: nums(req.doubles), shooterIds: req.shooter_ids || [], ticks: req.ticks || [],
             claimedBodyIds: req.claimed_body_ids || [], claimedPartIds: req.claimed_part_ids || [],
-            allOrNothing: Boolean(req.all_or_nothing),
+            allOrNothing: Boolean(req.all_or_nothing), explain: Boolean(req.explain),
             commandTicks: req.command_ticks || [], expectedTicks: req.expected_ticks || [],
             categoryMasks: req.category_masks || [], ignoreCounts: req.ignore_counts || [],
             ignoreBodyIds: req.ignore_body_ids || [],
           })).map((v) => as('ShotVerdict', v)),
         };
       case 'ValidateMoves':
-        return {verdicts: (await w.validateMoves(req.moves || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('MoveVerdict', v))};
+        return {verdicts: (await w.validateMoves(req.moves || [], {allOrNothing: Boolean(req.all_or_nothing), explain: Boolean(req.explain)})).map((v) => as('MoveVerdict', v))};
+      case 'GetBodies':
+        return as('GetBodiesResponse', await w.getBodies({at: req.at, bodyIds: req.body_ids || []}));
       default:
         throw new Error(`unknown rpc ${rpc}`);
     }
