@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "convert/packed.h"
 #include "convert/results.h"
@@ -262,7 +263,8 @@ ShotVerdict FromProto(const v1::ShotVerdict& in) {
   out.origin_offset = in.origin_offset();
   out.origin_allowance = in.origin_allowance();
   out.rewound_across_teleport = in.rewound_across_teleport();
-  if (in.has_explanation()) out.explanation = FromProto(in.explanation());
+  if (in.has_explanation())
+    out.explanation = std::make_shared<const ShotExplanation>(FromProto(in.explanation()));
   for (const v1::ItemViolation& v : in.violations()) out.problems.push_back({v.field(), v.description()});
   return out;
 }
@@ -278,7 +280,8 @@ MoveVerdict FromProto(const v1::MoveVerdict& in) {
   out.allowed_position = FromProto(in.allowed_position());
   out.slid_position = FromProto(in.slid_position());
   out.grounded = in.grounded();
-  if (in.has_explanation()) out.explanation = FromProto(in.explanation());
+  if (in.has_explanation())
+    out.explanation = std::make_shared<const MoveExplanation>(FromProto(in.explanation()));
   for (const v1::ItemViolation& v : in.violations()) out.problems.push_back({v.field(), v.description()});
   return out;
 }

@@ -328,7 +328,7 @@ TEST_F(WorldClientTest, ExplanationsAndBodiesEqualTheCore) {
     for (std::size_t i = 0; i < want.size(); ++i) {
       SCOPED_TRACE(i);
       const ShotVerdict& g = (*got)[i];
-      ASSERT_EQ(g.explanation.has_value(), want[i].explanation.has_value());
+      ASSERT_EQ(g.explanation != nullptr, want[i].explanation != nullptr);
       if (!g.explanation) continue;
       const ShotExplanation &a = *g.explanation, &b = *want[i].explanation;
       EXPECT_EQ(a.command_at, b.command_at);
@@ -349,7 +349,7 @@ TEST_F(WorldClientTest, ExplanationsAndBodiesEqualTheCore) {
   ASSERT_TRUE(got_moves.ok()) << DescribeStatus(got_moves.status());
   for (std::size_t i = 0; i < want_moves.size(); ++i) {
     SCOPED_TRACE(i);
-    ASSERT_EQ((*got_moves)[i].explanation.has_value(), want_moves[i].explanation.has_value());
+    ASSERT_EQ((*got_moves)[i].explanation != nullptr, want_moves[i].explanation != nullptr);
     if (!want_moves[i].explanation) continue;
     const MoveExplanation &a = *(*got_moves)[i].explanation, &b = *want_moves[i].explanation;
     EXPECT_EQ(a.from, b.from);

@@ -132,13 +132,13 @@ TEST(WorldExplain, ShotVerdictsAreTheSameWithAnExplanationAndItHoldsWhatTheJudge
     const ShotRequest& s = shots[i];
     const ShotVerdict& v = explained[i];
     ExpectSameShot(plain[i], v);
-    EXPECT_FALSE(plain[i].explanation.has_value());
+    EXPECT_EQ(plain[i].explanation, nullptr);
     ++codes[v.code];
     if (v.code == ShotCode::kInvalid) {
-      EXPECT_FALSE(v.explanation.has_value());
+      EXPECT_EQ(v.explanation, nullptr);
       continue;
     }
-    ASSERT_TRUE(v.explanation.has_value());
+    ASSERT_NE(v.explanation, nullptr);
     const ShotExplanation& e = *v.explanation;
     EXPECT_EQ(e.command_at, w.Resolve(std::nullopt).used);
     if (e.shooter && v.origin_allowance > 0.0) {  // the origin was checked.
@@ -280,10 +280,10 @@ void ExpectSameMove(const MoveVerdict& a, const MoveVerdict& b) {
 // a reason, and for a blocked straight move its contact as the verdict's.
 void ExpectExplanationHolds(const MoveRequest& m, const MoveVerdict& v, bool model) {
   if (v.code == MoveCode::kInvalid) {
-    EXPECT_FALSE(v.explanation.has_value());
+    EXPECT_EQ(v.explanation, nullptr);
     return;
   }
-  ASSERT_TRUE(v.explanation.has_value());
+  ASSERT_NE(v.explanation, nullptr);
   const MoveExplanation& e = *v.explanation;
   EXPECT_FALSE(e.reason.empty());
   EXPECT_EQ(e.to, m.to);
@@ -394,7 +394,7 @@ void CheckRandomMoves(bool model, std::uint32_t seed) {
     for (std::size_t i = 0; i < moves.size(); ++i) {
       SCOPED_TRACE(testing::Message() << "batch " << batch << " move " << i);
       ExpectSameMove(a[i], b[i]);
-      EXPECT_FALSE(a[i].explanation.has_value());
+      EXPECT_EQ(a[i].explanation, nullptr);
       ExpectExplanationHolds(moves[i], b[i], model);
       ++codes[b[i].code];
       if (b[i].explanation) contacts += static_cast<int>(b[i].explanation->contacts.size());
@@ -427,7 +427,7 @@ TEST(WorldExplain, ABlockedMoveWithSlideNamesItsSweepsAndRule) {
   m.explain = true;
   const MoveVerdict v = w.ValidateMoves(std::span(&m, 1)).front();
   ASSERT_EQ(v.code, MoveCode::kBlocked);
-  ASSERT_TRUE(v.explanation.has_value());
+  ASSERT_NE(v.explanation, nullptr);
   const MoveExplanation& e = *v.explanation;
   ASSERT_GE(e.sweeps.size(), 2u);
   EXPECT_EQ(e.sweeps[0].purpose, "straight");

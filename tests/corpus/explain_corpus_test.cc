@@ -117,7 +117,7 @@ void JudgeTwice(const std::vector<BotTrack>& tracks, const QuakeMovementParams& 
     for (std::size_t i = 0; i < moves.size(); ++i) {
       SCOPED_TRACE(::testing::Message() << "tick " << tick << " move " << i);
       ExpectSame(a[i], b[i]);
-      ASSERT_TRUE(b[i].explanation.has_value());
+      ASSERT_NE(b[i].explanation, nullptr);
       const MoveExplanation& e = *b[i].explanation;
       EXPECT_EQ(e.from, before[i]);
       EXPECT_EQ(e.to, moves[i].to);

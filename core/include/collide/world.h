@@ -385,7 +385,9 @@ struct ShotVerdict {
   // The time used lies before a teleport (flagged or guarded) of the
   // shooter or the claimed body: the rewound pose is not where it is now.
   bool rewound_across_teleport = false;
-  std::optional<ShotExplanation> explanation;  // ShotRequest::explain.
+  // ShotRequest::explain; null otherwise (shared and immutable: a verdict
+  // without one stays as small and cheap to copy as before).
+  std::shared_ptr<const ShotExplanation> explanation;
 };
 
 // Move validation.
@@ -472,7 +474,7 @@ struct MoveVerdict {
   Vec3 allowed_position;  // kBlocked: at a gap of skin_width from what blocks; else `to` (kOk) or `from`.
   Vec3 slid_position;     // kBlocked with slide: after sliding (same gap); else allowed_position.
   bool grounded = false;  // with a movement model: on walkable ground at allowed_position.
-  std::optional<MoveExplanation> explanation;  // MoveRequest::explain.
+  std::shared_ptr<const MoveExplanation> explanation;  // MoveRequest::explain; null otherwise.
 };
 
 // Why a frame was rejected.

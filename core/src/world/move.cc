@@ -4,6 +4,7 @@
 // (move_model.cc).
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -194,7 +195,7 @@ std::vector<MoveVerdict> World::ValidateMoves(std::span<const MoveRequest> moves
     MoveVerdict& v = out.emplace_back(Judge(*this, move, *move_states_, &trace));
     if (v.code == MoveCode::kInvalid) continue;
     if (e.reason.empty()) e.reason = MoveCodeName(v.code);
-    v.explanation = std::move(e);
+    v.explanation = std::make_shared<const MoveExplanation>(std::move(e));
   }
   return out;
 }

@@ -6,6 +6,7 @@
 // ray does not meet at all is MISSED; otherwise the first hit decides.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "collide/query.h"
@@ -201,7 +202,8 @@ std::vector<ShotVerdict> World::ValidateShots(std::span<const ShotRequest> shots
   out.reserve(shots.size());
   for (const ShotRequest& shot : shots) {
     ShotVerdict& v = out.emplace_back(Judge(*this, shot));
-    if (shot.explain && v.code != ShotCode::kInvalid) v.explanation = internal::ExplainShot(*this, shot, v);
+    if (shot.explain && v.code != ShotCode::kInvalid)
+      v.explanation = std::make_shared<const ShotExplanation>(internal::ExplainShot(*this, shot, v));
   }
   return out;
 }
