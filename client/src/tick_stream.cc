@@ -9,6 +9,7 @@
 
 #include "collide/world_client.h"
 #include "convert/packed.h"
+#include "convert/world_explain.h"
 #include "google/protobuf/arena.h"
 #include "world_client_impl.h"
 
@@ -50,6 +51,7 @@ void Encode(const TickMessage& m, std::int64_t sequence, pb::TickRequest& out) {
   if (!m.shots.empty()) convert::EncodePacked(m.shots, out.mutable_shots_packed());
   for (const MoveRequest& move : m.moves) convert::ToProto(move, out.mutable_moves()->add_moves());
   if (std::ranges::any_of(m.moves, &MoveRequest::explain)) out.mutable_moves()->set_explain(true);
+  if (m.bodies) convert::ToProto(m.bodies->at, m.bodies->ids, out.mutable_bodies());
 }
 
 absl::StatusOr<TickReply> Decode(const TickMessage& m, const pb::TickResponse& r) {
@@ -77,6 +79,7 @@ absl::StatusOr<TickReply> Decode(const TickMessage& m, const pb::TickResponse& r
     if (!moves.ok()) return moves.status();
     out.moves = *std::move(moves);
   }
+  if (r.has_bodies()) out.bodies = convert::FromProto(r.bodies());
   return out;
 }
 

@@ -437,6 +437,8 @@ class Script {
       ShotsPacked(part.body);
     } else if (part.name == "moves") {
       Moves(part.body);
+    } else if (part.name == "bodies") {
+      Bodies(part.body);
     } else {
       Fail(name_ + ": no Tick part " + part.name);
     }
@@ -1059,6 +1061,20 @@ Json TickStream() {
   return s.Done();
 }
 
+// The Tick part `bodies`: after the message's frame and batches, and its
+// errors named under "bodies".
+Json TickBodies() {
+  Script s = Arena("world/tick_bodies", "conf-tick-bodies");
+  using P = Script::TickPart;
+  s.Tick({{P{"frame", {{"tick", 6}, {"bodies", Json::array({{{"id", 2}, {"pose", Pose(V(2, 0.5, 0))}}})}}},
+           P{"moves", Json::array({{{"body_id", 1}, {"to", V(0.3, 0, 0)}, {"elapsed", 0.1}}})},
+           P{"bodies", {{"body_ids", {2, 99}}}}},
+          {P{"bodies", {{"at", At(5, 0.5)}}}},
+          {P{"bodies", {{"at", At(5, -0.5)}}}}});
+  s.Delete();
+  return s.Done();
+}
+
 }  // namespace
 
 Json BuildWorldGolden() {
@@ -1072,7 +1088,7 @@ Json BuildWorldGolden() {
             "--max_bodies_per_world=" + std::to_string(kWorldMaxBodies),
             "--max_parts_per_body=" + std::to_string(kWorldMaxParts)}},
           {"cases", cases},
-          {"stream_cases", Json::array({TickStream()})}};
+          {"stream_cases", Json::array({TickStream(), TickBodies()})}};
 }
 
 }  // namespace collide::conformance

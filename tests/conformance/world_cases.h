@@ -46,8 +46,8 @@
 // stream API, which sets the header), sends each message and waits for its
 // answer before the next, and closes the stream. A message holds the
 // TickRequest parts, named as there ("frame", "query", "rays_packed",
-// "shots", "shots_packed", "moves"), each in its unary request's form (a
-// Frame for "frame"); the runner numbers the messages itself (sequences are
+// "shots", "shots_packed", "moves", "bodies"), each in its unary request's
+// form (a Frame for "frame"); the runner numbers the messages itself (sequences are
 // not compared). An answer holds each part's response as in the unary step
 // (the frame's PushFrameResponse), null for a part that did not run, and
 // "error" (as a step's, field paths under the part's name, a frame's as

@@ -201,6 +201,9 @@ absl::Status TickMessageOf(const Json& message, TickMessage& out, convert::Decod
       ok = convert::DecodePacked(FromJson<v1::ValidateShotsPackedRequest>(request), out.shots, violations);
     } else if (part == "moves") {
       convert::DecodeMoves(FromJson<v1::ValidateMovesRequest>(request), out.moves, violations);
+    } else if (part == "bodies") {
+      const convert::BodiesQuery q = convert::FromProto(FromJson<v1::GetBodiesRequest>(request));
+      out.bodies = TickBodies{q.at, q.ids};
     } else {
       return absl::InvalidArgumentError("unknown Tick part " + part);
     }
@@ -235,6 +238,10 @@ Json TickAnswerJson(const Json& message, const TickReply& reply) {
     } else if (part == "moves" && !reply.moves.empty()) {
       v1::ValidateMovesResponse r;
       for (const MoveVerdict& v : reply.moves) convert::ToProto(v, r.add_verdicts());
+      out[part] = ToJson(r);
+    } else if (part == "bodies" && reply.bodies) {
+      v1::GetBodiesResponse r;
+      convert::ToProto(*reply.bodies, &r);
       out[part] = ToJson(r);
     } else {
       out[part] = nullptr;

@@ -145,9 +145,16 @@ struct HistoryLoss {
   int restored_bodies = 0;
 };
 
+// GetBodies as a Tick part: the bodies at `at` (unset: the latest frame),
+// those in `ids` or every body.
+struct TickBodies {
+  std::optional<Time> at;
+  std::vector<std::int64_t> ids;
+};
+
 // One message of the tick loop (world.proto TickRequest): any of its parts,
-// run on the server in this order: frame, query, rays, shots, moves. A
-// message without parts is a ping.
+// run on the server in this order: frame, query, rays, shots, moves, bodies.
+// A message without parts is a ping.
 struct TickMessage {
   std::optional<Frame> frame;
   SceneQueries query;  // sent when it holds any query.
@@ -157,6 +164,7 @@ struct TickMessage {
   std::optional<Time> rays_at;
   std::vector<ShotRequest> shots;  // sent packed (errors name shots_packed.doubles[i]).
   std::vector<MoveRequest> moves;
+  std::optional<TickBodies> bodies;  // after every other part: sees this message's frame.
   // Milliseconds the message may wait on the server before it starts; past
   // it, it is not run and answered DEADLINE_EXCEEDED alone. 0: no budget.
   double budget_ms = 0;
@@ -175,6 +183,7 @@ struct TickReply {
   std::vector<RayQueryResult> rays;
   std::vector<ShotVerdict> shots;
   std::vector<MoveVerdict> moves;
+  std::optional<BodiesResult> bodies;  // the part ran.
 };
 
 class WorldClient;
