@@ -450,6 +450,8 @@ export interface TickParts {
   allOrNothing?: boolean;
   shotsPacked?: PackedShots;
   raysPacked?: {rays: ArrayLike<number>; filter?: SceneFilter};
+  /** As World.getBodies' options; run after every other part. */
+  bodies?: {at?: WorldTime; bodyIds?: Int64[]};
 }
 
 /** The answer of one Tick message: each part's result, null for parts not sent (or not run). */
@@ -461,6 +463,7 @@ export interface TickAnswer {
   moves: MoveVerdict[] | null;
   shotsPacked: ShotVerdict[] | null;
   raysPacked: PackedWorldRayHits | null;
+  bodies: Bodies | null;
 }
 
 /** One world's Tick stream (tick.js). */

@@ -110,6 +110,8 @@ class Runner {
           doubles: nums(req.doubles), shooterIds: req.shooter_ids || [], ticks: req.ticks || [],
           claimedBodyIds: req.claimed_body_ids || [], claimedPartIds: req.claimed_part_ids || [],
         };
+      } else if (part === 'bodies') {
+        parts.bodies = {at: req.at, bodyIds: req.body_ids || []};
       } else {
         throw new Error(`unknown Tick part ${part}`);
       }
@@ -125,6 +127,7 @@ class Runner {
       frame: as('PushFrameResponse', a.frame), query: as('QueryWorldResponse', a.query),
       rays_packed: as('CastWorldRaysPackedResponse', a.raysPacked), shots: verdicts(a.shots, 'ShotVerdict'),
       shots_packed: verdicts(a.shotsPacked, 'ShotVerdict'), moves: verdicts(a.moves, 'MoveVerdict'),
+      bodies: as('GetBodiesResponse', a.bodies),
     };
   }
 }

@@ -208,6 +208,10 @@ class Runner:
                 args["shots_packed"] = _shots_packed_args(req)
             elif part in ("shots", "moves"):
                 args[part] = req.get(part, [])
+            elif part == "bodies":
+                at = req.get("at")
+                args["bodies"] = {"at": (at.get("tick", 0), at.get("fraction", 0.0)) if at else None,
+                                  "body_ids": req.get("body_ids", [])}
             else:
                 raise ValueError(f"unknown Tick part {part}")
         return args
@@ -217,7 +221,8 @@ def _tick_answer(a):
     """A TickAnswer as golden JSON (a part that did not run: None)."""
     return {"frame": None if a.oldest_tick is None else {"oldest_tick": a.oldest_tick},
             "query": a.query and _query(a.query), "rays_packed": a.rays_packed and _packed(a.rays_packed),
-            "shots": _verdicts(a.shots), "shots_packed": _verdicts(a.shots_packed), "moves": _verdicts(a.moves)}
+            "shots": _verdicts(a.shots), "shots_packed": _verdicts(a.shots_packed), "moves": _verdicts(a.moves),
+            "bodies": a.bodies and _bodies(a.bodies)}
 
 
 def _query_args(req):
