@@ -556,4 +556,16 @@ func TestExplanationsAndBodiesReadTheMessages(t *testing.T) {
 		!reflect.DeepEqual(bodies.Missing, []int64{99}) {
 		t.Errorf("bodies %+v", bodies)
 	}
+	// The Tick part, both ways.
+	req := TickMessage{Bodies: &TickBodies{At: TimeAt(4, 0.25), IDs: []int64{2, 99}}}.Proto()
+	if want := (&pb.GetBodiesRequest{At: At(4, 0.25), BodyIds: []int64{2, 99}}); !proto.Equal(req.GetBodies(), want) {
+		t.Errorf("tick bodies %v", req.GetBodies())
+	}
+	answer := TickAnswerOf(&pb.TickResponse{Bodies: &pb.GetBodiesResponse{Missing: []int64{99}}})
+	if answer.Bodies == nil || !reflect.DeepEqual(answer.Bodies.Missing, []int64{99}) {
+		t.Errorf("tick answer bodies %+v", answer.Bodies)
+	}
+	if TickAnswerOf(&pb.TickResponse{}).Bodies != nil {
+		t.Error("no bodies unless the part ran")
+	}
 }
