@@ -226,8 +226,9 @@ class ShotExplanation:
 
 @dataclass(frozen=True)
 class MoveSweep:
-    """A sweep of the body origin from -> to and why ("straight", "slide",
-    "step up", "ground probe at to", ...)."""
+    """A sweep of the body origin from_ (the proto's `from`, a Python
+    keyword) -> to and why ("straight", "slide", "step up", "ground probe at
+    to", ...)."""
 
     from_: Vec3
     to: Vec3
@@ -248,7 +249,7 @@ class MoveContact:
 
 @dataclass(frozen=True)
 class MoveExplanation:
-    """What a move's judge used (docs/worlds.md): from (resolved) and to,
+    """What a move's judge used (docs/worlds.md): from_ (resolved) and to,
     the movement shape at from (None when the body moves several parts),
     every sweep and contact, the rule in words, and with a movement model
     the start state and limits."""
