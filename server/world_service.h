@@ -35,13 +35,14 @@
 #include "collide/v1/world.grpc.pb.h"
 #include "collide/world.h"
 #include "convert/violations.h"
+#include "convert/world_calls.h"
+#include "convert/world_items.h"
 #include "server/admission.h"
 #include "server/call_executor.h"
 #include "server/map_cache.h"
 #include "server/metrics.h"
 #include "server/status_mapping.h"
 #include "server/test_hooks.h"
-#include "server/world_items.h"
 #include "server/world_metrics.h"
 #include "server/world_registry.h"
 
@@ -49,6 +50,7 @@ namespace collide::server {
 
 // What handling a request came to: nullopt when answered, else why not.
 using Outcome = std::optional<RequestError>;
+using convert::RequestItems;
 
 // Name of the metadata header that must carry the request's world id.
 inline constexpr char kWorldHeader[] = "collide-world";
@@ -202,11 +204,10 @@ class WorldService final : public WorldServiceBase {
                                      const grpc::ByteBuffer* request_bytes, grpc::ByteBuffer* response_bytes);
 
   // One request on its world, found: the whole handling after the lookup,
-  // the same for a unary call and a Tick message (item limit, decoding, the
-  // core under the world's lock, the response or the error status).
+  // the same for a unary call and a Tick message: the shared world calls
+  // (convert/world_calls.h) on the entry under its lock (EntryAccess).
   Outcome Run(WorldEntry& entry, const v1::GetWorldRequest& request, v1::WorldInfo* response);
   Outcome Run(WorldEntry& entry, const v1::PushFrameRequest& request, v1::PushFrameResponse* response);
-  Outcome Run(WorldEntry& entry, const v1::Frame& frame, v1::PushFrameResponse* response);
   Outcome Run(WorldEntry& entry, const v1::QueryWorldRequest& request, v1::QueryWorldResponse* response);
   Outcome Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
               v1::CastWorldRaysPackedResponse* response);
@@ -218,14 +219,9 @@ class WorldService final : public WorldServiceBase {
               v1::ValidateMovesResponse* response);
 
   // The Tick message's handling; AnswerTick puts a refusal into the
-  // response. RunPart runs one part into a fresh response, moved to
-  // (response->*out)() only when OK, its errors under `name`
-  // (RequestError::part).
+  // response.
   Outcome RunTick(const std::string& owner, const std::string& world, const v1::TickRequest& request,
                   std::chrono::steady_clock::time_point read_at, v1::TickResponse* response);
-  template <typename Request, typename Response>
-  Outcome RunPart(const char* name, WorldEntry& entry, const Request& part,
-                  Response* (v1::TickResponse::*out)(), v1::TickResponse* response);
   // TickStream's registration, for Drain; false when draining.
   bool AddStream(TickStream* stream);
   void RemoveStream(TickStream* stream);
@@ -248,14 +244,8 @@ class WorldService final : public WorldServiceBase {
 
   Outcome Create(const std::string& owner, const v1::CreateWorldRequest& request, v1::WorldInfo* response);
   void FillInfo(WorldEntry& entry, v1::WorldInfo* out);
-  // Shot verdicts of decoded `shots`; with all_or_nothing, the invalid ones
-  // are added by `add_problems` and fail the call.
-  template <typename AddProblems>
-  Outcome JudgeShots(WorldEntry& entry, const std::vector<ShotRequest>& shots, bool all_or_nothing,
-                     convert::ViolationList& violations, AddProblems add_problems,
-                     v1::ValidateShotsResponse* response);
-
   const WorldServiceConfig config_;
+  const convert::WorldCallLimits call_limits_;
   WorldRegistry registry_;
   MapCache maps_;  // map files' meshes, shared by a tenant's worlds on them.
   WorldMetrics world_metrics_{registry_};
