@@ -158,10 +158,12 @@ void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedReq
   // expected times at whole ticks, as the packed form carries them).
   const auto any = [&](auto used) { return std::any_of(shots.begin(), shots.end(), used); };
   if (any([](const ShotRequest& s) { return s.command_at.has_value(); })) {
-    for (const ShotRequest& s : shots) out->add_command_ticks(s.command_at ? s.command_at->tick : kPackedLatestTick);
+    for (const ShotRequest& s : shots)
+      out->add_command_ticks(s.command_at ? s.command_at->tick : kPackedLatestTick);
   }
   if (any([](const ShotRequest& s) { return s.expected_at.has_value(); })) {
-    for (const ShotRequest& s : shots) out->add_expected_ticks(s.expected_at ? s.expected_at->tick : kPackedLatestTick);
+    for (const ShotRequest& s : shots)
+      out->add_expected_ticks(s.expected_at ? s.expected_at->tick : kPackedLatestTick);
   }
   if (any([](const ShotRequest& s) { return s.mask != kAllCategories; })) {
     for (const ShotRequest& s : shots) out->add_category_masks(WireMask(s.mask));
@@ -233,11 +235,12 @@ namespace {
 ShotCode FromProto(v1::ShotCode code) {
   const int c = static_cast<int>(code) - 1;
   return c >= 0 && c <= static_cast<int>(ShotCode::kViewTimeImplausible) ? static_cast<ShotCode>(c)
-                                                                          : ShotCode::kInvalid;
+                                                                         : ShotCode::kInvalid;
 }
 MoveCode FromProto(v1::MoveCode code) {
   const int c = static_cast<int>(code) - 1;
-  return c >= 0 && c <= static_cast<int>(MoveCode::kTimeBudget) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
+  return c >= 0 && c <= static_cast<int>(MoveCode::kTimeBudget) ? static_cast<MoveCode>(c)
+                                                                : MoveCode::kInvalid;
 }
 }  // namespace
 

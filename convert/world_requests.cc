@@ -92,7 +92,8 @@ bool ApplyPolicy(const v1::WorldPolicy& p, WorldSettings& out, ViolationList& vi
   if (p.has_move_category_mask()) out.move_mask = p.move_category_mask();
   if (p.has_shot_category_mask()) out.shot_mask = p.shot_category_mask();
   if (p.has_move_budget()) out.move_budget = FromProto(p.move_budget());
-  return !p.has_movement() || DecodeMovement(p.movement(), "policy.movement", out.movement.emplace(), violations);
+  return !p.has_movement() ||
+         DecodeMovement(p.movement(), "policy.movement", out.movement.emplace(), violations);
 }
 
 bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
@@ -194,7 +195,8 @@ bool DecodeQueries(const v1::QueryWorldRequest& in, WorldQueries& out, DecodeAre
                    ViolationList& violations) {
   const std::size_t before = violations.total();
   if (in.ray_casts_size() == 0 && in.shape_casts_size() == 0 && in.overlaps_size() == 0) {
-    violations.Add("ray_casts", "a QueryWorldRequest must hold at least 1 item (ray_casts, shape_casts or overlaps)");
+    violations.Add("ray_casts",
+                   "a QueryWorldRequest must hold at least 1 item (ray_casts, shape_casts or overlaps)");
   }
   out.rays.resize(in.ray_casts_size());
   for (int i = 0; i < in.ray_casts_size(); ++i) {
@@ -219,7 +221,8 @@ bool DecodeQueries(const v1::QueryWorldRequest& in, WorldQueries& out, DecodeAre
         violations.Add(Index("ray_casts", i) + ".mode", "unknown mode " + std::to_string(c.mode()));
     }
     if (c.max_hits() < 0 || c.max_hits() > kMaxHitsPerQuery) {
-      violations.Add(Index("ray_casts", i) + ".max_hits", "must be in [0, " + std::to_string(kMaxHitsPerQuery) + "]");
+      violations.Add(Index("ray_casts", i) + ".max_hits",
+                     "must be in [0, " + std::to_string(kMaxHitsPerQuery) + "]");
     }
     q.max_hits = c.max_hits() > 0 ? static_cast<std::size_t>(c.max_hits()) : RayQuery{}.max_hits;
   }
@@ -296,7 +299,8 @@ bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& o
     r.slide = m.slide();
     r.mask = m.category_mask();  // 0: the policy's move mask.
     r.stance = m.stance();
-    if (m.has_movement()) DecodeMovement(m.movement(), Index("moves", i) + ".movement", r.movement.emplace(), violations);
+    if (m.has_movement())
+      DecodeMovement(m.movement(), Index("moves", i) + ".movement", r.movement.emplace(), violations);
   }
   // The numbers are the core's to validate per move; only shapes fail here.
   return violations.total() == before;

@@ -17,7 +17,8 @@ namespace collide::record {
 namespace io = google::protobuf::io;
 
 struct RecordingWriter::Streams {
-  explicit Streams(int fd) : file(fd), gzip(&file, GzipOptions()) { file.SetCloseOnDelete(true); }
+  // Close() closes the file (closing it on delete too would close it twice).
+  explicit Streams(int fd) : file(fd), gzip(&file, GzipOptions()) {}
   static io::GzipOutputStream::Options GzipOptions() {
     io::GzipOutputStream::Options options;
     options.format = io::GzipOutputStream::GZIP;
@@ -66,7 +67,8 @@ std::int64_t RecordingWriter::bytes() const { return streams_ == nullptr ? 0 : s
 
 absl::Status RecordingWriter::Close() {
   if (streams_ == nullptr) return absl::OkStatus();
-  const bool ok = streams_->gzip.Close() && streams_->file.Close();
+  const bool ended = streams_->gzip.Close();
+  const bool ok = streams_->file.Close() && ended;
   const int error = streams_->file.GetErrno();
   streams_.reset();
   if (!ok) {

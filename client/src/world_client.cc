@@ -123,6 +123,7 @@ absl::StatusOr<WorldInfo> CreateWorld(WorldClient& client, const pb::CreateWorld
     std::lock_guard lock(impl.mu);
     impl.kept[request.world_id()] = KeptWorld{request, {}};
   }
+  if (impl.world_options.recorder != nullptr) impl.world_options.recorder->Created(request);
   return FromProto(info);
 }
 
@@ -267,8 +268,9 @@ absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShots(std::string_
   return DecodeShots(*response, shots.size());
 }
 
-absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShotsPacked(
-    std::string_view world_id, std::span<const ShotRequest> shots, Batch batch) {
+absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShotsPacked(std::string_view world_id,
+                                                                          std::span<const ShotRequest> shots,
+                                                                          Batch batch) {
   pb::ValidateShotsPackedRequest request;
   request.set_world_id(std::string(world_id));
   request.set_all_or_nothing(batch == Batch::kAllOrNothing);
