@@ -1,6 +1,7 @@
 #include "convert/world_calls.h"
 
 #include <algorithm>
+#include <chrono>
 #include <span>
 #include <string>
 #include <string_view>
@@ -228,7 +229,7 @@ CallOutcome RunMoves(WorldAccess& world, const WorldCallLimits& limits,
 }
 
 CallOutcome RunTickParts(WorldAccess& world, const WorldCallLimits& limits, const v1::TickRequest& request,
-                         v1::TickResponse* response) {
+                         v1::TickResponse* response, TickPartMicros* micros) {
   if (request.has_frame()) {
     // Its paths start "frame." already, as in PushFrameRequest.
     v1::PushFrameResponse pushed;
@@ -247,13 +248,31 @@ CallOutcome RunTickParts(WorldAccess& world, const WorldCallLimits& limits, cons
   if (!refused && request.has_rays_packed())
     refused =
         RunPart("rays_packed", with(RunRaysPacked), request.rays_packed(), &R::mutable_rays_packed, response);
-  if (!refused && request.has_shots())
-    refused = RunPart("shots", with(RunShots), request.shots(), &R::mutable_shots, response);
-  if (!refused && request.has_shots_packed())
-    refused = RunPart("shots_packed", with(RunShotsPacked), request.shots_packed(), &R::mutable_shots_packed,
-                      response);
-  if (!refused && request.has_moves())
-    refused = RunPart("moves", with(RunMoves), request.moves(), &R::mutable_moves, response);
+  // The verdict parts, timed when asked (the audit trail's batch_micros).
+  const auto timed = [micros](double TickPartMicros::*slot, auto run) {
+    if (micros == nullptr) return run();
+    const auto start = std::chrono::steady_clock::now();
+    CallOutcome outcome = run();
+    (*micros).*slot =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    return outcome;
+  };
+  if (!refused && request.has_shots()) {
+    refused = timed(&TickPartMicros::shots, [&] {
+      return RunPart("shots", with(RunShots), request.shots(), &R::mutable_shots, response);
+    });
+  }
+  if (!refused && request.has_shots_packed()) {
+    refused = timed(&TickPartMicros::shots_packed, [&] {
+      return RunPart("shots_packed", with(RunShotsPacked), request.shots_packed(), &R::mutable_shots_packed,
+                     response);
+    });
+  }
+  if (!refused && request.has_moves()) {
+    refused = timed(&TickPartMicros::moves, [&] {
+      return RunPart("moves", with(RunMoves), request.moves(), &R::mutable_moves, response);
+    });
+  }
   return refused;
 }
 

@@ -75,13 +75,21 @@ CallOutcome RunShotsPacked(WorldAccess& world, const WorldCallLimits& limits,
 CallOutcome RunMoves(WorldAccess& world, const WorldCallLimits& limits,
                      const v1::ValidateMovesRequest& request, v1::ValidateMovesResponse* response);
 
+// Microseconds each verdict part of a Tick message took (0: not run).
+struct TickPartMicros {
+  double shots = 0;
+  double shots_packed = 0;
+  double moves = 0;
+};
+
 // A Tick message's parts in order (frame, then the batches in field order),
 // each answered into `response` (its arena, if any, holds the answers); the
 // first error ends the message, with RequestError::part naming its part.
 // The message's own checks (budget, world ids, items, admission) are the
 // caller's; the sequence and the status are not set here.
+// `micros`, if given, gets each verdict part's time.
 CallOutcome RunTickParts(WorldAccess& world, const WorldCallLimits& limits, const v1::TickRequest& request,
-                         v1::TickResponse* response);
+                         v1::TickResponse* response, TickPartMicros* micros = nullptr);
 
 }  // namespace collide::convert
 

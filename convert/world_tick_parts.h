@@ -18,6 +18,15 @@ void AsTickPart(const v1::ValidateShotsRequest& in, v1::TickRequest* out);
 void AsTickPart(const v1::ValidateShotsPackedRequest& in, v1::TickRequest* out);
 void AsTickPart(const v1::ValidateMovesRequest& in, v1::TickRequest* out);
 
+// The part's name in a Tick message, as its errors are prefixed ("shots";
+// "" for the frame, whose paths start "frame." already).
+inline const char* TickPartName(const v1::PushFrameRequest&) { return ""; }
+inline const char* TickPartName(const v1::QueryWorldRequest&) { return "query"; }
+inline const char* TickPartName(const v1::CastWorldRaysPackedRequest&) { return "rays_packed"; }
+inline const char* TickPartName(const v1::ValidateShotsRequest&) { return "shots"; }
+inline const char* TickPartName(const v1::ValidateShotsPackedRequest&) { return "shots_packed"; }
+inline const char* TickPartName(const v1::ValidateMovesRequest&) { return "moves"; }
+
 // The answer of the request's part (`request` picks ValidateShots' `shots`
 // or ValidateShotsPacked's `shots_packed`).
 void AsTickAnswer(const v1::PushFrameRequest&, const v1::PushFrameResponse& in, v1::TickResponse* out);

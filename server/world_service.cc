@@ -293,6 +293,7 @@ Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequ
       static_cast<std::size_t>(std::count_if(request.statics().begin(), request.statics().end(),
                                              [](const v1::StaticElement& e) { return e.has_shape(); }));
   if (Outcome refused = registry_.CheckCreate(request.history_ticks(), triangles, primitives)) return refused;
+  if (Outcome refused = CheckJournal(request.journal(), config_.journal)) return refused;
   convert::ViolationList violations;
   WorldSettings settings;
   convert::DecodeSettings(request, registry_.default_history_ticks(), settings, violations);
@@ -318,11 +319,23 @@ Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequ
           registry_.NewWorld(owner, request.world_id(), settings, statics, request.statics_size(), entry)) {
     return refused;
   }
+  if (request.has_journal() && (request.journal().audit() || request.journal().record())) {
+    absl::StatusOr<std::unique_ptr<WorldJournal>> journal = WorldJournal::Open(
+        config_.journal, audit_log_, owner, request, settings.history_ticks, config_.maps_dir);
+    if (!journal.ok()) {
+      spdlog::error("world {}: journal: {}", request.world_id(), journal.status().ToString());
+      return RequestError{
+          RequestError::Kind::kUnavailable,
+          absl::StrCat("the world's journal cannot be written: ", journal.status().message())};
+    }
+    entry->journal = *std::move(journal);
+  }
   FillInfo(*entry, response);
   if (Outcome refused = registry_.Insert(entry, reservation)) {
     response->Clear();
     return refused;
   }
+  if (entry->journal != nullptr) entry->journal->Commit();
   spdlog::info("world {} created (statics={}, triangles={}, bytes={}, history_ticks={})", entry->id,
                entry->static_elements, entry->triangles, entry->static_bytes, settings.history_ticks);
   return std::nullopt;
@@ -464,8 +477,15 @@ void WorldService::AttachMetrics(Metrics& metrics) {
       streams = streams_.size();
     }
     return world_metrics_.Render() +
-           absl::StrCat("# HELP collide_tick_streams Tick streams open.\n# TYPE collide_tick_streams gauge\n",
-                        "collide_tick_streams ", streams, "\n");
+           absl::StrCat(
+               "# HELP collide_tick_streams Tick streams open.\n# TYPE collide_tick_streams gauge\n",
+               "collide_tick_streams ", streams, "\n",
+               "# HELP collide_audit_records_written_total Audit records written (journal.audit).\n"
+               "# TYPE collide_audit_records_written_total counter\n",
+               "collide_audit_records_written_total ", audit_log_.written(), "\n",
+               "# HELP collide_audit_records_dropped_total Audit records dropped: the writer's queue "
+               "was full.\n# TYPE collide_audit_records_dropped_total counter\n",
+               "collide_audit_records_dropped_total ", audit_log_.dropped(), "\n");
   });
 }
 
@@ -572,7 +592,42 @@ Outcome WorldService::RunTick(const std::string& owner, const std::string& world
   const std::shared_ptr<WorldEntry> entry = registry_.Find(owner, world);
   if (entry == nullptr) return WorldNotFound(world);
   EntryAccess access(registry_, *entry);
-  return convert::RunTickParts(access, call_limits_, request, response);
+  if (entry->journal == nullptr) return convert::RunTickParts(access, call_limits_, request, response);
+  WorldJournal& journal = *entry->journal;
+  const auto serialized = journal.Serialize();
+  convert::TickPartMicros micros;
+  Outcome refused = convert::RunTickParts(access, call_limits_, request, response, &micros);
+  if (journal.records()) journal.Record(request, *response, refused);
+  journal.Audit(request, *response, micros, LatestTick(*entry));
+  return refused;
+}
+
+std::int64_t WorldService::LatestTick(WorldEntry& entry) {
+  std::shared_lock lock(entry.mu);
+  return entry.world.latest_tick().value_or(0);
+}
+
+grpc::ServerWriteReactor<v1::AuditRecord>* WorldService::WatchAudit(grpc::CallbackServerContext* context,
+                                                                    const v1::WatchAuditRequest* request) {
+  const Caller caller = CallerOf(*context);
+  if (Outcome refused = CheckWorldId(caller.world_header, request->world_id())) {
+    return AuditWatch::Refuse(ToGrpcStatus(*refused));
+  }
+  {
+    std::lock_guard lock(streams_mu_);
+    if (draining_) {
+      return AuditWatch::Refuse(
+          ToGrpcStatus({RequestError::Kind::kUnavailable, "the server is shutting down"}));
+    }
+  }
+  const std::shared_ptr<WorldEntry> entry = registry_.Find(caller.principal, request->world_id());
+  if (entry == nullptr) return AuditWatch::Refuse(ToGrpcStatus(WorldNotFound(request->world_id())));
+  if (entry->journal == nullptr || entry->journal->audit_trail() == nullptr) {
+    return AuditWatch::Refuse(ToGrpcStatus(
+        {RequestError::Kind::kFailedPrecondition,
+         absl::StrCat("world \"", request->world_id(), "\" was not created with journal.audit")}));
+  }
+  return new AuditWatch(entry->journal->audit_trail());
 }
 
 void WorldService::AnswerTick(const std::string& owner, const std::string& world,
@@ -628,6 +683,7 @@ void WorldService::Drain() {
   // A stream leaves the set in OnDone, which waits for this lock: none is
   // destroyed while it is told to drain.
   for (TickStream* stream : streams_) stream->Drain();
+  audit_log_.EndAll();  // WatchAudit calls end OK, so that shutdown does not wait on them.
 }
 
 }  // namespace collide::server

@@ -37,12 +37,14 @@
 #include "convert/violations.h"
 #include "convert/world_calls.h"
 #include "convert/world_items.h"
+#include "convert/world_tick_parts.h"
 #include "server/admission.h"
 #include "server/call_executor.h"
 #include "server/map_cache.h"
 #include "server/metrics.h"
 #include "server/status_mapping.h"
 #include "server/test_hooks.h"
+#include "server/world_journal.h"
 #include "server/world_metrics.h"
 #include "server/world_registry.h"
 
@@ -80,6 +82,8 @@ struct WorldServiceConfig {
   // a stream that holds any stops reading and running until it is under
   // again (TickStream).
   std::int64_t tick_streams_memory_bytes = std::int64_t{64} << 20;
+  // The journal flags (--audit_dir, --recordings_dir, ...).
+  JournalConfig journal;
   // Tests only (TestHooks' world hooks).
   TestHooks hooks;
 };
@@ -87,17 +91,19 @@ struct WorldServiceConfig {
 class TickStream;
 
 // Every method served raw (bytes in, bytes out; ServeRaw, TickStream), on the
-// plain Service base: CallbackService would declare a typed Tick.
-using WorldServiceBase = v1::WorldService::WithRawCallbackMethod_Tick<
-    v1::WorldService::WithRawCallbackMethod_CreateWorld<v1::WorldService::WithRawCallbackMethod_DeleteWorld<
-        v1::WorldService::WithRawCallbackMethod_GetWorld<v1::WorldService::WithRawCallbackMethod_ListWorlds<
-            v1::WorldService::WithRawCallbackMethod_PushFrame<
-                v1::WorldService::WithRawCallbackMethod_QueryWorld<
-                    v1::WorldService::WithRawCallbackMethod_CastWorldRaysPacked<
-                        v1::WorldService::WithRawCallbackMethod_ValidateShots<
-                            v1::WorldService::WithRawCallbackMethod_ValidateShotsPacked<
-                                v1::WorldService::WithRawCallbackMethod_ValidateMoves<
-                                    v1::WorldService::Service>>>>>>>>>>>;
+// plain Service base: CallbackService would declare a typed Tick. WatchAudit
+// alone is typed: a world id in, a stream of records out (AuditWatch).
+using WorldServiceBase = v1::WorldService::WithCallbackMethod_WatchAudit<
+    v1::WorldService::WithRawCallbackMethod_Tick<v1::WorldService::WithRawCallbackMethod_CreateWorld<
+        v1::WorldService::WithRawCallbackMethod_DeleteWorld<v1::WorldService::WithRawCallbackMethod_GetWorld<
+            v1::WorldService::WithRawCallbackMethod_ListWorlds<
+                v1::WorldService::WithRawCallbackMethod_PushFrame<
+                    v1::WorldService::WithRawCallbackMethod_QueryWorld<
+                        v1::WorldService::WithRawCallbackMethod_CastWorldRaysPacked<
+                            v1::WorldService::WithRawCallbackMethod_ValidateShots<
+                                v1::WorldService::WithRawCallbackMethod_ValidateShotsPacked<
+                                    v1::WorldService::WithRawCallbackMethod_ValidateMoves<
+                                        v1::WorldService::Service>>>>>>>>>>>>;
 
 class WorldService final : public WorldServiceBase {
  public:
@@ -134,6 +140,9 @@ class WorldService final : public WorldServiceBase {
 
   grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* Tick(
       grpc::CallbackServerContext* context) override;
+  // The world's audit trail as it is written (AuditWatch).
+  grpc::ServerWriteReactor<v1::AuditRecord>* WatchAudit(grpc::CallbackServerContext* context,
+                                                        const v1::WatchAuditRequest* request) override;
 
   // A unary call's caller as the handlers see it: its tenant
   // (WorldServiceConfig::tenants_by_token) and the `collide-world` header's
@@ -159,8 +168,9 @@ class WorldService final : public WorldServiceBase {
   // A new method on one world needs only its Run and RequestItems.
   template <typename Request, typename Response>
   grpc::Status Handle(const Caller& caller, const Request& request, Response* response) {
-    const Outcome refused = InWorld(caller, request.world_id(), RequestItems(request),
-                                    [&](WorldEntry& entry) { return Run(entry, request, response); });
+    const Outcome refused =
+        InWorld(caller, request.world_id(), RequestItems(request),
+                [&](WorldEntry& entry) { return RunJournaled(entry, request, response); });
     return refused.has_value() ? ToGrpcStatus(*refused) : grpc::Status::OK;
   }
 
@@ -218,6 +228,35 @@ class WorldService final : public WorldServiceBase {
   Outcome Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
               v1::ValidateMovesResponse* response);
 
+  // Run, and on a world with a journal, the call in its Tick message form
+  // recorded (its calls one at a time) and its verdicts audited.
+  template <typename Request, typename Response>
+  Outcome RunJournaled(WorldEntry& entry, const Request& request, Response* response) {
+    if constexpr (requires(v1::TickRequest * tick) { convert::AsTickPart(request, tick); }) {
+      if (entry.journal != nullptr) {
+        WorldJournal& journal = *entry.journal;
+        const auto serialized = journal.Serialize();
+        const auto start = std::chrono::steady_clock::now();
+        Outcome refused = Run(entry, request, response);
+        const double micros =
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+        v1::TickRequest tick;
+        v1::TickResponse answer;
+        convert::AsTickPart(request, &tick);
+        if (!refused) convert::AsTickAnswer(request, *response, &answer);
+        if (journal.records()) {
+          Outcome as_part = refused;  // As a Tick message's part would have failed.
+          if (as_part) as_part->part = convert::TickPartName(request);
+          journal.Record(tick, answer, as_part);
+        }
+        if (!refused) journal.Audit(tick, answer, {micros, micros, micros}, LatestTick(entry));
+        return refused;
+      }
+    }
+    return Run(entry, request, response);
+  }
+  static std::int64_t LatestTick(WorldEntry& entry);
+
   // The Tick message's handling; AnswerTick puts a refusal into the
   // response.
   Outcome RunTick(const std::string& owner, const std::string& world, const v1::TickRequest& request,
@@ -246,6 +285,7 @@ class WorldService final : public WorldServiceBase {
   void FillInfo(WorldEntry& entry, v1::WorldInfo* out);
   const WorldServiceConfig config_;
   const convert::WorldCallLimits call_limits_;
+  AuditLog audit_log_;  // Before registry_: outlives the journals of its worlds.
   WorldRegistry registry_;
   MapCache maps_;  // map files' meshes, shared by a tenant's worlds on them.
   WorldMetrics world_metrics_{registry_};
