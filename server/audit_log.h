@@ -43,9 +43,11 @@ class AuditTrail {
   const std::string& world_id() const { return world_id_; }
   const std::string& path() const { return path_; }
 
-  // The writer thread: appends `line` (rotating first when it would pass
-  // max_bytes) and hands `record` to every subscriber.
+  // The writer thread: adds `line` to the file (rotating first when it
+  // would pass max_bytes; written at the next Flush, one write per batch)
+  // and hands `record` to every subscriber.
   void Write(const v1::AuditRecord& record, const std::string& line);
+  void Flush();
   // The world is gone: each subscriber ends once it has sent what it holds.
   void End();
   // False when the trail has ended (the watch then ends at once).
@@ -59,8 +61,9 @@ class AuditTrail {
   const std::string path_;
   const std::int64_t max_bytes_;
   const int max_files_;
-  int fd_ = -1;  // -1: the file could not be opened (logged).
-  std::int64_t size_ = 0;
+  int fd_ = -1;            // -1: the file could not be opened (logged).
+  std::int64_t size_ = 0;  // In the file, not counting buffered_.
+  std::string buffered_;
   std::mutex mu_;  // Guards watches_ and ended_.
   std::set<AuditWatch*> watches_;
   bool ended_ = false;
@@ -98,7 +101,7 @@ class AuditLog {
 
  private:
   void Run();
-  void WriteBatch(const AuditBatch& batch);
+  void WriteBatch(AuditBatch& batch);
 
   const std::size_t max_queued_;
   std::mutex mu_;

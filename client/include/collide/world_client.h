@@ -103,11 +103,20 @@ struct WorldPolicy {
   std::optional<MoveBudget> move_budget;  // a budget across each body's moves
 };
 
+// What the server keeps of the world's calls (world.proto WorldJournal,
+// docs/replay.md): each needs its server flag (--audit_dir,
+// --recordings_dir), else CreateWorld is FAILED_PRECONDITION.
+struct WorldJournalSpec {
+  bool audit = false;   // the audit trail: every verdict, JSON Lines and WatchAudit.
+  bool record = false;  // a match recording of every call.
+};
+
 struct WorldSpec {
   std::string id;  // 1 to 128 characters of [A-Za-z0-9._:-], unique per tenant.
   std::vector<WorldStatic> statics;
   int history_ticks = 0;  // frames kept; 0: the server's default (64 or its cap).
   WorldPolicy policy;
+  WorldJournalSpec journal;
 };
 
 // What GetWorld reports (world.proto's WorldInfo).
