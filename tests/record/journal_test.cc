@@ -291,6 +291,39 @@ TEST(JournalTest, ServerRecordingReplaysIdenticallyAndAFlippedVerdictIsFound) {
   std::filesystem::remove_all(recordings);
 }
 
+TEST(JournalTest, ARecordingIsClosedAtItsMaximumSize) {
+  const std::string recordings = FreshDir("collide-recordings");
+  {
+    Options options = JournalOptions("", recordings);
+    options.journal.recording_max_bytes = 16384;
+    TestServer server(options);
+    auto stub = v1::WorldService::NewStub(server.channel);
+    v1::WorldInfo info;
+    ASSERT_TRUE(stub->CreateWorld(Ctx("capped").get(), MapWorld("capped", false, true), &info).ok());
+    PlayMatch(*stub, "capped", 24);  // Calls go on after the recording is closed.
+    Delete(*stub, "capped");
+  }
+  const std::string path = recordings + "/_/capped.collide-rec";
+  absl::StatusOr<record::Recording> recording = record::ReadRecording(path);
+  ASSERT_TRUE(recording.ok()) << recording.status();
+  EXPECT_EQ(recording->stopped, "");  // Closed whole, not cut.
+  EXPECT_GT(recording->calls.size(), 0u);
+  EXPECT_LT(recording->calls.size(), 12u * 3 + 12 + 1);
+  // It stops at the call that reached the size: within one call of it.
+  EXPECT_GE(std::filesystem::file_size(path), 16384u);
+  EXPECT_LT(std::filesystem::file_size(path), 16384u + 8192u);
+  // What it holds replays identically.
+  absl::StatusOr<std::unique_ptr<record::Replayer>> replayer =
+      record::Replayer::Create(recording->header, kMapsDir);
+  ASSERT_TRUE(replayer.ok()) << replayer.status();
+  absl::StatusOr<record::AnswerCheck> check = record::CheckAnswers(
+      recording->calls,
+      [&](const v1::TickRequest& r) { return absl::StatusOr<v1::TickResponse>((*replayer)->Run(r)); });
+  ASSERT_TRUE(check.ok());
+  EXPECT_EQ(check->differing_calls, 0);
+  std::filesystem::remove_all(recordings);
+}
+
 TEST(JournalTest, ReplayRefusesAnotherMapUnderTheSameName) {
   const std::string recordings = FreshDir("collide-recordings");
   {
