@@ -29,6 +29,8 @@ int RunMesh(const std::vector<std::string>& args);
 // `world create|info|list|delete|demo` (world.cc, world_demo.cc).
 int RunWorld(const std::vector<std::string>& args);
 int RunWorldDemo(const std::vector<std::string>& args);
+// `collide world replay FILE`: world_replay.cc.
+int RunWorldReplay(const std::vector<std::string>& args);
 // `bench --world`: the world service against the in-process core
 // (bench/load/bench_world.cc).
 int RunWorldBench();

@@ -74,12 +74,21 @@ export interface MovementModel {
   airAcceleration?: number;
 }
 
+/** What the server keeps of the world's calls (docs/replay.md); each needs its server flag. */
+export interface WorldJournal {
+  /** The audit trail: every verdict as a JSON line under --audit_dir, and WatchAudit. */
+  audit?: boolean;
+  /** A match recording of every call under --recordings_dir. */
+  record?: boolean;
+}
+
 export interface CreateWorldRequest {
   worldId: string;
   statics?: StaticElement[];
   /** 0: 64 (or --max_history_ticks if lower). */
   historyTicks?: number;
   policy?: WorldPolicy;
+  journal?: WorldJournal;
 }
 
 export interface BodyPart {

@@ -97,6 +97,10 @@ void BuildCreateWorldRequest(const WorldSpec& spec, pb::CreateWorldRequest& out)
   }
   out.set_history_ticks(spec.history_ticks);
   ToProto(spec.policy, out.mutable_policy());
+  if (spec.journal.audit || spec.journal.record) {
+    out.mutable_journal()->set_audit(spec.journal.audit);
+    out.mutable_journal()->set_record(spec.journal.record);
+  }
 }
 
 absl::StatusOr<WorldClient> WorldClient::Create(std::string_view target, const ClientOptions& options,
@@ -125,6 +129,7 @@ absl::StatusOr<WorldInfo> CreateWorld(WorldClient& client, const pb::CreateWorld
     std::lock_guard lock(impl.mu);
     impl.kept[request.world_id()] = KeptWorld{request, {}};
   }
+  if (impl.world_options.recorder != nullptr) impl.world_options.recorder->Created(request);
   return FromProto(info);
 }
 

@@ -68,7 +68,9 @@ namespace collide {
 
 namespace v1 {
 class CreateWorldRequest;
-}
+class TickRequest;
+class TickResponse;
+}  // namespace v1
 
 // A map file in the server's --maps_dir ("oa_dm1.pk3", "level.glb"); `map`
 // picks one map of a .pk3 holding several ("" takes the only one).
@@ -101,11 +103,20 @@ struct WorldPolicy {
   std::optional<MoveBudget> move_budget;  // a budget across each body's moves
 };
 
+// What the server keeps of the world's calls (world.proto WorldJournal,
+// docs/replay.md): each needs its server flag (--audit_dir,
+// --recordings_dir), else CreateWorld is FAILED_PRECONDITION.
+struct WorldJournalSpec {
+  bool audit = false;   // the audit trail: every verdict, JSON Lines and WatchAudit.
+  bool record = false;  // a match recording of every call.
+};
+
 struct WorldSpec {
   std::string id;  // 1 to 128 characters of [A-Za-z0-9._:-], unique per tenant.
   std::vector<WorldStatic> statics;
   int history_ticks = 0;  // frames kept; 0: the server's default (64 or its cap).
   WorldPolicy policy;
+  WorldJournalSpec journal;
 };
 
 // What GetWorld reports (world.proto's WorldInfo).
@@ -218,11 +229,30 @@ class TickStream {
   std::unique_ptr<Impl> impl_;
 };
 
+// Sees the world calls a WorldClient and its Tick streams ran on the
+// server, for a match recording (`collide world demo --record`): each world
+// created, then each call on a world as the Tick message of its parts with
+// its answer (a unary call as the message of its one part:
+// convert/world_tick_parts.h), in the order the answers are read, on the
+// thread that read them. Passed: answered calls, and Tick messages whose
+// status is INVALID_ARGUMENT or FAILED_PRECONDITION (the server ran them);
+// not the others (admission, a missing world: they did not run), nor a
+// unary call's error (its status is not the Tick form a replay answers).
+class CallRecorder {
+ public:
+  virtual ~CallRecorder() = default;
+  virtual void Created(const v1::CreateWorldRequest& request) = 0;
+  virtual void Called(std::string_view world_id, const v1::TickRequest& request,
+                      const v1::TickResponse& response) = 0;
+};
+
 struct WorldClientOptions {
   // Re-create a lost world and retry once (see the file comment).
   bool recreate_lost_worlds = true;
   // Called after each re-creation, before the call is retried.
   std::function<void(const HistoryLoss&)> on_history_lost;
+  // Null: nothing recorded.
+  std::shared_ptr<CallRecorder> recorder;
 };
 
 // True for the server's "world not found": NOT_FOUND carrying
@@ -295,6 +325,8 @@ class WorldClient {
  private:
   // The calls on wire messages (world_client_proto.h).
   friend absl::StatusOr<WorldInfo> CreateWorld(WorldClient&, const v1::CreateWorldRequest&);
+  friend absl::StatusOr<std::vector<v1::TickResponse>> SendTickMessages(WorldClient&, std::string_view,
+                                                                        const std::vector<v1::TickRequest>&);
 
   explicit WorldClient(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

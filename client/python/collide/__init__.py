@@ -46,6 +46,7 @@ from collide.world import LATEST_TICK, World  # noqa: E402
 from collide.world_inputs import (  # noqa: E402
     Body,
     Frame,
+    Journal,
     Move,
     Overlap,
     Part,
@@ -131,6 +132,7 @@ __all__ = [
     "StaticShape",
     "StaticMap",
     "Policy",
+    "Journal",
     "Pose",
     "Part",
     "Body",

@@ -161,12 +161,13 @@ class AsyncClient:
     # -- worlds -----------------------------------------------------------------
 
     async def create_world(self, world_id: str, statics: Iterable[Any] = (), *, history_ticks: int = 0,
-                           policy: Any = None, recreate: bool = True,
+                           policy: Any = None, journal: Any = None, recreate: bool = True,
                            on_history_lost: Optional[Callable[["AsyncWorld"], None]] = None) -> "AsyncWorld":
         """Creates a world (Client.create_world); the handle re-creates it if
         the server loses it."""
-        return await self.create_world_request(_create_world_request(world_id, statics, history_ticks, policy),
-                                               recreate=recreate, on_history_lost=on_history_lost)
+        return await self.create_world_request(
+            _create_world_request(world_id, statics, history_ticks, policy, journal),
+            recreate=recreate, on_history_lost=on_history_lost)
 
     async def create_world_request(self, request: world_pb2.CreateWorldRequest, *, recreate: bool = True,
                                    on_history_lost: Optional[Callable[["AsyncWorld"], None]] = None

@@ -1,8 +1,8 @@
 // The items of a world request, as admission (--max_items_in_flight) and
 // --max_items_per_request count them: queries, rays, shots, moves; a frame's
 // body updates; a Tick message's parts added up.
-#ifndef COLLIDE_SERVER_WORLD_ITEMS_H_
-#define COLLIDE_SERVER_WORLD_ITEMS_H_
+#ifndef COLLIDE_CONVERT_WORLD_ITEMS_H_
+#define COLLIDE_CONVERT_WORLD_ITEMS_H_
 
 #include <algorithm>
 #include <cstddef>
@@ -10,7 +10,7 @@
 #include "collide/v1/world.pb.h"
 #include "convert/packed.h"
 
-namespace collide::server {
+namespace collide::convert {
 
 inline std::size_t RequestItems(const v1::GetWorldRequest&) { return 0; }
 inline std::size_t RequestItems(const v1::Frame& f) { return static_cast<std::size_t>(f.bodies_size()); }
@@ -20,7 +20,7 @@ inline std::size_t RequestItems(const v1::QueryWorldRequest& r) {
          static_cast<std::size_t>(r.overlaps_size());
 }
 inline std::size_t RequestItems(const v1::CastWorldRaysPackedRequest& r) {
-  return static_cast<std::size_t>(r.rays_size()) / convert::kPackedRayStride;
+  return static_cast<std::size_t>(r.rays_size()) / kPackedRayStride;
 }
 inline std::size_t RequestItems(const v1::ValidateShotsRequest& r) {
   return static_cast<std::size_t>(r.shots_size());
@@ -42,6 +42,6 @@ inline std::size_t RequestItems(const v1::TickRequest& r) {
          (r.has_bodies() ? RequestItems(r.bodies()) : 0);
 }
 
-}  // namespace collide::server
+}  // namespace collide::convert
 
-#endif  // COLLIDE_SERVER_WORLD_ITEMS_H_
+#endif  // COLLIDE_CONVERT_WORLD_ITEMS_H_
