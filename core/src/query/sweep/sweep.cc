@@ -43,7 +43,7 @@ SweepResult ShapeCast(const Shape& a, const Vec3& v, const Shape& b, const Sweep
                     GlobalRegistry().PairKernel(QueryLevel::kContact, KindOf(a), KindOf(b)) == nullptr);
   // The GJK cast finds a start in contact itself (at no extra cost: its
   // first steps are GJK's), so it needs no Contact at t = 0 first.
-  if (gjk && v != Vec3{}) return GjkSweep(a, v, b);
+  if (gjk && v != Vec3{}) return GjkSweep(a, v, b, options);
   // Overlapping or touching (within the tolerance) at t = 0, a zero
   // translation and every other pair without a kernel: the generic sweep,
   // whose first step is Contact at t = 0. A start contact's normal and point

@@ -41,9 +41,10 @@ SweepResult ConservativeSweep(const Shape& a, const Vec3& translation, const Sha
 // The GJK ray cast (van den Bergen 2004) of the translation against the
 // Minkowski difference B - A of the cores inflated by rA + rB
 // (convex/conservative_advancement.h, shared with the generic ray cast), for
-// two bounded shapes that do not touch at t = 0; ConservativeSweep answers
-// when it starts in contact or hits its iteration cap.
-SweepResult GjkSweep(const Shape& a, const Vec3& translation, const Shape& b);
+// two bounded shapes that do not touch at t = 0; ConservativeSweep answers,
+// with `options`, when it starts in contact or hits its iteration cap.
+SweepResult GjkSweep(const Shape& a, const Vec3& translation, const Shape& b,
+                     const SweepOptions& options = {});
 
 // `shape` moved by `offset`. A hull's moved vertices go to `hull_storage`
 // (the result's span points into it); with no storage a hull is returned
