@@ -24,18 +24,19 @@ __attribute__((init_priority(101))) const SweepTable kSweepTable = BuildSweepTab
 SweepResult ShapeCast(const Shape& a, const Vec3& v, const Shape& b, const SweepOptions& options) {
   if (KindOf(a) == ShapeKind::kHalfspace) return {.status = QueryStatus::kUnsupported};
   const SweepFn fn = options.margin == 0.0 ? kSweepTable.Kernel(KindOf(a), KindOf(b)) : nullptr;
+  // A box against a triangle (a player box against a map): the
+  // separating-axis cast, which finds a start in contact itself.
+  if (options.margin == 0.0 && v != Vec3{} && IsBoxTrianglePair(a, b))
+    return BoxTriangleSweep(a, v, b, options);
   // Pairs without a sweep kernel whose Contact has no kernel either (hulls,
   // triangles against triangles and hulls) take the GJK ray
   // cast: each conservative advancement step would be a full GJK + EPA, about
   // twice the cost of the whole cast (hull-hull in sweep_bench). Pairs with a
   // Contact kernel advance faster on it.
-  // Box-, segment- and capsule-triangle have Contact kernels, but the GJK
-  // cast stays the faster there, where the Contact at t = 0 alone costs about
+  // Segment- and capsule-triangle have Contact kernels, but the GJK cast
+  // stays the faster there, where the Contact at t = 0 alone costs about
   // 300 ns (sweep_bench; bench/README.md, "Shape casts").
-  const auto gjk_kind = [](ShapeKind k) {
-    return k == ShapeKind::kAabb || k == ShapeKind::kObb || k == ShapeKind::kSegment ||
-           k == ShapeKind::kCapsule;
-  };
+  const auto gjk_kind = [](ShapeKind k) { return k == ShapeKind::kSegment || k == ShapeKind::kCapsule; };
   const bool gjk_against_triangle = (gjk_kind(KindOf(a)) && KindOf(b) == ShapeKind::kTriangle) ||
                                     (KindOf(a) == ShapeKind::kTriangle && gjk_kind(KindOf(b)));
   const bool gjk = fn == nullptr && options.margin == 0.0 && KindOf(b) != ShapeKind::kHalfspace &&

@@ -46,6 +46,14 @@ SweepResult ConservativeSweep(const Shape& a, const Vec3& translation, const Sha
 SweepResult GjkSweep(const Shape& a, const Vec3& translation, const Shape& b,
                      const SweepOptions& options = {});
 
+// A box (Aabb or Obb) and a triangle, either one moving by a non-zero
+// translation: the separating-axis cast (sweep_box_triangle.cc), exact
+// where GjkSweep stops within ~1e-12 of the size; ConservativeSweep, with
+// `options`, answers a start in contact.
+bool IsBoxTrianglePair(const Shape& a, const Shape& b);
+SweepResult BoxTriangleSweep(const Shape& a, const Vec3& translation, const Shape& b,
+                             const SweepOptions& options = {});
+
 // `shape` moved by `offset`. A hull's moved vertices go to `hull_storage`
 // (the result's span points into it); with no storage a hull is returned
 // unmoved.
