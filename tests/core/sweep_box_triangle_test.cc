@@ -149,5 +149,55 @@ TEST(SweepBoxTriangleTest, MatchesTheGjkCastOnRandomPairs) {
   EXPECT_GT(unique_normals, compared / 10);
 }
 
+// With a margin (the world's moves: the first overlap deeper than the skin)
+// against the conservative advancement, which stops within 1e-9 of the
+// size before that depth: the same hits but where the path's deepest
+// overlap is the margin to round-off, t within 1e-6, and at t the depth is
+// the margin.
+TEST(SweepBoxTriangleTest, WithAMarginMatchesTheConservativeAdvancement) {
+  constexpr int kCases = 3000;
+  int hits = 0;
+  for (const ShapeKind box_kind : {ShapeKind::kAabb, ShapeKind::kObb}) {
+    for (const PairSet set : testing::kAllPairSets) {
+      ShapeFactory f(0x3a26u + 16 * static_cast<int>(box_kind) + static_cast<int>(set));
+      const double scale = testing::PairSetScale(set);
+      CheckFailures fails;
+      for (int i = 0; i < kCases; ++i) {
+        auto [box, tri] = f.MakePair(box_kind, ShapeKind::kTriangle, set);
+        const Vec3 u = f.UnitVector();
+        const double reach = f.Uniform(0.5, 4.0) * scale;
+        box = f.Translated(box, u * -reach);
+        const Vec3 v = u * (reach * f.Uniform(0.5, 2.5)) + f.UnitVector() * (0.3 * scale);
+        internal::SweepOptions options;
+        options.margin = f.Uniform(0.0, 0.05) * scale;
+        options.start_contacts_block = i % 2 == 0;
+        const SweepResult sat = internal::BoxTriangleSweep(box, v, tri, options);
+        const SweepResult ca = internal::ConservativeSweep(box, v, tri, options);
+        const std::string what = Describe(box) + " v=" + Describe(v) + " " + Describe(tri) +
+                                 " margin=" + DescribeNumber(options.margin);
+        const auto depth_at = [&](double t) { return -Contact(f.Translated(box, v * t), tri).distance; };
+        if (sat.hit != ca.hit) {
+          double deepest = -kInfinity;
+          for (int k = 0; k <= 64; ++k) deepest = std::max(deepest, depth_at(k / 64.0));
+          if (std::fabs(deepest - options.margin) > 1e-7 * scale) fails.Add("same hit", what);
+          continue;
+        }
+        if (!sat.hit) continue;
+        ++hits;
+        if (std::fabs(sat.t - ca.t) > 1e-6) {
+          fails.Add("t within 1e-6", what + " sat " + DescribeNumber(sat.t) + " ca " + DescribeNumber(ca.t));
+        }
+        if (sat.t > 0.0 && std::fabs(depth_at(sat.t) - options.margin) > 1e-9 * scale)
+          fails.Add("depth at t", what + " depth " + DescribeNumber(depth_at(sat.t)));
+      }
+      for (const std::string& check : fails.Checks()) {
+        ADD_FAILURE() << ShapeKindName(box_kind) << " " << testing::PairSetName(set) << " " << check << ": "
+                      << fails.Report(check);
+      }
+    }
+  }
+  EXPECT_GT(hits, 10000);
+}
+
 }  // namespace
 }  // namespace collide

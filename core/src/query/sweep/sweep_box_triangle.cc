@@ -4,10 +4,12 @@
 // dot(v, axis). The shapes touch at t exactly when every axis's intervals
 // meet at t; along one axis they meet on an interval of t, so the first
 // contact is the latest entry over the axes (if no axis has left by then),
-// and its normal is the axis that entered last. No iteration and no
+// and its normal is the axis that entered last. With a margin m (the
+// world's moves: the first overlap deeper than the skin), each axis's
+// intervals must overlap by m times its length. No iteration and no
 // tolerance: t is one division of the SAT's own projections (exact to
-// round-off of the scene's size, as the overlap test), about half the time
-// of the GJK ray cast that answered before (sweep_bench).
+// round-off of the scene's size, as the overlap test), a quarter of the
+// time of the GJK ray cast that answered before (sweep_bench).
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -30,15 +32,19 @@ struct FrameCast {
 };
 
 // The box of `f` moving by v (both in the box's frame) against its
-// triangle; the shapes must be apart at t = 0 for `hit` to mean a first
-// contact (an entry at t <= 0 is a start contact, left to the caller).
-FrameCast CastBoxFrame(const TriangleBox& f, const Vec3& v) {
+// triangle, to where they overlap by `margin` along every axis (the
+// penetration depth, the least overlap over the axes, reaches it; 0: they
+// touch); an entry at t <= 0 is a start contact, left to the caller.
+template <bool kLength>
+FrameCast CastBoxFrame(const TriangleBox& f, const Vec3& v, double margin) {
   double enter = -kInfinity, leave = kInfinity;
   Vec3 axis;
   int index = 0;
   bool apart = false;
-  ForEachTriangleBoxAxis<false>(f, [&](int k, const Vec3& l, double plus, double minus, double) {
-    // The box moved by x along l overlaps the triangle for -minus <= x <= plus.
+  ForEachTriangleBoxAxis<kLength>(f, [&](int k, const Vec3& l, double plus, double minus, double length) {
+    // The box moved by x along l overlaps the triangle by the margin for
+    // -minus <= x <= plus.
+    if constexpr (kLength) plus -= margin * length, minus -= margin * length;
     const double d = Dot(v, l);
     if (d == 0.0) {
       apart = (plus < 0.0) | (minus < 0.0);
@@ -98,10 +104,11 @@ std::optional<Vec3> FlatContact(const TriangleBox& f, int k, double s) {
 }
 
 // Box `box` (an Obb, or an Aabb as its own frame) moving by v against
-// triangle `tri`, all in world space.
+// triangle `tri`, all in world space. A hit at t = 0 (touching or
+// overlapping by the margin at the start) carries nothing else: the caller
+// hands it to ConservativeSweep.
 template <typename Box>
-SweepResult Cast(const Box& box, const Vec3& v, const Triangle& tri, const Shape& a, const Shape& b,
-                 const SweepOptions& options) {
+SweepResult Cast(const Box& box, const Vec3& v, const Triangle& tri, double margin) {
   TriangleBox f;
   Vec3 move;
   if constexpr (std::is_same_v<Box, Aabb>) {
@@ -113,28 +120,28 @@ SweepResult Cast(const Box& box, const Vec3& v, const Triangle& tri, const Shape
          box.half_extents};
     move = TransposeMul(box.rotation, v);
   }
-  const FrameCast c = CastBoxFrame(f, move);
-  if (!c.hit) return {};
-  // Touching or overlapping at the start: the conservative advancement
-  // answers (Contact's depth and normal, options.start_contacts_block).
-  if (!(c.t > 0.0)) return ConservativeSweep(a, v, b, options);
+  const FrameCast c = margin > 0.0 ? CastBoxFrame<true>(f, move, margin) : CastBoxFrame<false>(f, move, 0.0);
   SweepResult r;
-  r.hit = true;
+  r.hit = c.hit;
+  if (!c.hit || !(c.t > 0.0)) return r;
   r.t = c.t;
-  // The contact point: a witness on the triangle of the box touching it at
-  // t, in the box's frame with the triangle moved back by t v (and forth
-  // again), off by ~1e-12 of the size along the normal: the closest pair
-  // TouchingWitnesses may fall back on needs the shapes apart, and at t they
-  // touch only to round-off (a face-face contact may overlap by an ulp).
+  // The contact point: a witness on the triangle of the box touching it,
+  // moved back by the margin, at t (in the box's frame with the triangle
+  // moved by -t v, and back again), off by ~1e-12 of the size along the
+  // normal: the closest pair TouchingWitnesses may fall back on needs the
+  // shapes apart, and at t they touch only to round-off (a face-face contact
+  // may overlap by an ulp). With a margin, the point half way into the box
+  // (ConservativeSweep's: the middle of Contact's witnesses).
   const Vec3 normal = NormalizedOr(c.axis, c.axis);
-  double size = Length(move);
+  double size = Length(move) + margin;
   for (const Vec3& p : {f.v[0], f.v[1], f.v[2], f.lo, f.hi})
     size = std::max({size, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
-  const Vec3 off = move * c.t - normal * (1e-12 * size);
+  const Vec3 off = move * c.t - normal * (margin + 1e-12 * size);
   const TriangleBox at{{f.v[0] - off, f.v[1] - off, f.v[2] - off}, f.lo, f.hi};
   std::optional<Vec3> flat;
   if (c.index < 3) flat = FlatContact(at, c.index, c.axis[c.index]);
-  const Vec3 point = (flat ? *flat : TouchingWitnesses(at, c.index, -normal, {}).on_triangle) + off;
+  const Vec3 point = (flat ? *flat : TouchingWitnesses(at, c.index, -normal, {}).on_triangle) + off -
+                     normal * (0.5 * margin);
   if constexpr (std::is_same_v<Box, Aabb>) {
     r.point = point;
     r.normal = normal;
@@ -147,17 +154,13 @@ SweepResult Cast(const Box& box, const Vec3& v, const Triangle& tri, const Shape
 
 template <typename Box>
 SweepResult CastEitherOrder(const Box& box, const Vec3& v, const Triangle& tri, bool box_moves,
-                            const Shape& a, const Shape& b, const SweepOptions& options) {
-  if (box_moves) return Cast(box, v, tri, a, b, options);
+                            double margin) {
+  if (box_moves) return Cast(box, v, tri, margin);
   // The triangle moving by v is the box moving by -v, seen from a frame
   // moved by t v: the point shifts by t v and the normal flips.
-  SweepResult r = Cast(box, -v, tri, b, a, options);
-  if (r.hit && r.t > 0.0) {
-    r.point = r.point + v * r.t;
-    r.normal = -r.normal;
-  } else if (r.hit) {
-    r = ConservativeSweep(a, v, b, options);
-  }
+  SweepResult r = Cast(box, -v, tri, margin);
+  r.point = r.point + v * r.t;
+  r.normal = -r.normal;
   return r;
 }
 
@@ -174,9 +177,13 @@ SweepResult BoxTriangleSweep(const Shape& a, const Vec3& v, const Shape& b, cons
   const bool box_moves = KindOf(b) == ShapeKind::kTriangle;
   const Shape& box = box_moves ? a : b;
   const Triangle& tri = std::get<Triangle>(box_moves ? b : a);
-  if (const Aabb* aabb = std::get_if<Aabb>(&box))
-    return CastEitherOrder(*aabb, v, tri, box_moves, a, b, options);
-  return CastEitherOrder(std::get<Obb>(box), v, tri, box_moves, a, b, options);
+  const SweepResult r = KindOf(box) == ShapeKind::kAabb
+                            ? CastEitherOrder(std::get<Aabb>(box), v, tri, box_moves, options.margin)
+                            : CastEitherOrder(std::get<Obb>(box), v, tri, box_moves, options.margin);
+  // Touching or overlapping (by the margin) at the start: the conservative
+  // advancement answers (Contact's depth and normal,
+  // options.start_contacts_block).
+  return r.hit && r.t == 0.0 ? ConservativeSweep(a, v, b, options) : r;
 }
 
 }  // namespace collide::internal

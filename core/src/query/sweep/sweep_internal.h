@@ -16,7 +16,7 @@ struct SweepOptions {
   // ShapeCast (touching is a hit, sweep.h); the world's moves use
   // skin_width / 2, so that a body touching a floor walks across the floor
   // triangles' shared edges, which it touches but never enters. A non-zero
-  // margin always takes the generic path.
+  // margin takes the generic path, but for a box against a triangle.
   double margin = 0.0;
   // A pair already in contact at t = 0 blocks only when approaching (false:
   // a body standing on the floor may walk along it).
@@ -47,9 +47,10 @@ SweepResult GjkSweep(const Shape& a, const Vec3& translation, const Shape& b,
                      const SweepOptions& options = {});
 
 // A box (Aabb or Obb) and a triangle, either one moving by a non-zero
-// translation: the separating-axis cast (sweep_box_triangle.cc), exact
-// where GjkSweep stops within ~1e-12 of the size; ConservativeSweep, with
-// `options`, answers a start in contact.
+// translation: the separating-axis cast (sweep_box_triangle.cc), to the
+// first overlap by options.margin along every axis, exact where GjkSweep
+// and ConservativeSweep stop within a tolerance; ConservativeSweep, with
+// `options`, answers a start in contact (overlapping by the margin).
 bool IsBoxTrianglePair(const Shape& a, const Shape& b);
 SweepResult BoxTriangleSweep(const Shape& a, const Vec3& translation, const Shape& b,
                              const SweepOptions& options = {});
