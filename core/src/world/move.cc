@@ -131,7 +131,9 @@ MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveSta
     state->stance = move.stance;
     state->tick = latest->tick;
     state->put_back.reset();
+    state->off_ground_at.reset();
     if (v.code != MoveCode::kOk) state->put_back = v.allowed_position;
+    if (v.code == MoveCode::kOk && !v.grounded) state->off_ground_at = move.to, state->off_ground_mask = mask;
     states.bodies[move.body] = *state;
   }
   if (budget != nullptr && v.code == MoveCode::kOk)

@@ -258,9 +258,13 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   const int last_stance = state ? state->stance : -1;
   // The start: grounded when the body was, or when it stands on ground at
   // `from` (a landing the last move did not see: PM_GroundTrace runs every
-  // frame); unknown bodies are airborne with any speed unless on ground.
+  // frame); unknown bodies are airborne with any speed unless on ground. A
+  // body starting where its last move ended off the ground, in the same
+  // stance, has been probed there.
   if (!state || state->airborne) {
-    if (GroundUnder(scene, m, from, probe, shapes).walkable) {
+    const bool probed = state && state->off_ground_at == from && state->stance == move.stance &&
+                        state->off_ground_mask == m.mask;
+    if (!probed && GroundUnder(scene, m, from, probe, shapes).walkable) {
       const double carry = state ? state->carry : 0.0;
       state = MoveState{};
       state->carry = carry;
