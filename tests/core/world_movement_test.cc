@@ -62,6 +62,27 @@ TEST(WorldMovement, StairsOf16AreWalkedAndOf24AreTooHigh) {
   EXPECT_LT(blocked.allowed_position.x, 5.0 + 1e-9);  // stopped at the riser (box front at x 20)
 }
 
+// Two steps of 12 along a wall (y <= -45), B beyond A in +x, reached from the
+// floor beside them: a tick that set off towards the wall (onto A) and slid
+// along it (up onto B) climbs 24 where the straight line meets both steps'
+// sides at once. The body's last heading tells the path: towards the wall
+// it is OK, along the wall it is too high.
+TEST(WorldMovement, StairsFromTheSideFollowTheLastHeading) {
+  const std::vector<Shape> level = {kFloor, Box({-100, -100, 0}, {20, -20, 12}),
+                                    Box({20, -100, 0}, {100, -20, 24}),
+                                    Box({-100, -200, 0}, {100, -45, 200})};
+  const Vec3 from{0, 0, 24}, to{30, -30, 48};
+  EXPECT_EQ(Move(Level(level, from), from, to, 0.12).code, MoveCode::kStepTooHigh);
+  const World towards_wall = Level(level, from);
+  ASSERT_EQ(Move(towards_wall, {0, 20, 24}, from, 0.05).code, MoveCode::kOk);
+  const MoveVerdict up = Move(towards_wall, from, to, 0.12);
+  EXPECT_EQ(up.code, MoveCode::kOk) << MoveCodeName(up.code);
+  EXPECT_TRUE(up.grounded);
+  const World along_wall = Level(level, from);
+  ASSERT_EQ(Move(along_wall, {-20, 0, 24}, from, 0.05).code, MoveCode::kOk);
+  EXPECT_EQ(Move(along_wall, from, to, 0.12).code, MoveCode::kStepTooHigh);
+}
+
 // A plane through the origin rising along +x at `degrees`, as two triangles.
 MeshData Ramp(double degrees) {
   const double k = std::tan(degrees * M_PI / 180.0);

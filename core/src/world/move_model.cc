@@ -22,20 +22,25 @@ double SlopeRise(const MovementModel& model) {
 }
 
 // Whether the step path is clear: up by the rise (and two skins of
-// clearance), across, and down onto `to` (PM_StepSlideMove's up, across and
-// down traces, up only as far as the step needs).
+// clearance), across (by way of `via`, at that height, when given), and down
+// onto `to` (PM_StepSlideMove's up, across and down traces, up only as far
+// as the step needs).
 bool StepPathIsClear(const Scene& scene, const ModelMove& m, const Vec3& to, double skin,
-                     std::vector<Shape>& shapes) {
+                     std::vector<Shape>& shapes, const Vec3* via = nullptr) {
   const Vec3 from = m.from;
   const double lift = std::max(to.z - from.z, 0.0) + 2.0 * skin;
-  const Vec3 up{from.x, from.y, from.z + lift};
-  const Vec3 over{to.x, to.y, up.z};
+  Vec3 p{from.x, from.y, from.z + lift};
   PlaceMoving(*m.body, &m.stance->shape, from, shapes);
-  if (SweepPath(scene, shapes, from, up - from, m.mask, skin, 0).blocked) return false;
-  PlaceMoving(*m.body, &m.stance->shape, up, shapes);
-  if (SweepPath(scene, shapes, up, over - up, m.mask, skin, 0).blocked) return false;
-  PlaceMoving(*m.body, &m.stance->shape, over, shapes);
-  return !SweepPath(scene, shapes, over, to - over, m.mask, skin, 0).blocked;
+  if (SweepPath(scene, shapes, from, p - from, m.mask, skin, 0).blocked) return false;
+  for (const Vec3* q : {via, &to}) {
+    if (q == nullptr) continue;
+    const Vec3 next{q->x, q->y, p.z};
+    PlaceMoving(*m.body, &m.stance->shape, p, shapes);
+    if (SweepPath(scene, shapes, p, next - p, m.mask, skin, 0).blocked) return false;
+    p = next;
+  }
+  PlaceMoving(*m.body, &m.stance->shape, p, shapes);
+  return !SweepPath(scene, shapes, p, to - p, m.mask, skin, 0).blocked;
 }
 
 // Whether sliding along what it meets brings the body to `to`: up to three
@@ -117,31 +122,59 @@ Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position,
   return FindGround(scene, shapes, probe, m.model->walkable_normal_z, m.mask);
 }
 
-// Whether a grounded body rising more than step_height went up stairs (a
-// tick of several game frames, each stepping up at most step_height): the
-// lifted path (up, across, down) is clear, and the ground under the path,
-// sampled at least twice per step and every unit, rises by at most a
-// step between samples and reaches `to`.
-bool StairsAreClear(const Scene& scene, const ModelMove& m, const Vec3& to, double skin,
-                    std::vector<Shape>& shapes) {
+// Whether a grounded body rising more than step_height could have gone up
+// stairs by way of `via` (nothing: the straight line): the lifted path (up,
+// across, down) is clear, and the ground under the path, sampled at least
+// twice per step and every unit, rises by at most a step between samples
+// and reaches `to`.
+bool StairsAlong(const Scene& scene, const ModelMove& m, const Vec3& to, const Vec3* via, double skin,
+                 std::vector<Shape>& shapes) {
   const MovementModel& model = *m.model;
-  if (!(model.step_height > 0.0) || !StepPathIsClear(scene, m, to, skin, shapes)) return false;
-  const Vec3 from = m.from;
-  const double rise = to.z - from.z, across = std::hypot(to.x - from.x, to.y - from.y);
+  if (!StepPathIsClear(scene, m, to, skin, shapes, via)) return false;
+  const Vec3 from = m.from, corner = via != nullptr ? *via : to;
+  const double first = std::hypot(corner.x - from.x, corner.y - from.y);
+  const double rise = to.z - from.z, across = first + std::hypot(to.x - corner.x, to.y - corner.y);
   const double top = to.z + 2.0 * skin, depth = top - from.z + model.step_height;
   const int n = static_cast<int>(
       std::min(64.0, std::max(2.0 * std::ceil(rise / model.step_height), std::ceil(across))));
   double below = from.z;
   for (int i = 1; i <= n; ++i) {
-    const double f = static_cast<double>(i) / n;
-    const Ground g = GroundUnder(scene, m, {from.x + (to.x - from.x) * f, from.y + (to.y - from.y) * f, top},
-                                 depth, shapes);
+    // The point a fraction i / n of the way along from -> corner -> to.
+    const double along = across * i / n;
+    const bool on_first = along <= first && first > 0.0;
+    const Vec3 a = on_first ? from : corner, b = on_first ? corner : to;
+    const double f = on_first ? along / first : (across > first ? (along - first) / (across - first) : 1.0);
+    const Ground g =
+        GroundUnder(scene, m, {a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, top}, depth, shapes);
     if (!g.walkable) return false;
     const double ground = top - g.probe.distance;
     if (ground - below > model.step_height + model.tolerance) return false;
     below = ground;
   }
   return below >= to.z - model.tolerance;
+}
+
+// Stairs within a tick of several game frames, each stepping up at most
+// step_height: along the straight line, or by way of a corner on the body's
+// last heading (the game's frames set off along it and turned towards `to`
+// where a side blocked them): a third of the move along it, or where it
+// meets the line through `to` along either axis (sliding along a wall of
+// an axis-aligned map).
+bool StairsAreClear(const Scene& scene, const ModelMove& m, const Vec3& to, double elapsed, double skin,
+                    std::vector<Shape>& shapes) {
+  if (!(m.model->step_height > 0.0)) return false;
+  if (StairsAlong(scene, m, to, nullptr, skin, shapes)) return true;
+  if (!m.heading) return false;
+  const Vec3 from = m.from, h = *m.heading;
+  double times[3] = {elapsed / 3.0, -1.0, -1.0};
+  for (int k = 0; k < 2; ++k)
+    if (h[k] != 0.0) times[k + 1] = (to[k] - from[k]) / h[k];
+  for (const double t : times) {
+    if (!(t > 0.0 && t < elapsed)) continue;
+    const Vec3 via = from + h * t;
+    if (StairsAlong(scene, m, to, &via, skin, shapes)) return true;
+  }
+  return false;
 }
 
 // Whether something static is within `margin` of the body's movement
@@ -230,8 +263,9 @@ bool PathIsClear(const World& world, const MoveRequest& move, const ModelMove& m
   if (!too_high && SlidesReach(scene, m, move.to, skin, slides, scratch)) return true;
   // Higher than a step: a jump (up, across, down; the arc judges the
   // height), or from ground to ground, stairs.
-  if (too_high && (grounded_start && ends_grounded ? StairsAreClear(scene, m, move.to, skin, scratch)
-                                                   : StepPathIsClear(scene, m, move.to, skin, scratch))) {
+  if (too_high &&
+      (grounded_start && ends_grounded ? StairsAreClear(scene, m, move.to, move.elapsed, skin, scratch)
+                                       : StepPathIsClear(scene, m, move.to, skin, scratch))) {
     return true;
   }
   v.code = grounded_start && too_high ? MoveCode::kStepTooHigh : MoveCode::kBlocked;

@@ -37,6 +37,9 @@ struct MoveState {
   // for a landing at its start (the statics never change).
   std::optional<Vec3> off_ground_at;
   CategoryMask off_ground_mask = 0;
+  // The `to` of the last move when it was OK, and its horizontal velocity.
+  std::optional<Vec3> ended_at;
+  Vec3 heading;
 };
 
 class MoveStates {
