@@ -106,6 +106,29 @@ TEST(WorldMovement, WalkableRampsAreWalkedSteepOnesAreTooSteep) {
   EXPECT_FALSE(climb.grounded);
 }
 
+// A body running at 290 units/s through the air into a 60-degree ramp (too
+// steep to stand on) ends its tick against it; the game clips its velocity
+// on the ramp, turning horizontal speed into upward speed, so the next tick
+// may rise off the ramp faster than its arc allows: the ramp under `from`
+// restarts the arc as a slide, with up to half the speed it carried. The
+// same rise with no ramp met is flying.
+TEST(WorldMovement, ASteepSurfaceMetAtTheEndOfATickLaunchesTheNext) {
+  constexpr double kTick48 = 0.048;
+  const Vec3 against{-40, 0, OnRamp(60, -40) + 0.03125};
+  const Vec3 run_from{-54, 0, against.z}, off{-44, 0, against.z + 4};
+  const World w = Level({}, run_from, {Ramp(60)});
+  const MoveVerdict hit = Move(w, run_from, against, kTick48);
+  ASSERT_EQ(hit.code, MoveCode::kOk) << MoveCodeName(hit.code);
+  ASSERT_FALSE(hit.grounded);
+  const MoveVerdict launched = Move(w, against, off, kTick48);
+  EXPECT_EQ(launched.code, MoveCode::kOk) << MoveCodeName(launched.code);
+  // Far from the ramp: the same moves, 100 units back.
+  const Vec3 back{-100, 0, 0};
+  const World far = Level({}, run_from + back, {Ramp(60)});
+  ASSERT_EQ(Move(far, run_from + back, against + back, kTick48).code, MoveCode::kOk);
+  EXPECT_EQ(Move(far, against + back, off + back, kTick48).code, MoveCode::kFlying);
+}
+
 TEST(WorldMovement, StepsDownALedgeOntoTheGround) {
   const World w =
       Level({Box({-500, -100, -10}, {0, 100, 0}), Box({0, -100, -26}, {500, 100, -16})}, {-10, 0, 24});

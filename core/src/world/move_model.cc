@@ -122,6 +122,9 @@ Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position,
   return FindGround(scene, shapes, probe, m.model->walkable_normal_z, m.mask);
 }
 
+// A surface too steep to stand on under the body (facing up).
+bool IsSteep(const Ground& g) { return g.probe.hit && !g.walkable && g.probe.normal.z > 0.0; }
+
 // Whether a grounded body rising more than step_height could have gone up
 // stairs by way of `via` (nothing: the straight line): the lifted path (up,
 // across, down) is clear, and the ground under the path, sampled at least
@@ -295,10 +298,15 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   // frame); unknown bodies are airborne with any speed unless on ground. A
   // body starting where its last move ended off the ground, in the same
   // stance, has been probed there.
+  // A steep surface under `from` (the body met it at the end of its last
+  // move: its velocity clipped on it) lets it slide from there.
+  bool steep_at_from = false;
   if (!state || state->airborne) {
     const bool probed = state && state->off_ground_at == from && state->stance == move.stance &&
                         state->off_ground_mask == m.mask;
-    if (!probed && GroundUnder(scene, m, from, probe, shapes).walkable) {
+    const Ground start = probed ? Ground{} : GroundUnder(scene, m, from, probe, shapes);
+    steep_at_from = probed ? state->steep_at_end : IsSteep(start);
+    if (start.walkable) {
       const double carry = state ? state->carry : 0.0;
       state = MoveState{};
       state->carry = carry;
@@ -334,13 +342,16 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
     v.code = MoveCode::kTooFastHorizontal;
     return;
   }
-  // Kept with the body's state when the move is OK, whichever way it ends.
+  // Kept with the body's state, whichever way the move ends: the total
+  // ahead when it is OK, and whether the probe at `to` met a steep surface.
   struct KeepAhead {
     std::optional<MoveState>& state;
     const MoveVerdict& v;
     double ahead;
+    bool steep_at_end = false;
     ~KeepAhead() {
       if (v.code == MoveCode::kOk) state->ahead = ahead;
+      state->steep_at_end = steep_at_end;
     }
   } keep_ahead{state, v, ahead};
   const double slope = across * SlopeRise(model);
@@ -352,6 +363,7 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   }
 
   const Ground ground = GroundUnder(scene, m, to, probe, shapes);
+  keep_ahead.steep_at_end = IsSteep(ground);
   // The start pose and the path: straight, up a step, or sliding; with
   // either shape when the stance changed.
   if (const MoveVerdict before = v; !PathIsClear(world, move, m, grounded_start, ground.walkable, v)) {
@@ -426,17 +438,17 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
     // it slides (its velocity clipped on the plane of normal (s, c) gains up
     // to c s <= 1/2 of its horizontal speed upwards); from `from` it falls
     // no slower than along the steepest unwalkable slope, once per slide.
-    if (!s.sliding && ground.probe.hit && !ground.walkable && ground.probe.normal.z > 0.0) {
+    if (!s.sliding && (IsSteep(ground) || steep_at_from)) {
       const double v_now = std::max(s.v_hi - ArcOf(model, s).gravity * s.air_time, -model.max_fall_speed);
-      MoveState slide{true, 0.0, from.z, -model.max_fall_speed, v_now + 0.5 * across / elapsed};
+      const double speed = std::max(across / elapsed, state->carry);
+      MoveState slide{true, 0.0, from.z, -model.max_fall_speed, v_now + 0.5 * speed};
       slide.sliding = true;
       const Fit on_slope = FitArc(ArcOf(model, slide), slide, elapsed, to.z, tolerance, landing);
       if (on_slope.ok()) s = slide, fit = on_slope;
     }
   }
   if (!fit.ok()) {
-    const bool steep = ground.probe.hit && !ground.walkable && ground.probe.normal.z > 0.0;
-    v.code = above ? (steep ? MoveCode::kTooSteep : MoveCode::kFlying) : MoveCode::kTooFastVertical;
+    v.code = above ? (IsSteep(ground) ? MoveCode::kTooSteep : MoveCode::kFlying) : MoveCode::kTooFastVertical;
     // Where the arc allows: `to` at the nearest height of the arc (not
     // swept); the body's arc goes on from there.
     const double speed = above ? s.v_hi : s.v_lo;

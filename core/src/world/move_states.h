@@ -37,6 +37,7 @@ struct MoveState {
   // for a landing at its start (the statics never change).
   std::optional<Vec3> off_ground_at;
   CategoryMask off_ground_mask = 0;
+  bool steep_at_end = false;  // and its probe there met a surface too steep to stand on
   // The `to` of the last move when it was OK, and its horizontal velocity.
   std::optional<Vec3> ended_at;
   Vec3 heading;
