@@ -19,7 +19,7 @@ namespace collide::testing {
 namespace {
 
 // The targets: at most 1 false rejection per 10,000 legitimate
-// moves; at 48 ms ticks the movement model is at 1.3-3.3 in this run (a tick
+// moves; at 48 ms ticks the movement model is at 0.7-3.3 in this run (a tick
 // of three game frames hides where the player landed before jumping again
 // and how it got up stairs along a jagged wall: docs/move-corpus.md), so
 // that is held at 4.
