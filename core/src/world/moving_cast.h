@@ -1,0 +1,29 @@
+// A sphere swept straight while the bodies move between two frames: the
+// projectile's sub-step against the parts (collide/projectile.h).
+#ifndef COLLIDE_CORE_SRC_WORLD_MOVING_CAST_H_
+#define COLLIDE_CORE_SRC_WORLD_MOVING_CAST_H_
+
+#include "world/scene.h"
+
+namespace collide::internal {
+
+struct MovingHit {
+  bool hit = false;
+  double t = 0.0;  // fraction of the sub-step at the first contact.
+  Vec3 point;      // world frame, at t.
+  Vec3 normal;     // unit, from the sphere towards the part, world frame.
+  HitTarget target;
+};
+
+// The first contact of a sphere of `radius` whose centre moves straight from
+// c0 to c1 while the bodies of `scene` (s0, s1 and alpha at the start) move
+// on to their poses at `alpha1`. Each candidate part (the s0 tree's bounds
+// cover the whole interval) sees the sphere's path in its own frame, from
+// c0 in its frame at the start to c1 in its frame at the end: one exact
+// ShapeCast of that relative motion. Ties by TargetLess.
+MovingHit CastAgainstMovingBodies(const Scene& scene, double alpha1, const Vec3& c0, const Vec3& c1,
+                                  double radius, const QueryFilter& filter);
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_CORE_SRC_WORLD_MOVING_CAST_H_
