@@ -6,19 +6,48 @@
 #include "world/scene_query.h"
 
 namespace collide::internal {
+namespace {
+
+// The distance from the origin to the segment [a, b].
+double DistanceToOrigin(const Vec3& a, const Vec3& b) {
+  const Vec3 d = b - a;
+  const double dd = Dot(d, d);
+  const double t = dd > 0.0 ? std::clamp(-Dot(a, d) / dd, 0.0, 1.0) : 0.0;
+  return Length(a + d * t);
+}
+
+}  // namespace
+
+void MovingCandidates(const Scene& scene, const Aabb& box, const QueryFilter& filter,
+                      std::vector<std::uint32_t>& out) {
+  out.clear();
+  if (scene.s0 == nullptr) return;
+  scene.s0->tree.Overlap(box, [&](std::uint32_t i) {
+    const BodyState& b = scene.body(i);
+    if (Passes(filter, b.category) && !Ignored(filter, b.id)) out.push_back(i);
+  });
+}
 
 MovingHit CastAgainstMovingBodies(const Scene& scene, double alpha1, const Vec3& c0, const Vec3& c1,
-                                  double radius, const QueryFilter& filter) {
+                                  double radius, std::span<const std::uint32_t> candidates) {
   MovingHit best;
-  if (scene.s0 == nullptr) return best;
-  const Vec3 grow{radius, radius, radius};
-  const Aabb box{Min(c0, c1) - grow, Max(c0, c1) + grow};
   Scene end = scene;
   end.alpha = alpha1;
   PosedBody start_pose, end_pose;
-  scene.s0->tree.Overlap(box, [&](std::uint32_t i) {
+  for (const std::uint32_t i : candidates) {
     const BodyState& b = scene.body(i);
-    if (!Passes(filter, b.category) || Ignored(filter, b.id)) return;
+    // The body's origin moves straight over the interval (Interpolate's
+    // position), and every part stays within the radius of it (of either
+    // frame's part set): the sphere's path relative to the origin must come
+    // that close.
+    const BodyState* n = scene.s1 != nullptr ? scene.s1->Find(b.id) : nullptr;
+    if (n != nullptr && n->teleported) n = nullptr;
+    const auto origin = [&](double alpha) {
+      return n == nullptr || alpha == 0.0 ? b.pose.position
+                                          : b.pose.position + (n->pose.position - b.pose.position) * alpha;
+    };
+    const double reach = std::max(b.radius, n != nullptr ? n->radius : 0.0) + radius;
+    if (DistanceToOrigin(c0 - origin(scene.alpha), c1 - origin(alpha1)) > reach) continue;
     scene.Posed(i, start_pose);
     end.Posed(i, end_pose);
     const PartSet& parts = *b.parts;
@@ -36,7 +65,7 @@ MovingHit CastAgainstMovingBodies(const Scene& scene, double alpha1, const Vec3&
       const Pose then = Interpolate(a, z, s.t);
       best = {true, s.t, Apply(then, s.point), RotationFromQuat(then.rotation) * s.normal, target};
     }
-  });
+  }
   return best;
 }
 

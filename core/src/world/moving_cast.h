@@ -3,6 +3,9 @@
 #ifndef COLLIDE_CORE_SRC_WORLD_MOVING_CAST_H_
 #define COLLIDE_CORE_SRC_WORLD_MOVING_CAST_H_
 
+#include <span>
+#include <vector>
+
 #include "world/scene.h"
 
 namespace collide::internal {
@@ -15,14 +18,20 @@ struct MovingHit {
   HitTarget target;
 };
 
+// The bodies of s0 passing `filter` whose bounds over the interval to s1
+// (the broadphase tree's) overlap `box`: indices into s0's bodies.
+void MovingCandidates(const Scene& scene, const Aabb& box, const QueryFilter& filter,
+                      std::vector<std::uint32_t>& out);
+
 // The first contact of a sphere of `radius` whose centre moves straight from
-// c0 to c1 while the bodies of `scene` (s0, s1 and alpha at the start) move
-// on to their poses at `alpha1`. Each candidate part (the s0 tree's bounds
-// cover the whole interval) sees the sphere's path in its own frame, from
-// c0 in its frame at the start to c1 in its frame at the end: one exact
-// ShapeCast of that relative motion. Ties by TargetLess.
+// c0 to c1 while the `candidates` of `scene` (s0, s1 and alpha at the start)
+// move on to their poses at `alpha1`. Each body is culled by its origin's
+// straight path and the radius holding its parts; each part sees the
+// sphere's path in its own frame, from c0 in its frame at the start to c1
+// in its frame at the end: one exact ShapeCast of that relative motion.
+// Ties by TargetLess.
 MovingHit CastAgainstMovingBodies(const Scene& scene, double alpha1, const Vec3& c0, const Vec3& c1,
-                                  double radius, const QueryFilter& filter);
+                                  double radius, std::span<const std::uint32_t> candidates);
 
 }  // namespace collide::internal
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collide/mesh.h"
 #include "world/moving_cast.h"
 #include "world/scene_query.h"
 #include "world/trajectory.h"
@@ -16,6 +17,11 @@ namespace {
 
 using internal::Scene;
 using internal::Trajectory;
+
+bool Contains(const Aabb& outer, const Aabb& inner) {
+  return outer.min.x <= inner.min.x && outer.min.y <= inner.min.y && outer.min.z <= inner.min.z &&
+         inner.max.x <= outer.max.x && inner.max.y <= outer.max.y && inner.max.z <= outer.max.z;
+}
 
 // Whether `v` is a valid number in [lo, hi] (lo excluded when `open`).
 bool InRange(double v, double lo, double hi, bool open = false) {
@@ -44,6 +50,40 @@ std::vector<Violation> RequestProblems(const ProjectileRequest& p) {
   }
   internal::ValidateClaim(p.claim, p.shooter, p.ignored_bodies, out);
   return out;
+}
+
+// The first static contact of `sphere` moved by `v`: each mesh by its own
+// front-to-back sweep, pruned by the best t (mesh.h), each primitive
+// directly; ties by TargetLess. After a bounce the sphere touches what it
+// left: CastShape with start contacts that separate not blocking.
+internal::SceneCast CastStatics(const Scene& scene, const Sphere& sphere, const Vec3& v,
+                                const QueryFilter& filter, bool bounced) {
+  if (bounced) {
+    internal::SweepOptions options;
+    options.start_contacts_block = false;
+    return internal::CastShape(scene, sphere, v, filter, false, options);
+  }
+  internal::SceneCast best;
+  const auto offer = [&](const SweepResult& s, const HitTarget& target, std::size_t element) {
+    if (s.hit &&
+        (!best.sweep.hit || s.t < best.sweep.t || (s.t == best.sweep.t && TargetLess(target, best.target)))) {
+      best = {s, target, element};
+    }
+  };
+  const Vec3 r{sphere.radius, sphere.radius, sphere.radius};
+  const Aabb box{Min(sphere.center, sphere.center + v) - r, Max(sphere.center, sphere.center + v) + r};
+  const internal::StaticSet& statics = *scene.statics;
+  statics.Overlap(box, [&](std::uint32_t i) {
+    const StaticElement& e = statics.elements[i];
+    if (!internal::Passes(filter, e.category) || !internal::Overlaps(statics.bounds[i], box)) return;
+    if (const TriangleMesh* mesh = statics.MeshOf(i)) {
+      const MeshSweepResult m = ShapeCast(sphere, v, *mesh);
+      offer(m.sweep, {HitTarget::Kind::kStatic, e.id, m.triangle, 0}, i);
+    } else {
+      offer(ShapeCast(sphere, v, *statics.ShapeOf(i)), {HitTarget::Kind::kStatic, e.id, 0, 0}, i);
+    }
+  });
+  return best;
 }
 
 // Seconds since launch and world time (collide/projectile.h, "Time").
@@ -82,7 +122,7 @@ class Flight {
     const double t_end = std::min(p_.time_limit, latest);
     const double tol = p_.chord_tolerance, radius = p_.radius + tol;
     Trajectory traj{p_.origin, p_.velocity, p_.gravity, p_.drag, 0.0};
-    double t = 0.0;
+    double t = 0.0, fine_until = 0.0;
     bool bounced = false;
     for (int steps = 0; t < t_end; ++steps) {
       if (steps == kMaxProjectileSteps) {
@@ -91,16 +131,28 @@ class Flight {
             {"time_limit", "the flight needs more than 65536 sub-steps at this chord_tolerance"});
         return v;
       }
-      const double tb = std::min(t_end, t + traj.ChordStep(t, tol));
+      const double fine = traj.ChordStep(t, tol);
+      if (!bounced && t >= fine_until) {
+        // A coarse window first: its chord within kCoarse * tol of the
+        // curve, swept with that much more radius, holds every fine
+        // sub-step's sphere at the same time; when it meets nothing the
+        // whole window is clear (in open air, 8 fine chords at once).
+        const double coarse = kCoarse * tol, w = std::min(t_end, t + traj.ChordStep(t, coarse));
+        if (w > t + fine) {
+          if (WindowClear(traj, t, w, radius + tol + coarse)) {
+            t = w;
+            continue;
+          }
+          fine_until = w;
+        }
+      }
+      const double tb = std::min(t_end, t + fine);
       const Vec3 pa = traj.Position(t), pb = traj.Position(tb);
-      internal::SweepOptions options;
-      options.start_contacts_block = !bounced;  // a bounce leaves the surface it touches.
-      const internal::SceneCast s =
-          internal::CastShape(launch_, Sphere{pa, radius}, pb - pa, filter_, false, options);
+      const internal::SceneCast s = CastStatics(launch_, Sphere{pa, radius}, pb - pa, filter_, bounced);
       const double ts = s.sweep.hit ? t + s.sweep.t * (tb - t) : tb;
       const auto chord = [&](double u) { return tb > t ? pa + (pb - pa) * ((u - t) / (tb - t)) : pa; };
       double tm = 0.0;
-      const internal::MovingHit m = CastBodies(t, ts, chord, radius, tm);
+      const internal::MovingHit m = CastBodies(t, ts, chord, radius, Reach(traj, t), tm);
       if (m.hit && (!s.sweep.hit || tm < ts)) {  // ties: statics first (TargetLess).
         v.hit = Contact(tm, chord(tm), m.point, m.normal, m.target);
         v.code = BodyCode(m.target);
@@ -130,6 +182,31 @@ class Flight {
   }
 
  private:
+  // The coarse window's deviation in chord tolerances: 64 makes the window
+  // 8 fine chords long (the step grows with the square root).
+  static constexpr double kCoarse = 64.0;
+
+  // Whether a sphere of `radius` along the chord of [t, w] meets no static
+  // and no body; the frame interval advances only when it does not.
+  bool WindowClear(const Trajectory& traj, double t, double w, double radius) {
+    const Vec3 pa = traj.Position(t), pb = traj.Position(w);
+    if (CastStatics(launch_, Sphere{pa, radius}, pb - pa, filter_, false).sweep.hit) return false;
+    const std::size_t frame = frame_;
+    const auto chord = [&](double u) { return pa + (pb - pa) * ((u - t) / (w - t)); };
+    double when = 0.0;
+    if (!CastBodies(t, w, chord, radius, Reach(traj, t), when).hit) return true;
+    frame_ = frame;
+    return false;
+  }
+
+  // How far the projectile may go in a second over a tick from t: its speed
+  // and what its acceleration (at most |g| + k |v|) adds; bounces only slow
+  // it.
+  double Reach(const Trajectory& traj, double t) const {
+    const double speed = Length(traj.Velocity(t));
+    return speed + (Length(p_.gravity) + p_.drag * speed) * p_.tick_seconds;
+  }
+
   ProjectileContact Contact(double seconds, const Vec3& position, const Vec3& point, const Vec3& normal,
                             const HitTarget& target) const {
     return {seconds, clock_.At(seconds), position, point, normal, target};
@@ -152,9 +229,12 @@ class Flight {
 
   // The first body contact over [u0, u1] seconds, the sphere's centre at
   // chord(u), frame interval by interval (the bodies move linearly in each:
-  // world.h's interpolation); `when` its time.
+  // world.h's interpolation); `when` its time. The broadphase runs once per
+  // interval for a box the projectile keeps to at `speed` (per second) over
+  // it, again only when a sub-step leaves that box.
   template <typename Chord>
-  internal::MovingHit CastBodies(double u0, double u1, const Chord& chord, double radius, double& when) {
+  internal::MovingHit CastBodies(double u0, double u1, const Chord& chord, double radius, double speed,
+                                 double& when) {
     double u = u0;
     while (frame_ + 1 < history_.size()) {
       const double f0 = clock_.SecondsTo(history_[frame_]->tick);
@@ -166,8 +246,16 @@ class Flight {
         scene.s1 = history_[frame_ + 1].get();
         scene.alpha = std::clamp((u - f0) / (f1 - f0), 0.0, 1.0);
         const double alpha1 = std::clamp((end - f0) / (f1 - f0), 0.0, 1.0);
+        const Vec3 c0 = chord(u), c1 = chord(end), r{radius, radius, radius};
+        const Aabb box{Min(c0, c1) - r, Max(c0, c1) + r};
+        if (candidates_frame_ != frame_ || !Contains(candidates_box_, box)) {
+          const double g = speed * (f1 - f0);
+          candidates_box_ = {box.min - Vec3{g, g, g}, box.max + Vec3{g, g, g}};
+          internal::MovingCandidates(scene, candidates_box_, filter_, candidates_);
+          candidates_frame_ = frame_;
+        }
         const internal::MovingHit m =
-            internal::CastAgainstMovingBodies(scene, alpha1, chord(u), chord(end), radius, filter_);
+            internal::CastAgainstMovingBodies(scene, alpha1, c0, c1, radius, candidates_);
         if (m.hit) {
           when = u + m.t * (end - u);
           return m;
@@ -187,6 +275,11 @@ class Flight {
   Clock clock_;
   const QueryFilter& filter_;
   std::size_t frame_ = 0;
+  // The broadphase's bodies for frame interval candidates_frame_ within
+  // candidates_box_.
+  std::vector<std::uint32_t> candidates_;
+  std::size_t candidates_frame_ = ~std::size_t{0};
+  Aabb candidates_box_;
 };
 
 ProjectileVerdict Judge(const World& world, const ProjectileRequest& p) {
