@@ -20,6 +20,7 @@
 #include "collide/import/map_import.h"
 #include "convert/packed.h"
 #include "convert/world_packed.h"
+#include "convert/world_projectiles.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
 #include "grpcpp/support/proto_buffer_reader.h"
@@ -517,6 +518,47 @@ Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest& req
   return std::nullopt;
 }
 
+// Projectile and melee verdicts (docs/projectiles.md), as moves: a bad item
+// is its INVALID verdict, or with all_or_nothing the call's
+// INVALID_ARGUMENT naming every bad field ("projectiles[2].velocity").
+namespace {
+template <typename Verdict, typename Response>
+Outcome AnswerVerdicts(const char* list, std::vector<Verdict>& verdicts, bool all_or_nothing,
+                       Response* response) {
+  convert::ViolationList violations;
+  for (std::size_t i = 0; all_or_nothing && i < verdicts.size(); ++i) {
+    if (!verdicts[i].problems.empty()) convert::AddItemProblems(list, i, verdicts[i].problems, violations);
+  }
+  if (!violations.empty()) return InvalidFields(std::move(violations));
+  for (const Verdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
+  return std::nullopt;
+}
+}  // namespace
+
+Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateProjectilesRequest& request,
+                          v1::ValidateProjectilesResponse* response) {
+  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
+  const std::vector<ProjectileRequest> projectiles = convert::DecodeProjectiles(request);
+  std::vector<ProjectileVerdict> verdicts;
+  {
+    std::shared_lock lock(entry.mu);
+    verdicts = entry.world.ValidateProjectiles(projectiles);
+  }
+  return AnswerVerdicts("projectiles", verdicts, request.all_or_nothing(), response);
+}
+
+Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateMeleeRequest& request,
+                          v1::ValidateMeleeResponse* response) {
+  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
+  const std::vector<MeleeRequest> melee = convert::DecodeMelee(request);
+  std::vector<MeleeVerdict> verdicts;
+  {
+    std::shared_lock lock(entry.mu);
+    verdicts = entry.world.ValidateMelee(melee);
+  }
+  return AnswerVerdicts("melee", verdicts, request.all_or_nothing(), response);
+}
+
 Outcome WorldService::InWorld(const Caller& caller, const std::string& world_id, std::size_t items,
                               absl::FunctionRef<Outcome(WorldEntry&)> run) {
   const AdmissionGuard admitted(config_.admission, Charged(items, config_.max_items_per_request));
@@ -678,6 +720,19 @@ grpc::ServerUnaryReactor* WorldService::ValidateMoves(grpc::CallbackServerContex
   return ServeRaw<v1::ValidateMovesRequest, v1::ValidateMovesResponse>(context, request, response);
 }
 
+grpc::ServerUnaryReactor* WorldService::ValidateProjectiles(grpc::CallbackServerContext* context,
+                                                            const grpc::ByteBuffer* request,
+                                                            grpc::ByteBuffer* response) {
+  return ServeRaw<v1::ValidateProjectilesRequest, v1::ValidateProjectilesResponse>(context, request,
+                                                                                   response);
+}
+
+grpc::ServerUnaryReactor* WorldService::ValidateMelee(grpc::CallbackServerContext* context,
+                                                      const grpc::ByteBuffer* request,
+                                                      grpc::ByteBuffer* response) {
+  return ServeRaw<v1::ValidateMeleeRequest, v1::ValidateMeleeResponse>(context, request, response);
+}
+
 template <typename Request, typename Response>
 Outcome WorldService::RunPart(const char* name, WorldEntry& entry, const Request& part,
                               Response* (v1::TickResponse::*out)(), v1::TickResponse* response) {
@@ -723,6 +778,8 @@ Outcome WorldService::RunTick(const std::string& owner, const std::string& world
   check_id("shots", request.has_shots(), request.shots().world_id());
   check_id("shots_packed", request.has_shots_packed(), request.shots_packed().world_id());
   check_id("moves", request.has_moves(), request.moves().world_id());
+  check_id("projectiles", request.has_projectiles(), request.projectiles().world_id());
+  check_id("melee", request.has_melee(), request.melee().world_id());
   if (!violations.empty()) return InvalidFields(std::move(violations));
 
   // The message's parts together, as one unary call: over
@@ -754,6 +811,10 @@ Outcome WorldService::RunTick(const std::string& owner, const std::string& world
     refused = RunPart("shots_packed", *entry, request.shots_packed(), &R::mutable_shots_packed, response);
   if (!refused && request.has_moves())
     refused = RunPart("moves", *entry, request.moves(), &R::mutable_moves, response);
+  if (!refused && request.has_projectiles())
+    refused = RunPart("projectiles", *entry, request.projectiles(), &R::mutable_projectiles, response);
+  if (!refused && request.has_melee())
+    refused = RunPart("melee", *entry, request.melee(), &R::mutable_melee, response);
   return refused;
 }
 
