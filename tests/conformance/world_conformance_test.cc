@@ -26,6 +26,7 @@
 #include "conformance/live_server.h"
 #include "convert/violations.h"
 #include "convert/world_packed.h"
+#include "convert/world_projectiles.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
 
@@ -138,8 +139,9 @@ absl::Status RunStep(WorldClient& client, const std::string& rpc, const Json& re
     } else if (!convert::DecodePacked(FromJson<v1::ValidateShotsPackedRequest>(request), shots, violations)) {
       return absl::InvalidArgumentError("the step's packed shots do not decode");
     }
-    const WorldClient::Batch batch = request.value("all_or_nothing", false) ? WorldClient::Batch::kAllOrNothing
-                                                                             : WorldClient::Batch::kPerItem;
+    const WorldClient::Batch batch = request.value("all_or_nothing", false)
+                                         ? WorldClient::Batch::kAllOrNothing
+                                         : WorldClient::Batch::kPerItem;
     absl::StatusOr<std::vector<ShotVerdict>> verdicts = rpc == "ValidateShots"
                                                             ? client.ValidateShots(id, shots, batch)
                                                             : client.ValidateShotsPacked(id, shots, batch);
@@ -152,13 +154,36 @@ absl::Status RunStep(WorldClient& client, const std::string& rpc, const Json& re
   if (rpc == "ValidateMoves") {
     std::vector<MoveRequest> moves;
     convert::DecodeMoves(FromJson<v1::ValidateMovesRequest>(request), moves, violations);
-    const WorldClient::Batch batch = request.value("all_or_nothing", false) ? WorldClient::Batch::kAllOrNothing
-                                                                             : WorldClient::Batch::kPerItem;
+    const WorldClient::Batch batch = request.value("all_or_nothing", false)
+                                         ? WorldClient::Batch::kAllOrNothing
+                                         : WorldClient::Batch::kPerItem;
     absl::StatusOr<std::vector<MoveVerdict>> verdicts = client.ValidateMoves(id, moves, batch);
     if (!verdicts.ok()) return verdicts.status();
     v1::ValidateMovesResponse out;
     for (const MoveVerdict& v : *verdicts) convert::ToProto(v, out.add_verdicts());
     response = ToJson(out);
+    return absl::OkStatus();
+  }
+  if (rpc == "ValidateProjectiles" || rpc == "ValidateMelee") {
+    const WorldClient::Batch batch = request.value("all_or_nothing", false)
+                                         ? WorldClient::Batch::kAllOrNothing
+                                         : WorldClient::Batch::kPerItem;
+    if (rpc == "ValidateProjectiles") {
+      const auto projectiles = convert::DecodeProjectiles(FromJson<v1::ValidateProjectilesRequest>(request));
+      absl::StatusOr<std::vector<ProjectileVerdict>> verdicts =
+          client.ValidateProjectiles(id, projectiles, batch);
+      if (!verdicts.ok()) return verdicts.status();
+      v1::ValidateProjectilesResponse out;
+      for (const ProjectileVerdict& v : *verdicts) convert::ToProto(v, out.add_verdicts());
+      response = ToJson(out);
+    } else {
+      const auto swings = convert::DecodeMelee(FromJson<v1::ValidateMeleeRequest>(request));
+      absl::StatusOr<std::vector<MeleeVerdict>> verdicts = client.ValidateMelee(id, swings, batch);
+      if (!verdicts.ok()) return verdicts.status();
+      v1::ValidateMeleeResponse out;
+      for (const MeleeVerdict& v : *verdicts) convert::ToProto(v, out.add_verdicts());
+      response = ToJson(out);
+    }
     return absl::OkStatus();
   }
   return absl::InvalidArgumentError("unknown rpc " + rpc);

@@ -61,7 +61,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "collide/client.h"
+#include "collide/melee.h"
 #include "collide/mesh_data.h"
+#include "collide/projectile.h"
 #include "collide/world.h"
 
 namespace collide {
@@ -265,6 +267,14 @@ class WorldClient {
   absl::StatusOr<std::vector<MoveVerdict>> ValidateMoves(std::string_view world_id,
                                                          std::span<const MoveRequest> moves,
                                                          Batch batch = Batch::kPerItem);
+  // Projectile and melee verdicts (collide/projectile.h, collide/melee.h,
+  // docs/projectiles.md), as ValidateShots.
+  absl::StatusOr<std::vector<ProjectileVerdict>> ValidateProjectiles(
+      std::string_view world_id, std::span<const ProjectileRequest> projectiles,
+      Batch batch = Batch::kPerItem);
+  absl::StatusOr<std::vector<MeleeVerdict>> ValidateMelee(std::string_view world_id,
+                                                          std::span<const MeleeRequest> swings,
+                                                          Batch batch = Batch::kPerItem);
 
   // Opens the Tick stream of a world (the header set to `world_id`). Fails
   // when the stream cannot start; an unknown world is reported per message.
