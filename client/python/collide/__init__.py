@@ -32,7 +32,7 @@ __path__ = pkgutil.extend_path(__path__, __name__)
 from collide._version import __version__  # noqa: E402
 from collide.client import Client  # noqa: E402
 from collide.aio import AsyncClient, AsyncWorld  # noqa: E402
-from collide.codes import ErrorReason, MoveCode, ShotCode, StatusCode  # noqa: E402
+from collide.codes import ErrorReason, MoveCode, ProjectileCode, ShotCode, StatusCode  # noqa: E402
 from collide.errors import CollideError, FieldViolation  # noqa: E402
 from collide.results import (  # noqa: E402
     PackedPairResults,
@@ -46,11 +46,15 @@ from collide.world import LATEST_TICK, World  # noqa: E402
 from collide.world_inputs import (  # noqa: E402
     Body,
     Frame,
+    Melee,
+    MeleeArc,
+    MeleeSweep,
     Move,
     Overlap,
     Part,
     Policy,
     Pose,
+    Projectile,
     RayCast,
     ShapeCast,
     Shot,
@@ -59,10 +63,14 @@ from collide.world_inputs import (  # noqa: E402
     StaticShape,
 )
 from collide.world_results import (  # noqa: E402
+    MeleeHit,
+    MeleeVerdict,
     MoveVerdict,
     OverlapHit,
     OverlapResult,
     PackedWorldRayHits,
+    ProjectileContact,
+    ProjectileVerdict,
     QueryResults,
     RayResult,
     ShapeCastResult,
@@ -91,6 +99,7 @@ __all__ = [
     "__version__",
     "ShotCode",
     "MoveCode",
+    "ProjectileCode",
     "ErrorReason",
     "StatusCode",
     "Client",
@@ -133,6 +142,14 @@ __all__ = [
     "Overlap",
     "Shot",
     "Move",
+    "Projectile",
+    "Melee",
+    "MeleeArc",
+    "MeleeSweep",
+    "ProjectileContact",
+    "ProjectileVerdict",
+    "MeleeHit",
+    "MeleeVerdict",
     "QueryResults",
     "RayResult",
     "WorldRayHit",

@@ -28,16 +28,20 @@ from collide.world_inputs import (
     At,
     flat,
     frame_to_proto,
+    melee_to_proto,
     move_to_proto,
     overlap_to_proto,
+    projectile_to_proto,
     ray_cast_to_proto,
     shape_cast_to_proto,
     shot_to_proto,
     time_to_proto,
 )
 from collide.world_results import (
+    MeleeVerdict,
     MoveVerdict,
     PackedWorldRayHits,
+    ProjectileVerdict,
     QueryResults,
     RayResult,
     ShotVerdict,
@@ -215,6 +219,21 @@ class World:
                       all_or_nothing: bool = False) -> world_pb2.ValidateMovesRequest:
         return world_pb2.ValidateMovesRequest(world_id=self.world_id, moves=[move_to_proto(m) for m in moves],
                                               all_or_nothing=all_or_nothing)
+
+    def validate_projectiles(self, projectiles: Iterable[Any], *,
+                             all_or_nothing: bool = False) -> List[ProjectileVerdict]:
+        """Projectile verdicts (Projectile, collide.v1.Projectile or its
+        dict), in order (docs/projectiles.md); bad ones as validate_shots'."""
+        request = world_pb2.ValidateProjectilesRequest(
+            world_id=self.world_id, projectiles=[projectile_to_proto(p) for p in projectiles],
+            all_or_nothing=all_or_nothing)
+        return [ProjectileVerdict.from_proto(v) for v in self.call("ValidateProjectiles", request).verdicts]
+
+    def validate_melee(self, swings: Iterable[Any], *, all_or_nothing: bool = False) -> List[MeleeVerdict]:
+        """Melee verdicts (Melee, collide.v1.Melee or its dict), in order."""
+        request = world_pb2.ValidateMeleeRequest(world_id=self.world_id, melee=[melee_to_proto(m) for m in swings],
+                                                 all_or_nothing=all_or_nothing)
+        return [MeleeVerdict.from_proto(v) for v in self.call("ValidateMelee", request).verdicts]
 
     # -- the tick stream --------------------------------------------------------
 

@@ -63,6 +63,27 @@ def _move(v):
             "slid_position": _vec(v.slid_position), "violations": _violations(v), "grounded": v.grounded}
 
 
+def _contact(c):
+    if c is None:
+        return None
+    return {"seconds": c.seconds, "at": {"tick": c.at[0], "fraction": c.at[1]}, "position": _vec(c.position),
+            "point": _vec(c.point), "normal": _vec(c.normal), "target": _target(c.target)}
+
+
+def _projectile(v):
+    return {"code": "PROJECTILE_CODE_" + v.code, "time": _time(v.time), "hit": _contact(v.hit),
+            "bounces": [_contact(b) for b in v.bounces], "seconds": v.seconds,
+            "end_at": {"tick": v.end_at[0], "fraction": v.end_at[1]}, "position": _vec(v.position),
+            "velocity": _vec(v.velocity), "violations": _violations(v)}
+
+
+def _melee(v):
+    return {"code": "SHOT_CODE_" + v.code, "time": _time(v.time), "eye": _vec(v.eye),
+            "hits": [{"target": _target(h.target), "point": _vec(h.point), "distance": h.distance} for h in v.hits],
+            "blocker": _hit(v.blocker), "claimed_miss_distance": v.claimed_miss_distance,
+            "violations": _violations(v)}
+
+
 def _fields(m):
     """A message as the goldens' JSON: every field, enums by name."""
     def one(f, v):
@@ -130,6 +151,12 @@ class Runner:
             return _verdicts(w.validate_shots_packed(**_shots_packed_args(req)))
         if rpc == "ValidateMoves":
             return _verdicts(w.validate_moves(req.get("moves", []), all_or_nothing=req.get("all_or_nothing", False)))
+        if rpc == "ValidateProjectiles":
+            verdicts = w.validate_projectiles(req.get("projectiles", []), all_or_nothing=req.get("all_or_nothing", False))
+            return {"verdicts": [_projectile(v) for v in verdicts]}
+        if rpc == "ValidateMelee":
+            verdicts = w.validate_melee(req.get("melee", []), all_or_nothing=req.get("all_or_nothing", False))
+            return {"verdicts": [_melee(v) for v in verdicts]}
         raise ValueError(f"unknown rpc {rpc}")
 
     def tick_args(self, message):
