@@ -90,6 +90,10 @@ class Runner {
         };
       case 'ValidateMoves':
         return {verdicts: (await w.validateMoves(req.moves || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('MoveVerdict', v))};
+      case 'ValidateProjectiles':
+        return {verdicts: (await w.validateProjectiles(req.projectiles || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('ProjectileVerdict', v))};
+      case 'ValidateMelee':
+        return {verdicts: (await w.validateMelee(req.melee || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('MeleeVerdict', v))};
       default:
         throw new Error(`unknown rpc ${rpc}`);
     }
