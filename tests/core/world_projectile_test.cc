@@ -271,5 +271,20 @@ TEST(ProjectileTest, ClaimsAreJudgedLikeShots) {
                                               "claim.body"}));
 }
 
+TEST(ProjectileTest, AFlightPastTheSubStepCapIsInvalid) {
+  const World world = MakeWorld(200);
+  ProjectileRequest p = Launch({0, -50, 1}, {30, 0, 20}, 100);
+  p.gravity = {0, 0, -800};
+  p.chord_tolerance = 1e-12;  // sub-steps of 1e-7 s: 10^7 for the second judged
+  const ProjectileVerdict v = One(world, p);
+  ASSERT_EQ(v.code, ProjectileCode::kInvalid);
+  ASSERT_EQ(v.problems.size(), 1u);
+  EXPECT_EQ(v.problems[0].field, "time_limit");
+  EXPECT_TRUE(v.bounces.empty());
+  p.chord_tolerance = 1e-300;  // a step too short to advance the time at all
+  p.gravity = {0, 0, -1e300};
+  EXPECT_EQ(One(world, p).code, ProjectileCode::kInvalid);
+}
+
 }  // namespace
 }  // namespace collide

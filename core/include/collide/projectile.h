@@ -72,8 +72,11 @@ std::string_view ProjectileCodeName(ProjectileCode code);  // "CONFIRMED", ...
 // The flight limits the request is checked against.
 inline constexpr int kMaxProjectileBounces = 64;
 inline constexpr double kMaxProjectileSeconds = 600.0;
-// Sub-steps one flight may take; past them it is INVALID ("time_limit").
-inline constexpr int kMaxProjectileSteps = 1 << 16;
+// Sub-steps one flight may take (a flight is judged up to the latest frame
+// only: 16,384 chords cover 32 s of a grenade at the default tolerance in
+// Quake units); past them, or with a step too short to advance the time,
+// it is INVALID ("time_limit").
+inline constexpr int kMaxProjectileSteps = 1 << 14;
 
 struct ProjectileRequest {
   std::int64_t shooter = 0;            // never hit by its projectile.

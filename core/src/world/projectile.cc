@@ -125,13 +125,14 @@ class Flight {
     double t = 0.0, fine_until = 0.0;
     bool bounced = false;
     for (int steps = 0; t < t_end; ++steps) {
-      if (steps == kMaxProjectileSteps) {
-        v.code = ProjectileCode::kInvalid;
+      const double fine = traj.ChordStep(t, tol);
+      if (steps == kMaxProjectileSteps || !(t + fine > t)) {
+        v = ProjectileVerdict{.code = ProjectileCode::kInvalid};
         v.problems.push_back(
-            {"time_limit", "the flight needs more than 65536 sub-steps at this chord_tolerance"});
+            {"time_limit",
+             "the flight needs more than 16384 sub-steps at this chord_tolerance and acceleration"});
         return v;
       }
-      const double fine = traj.ChordStep(t, tol);
       if (!bounced && t >= fine_until) {
         // A coarse window first: its chord within kCoarse * tol of the
         // curve, swept with that much more radius, holds every fine

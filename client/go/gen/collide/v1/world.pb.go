@@ -6134,7 +6134,7 @@ type Projectile struct {
 	// server): seconds since launch are at + seconds / tick_seconds ticks.
 	TickSeconds float64 `protobuf:"fixed64,11,opt,name=tick_seconds,json=tickSeconds,proto3" json:"tick_seconds,omitempty"`
 	// > 0, length units; 0: 0.01. The accuracy contract above; a flight may
-	// take at most 65,536 sub-steps (else INVALID, field "time_limit").
+	// take at most 16,384 sub-steps (else INVALID, field "time_limit").
 	ChordTolerance float64 `protobuf:"fixed64,12,opt,name=chord_tolerance,json=chordTolerance,proto3" json:"chord_tolerance,omitempty"`
 	// The body part the client says it hit (not the shooter, not ignored:
 	// INVALID, "claimed.body_id"); unset: CONFIRMED for the first body part
