@@ -126,8 +126,9 @@ MeleeVerdict Judge(const World& world, const MeleeRequest& m) {
     if (!internal::Passes(filter, b.category) || internal::Ignored(filter, b.id)) return;
     scene.PlaceParts(i, parts);
     for (const internal::PlacedPart& p : parts) {
-      const PairResult r = volume.Reach(p.shape);
-      if (!(r.distance <= (m.claim && b.id == claimed_body ? grow : 0.0))) continue;
+      const double limit = m.claim && b.id == claimed_body ? grow : 0.0;
+      const PairResult r = volume.Reach(p.shape, limit);
+      if (!(r.distance <= limit)) continue;
       Reached x{{{HitTarget::Kind::kBody, b.id, 0, p.id}, r.point_b, Length(r.point_b - v.eye)},
                 std::nullopt};
       x.blocker = LineBlocker(scene, v.eye, r.point_b, b.id, filter);

@@ -3,9 +3,12 @@
 // at its corners), the convex hull of a swung segment's ends for a sweep.
 #include "world/melee_reach.h"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "collide/query.h"
+#include "shapes/shape_bounds.h"
 
 namespace collide::internal {
 
@@ -42,16 +45,33 @@ MeleeVolume MeleeVolume::Sweep(const Pose& attacker, const MeleeSweep& sweep) {
   return v;
 }
 
-PairResult MeleeVolume::Reach(const Shape& part) const {
+PairResult MeleeVolume::Reach(const Shape& part, double limit) const {
+  const Aabb box = BoundsOf(part);
+  // The gap between the bounding boxes: a lower bound of the distance.
+  const Vec3 gap = Max(Max(bounds_.min - box.max, box.min - bounds_.max), Vec3{});
+  if (Length(gap) > limit) return {.distance = Length(gap)};
   if (fan_.empty()) {
     PairResult d = Distance(ConvexHull{ends_}, part);
     d.distance = std::max(0.0, d.distance - radius_);
     return d;
   }
+  // Triangles nearest the part's bounding sphere first; a triangle whose
+  // sphere lies farther from it than the best distance so far cannot beat it.
+  const Vec3 centre = (box.min + box.max) * 0.5;
+  const double reach = Length(box.max - box.min) * 0.5;
+  std::vector<std::pair<double, std::size_t>> order(fan_.size());
+  for (std::size_t i = 0; i < fan_.size(); ++i) {
+    const Triangle& t = fan_[i];
+    const Vec3 c = (t.a + t.b + t.c) / 3.0;
+    const double r = std::max({Length(t.a - c), Length(t.b - c), Length(t.c - c)});
+    order[i] = {Length(centre - c) - r - reach, i};
+  }
+  std::sort(order.begin(), order.end());
   PairResult best;
   best.distance = kInfinity;
-  for (const Triangle& t : fan_) {
-    const PairResult d = Distance(t, part);
+  for (const auto& [bound, i] : order) {
+    if (bound >= best.distance) break;
+    const PairResult d = Distance(fan_[i], part);
     if (d.distance < best.distance) best = d;
     if (best.distance == 0.0) break;
   }

@@ -23,8 +23,9 @@ class MeleeVolume {
 
   // The part's distance to the volume (0 when they touch or overlap) and
   // its point nearest the volume (point_b: on the part; inside both when
-  // they overlap).
-  PairResult Reach(const Shape& part) const;
+  // they overlap). A part whose bounds lie farther than `limit` from it
+  // gets only a distance above `limit`.
+  PairResult Reach(const Shape& part, double limit = kInfinity) const;
   const Aabb& bounds() const { return bounds_; }
 
  private:
