@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <random>
 
+#include "collide/melee.h"
 #include "collide/projectile.h"
 
 namespace collide {
@@ -284,6 +287,73 @@ TEST(ProjectileTest, AFlightPastTheSubStepCapIsInvalid) {
   p.chord_tolerance = 1e-300;  // a step too short to advance the time at all
   p.gravity = {0, 0, -1e300};
   EXPECT_EQ(One(world, p).code, ProjectileCode::kInvalid);
+}
+
+bool Finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+// Bad and extreme input never crashes a verdict: seeded requests mixing NaN,
+// infinities, zeros, subnormals and the largest and smallest valid numbers
+// are INVALID with fields, or verdicts whose numbers are all finite.
+TEST(ProjectileTest, ExtremeAndBadInputIsInvalidOrFinite) {
+  World world = MakeWorld(64, {{kFloor, kAllCategories, Floor()}});
+  std::mt19937_64 rng(37);
+  const double values[] = {0.0,          -0.0, 1.0,   -1.0,    0.5,   1e-50,
+                           -1e-50,       1e12, -1e12, 1e-300,  1e300, std::numeric_limits<double>::infinity(),
+                           std::nan(""), 64.0, 600.0, 1.0 / 64};
+  const auto any = [&] { return values[rng() % std::size(values)]; };
+  const auto vec = [&] { return Vec3{any(), any(), any()}; };
+  int invalid = 0, judged = 0;
+  for (int c = 0; c < 3000; ++c) {
+    // A valid launch with each field replaced by an extreme one at odds 1 in 4.
+    const auto maybe = [&](double valid) { return rng() % 4 == 0 ? any() : valid; };
+    const auto maybe_vec = [&](const Vec3& valid) { return rng() % 4 == 0 ? vec() : valid; };
+    ProjectileRequest p;
+    p.shooter = kShooter;
+    p.at = Time{static_cast<std::int64_t>(rng() % 70), maybe(0.5)};
+    p.origin = maybe_vec({0, 0, 1});
+    p.velocity = maybe_vec({10, 3, 5});
+    p.gravity = maybe_vec({0, 0, -9.81});
+    p.drag = maybe(0.1);
+    p.radius = maybe(0.1);
+    p.restitution = maybe(0.5);
+    p.max_bounces = rng() % 4 == 0 ? static_cast<int>(rng() % 70) - 2 : 3;
+    p.time_limit = maybe(2);
+    p.tick_seconds = maybe(1.0 / 64);
+    p.chord_tolerance = maybe(0.01);
+    if (rng() % 3 == 0)
+      p.claim = ShotClaim{static_cast<std::int64_t>(rng() % 4), static_cast<std::int32_t>(rng() % 3)};
+    const ProjectileVerdict v = One(world, p);
+    if (v.code == ProjectileCode::kInvalid) {
+      ++invalid;
+      EXPECT_FALSE(v.problems.empty());
+      continue;
+    }
+    ++judged;
+    EXPECT_TRUE(std::isfinite(v.seconds) && Finite(v.position) && Finite(v.velocity)) << c;
+    if (v.hit)
+      EXPECT_TRUE(Finite(v.hit->point) && Finite(v.hit->normal) && std::isfinite(v.hit->seconds)) << c;
+
+    MeleeRequest m;
+    m.attacker = kShooter;
+    m.at = p.at;
+    if (rng() % 2) {
+      m.reach = MeleeArc{maybe_vec({1, 0, 0}), maybe_vec({0, 0, 1}), maybe(2), maybe(1)};
+    } else {
+      const double r = maybe(0.1);
+      m.reach = MeleeSweep{Capsule{maybe_vec({0, 0, 1}), maybe_vec({2, -1, 1}), r},
+                           Capsule{maybe_vec({0, 0, 1}), maybe_vec({2, 1, 1}), rng() % 4 == 0 ? any() : r}};
+    }
+    m.claim = p.claim;
+    m.tolerance = maybe(0.05);
+    const MeleeVerdict mv = world.ValidateMelee(std::vector<MeleeRequest>{m}).front();
+    if (mv.code == ShotCode::kInvalid) {
+      EXPECT_FALSE(mv.problems.empty());
+    } else {
+      for (const MeleeHit& h : mv.hits) EXPECT_TRUE(Finite(h.point) && std::isfinite(h.distance)) << c;
+    }
+  }
+  EXPECT_GT(invalid, 100);
+  EXPECT_GT(judged, 100);
 }
 
 }  // namespace
