@@ -5117,9 +5117,9 @@ func (x *ValidateMovesResponse) GetVerdicts() []*MoveVerdict {
 // Order: messages are run one after the other in the order sent, each
 // answered by one TickResponse with its sequence, in the same order; within
 // a message the parts run in field order: frame, query, rays_packed, shots,
-// shots_packed, moves. So a batch sees every frame sent before it, in its
-// own message or an earlier one. A message without parts is answered at once
-// (a ping).
+// shots_packed, moves, projectiles, melee. So a batch sees every frame sent
+// before it, in its own message or an earlier one. A message without parts
+// is answered at once (a ping).
 //
 // Each message is handled exactly as the unary call of each part (the same
 // code: bit-identical results, the same errors and limits): the world is
