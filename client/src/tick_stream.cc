@@ -8,6 +8,7 @@
 
 #include "collide/world_client.h"
 #include "convert/packed.h"
+#include "convert/world_projectiles.h"
 #include "google/protobuf/arena.h"
 #include "world_client_impl.h"
 
@@ -48,6 +49,10 @@ void Encode(const TickMessage& m, std::int64_t sequence, pb::TickRequest& out) {
   }
   if (!m.shots.empty()) convert::EncodePacked(m.shots, out.mutable_shots_packed());
   for (const MoveRequest& move : m.moves) convert::ToProto(move, out.mutable_moves()->add_moves());
+  for (const ProjectileRequest& p : m.projectiles) {
+    convert::ToProto(p, out.mutable_projectiles()->add_projectiles());
+  }
+  for (const MeleeRequest& swing : m.melee) convert::ToProto(swing, out.mutable_melee()->add_melee());
 }
 
 absl::StatusOr<TickReply> Decode(const TickMessage& m, const pb::TickResponse& r) {
@@ -74,6 +79,17 @@ absl::StatusOr<TickReply> Decode(const TickMessage& m, const pb::TickResponse& r
     absl::StatusOr<std::vector<MoveVerdict>> moves = DecodeMoves(r.moves(), m.moves.size());
     if (!moves.ok()) return moves.status();
     out.moves = *std::move(moves);
+  }
+  if (r.has_projectiles()) {
+    absl::StatusOr<std::vector<ProjectileVerdict>> p =
+        DecodeProjectiles(r.projectiles(), m.projectiles.size());
+    if (!p.ok()) return p.status();
+    out.projectiles = *std::move(p);
+  }
+  if (r.has_melee()) {
+    absl::StatusOr<std::vector<MeleeVerdict>> swings = DecodeMelee(r.melee(), m.melee.size());
+    if (!swings.ok()) return swings.status();
+    out.melee = *std::move(swings);
   }
   return out;
 }

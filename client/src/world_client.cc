@@ -239,6 +239,16 @@ absl::StatusOr<std::vector<Verdict>> DecodeVerdicts(const Response& response, st
   return out;
 }
 
+absl::StatusOr<std::vector<ProjectileVerdict>> DecodeProjectiles(
+    const pb::ValidateProjectilesResponse& response, std::size_t n) {
+  return DecodeVerdicts<ProjectileVerdict>(response, n);
+}
+
+absl::StatusOr<std::vector<MeleeVerdict>> DecodeMelee(const pb::ValidateMeleeResponse& response,
+                                                      std::size_t n) {
+  return DecodeVerdicts<MeleeVerdict>(response, n);
+}
+
 absl::StatusOr<SceneAnswers> WorldClient::Query(std::string_view world_id, const SceneQueries& queries) {
   google::protobuf::Arena arena;
   auto* request = google::protobuf::Arena::CreateMessage<pb::QueryWorldRequest>(&arena);
@@ -318,7 +328,7 @@ absl::StatusOr<std::vector<ProjectileVerdict>> WorldClient::ValidateProjectiles(
   absl::Status s =
       impl_->CallInWorld(&pb::WorldService::Stub::ValidateProjectiles, world_id, request, response);
   if (!s.ok()) return s;
-  return DecodeVerdicts<ProjectileVerdict>(response, projectiles.size());
+  return DecodeProjectiles(response, projectiles.size());
 }
 
 absl::StatusOr<std::vector<MeleeVerdict>> WorldClient::ValidateMelee(std::string_view world_id,
@@ -331,7 +341,7 @@ absl::StatusOr<std::vector<MeleeVerdict>> WorldClient::ValidateMelee(std::string
   pb::ValidateMeleeResponse response;
   absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::ValidateMelee, world_id, request, response);
   if (!s.ok()) return s;
-  return DecodeVerdicts<MeleeVerdict>(response, swings.size());
+  return DecodeMelee(response, swings.size());
 }
 
 }  // namespace collide

@@ -159,6 +159,8 @@ struct TickMessage {
   std::optional<Time> rays_at;
   std::vector<ShotRequest> shots;  // sent packed (errors name shots_packed.doubles[i]).
   std::vector<MoveRequest> moves;
+  std::vector<ProjectileRequest> projectiles;
+  std::vector<MeleeRequest> melee;
   // Milliseconds the message may wait on the server before it starts; past
   // it, it is not run and answered DEADLINE_EXCEEDED alone. 0: no budget.
   double budget_ms = 0;
@@ -177,6 +179,8 @@ struct TickReply {
   std::vector<RayQueryResult> rays;
   std::vector<ShotVerdict> shots;
   std::vector<MoveVerdict> moves;
+  std::vector<ProjectileVerdict> projectiles;
+  std::vector<MeleeVerdict> melee;
 };
 
 class WorldClient;
