@@ -31,6 +31,7 @@ void MovingCandidates(const Scene& scene, const Aabb& box, const QueryFilter& fi
 MovingHit CastAgainstMovingBodies(const Scene& scene, double alpha1, const Vec3& c0, const Vec3& c1,
                                   double radius, std::span<const std::uint32_t> candidates) {
   MovingHit best;
+  if (candidates.empty()) return best;  // most sub-steps, in open air
   Scene end = scene;
   end.alpha = alpha1;
   PosedBody start_pose, end_pose;
