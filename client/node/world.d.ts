@@ -462,7 +462,9 @@ export interface TickParts {
   query?: QueryWorldRequest;
   shots?: Shot[];
   moves?: Move[];
-  /** As VerdictOptions.allOrNothing, for this message's shots and moves. */
+  projectiles?: Projectile[];
+  melee?: Melee[];
+  /** As VerdictOptions.allOrNothing, for this message's shots, moves, projectiles and melee. */
   allOrNothing?: boolean;
   shotsPacked?: PackedShots;
   raysPacked?: {rays: ArrayLike<number>; filter?: SceneFilter};
@@ -475,6 +477,8 @@ export interface TickAnswer {
   query: QueryWorldResponse | null;
   shots: ShotVerdict[] | null;
   moves: MoveVerdict[] | null;
+  projectiles: ProjectileVerdict[] | null;
+  melee: MeleeVerdict[] | null;
   shotsPacked: ShotVerdict[] | null;
   raysPacked: PackedWorldRayHits | null;
 }

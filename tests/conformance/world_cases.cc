@@ -464,6 +464,10 @@ class Script {
       ShotsPacked(part.body);
     } else if (part.name == "moves") {
       Moves(part.body);
+    } else if (part.name == "projectiles") {
+      Projectiles(part.body);
+    } else if (part.name == "melee") {
+      Melee(part.body);
     } else {
       Fail(name_ + ": no Tick part " + part.name);
     }
@@ -1094,6 +1098,29 @@ Json TickStream() {
   return s.Done();
 }
 
+// Projectile and melee verdicts as Tick parts after a frame that sets the
+// eyes: answered as the unary calls.
+Json TickProjectiles() {
+  Script s = Arena("world/tick_projectiles", "conf-tick-projectiles");
+  using P = Script::TickPart;
+  Json eyes = Json::array();
+  for (std::int64_t id : {1, 3}) eyes.push_back({{"id", id}, {"eye", V(0, 0, 1.2)}});
+  Json shot = {{"shooter_id", 1},     {"at", At(4)},     {"origin", V(0, 0, 1.2)}, {"velocity", V(4, 0, 0)},
+               {"tick_seconds", 0.5}, {"time_limit", 2}, {"claimed", Claim(3, 1)}};
+  Json lob = shot;
+  lob["velocity"] = V(2, -3, 3);
+  lob["gravity"] = V(0, 0, -9.81);
+  lob["max_bounces"] = 1;
+  lob["restitution"] = 0.5;
+  Json arc = {{"attacker_id", 1},
+              {"arc", {{"direction", V(1, 0, 0)}, {"up", V(0, 0, 1)}, {"radius", 2.2}, {"angle", 1.0}}},
+              {"claimed", Claim(2, 1)}};
+  s.Tick({{P{"frame", {{"tick", 6}, {"bodies", eyes}}}, P{"projectiles", Json::array({shot, lob})},
+           P{"melee", Json::array({arc})}}});
+  s.Delete();
+  return s.Done();
+}
+
 }  // namespace
 
 Json BuildWorldGolden() {
@@ -1107,7 +1134,7 @@ Json BuildWorldGolden() {
             "--max_bodies_per_world=" + std::to_string(kWorldMaxBodies),
             "--max_parts_per_body=" + std::to_string(kWorldMaxParts)}},
           {"cases", cases},
-          {"stream_cases", Json::array({TickStream()})}};
+          {"stream_cases", Json::array({TickStream(), TickProjectiles()})}};
 }
 
 }  // namespace collide::conformance

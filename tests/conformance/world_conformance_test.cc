@@ -214,6 +214,10 @@ absl::Status TickMessageOf(const Json& message, TickMessage& out, convert::Decod
       ok = convert::DecodePacked(FromJson<v1::ValidateShotsPackedRequest>(request), out.shots, violations);
     } else if (part == "moves") {
       convert::DecodeMoves(FromJson<v1::ValidateMovesRequest>(request), out.moves, violations);
+    } else if (part == "projectiles") {
+      out.projectiles = convert::DecodeProjectiles(FromJson<v1::ValidateProjectilesRequest>(request));
+    } else if (part == "melee") {
+      out.melee = convert::DecodeMelee(FromJson<v1::ValidateMeleeRequest>(request));
     } else {
       return absl::InvalidArgumentError("unknown Tick part " + part);
     }
@@ -248,6 +252,14 @@ Json TickAnswerJson(const Json& message, const TickReply& reply) {
     } else if (part == "moves" && !reply.moves.empty()) {
       v1::ValidateMovesResponse r;
       for (const MoveVerdict& v : reply.moves) convert::ToProto(v, r.add_verdicts());
+      out[part] = ToJson(r);
+    } else if (part == "projectiles" && !reply.projectiles.empty()) {
+      v1::ValidateProjectilesResponse r;
+      for (const ProjectileVerdict& v : reply.projectiles) convert::ToProto(v, r.add_verdicts());
+      out[part] = ToJson(r);
+    } else if (part == "melee" && !reply.melee.empty()) {
+      v1::ValidateMeleeResponse r;
+      for (const MeleeVerdict& v : reply.melee) convert::ToProto(v, r.add_verdicts());
       out[part] = ToJson(r);
     } else {
       out[part] = nullptr;

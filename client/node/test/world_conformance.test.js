@@ -105,7 +105,7 @@ class Runner {
     const parts = {};
     for (const [part, req] of Object.entries(message)) {
       if (part === 'frame' || part === 'query') parts[part] = req;
-      else if (part === 'shots' || part === 'moves') parts[part] = req[part] || [];
+      else if (['shots', 'moves', 'projectiles', 'melee'].includes(part)) parts[part] = req[part] || [];
       else if (part === 'rays_packed') parts.rays_packed = {rays: nums(req.rays), filter: req.filter || {}};
       else if (part === 'shots_packed') {
         parts.shots_packed = {
@@ -127,6 +127,7 @@ class Runner {
       frame: as('PushFrameResponse', a.frame), query: as('QueryWorldResponse', a.query),
       rays_packed: as('CastWorldRaysPackedResponse', a.raysPacked), shots: verdicts(a.shots, 'ShotVerdict'),
       shots_packed: verdicts(a.shotsPacked, 'ShotVerdict'), moves: verdicts(a.moves, 'MoveVerdict'),
+      projectiles: verdicts(a.projectiles, 'ProjectileVerdict'), melee: verdicts(a.melee, 'MeleeVerdict'),
     };
   }
 }

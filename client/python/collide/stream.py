@@ -47,7 +47,14 @@ import grpc
 from collide.errors import CollideError
 from collide.v1 import world_pb2
 from collide.world_inputs import At, frame_to_proto
-from collide.world_results import MoveVerdict, PackedWorldRayHits, QueryResults, ShotVerdict
+from collide.world_results import (
+    MeleeVerdict,
+    MoveVerdict,
+    PackedWorldRayHits,
+    ProjectileVerdict,
+    QueryResults,
+    ShotVerdict,
+)
 
 if TYPE_CHECKING:
     from collide.world import World
@@ -68,6 +75,8 @@ class TickAnswer:
     moves: Optional[List[MoveVerdict]]
     # The world was re-created before this answer (its history lost).
     recreated: bool = False
+    projectiles: Optional[List[ProjectileVerdict]] = None
+    melee: Optional[List[MeleeVerdict]] = None
 
     def raise_for_error(self) -> "TickAnswer":
         if self.error is not None:
@@ -86,7 +95,10 @@ class TickAnswer:
                    [ShotVerdict.from_proto(v) for v in r.shots_packed.verdicts] if r.HasField("shots_packed")
                    else None,
                    [MoveVerdict.from_proto(v) for v in r.moves.verdicts] if r.HasField("moves") else None,
-                   recreated)
+                   recreated,
+                   [ProjectileVerdict.from_proto(v) for v in r.projectiles.verdicts]
+                   if r.HasField("projectiles") else None,
+                   [MeleeVerdict.from_proto(v) for v in r.melee.verdicts] if r.HasField("melee") else None)
 
 
 _CODES = {c.value[0]: c for c in grpc.StatusCode}
@@ -131,6 +143,7 @@ class _Sequencer:
               overlaps: Iterable[Any] = (), rays: Optional[Iterable[float]] = None, rays_at: At = None,
               rays_mask: int = 0, rays_ignore: Sequence[int] = (), shots: Iterable[Any] = (),
               shots_packed: Optional[Dict[str, Any]] = None, moves: Iterable[Any] = (),
+              projectiles: Iterable[Any] = (), melee: Iterable[Any] = (),
               all_or_nothing: bool = False, budget_ms: Optional[float] = None) -> world_pb2.TickRequest:
         w = self.world
         request = world_pb2.TickRequest(budget_ms=self.budget_ms if budget_ms is None else budget_ms)
@@ -149,6 +162,12 @@ class _Sequencer:
         moves_request = w.moves_request(moves, all_or_nothing=all_or_nothing)
         if len(moves_request.moves):
             request.moves.CopyFrom(moves_request)
+        projectiles_request = w.projectiles_request(projectiles, all_or_nothing=all_or_nothing)
+        if len(projectiles_request.projectiles):
+            request.projectiles.CopyFrom(projectiles_request)
+        melee_request = w.melee_request(melee, all_or_nothing=all_or_nothing)
+        if len(melee_request.melee):
+            request.melee.CopyFrom(melee_request)
         return request
 
     def number(self, request: world_pb2.TickRequest) -> bool:

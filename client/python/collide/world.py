@@ -224,16 +224,24 @@ class World:
                              all_or_nothing: bool = False) -> List[ProjectileVerdict]:
         """Projectile verdicts (Projectile, collide.v1.Projectile or its
         dict), in order (docs/projectiles.md); bad ones as validate_shots'."""
-        request = world_pb2.ValidateProjectilesRequest(
+        request = self.projectiles_request(projectiles, all_or_nothing=all_or_nothing)
+        return [ProjectileVerdict.from_proto(v) for v in self.call("ValidateProjectiles", request).verdicts]
+
+    def projectiles_request(self, projectiles: Iterable[Any], *,
+                            all_or_nothing: bool = False) -> world_pb2.ValidateProjectilesRequest:
+        return world_pb2.ValidateProjectilesRequest(
             world_id=self.world_id, projectiles=[projectile_to_proto(p) for p in projectiles],
             all_or_nothing=all_or_nothing)
-        return [ProjectileVerdict.from_proto(v) for v in self.call("ValidateProjectiles", request).verdicts]
 
     def validate_melee(self, swings: Iterable[Any], *, all_or_nothing: bool = False) -> List[MeleeVerdict]:
         """Melee verdicts (Melee, collide.v1.Melee or its dict), in order."""
-        request = world_pb2.ValidateMeleeRequest(world_id=self.world_id, melee=[melee_to_proto(m) for m in swings],
-                                                 all_or_nothing=all_or_nothing)
+        request = self.melee_request(swings, all_or_nothing=all_or_nothing)
         return [MeleeVerdict.from_proto(v) for v in self.call("ValidateMelee", request).verdicts]
+
+    def melee_request(self, swings: Iterable[Any], *,
+                      all_or_nothing: bool = False) -> world_pb2.ValidateMeleeRequest:
+        return world_pb2.ValidateMeleeRequest(world_id=self.world_id, melee=[melee_to_proto(m) for m in swings],
+                                              all_or_nothing=all_or_nothing)
 
     # -- the tick stream --------------------------------------------------------
 

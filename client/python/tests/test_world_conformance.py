@@ -171,7 +171,7 @@ class Runner:
                 args.update(_rays_args(req))
             elif part == "shots_packed":
                 args["shots_packed"] = _shots_packed_args(req)
-            elif part in ("shots", "moves"):
+            elif part in ("shots", "moves", "projectiles", "melee"):
                 args[part] = req.get(part, [])
             else:
                 raise ValueError(f"unknown Tick part {part}")
@@ -182,7 +182,9 @@ def _tick_answer(a):
     """A TickAnswer as golden JSON (a part that did not run: None)."""
     return {"frame": None if a.oldest_tick is None else {"oldest_tick": a.oldest_tick},
             "query": a.query and _query(a.query), "rays_packed": a.rays_packed and _packed(a.rays_packed),
-            "shots": _verdicts(a.shots), "shots_packed": _verdicts(a.shots_packed), "moves": _verdicts(a.moves)}
+            "shots": _verdicts(a.shots), "shots_packed": _verdicts(a.shots_packed), "moves": _verdicts(a.moves),
+            "projectiles": None if a.projectiles is None else {"verdicts": [_projectile(v) for v in a.projectiles]},
+            "melee": None if a.melee is None else {"verdicts": [_melee(v) for v in a.melee]}}
 
 
 def _query_args(req):
