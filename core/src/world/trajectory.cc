@@ -19,17 +19,23 @@ double Phi2(double x) {
 
 }  // namespace
 
+// Without drag the same values (phi1(0) = 1, phi2(0) = 1/2, e^0 = 1 exactly)
+// without the exponentials: most projectiles have none.
 Vec3 Trajectory::Position(double t) const {
   const double dt = t - t0, x = drag * dt;
+  if (drag == 0.0) return p0 + v0 * dt + gravity * (dt * dt * 0.5);
   return p0 + v0 * (dt * Phi1(x)) + gravity * (dt * dt * Phi2(x));
 }
 
 Vec3 Trajectory::Velocity(double t) const {
   const double dt = t - t0, x = drag * dt;
+  if (drag == 0.0) return v0 + gravity * dt;
   return v0 * std::exp(-x) + gravity * (dt * Phi1(x));
 }
 
-Vec3 Trajectory::Acceleration(double t) const { return (gravity - v0 * drag) * std::exp(-drag * (t - t0)); }
+Vec3 Trajectory::Acceleration(double t) const {
+  return drag == 0.0 ? gravity : (gravity - v0 * drag) * std::exp(-drag * (t - t0));
+}
 
 double Trajectory::ChordStep(double t, double tolerance) const {
   const double a = Length(Acceleration(t));
