@@ -16,17 +16,19 @@
 //   so that the curve stays within chord_tolerance of the chord (the linear
 //   interpolation error |a| h^2 / 8). Each chord is cut again where a frame
 //   lies, where the bodies' interpolation changes. The projectile is swept
-//   along the chord as a sphere of radius + chord_tolerance: exact sweeps
-//   (ShapeCast) against static triangles and primitives, and against each
-//   body part in the part's own frame (the chord's endpoints taken into the
-//   part's frame at the sub-step's ends: exact for parts that translate; a
-//   part turning by theta over the sub-step adds at most |d| (1 -
-//   cos(theta / 2)), d the projectile's offset from the part frame).
+//   along the chord as a sphere of radius + chord_tolerance with exact
+//   sweeps (ShapeCast) against static triangles and primitives, and as a
+//   sphere of radius + 2 chord_tolerance against each body part in the
+//   part's own frame: the chord's ends taken into the part's frame at the
+//   sub-step's ends, exact for parts that translate; a turning part's
+//   sub-step is cut into pieces whose relative chords stay within
+//   chord_tolerance of the relative arc (up to 64 pieces: moving_cast.h).
 // - Accuracy contract. No tunnelling: whatever the curve's sphere of
 //   `radius` touches, the swept sphere touches no later. The reported time
 //   is at most the true first contact, and at the reported time the true
-//   projectile is within radius + 2 chord_tolerance of what it hit (a hit
-//   within chord_tolerance of grazing counts: it favours the shooter by at
+//   projectile is within radius + 2 chord_tolerance of the static, or
+//   radius + 3 chord_tolerance of the body part, it hit (a graze within
+//   chord_tolerance, 2 for a part, counts: it favours the shooter by at
 //   most that much, as a shot's tolerance does).
 // - Bounces. A static met with bounces left reflects the velocity about the
 //   contact normal n: v' = v - (1 + e)(v . n) n (tangential kept, normal

@@ -23,15 +23,20 @@ struct MovingHit {
 void MovingCandidates(const Scene& scene, const Aabb& box, const QueryFilter& filter,
                       std::vector<std::uint32_t>& out);
 
+// The most pieces a turning body's sub-step is cut into.
+inline constexpr int kMaxTurnPieces = 64;
+
 // The first contact of a sphere of `radius` whose centre moves straight from
 // c0 to c1 while the `candidates` of `scene` (s0, s1 and alpha at the start)
 // move on to their poses at `alpha1`. Each body is culled by its origin's
 // straight path and the radius holding its parts; each part sees the
-// sphere's path in its own frame, from c0 in its frame at the start to c1
-// in its frame at the end: one exact ShapeCast of that relative motion.
-// Ties by TargetLess.
+// sphere's path in its own frame, from its start in the part's frame at the
+// piece's start to its end in the part's frame at the piece's end: one exact
+// ShapeCast of that relative motion. A turning body is cut into pieces
+// (at most kMaxTurnPieces) whose relative chords stay within `tolerance` of
+// the relative arc (moving_cast.cc). Ties by TargetLess.
 MovingHit CastAgainstMovingBodies(const Scene& scene, double alpha1, const Vec3& c0, const Vec3& c1,
-                                  double radius, std::span<const std::uint32_t> candidates);
+                                  double radius, double tolerance, std::span<const std::uint32_t> candidates);
 
 }  // namespace collide::internal
 

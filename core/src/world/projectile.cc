@@ -247,7 +247,11 @@ class Flight {
         scene.s1 = history_[frame_ + 1].get();
         scene.alpha = std::clamp((u - f0) / (f1 - f0), 0.0, 1.0);
         const double alpha1 = std::clamp((end - f0) / (f1 - f0), 0.0, 1.0);
-        const Vec3 c0 = chord(u), c1 = chord(end), r{radius, radius, radius};
+        // Bodies see the sphere grown by one more chord tolerance: the
+        // relative chords of a turning part stay within it of their arc
+        // (moving_cast.h).
+        const double grown = radius + p_.chord_tolerance;
+        const Vec3 c0 = chord(u), c1 = chord(end), r{grown, grown, grown};
         const Aabb box{Min(c0, c1) - r, Max(c0, c1) + r};
         if (candidates_frame_ != frame_ || !Contains(candidates_box_, box)) {
           const double g = speed * (f1 - f0);
@@ -256,7 +260,7 @@ class Flight {
           candidates_frame_ = frame_;
         }
         const internal::MovingHit m =
-            internal::CastAgainstMovingBodies(scene, alpha1, c0, c1, radius, candidates_);
+            internal::CastAgainstMovingBodies(scene, alpha1, c0, c1, grown, p_.chord_tolerance, candidates_);
         if (m.hit) {
           when = u + m.t * (end - u);
           return m;

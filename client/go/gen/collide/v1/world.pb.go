@@ -6099,10 +6099,12 @@ func (x *RecordedCall) GetResponse() *TickResponse {
 // the air then, it is IN_FLIGHT (ask again with the same launch next tick).
 // Accuracy: the flight is cut into chords within chord_tolerance of the
 // curve, each swept as a sphere of radius + chord_tolerance against every
-// static and, frame interval by interval, every part in its own frame: no
+// static and, frame interval by interval, of radius + 2 chord_tolerance
+// against every part in its own frame (a turning part's interval cut so
+// that its relative chords stay within chord_tolerance of their arc): no
 // hit is missed at any speed or tick rate; a reported hit is no later than
 // the true first contact and the projectile then lies within radius + 2
-// chord_tolerance of what it hit.
+// chord_tolerance of a static it hit, radius + 3 chord_tolerance of a part.
 type Projectile struct {
 	state         protoimpl.MessageState
 	sizeCache     protoimpl.SizeCache
