@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "bullet_mesh.h"
+#include "collide/melee.h"
+#include "collide/projectile.h"
 #include "collide/query.h"
 #include "collide/world.h"
 #include "support/player_hitboxes.h"
@@ -48,6 +50,7 @@ MeshData Level() {
 WorldSettings Settings() {
   WorldSettings s;
   s.history_ticks = kTicks;
+  s.max_rewind_ticks = kTicks;  // projectiles launched 2 s back (shots rewind <= 30 ticks).
   s.max_origin_offset = 64;
   s.skin_width = 0.25;
   return s;
@@ -62,6 +65,8 @@ struct Scene {
   std::vector<std::vector<Pose>> poses;  // the bench's own history: [tick - 1][player].
   std::vector<ShotRequest> shots;
   std::vector<MoveRequest> moves;
+  std::vector<ProjectileRequest> rockets, grenades;
+  std::vector<MeleeRequest> swings;
 
   Scene() {
     mesh = std::make_shared<const TriangleMesh>(Level());
@@ -140,6 +145,38 @@ struct Scene {
       m.slide = true;
       moves.push_back(m);
     }
+    for (int k = 0; k < kRequests / 4; ++k) {
+      // Launched 127 ticks (1.98 s at 64 Hz) before the latest frame from a
+      // player's eye, upwards at 20-45 degrees in any direction.
+      ProjectileRequest p;
+      p.shooter = 1 + static_cast<std::int64_t>(rng() % kPlayers);
+      p.at = Time{1, uniform(0, 1)};
+      p.origin = world->BodyPoseAt(p.shooter, p.at)->position + Vec3{0, 0, 46};
+      const double yaw = uniform(0, 6.283), pitch = uniform(0.35, 0.8);
+      const Vec3 dir{std::cos(yaw) * std::cos(pitch), std::sin(yaw) * std::cos(pitch), std::sin(pitch)};
+      p.tick_seconds = 1.0 / 64;
+      p.time_limit = 2.0;
+      // A rocket (900 units/s, straight, stops at the first hit) and a
+      // grenade (700 units/s, g = 800, bouncing until its 2 s fuse).
+      p.velocity = dir * 900.0;
+      p.radius = 3;
+      rockets.push_back(p);
+      p.velocity = dir * 700.0;
+      p.gravity = {0, 0, -800};
+      p.restitution = 0.6;
+      p.max_bounces = kMaxProjectileBounces;
+      grenades.push_back(p);
+      // A 120-degree swing of 64 units at the nearest direction of a target.
+      MeleeRequest m;
+      m.attacker = p.shooter;
+      m.at = Time{kTicks - 1 - static_cast<std::int64_t>(rng() % 20), uniform(0, 1)};
+      const std::int64_t target = m.attacker % kPlayers + 1;
+      const Vec3 eye = world->BodyPoseAt(m.attacker, m.at)->position + Vec3{0, 0, 46};
+      m.reach =
+          MeleeArc{world->BodyPoseAt(target, m.at)->position + Vec3{0, 0, 46} - eye, {0, 0, 1}, 64, 2.094};
+      m.claim = ShotClaim{target, 0};
+      swings.push_back(m);
+    }
   }
 
   // The bench's own rewind: the players' poses at `at` (nlerp, as the world).
@@ -205,6 +242,40 @@ void BM_MoveModelCollide(benchmark::State& state) {
   CountCodes(state, s.world->ValidateMoves(moves), MoveCodeName);
 }
 BENCHMARK(BM_MoveModelCollide);
+
+// Projectile verdicts (docs/projectiles.md), per projectile: a 2 s flight
+// at 64 Hz (chords of one tick: 127 of them with the body casts, fewer when
+// it hits first).
+void BM_ProjectileRocket(benchmark::State& state) {
+  const Scene& s = TheScene();
+  for (auto _ : state) benchmark::DoNotOptimize(s.world->ValidateProjectiles(s.rockets));
+  Report(state, s.rockets.size());
+  CountCodes(state, s.world->ValidateProjectiles(s.rockets), ProjectileCodeName);
+}
+BENCHMARK(BM_ProjectileRocket);
+
+void BM_ProjectileGrenade2s(benchmark::State& state) {
+  const Scene& s = TheScene();
+  for (auto _ : state) benchmark::DoNotOptimize(s.world->ValidateProjectiles(s.grenades));
+  Report(state, s.grenades.size());
+  CountCodes(state, s.world->ValidateProjectiles(s.grenades), ProjectileCodeName);
+  double bounces = 0, seconds = 0;
+  for (const ProjectileVerdict& v : s.world->ValidateProjectiles(s.grenades)) {
+    bounces += static_cast<double>(v.bounces.size());
+    seconds += v.seconds;
+  }
+  state.counters["bounces"] = bounces / s.grenades.size();
+  state.counters["flight_s"] = seconds / s.grenades.size();
+}
+BENCHMARK(BM_ProjectileGrenade2s);
+
+void BM_MeleeArc(benchmark::State& state) {
+  const Scene& s = TheScene();
+  for (auto _ : state) benchmark::DoNotOptimize(s.world->ValidateMelee(s.swings));
+  Report(state, s.swings.size());
+  CountCodes(state, s.world->ValidateMelee(s.swings), ShotCodeName);
+}
+BENCHMARK(BM_MeleeArc);
 
 // Every hitbox placed at the rewound time and ray cast; the mesh by its BVH.
 void BM_ShotBruteForce(benchmark::State& state) {

@@ -11,6 +11,7 @@
 #include "convert/world_explain.h"
 #include "convert/world_items.h"
 #include "convert/world_packed.h"
+#include "convert/world_projectiles.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
 #include "google/protobuf/arena.h"
@@ -229,6 +230,39 @@ CallOutcome RunMoves(WorldAccess& world, const WorldCallLimits& limits,
   return std::nullopt;
 }
 
+// The verdicts into `response`, or with all_or_nothing and any bad item,
+// INVALID_ARGUMENT naming every bad field ("projectiles[2].velocity").
+template <typename Verdict, typename Response>
+CallOutcome AnswerVerdicts(const char* list, std::vector<Verdict>& verdicts, bool all_or_nothing,
+                           Response* response) {
+  ViolationList violations;
+  for (std::size_t i = 0; all_or_nothing && i < verdicts.size(); ++i) {
+    if (!verdicts[i].problems.empty()) AddItemProblems(list, i, verdicts[i].problems, violations);
+  }
+  if (!violations.empty()) return InvalidFields(std::move(violations));
+  for (const Verdict& v : verdicts) ToProto(v, response->add_verdicts());
+  return std::nullopt;
+}
+
+CallOutcome RunProjectiles(WorldAccess& world, const WorldCallLimits& limits,
+                           const v1::ValidateProjectilesRequest& request,
+                           v1::ValidateProjectilesResponse* response) {
+  if (CallOutcome refused = CheckItems(RequestItems(request), limits.max_items_per_request)) return refused;
+  const std::vector<ProjectileRequest> projectiles = DecodeProjectiles(request);
+  std::vector<ProjectileVerdict> verdicts;
+  world.Read([&](const World& w) { verdicts = w.ValidateProjectiles(projectiles); });
+  return AnswerVerdicts("projectiles", verdicts, request.all_or_nothing(), response);
+}
+
+CallOutcome RunMelee(WorldAccess& world, const WorldCallLimits& limits,
+                     const v1::ValidateMeleeRequest& request, v1::ValidateMeleeResponse* response) {
+  if (CallOutcome refused = CheckItems(RequestItems(request), limits.max_items_per_request)) return refused;
+  const std::vector<MeleeRequest> melee = DecodeMelee(request);
+  std::vector<MeleeVerdict> verdicts;
+  world.Read([&](const World& w) { verdicts = w.ValidateMelee(melee); });
+  return AnswerVerdicts("melee", verdicts, request.all_or_nothing(), response);
+}
+
 CallOutcome RunBodies(WorldAccess& world, const WorldCallLimits& limits, const v1::GetBodiesRequest& request,
                       v1::GetBodiesResponse* response) {
   if (CallOutcome refused = CheckItems(RequestItems(request), limits.max_items_per_request)) return refused;
@@ -287,6 +321,11 @@ CallOutcome RunTickParts(WorldAccess& world, const WorldCallLimits& limits, cons
       return RunPart("moves", with(RunMoves), request.moves(), &R::mutable_moves, response);
     });
   }
+  if (!refused && request.has_projectiles())
+    refused = RunPart("projectiles", with(RunProjectiles), request.projectiles(), &R::mutable_projectiles,
+                      response);
+  if (!refused && request.has_melee())
+    refused = RunPart("melee", with(RunMelee), request.melee(), &R::mutable_melee, response);
   // After every other part: the bodies as this message's frame left them.
   if (!refused && request.has_bodies())
     refused = RunPart("bodies", with(RunBodies), request.bodies(), &R::mutable_bodies, response);

@@ -1,6 +1,6 @@
 // The world calls as one world runs them: decode -> core World -> encode for
 // each part of a Tick message (frame, query, rays_packed, shots,
-// shots_packed, moves, bodies), and the message's parts in their order. The server's
+// shots_packed, moves, projectiles, melee, bodies), and the message's parts in their order. The server's
 // handlers (server/world_service.cc: locks, admission, limits and memory
 // accounting around these) and a replay of a recording (record/replay.h)
 // both run these functions, so that a replay answers a recorded call with
@@ -74,6 +74,11 @@ CallOutcome RunShotsPacked(WorldAccess& world, const WorldCallLimits& limits,
                            v1::ValidateShotsResponse* response);
 CallOutcome RunMoves(WorldAccess& world, const WorldCallLimits& limits,
                      const v1::ValidateMovesRequest& request, v1::ValidateMovesResponse* response);
+CallOutcome RunProjectiles(WorldAccess& world, const WorldCallLimits& limits,
+                           const v1::ValidateProjectilesRequest& request,
+                           v1::ValidateProjectilesResponse* response);
+CallOutcome RunMelee(WorldAccess& world, const WorldCallLimits& limits,
+                     const v1::ValidateMeleeRequest& request, v1::ValidateMeleeResponse* response);
 CallOutcome RunBodies(WorldAccess& world, const WorldCallLimits& limits, const v1::GetBodiesRequest& request,
                       v1::GetBodiesResponse* response);
 

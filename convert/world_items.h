@@ -1,6 +1,7 @@
 // The items of a world request, as admission (--max_items_in_flight) and
-// --max_items_per_request count them: queries, rays, shots, moves; a frame's
-// body updates; a Tick message's parts added up.
+// --max_items_per_request count them: queries, rays, shots, moves, swings,
+// projectiles (kProjectileItems each); a frame's body updates; a Tick
+// message's parts added up.
 #ifndef COLLIDE_CONVERT_WORLD_ITEMS_H_
 #define COLLIDE_CONVERT_WORLD_ITEMS_H_
 
@@ -36,9 +37,19 @@ inline std::size_t RequestItems(const v1::ValidateMovesRequest& r) {
 inline std::size_t RequestItems(const v1::GetBodiesRequest& r) {
   return std::max<std::size_t>(1, static_cast<std::size_t>(r.body_ids_size()));
 }
+// A projectile's flight is many sweeps (about a hundred shots' work for 2 s
+// at 64 Hz: bench/README.md), so it counts as this many items.
+inline constexpr std::size_t kProjectileItems = 16;
+inline std::size_t RequestItems(const v1::ValidateProjectilesRequest& r) {
+  return static_cast<std::size_t>(r.projectiles_size()) * kProjectileItems;
+}
+inline std::size_t RequestItems(const v1::ValidateMeleeRequest& r) {
+  return static_cast<std::size_t>(r.melee_size());
+}
 inline std::size_t RequestItems(const v1::TickRequest& r) {
   return RequestItems(r.frame()) + RequestItems(r.query()) + RequestItems(r.rays_packed()) +
          RequestItems(r.shots()) + RequestItems(r.shots_packed()) + RequestItems(r.moves()) +
+         RequestItems(r.projectiles()) + RequestItems(r.melee()) +
          (r.has_bodies() ? RequestItems(r.bodies()) : 0);
 }
 

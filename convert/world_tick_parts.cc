@@ -24,6 +24,15 @@ void AsTickPart(const v1::ValidateMovesRequest& in, v1::TickRequest* out) {
   out->mutable_moves()->clear_world_id();
 }
 
+void AsTickPart(const v1::ValidateProjectilesRequest& in, v1::TickRequest* out) {
+  *out->mutable_projectiles() = in;
+  out->mutable_projectiles()->clear_world_id();
+}
+void AsTickPart(const v1::ValidateMeleeRequest& in, v1::TickRequest* out) {
+  *out->mutable_melee() = in;
+  out->mutable_melee()->clear_world_id();
+}
+
 void AsTickAnswer(const v1::PushFrameRequest&, const v1::PushFrameResponse& in, v1::TickResponse* out) {
   *out->mutable_frame() = in;
 }
@@ -45,6 +54,15 @@ void AsTickAnswer(const v1::ValidateShotsPackedRequest&, const v1::ValidateShots
 void AsTickAnswer(const v1::ValidateMovesRequest&, const v1::ValidateMovesResponse& in,
                   v1::TickResponse* out) {
   *out->mutable_moves() = in;
+}
+
+void AsTickAnswer(const v1::ValidateProjectilesRequest&, const v1::ValidateProjectilesResponse& in,
+                  v1::TickResponse* out) {
+  *out->mutable_projectiles() = in;
+}
+void AsTickAnswer(const v1::ValidateMeleeRequest&, const v1::ValidateMeleeResponse& in,
+                  v1::TickResponse* out) {
+  *out->mutable_melee() = in;
 }
 
 }  // namespace collide::convert

@@ -18,6 +18,8 @@ void AsTickPart(const v1::CastWorldRaysPackedRequest& in, v1::TickRequest* out);
 void AsTickPart(const v1::ValidateShotsRequest& in, v1::TickRequest* out);
 void AsTickPart(const v1::ValidateShotsPackedRequest& in, v1::TickRequest* out);
 void AsTickPart(const v1::ValidateMovesRequest& in, v1::TickRequest* out);
+void AsTickPart(const v1::ValidateProjectilesRequest& in, v1::TickRequest* out);
+void AsTickPart(const v1::ValidateMeleeRequest& in, v1::TickRequest* out);
 
 // The part's name in a Tick message, as its errors are prefixed ("shots";
 // "" for the frame, whose paths start "frame." already).
@@ -27,6 +29,8 @@ inline const char* TickPartName(const v1::CastWorldRaysPackedRequest&) { return 
 inline const char* TickPartName(const v1::ValidateShotsRequest&) { return "shots"; }
 inline const char* TickPartName(const v1::ValidateShotsPackedRequest&) { return "shots_packed"; }
 inline const char* TickPartName(const v1::ValidateMovesRequest&) { return "moves"; }
+inline const char* TickPartName(const v1::ValidateProjectilesRequest&) { return "projectiles"; }
+inline const char* TickPartName(const v1::ValidateMeleeRequest&) { return "melee"; }
 
 // The answer of the request's part (`request` picks ValidateShots' `shots`
 // or ValidateShotsPacked's `shots_packed`).
@@ -39,6 +43,10 @@ void AsTickAnswer(const v1::ValidateShotsRequest&, const v1::ValidateShotsRespon
 void AsTickAnswer(const v1::ValidateShotsPackedRequest&, const v1::ValidateShotsResponse& in,
                   v1::TickResponse* out);
 void AsTickAnswer(const v1::ValidateMovesRequest&, const v1::ValidateMovesResponse& in,
+                  v1::TickResponse* out);
+void AsTickAnswer(const v1::ValidateProjectilesRequest&, const v1::ValidateProjectilesResponse& in,
+                  v1::TickResponse* out);
+void AsTickAnswer(const v1::ValidateMeleeRequest&, const v1::ValidateMeleeResponse& in,
                   v1::TickResponse* out);
 
 }  // namespace collide::convert

@@ -39,19 +39,26 @@ std::size_t AnsweredItems(const v1::CastWorldRaysPackedResponse& r) { return r.h
 std::size_t AnsweredItems(const v1::ValidateShotsResponse& r) { return r.verdicts_size(); }
 std::size_t AnsweredItems(const v1::ValidateMovesResponse& r) { return r.verdicts_size(); }
 std::size_t AnsweredItems(const v1::GetBodiesResponse& r) { return r.bodies_size(); }
+std::size_t AnsweredItems(const v1::ValidateProjectilesResponse& r) { return r.verdicts_size(); }
+std::size_t AnsweredItems(const v1::ValidateMeleeResponse& r) { return r.verdicts_size(); }
 std::size_t AnsweredItems(const v1::TickResponse& r) {
   return AnsweredItems(r.query()) + AnsweredItems(r.rays_packed()) + AnsweredItems(r.shots()) +
-         AnsweredItems(r.shots_packed()) + AnsweredItems(r.moves()) + AnsweredItems(r.bodies());
+         AnsweredItems(r.shots_packed()) + AnsweredItems(r.moves()) + AnsweredItems(r.projectiles()) +
+         AnsweredItems(r.melee()) + AnsweredItems(r.bodies());
 }
 
 void WorldMetrics::Count(const v1::PushFrameResponse&) { frames_.fetch_add(1, std::memory_order_relaxed); }
 void WorldMetrics::Count(const v1::ValidateShotsResponse& r) { CountCodes(r.verdicts(), shots_); }
 void WorldMetrics::Count(const v1::ValidateMovesResponse& r) { CountCodes(r.verdicts(), moves_); }
+void WorldMetrics::Count(const v1::ValidateProjectilesResponse& r) { CountCodes(r.verdicts(), projectiles_); }
+void WorldMetrics::Count(const v1::ValidateMeleeResponse& r) { CountCodes(r.verdicts(), melee_); }
 void WorldMetrics::Count(const v1::TickResponse& r) {
   if (r.has_frame()) Count(r.frame());
   Count(r.shots());
   Count(r.shots_packed());
   Count(r.moves());
+  Count(r.projectiles());
+  Count(r.melee());
 }
 
 void WorldMetrics::LogAccess(std::string_view rpc, std::string_view world, std::size_t items,
@@ -97,6 +104,12 @@ std::string WorldMetrics::Render() const {
   verdicts(
       "collide_world_move_verdicts_total", "Move verdicts answered, by code.", moves_,
       [](int c) { return v1::MoveCode_Name(c); }, "MOVE_CODE_");
+  verdicts(
+      "collide_world_projectile_verdicts_total", "Projectile verdicts answered, by code.", projectiles_,
+      [](int c) { return v1::ProjectileCode_Name(c); }, "PROJECTILE_CODE_");
+  verdicts(
+      "collide_world_melee_verdicts_total", "Melee verdicts answered, by code.", melee_,
+      [](int c) { return v1::ShotCode_Name(c); }, "SHOT_CODE_");
   return out;
 }
 

@@ -30,6 +30,8 @@ std::size_t AnsweredItems(const v1::CastWorldRaysPackedResponse& response);
 std::size_t AnsweredItems(const v1::ValidateShotsResponse& response);
 std::size_t AnsweredItems(const v1::ValidateMovesResponse& response);
 std::size_t AnsweredItems(const v1::GetBodiesResponse& response);
+std::size_t AnsweredItems(const v1::ValidateProjectilesResponse& response);
+std::size_t AnsweredItems(const v1::ValidateMeleeResponse& response);
 std::size_t AnsweredItems(const v1::TickResponse& response);  // Of its parts.
 inline std::size_t AnsweredItems(const google::protobuf::Message&) { return 0; }
 
@@ -68,6 +70,8 @@ class WorldMetrics {
   void Count(const v1::PushFrameResponse& response);
   void Count(const v1::ValidateShotsResponse& response);
   void Count(const v1::ValidateMovesResponse& response);
+  void Count(const v1::ValidateProjectilesResponse& response);
+  void Count(const v1::ValidateMeleeResponse& response);
   void Count(const v1::TickResponse& response);  // Each part as its unary answer.
   void Count(const google::protobuf::Message&) {}
 
@@ -80,6 +84,8 @@ class WorldMetrics {
   std::atomic<std::int64_t> frames_{0};
   std::array<std::atomic<std::int64_t>, v1::ShotCode_ARRAYSIZE> shots_{};  // By code.
   std::array<std::atomic<std::int64_t>, v1::MoveCode_ARRAYSIZE> moves_{};
+  std::array<std::atomic<std::int64_t>, v1::ProjectileCode_ARRAYSIZE> projectiles_{};
+  std::array<std::atomic<std::int64_t>, v1::ShotCode_ARRAYSIZE> melee_{};
 };
 
 }  // namespace collide::server

@@ -21,6 +21,7 @@
 #include "convert/packed.h"
 #include "convert/world_calls.h"
 #include "convert/world_packed.h"
+#include "convert/world_projectiles.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
 #include "grpcpp/support/proto_buffer_reader.h"
@@ -388,6 +389,18 @@ Outcome WorldService::Run(WorldEntry& entry, const v1::GetBodiesRequest& request
   return convert::RunBodies(world, call_limits_, request, response);
 }
 
+Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateProjectilesRequest& request,
+                          v1::ValidateProjectilesResponse* response) {
+  EntryAccess world(registry_, entry);
+  return convert::RunProjectiles(world, call_limits_, request, response);
+}
+
+Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateMeleeRequest& request,
+                          v1::ValidateMeleeResponse* response) {
+  EntryAccess world(registry_, entry);
+  return convert::RunMelee(world, call_limits_, request, response);
+}
+
 Outcome WorldService::InWorld(const Caller& caller, const std::string& world_id, std::size_t items,
                               absl::FunctionRef<Outcome(WorldEntry&)> run) {
   const AdmissionGuard admitted(config_.admission, Charged(items, config_.max_items_per_request));
@@ -562,6 +575,19 @@ grpc::ServerUnaryReactor* WorldService::GetBodies(grpc::CallbackServerContext* c
   return ServeRaw<v1::GetBodiesRequest, v1::GetBodiesResponse>(context, request, response);
 }
 
+grpc::ServerUnaryReactor* WorldService::ValidateProjectiles(grpc::CallbackServerContext* context,
+                                                            const grpc::ByteBuffer* request,
+                                                            grpc::ByteBuffer* response) {
+  return ServeRaw<v1::ValidateProjectilesRequest, v1::ValidateProjectilesResponse>(context, request,
+                                                                                   response);
+}
+
+grpc::ServerUnaryReactor* WorldService::ValidateMelee(grpc::CallbackServerContext* context,
+                                                      const grpc::ByteBuffer* request,
+                                                      grpc::ByteBuffer* response) {
+  return ServeRaw<v1::ValidateMeleeRequest, v1::ValidateMeleeResponse>(context, request, response);
+}
+
 Outcome WorldService::RunTick(const std::string& owner, const std::string& world,
                               const v1::TickRequest& request, std::chrono::steady_clock::time_point read_at,
                               v1::TickResponse* response) {
@@ -590,6 +616,8 @@ Outcome WorldService::RunTick(const std::string& owner, const std::string& world
   check_id("shots_packed", request.has_shots_packed(), request.shots_packed().world_id());
   check_id("moves", request.has_moves(), request.moves().world_id());
   check_id("bodies", request.has_bodies(), request.bodies().world_id());
+  check_id("projectiles", request.has_projectiles(), request.projectiles().world_id());
+  check_id("melee", request.has_melee(), request.melee().world_id());
   if (!violations.empty()) return InvalidFields(std::move(violations));
 
   // The message's parts together, as one unary call: over

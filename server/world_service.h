@@ -104,7 +104,9 @@ using WorldServiceBase = v1::WorldService::WithCallbackMethod_WatchAudit<
                                 v1::WorldService::WithRawCallbackMethod_ValidateShotsPacked<
                                     v1::WorldService::WithRawCallbackMethod_ValidateMoves<
                                         v1::WorldService::WithRawCallbackMethod_GetBodies<
-                                            v1::WorldService::Service>>>>>>>>>>>>>;
+                                            v1::WorldService::WithRawCallbackMethod_ValidateProjectiles<
+                                                v1::WorldService::WithRawCallbackMethod_ValidateMelee<
+                                                    v1::WorldService::Service>>>>>>>>>>>>>>>;
 
 class WorldService final : public WorldServiceBase {
  public:
@@ -140,6 +142,12 @@ class WorldService final : public WorldServiceBase {
                                           grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* GetBodies(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
                                       grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ValidateProjectiles(grpc::CallbackServerContext* context,
+                                                const grpc::ByteBuffer* request,
+                                                grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ValidateMelee(grpc::CallbackServerContext* context,
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
 
   grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* Tick(
       grpc::CallbackServerContext* context) override;
@@ -231,6 +239,10 @@ class WorldService final : public WorldServiceBase {
   Outcome Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
               v1::ValidateMovesResponse* response);
   Outcome Run(WorldEntry& entry, const v1::GetBodiesRequest& request, v1::GetBodiesResponse* response);
+  Outcome Run(WorldEntry& entry, const v1::ValidateProjectilesRequest& request,
+              v1::ValidateProjectilesResponse* response);
+  Outcome Run(WorldEntry& entry, const v1::ValidateMeleeRequest& request,
+              v1::ValidateMeleeResponse* response);
 
   // Run, and on a world with a journal, the call in its Tick message form
   // recorded (its calls one at a time) and its verdicts audited.

@@ -49,8 +49,9 @@ class TickStream {
     this._done.catch(() => {});  // surfaced through end() and the pending promises
   }
 
-  // parts: {frame, query, shots, moves, shots_packed, rays_packed} as the
-  // World methods take them (shots and moves as arrays; shots_packed as
+  // parts: {frame, query, shots, moves, projectiles, melee, shots_packed,
+  // rays_packed} as the World methods take them (shots, moves, projectiles
+  // and melee as arrays; shots_packed as
   // validateShotsPacked's object; rays_packed {rays, filter}).
   // options.budgetMs: how long the message may wait on the server before it
   // is answered DEADLINE_EXCEEDED unrun (default: the stream's).
@@ -97,6 +98,10 @@ class TickStream {
     const allOrNothing = Boolean(parts.allOrNothing);
     if (parts.shots) m.shots = proto({world_id: id, shots: parts.shots, all_or_nothing: allOrNothing}, 'ValidateShotsRequest');
     if (parts.moves) m.moves = proto({world_id: id, moves: parts.moves, all_or_nothing: allOrNothing}, 'ValidateMovesRequest');
+    if (parts.projectiles) {
+      m.projectiles = proto({world_id: id, projectiles: parts.projectiles, all_or_nothing: allOrNothing}, 'ValidateProjectilesRequest');
+    }
+    if (parts.melee) m.melee = proto({world_id: id, melee: parts.melee, all_or_nothing: allOrNothing}, 'ValidateMeleeRequest');
     const shotsPacked = parts.shotsPacked || parts.shots_packed;  // camelCase, or the proto's name
     const raysPacked = parts.raysPacked || parts.rays_packed;
     if (shotsPacked) m.shots_packed = world._shotsPackedRequest(shotsPacked);
@@ -166,6 +171,8 @@ class TickStream {
       query: view('QueryWorldResponse', r.query),
       shots: r.shots ? view('ValidateShotsResponse', r.shots).verdicts : null,
       moves: r.moves ? view('ValidateMovesResponse', r.moves).verdicts : null,
+      projectiles: r.projectiles ? view('ValidateProjectilesResponse', r.projectiles).verdicts : null,
+      melee: r.melee ? view('ValidateMeleeResponse', r.melee).verdicts : null,
       shotsPacked: r.shots_packed ? view('ValidateShotsResponse', r.shots_packed).verdicts : null,
       raysPacked: r.rays_packed ? world._raysPackedView(r.rays_packed) : null,
       bodies: view('GetBodiesResponse', r.bodies),

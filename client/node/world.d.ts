@@ -216,6 +216,62 @@ export interface Move {
 
 // Results.
 
+/** A projectile launched at `at` (world.proto Projectile, docs/projectiles.md). */
+export interface Projectile {
+  shooterId: Int64;
+  /** The launch as the shooter saw it; unset: the latest frame. */
+  at?: WorldTime;
+  origin?: Vec3;
+  /** Units per second. */
+  velocity?: Vec3;
+  /** Units per second squared. */
+  gravity?: Vec3;
+  /** k >= 0 per second: dv/dt = gravity - k v. */
+  drag?: number;
+  /** 0: a point. */
+  radius?: number;
+  /** In [0, 1]: the normal speed a bounce keeps. */
+  restitution?: number;
+  /** In [0, 64]: statics it bounces off. */
+  maxBounces?: number;
+  /** Seconds, in (0, 600]. */
+  timeLimit?: number;
+  /** The world's tick length in seconds (1/64 at 64 Hz). */
+  tickSeconds?: number;
+  /** The accuracy contract, units; 0: 0.01. */
+  chordTolerance?: number;
+  claimed?: {bodyId?: Int64; partId?: number};
+  categoryMask?: Int64;
+  ignoreBodies?: Int64[];
+}
+
+/** A sector around the attacker's eye in the plane perpendicular to `up`. */
+export interface MeleeArc {
+  direction?: Vec3;
+  up?: Vec3;
+  radius?: number;
+  /** Radians, in (0, 2 pi]: the full opening. */
+  angle?: number;
+}
+
+/** A capsule moved from `from` to `to` in the attacker's body frame. */
+export interface MeleeSweep {
+  from?: {a?: Vec3; b?: Vec3; radius?: number};
+  to?: {a?: Vec3; b?: Vec3; radius?: number};
+}
+
+/** A melee swing (world.proto Melee): `arc` or `sweep`. */
+export interface Melee {
+  attackerId: Int64;
+  at?: WorldTime;
+  arc?: MeleeArc;
+  sweep?: MeleeSweep;
+  claimed?: {bodyId?: Int64; partId?: number};
+  tolerance?: number;
+  categoryMask?: Int64;
+  ignoreBodies?: Int64[];
+}
+
 export interface WorldInfo {
   worldId: string;
   staticElements: number;
@@ -435,6 +491,58 @@ export interface MoveVerdict {
   explanation: MoveExplanation | null;
 }
 
+export type ProjectileCode =
+  | 'PROJECTILE_CODE_CONFIRMED' | 'PROJECTILE_CODE_HIT_OTHER_PART' | 'PROJECTILE_CODE_HIT_OTHER_BODY'
+  | 'PROJECTILE_CODE_BLOCKED' | 'PROJECTILE_CODE_MISSED' | 'PROJECTILE_CODE_IN_FLIGHT'
+  | 'PROJECTILE_CODE_REWIND_TOO_OLD' | 'PROJECTILE_CODE_IN_THE_FUTURE' | 'PROJECTILE_CODE_UNKNOWN_SHOOTER'
+  | 'PROJECTILE_CODE_UNKNOWN_TARGET' | 'PROJECTILE_CODE_INVALID';
+
+/** Where a projectile met something. */
+export interface ProjectileContact {
+  /** Seconds since launch, and the world time then. */
+  seconds: number;
+  at: WorldTime | null;
+  /** The projectile's centre, the contact point, the normal (from the projectile). */
+  position: Triple;
+  point: Triple;
+  normal: Triple;
+  target: Target | null;
+}
+
+export interface ProjectileVerdict {
+  code: ProjectileCode;
+  /** The launch time used. */
+  time: TimeUsed | null;
+  /** What stopped it: a body part, or a static with no bounce left. */
+  hit: ProjectileContact | null;
+  bounces: ProjectileContact[];
+  /** The end of the judged flight (the hit, the time limit, or the latest frame) and its state then. */
+  seconds: number;
+  endAt: WorldTime | null;
+  position: Triple;
+  velocity: Triple;
+  violations: ItemViolation[];
+}
+
+export interface MeleeHit {
+  target: Target | null;
+  point: Triple;
+  distance: number;
+}
+
+export interface MeleeVerdict {
+  code: ShotCode;
+  time: TimeUsed | null;
+  eye: Triple;
+  /** Parts reached with a clear line from the eye, nearest first. */
+  hits: MeleeHit[];
+  /** What blocks the line (BLOCKED, HIT_OTHER_BODY). */
+  blocker: WorldRayHit | null;
+  /** -1 when not computed. */
+  claimedMissDistance: number;
+  violations: ItemViolation[];
+}
+
 export interface WorldOptions {
   /** Re-create the world when a call finds it lost (NOT_FOUND, reason WORLD_NOT_FOUND). Default true. */
   recreate?: boolean;
@@ -455,7 +563,9 @@ export interface TickParts {
   query?: QueryWorldRequest;
   shots?: Shot[];
   moves?: Move[];
-  /** As VerdictOptions.allOrNothing, for this message's shots and moves. */
+  projectiles?: Projectile[];
+  melee?: Melee[];
+  /** As VerdictOptions.allOrNothing, for this message's shots, moves, projectiles and melee. */
   allOrNothing?: boolean;
   shotsPacked?: PackedShots;
   raysPacked?: {rays: ArrayLike<number>; filter?: SceneFilter};
@@ -470,6 +580,8 @@ export interface TickAnswer {
   query: QueryWorldResponse | null;
   shots: ShotVerdict[] | null;
   moves: MoveVerdict[] | null;
+  projectiles: ProjectileVerdict[] | null;
+  melee: MeleeVerdict[] | null;
   shotsPacked: ShotVerdict[] | null;
   raysPacked: PackedWorldRayHits | null;
   bodies: Bodies | null;
@@ -502,6 +614,8 @@ export class World extends EventEmitter {
   validateMoves(moves: Move[], options?: VerdictOptions): Promise<MoveVerdict[]>;
   /** The bodies at a time (unset: the latest frame) as the verdicts pose them; bodyIds empty: every body. */
   getBodies(options?: {at?: WorldTime; bodyIds?: Int64[]}): Promise<Bodies>;
+  validateProjectiles(projectiles: Projectile[], options?: VerdictOptions): Promise<ProjectileVerdict[]>;
+  validateMelee(melee: Melee[], options?: VerdictOptions): Promise<MeleeVerdict[]>;
   /** Opens the world's Tick stream; budgetMs: its messages' default budget. */
   tick(options?: {budgetMs?: number}): TickStream;
   on(event: 'recreated', listener: (e: RecreatedEvent) => void): this;

@@ -192,6 +192,25 @@ class World extends EventEmitter {
     return new TickStream(this, this._metadata, options);
   }
 
+  // projectiles: [{shooter_id, at, origin, velocity, gravity, drag, radius,
+  // restitution, max_bounces, time_limit, tick_seconds, chord_tolerance,
+  // claimed, category_mask, ignore_bodies}] (world.proto Projectile,
+  // docs/projectiles.md); options.allOrNothing as validateShots'.
+  async validateProjectiles(projectiles, {allOrNothing = false} = {}) {
+    const request = {world_id: this.id, projectiles, all_or_nothing: allOrNothing};
+    const r = await this._call('ValidateProjectiles', this._client._toProto(request, 'ValidateProjectilesRequest'));
+    return this._view('ValidateProjectilesResponse', r).verdicts;
+  }
+
+  // melee: [{attacker_id, at, arc: {direction, up, radius, angle} or sweep:
+  // {from, to}, claimed, tolerance, category_mask, ignore_bodies}]
+  // (world.proto Melee); options.allOrNothing as validateShots'.
+  async validateMelee(melee, {allOrNothing = false} = {}) {
+    const request = {world_id: this.id, melee, all_or_nothing: allOrNothing};
+    const r = await this._call('ValidateMelee', this._client._toProto(request, 'ValidateMeleeRequest'));
+    return this._view('ValidateMeleeResponse', r).verdicts;
+  }
+
   // moves: [{body_id, from, to, elapsed, max_speed, slide, category_mask}];
   // options.allOrNothing and explain as validateShots'.
   async validateMoves(moves, {allOrNothing = false, explain = false} = {}) {

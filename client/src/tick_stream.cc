@@ -11,6 +11,7 @@
 #include "collide/world_client_proto.h"
 #include "convert/packed.h"
 #include "convert/world_explain.h"
+#include "convert/world_projectiles.h"
 #include "google/protobuf/arena.h"
 #include "world_client_impl.h"
 
@@ -53,6 +54,10 @@ void Encode(const TickMessage& m, std::int64_t sequence, pb::TickRequest& out) {
   for (const MoveRequest& move : m.moves) convert::ToProto(move, out.mutable_moves()->add_moves());
   if (std::ranges::any_of(m.moves, &MoveRequest::explain)) out.mutable_moves()->set_explain(true);
   if (m.bodies) convert::ToProto(m.bodies->at, m.bodies->ids, out.mutable_bodies());
+  for (const ProjectileRequest& p : m.projectiles) {
+    convert::ToProto(p, out.mutable_projectiles()->add_projectiles());
+  }
+  for (const MeleeRequest& swing : m.melee) convert::ToProto(swing, out.mutable_melee()->add_melee());
 }
 
 absl::StatusOr<TickReply> Decode(const TickMessage& m, const pb::TickResponse& r) {
@@ -81,6 +86,17 @@ absl::StatusOr<TickReply> Decode(const TickMessage& m, const pb::TickResponse& r
     out.moves = *std::move(moves);
   }
   if (r.has_bodies()) out.bodies = convert::FromProto(r.bodies());
+  if (r.has_projectiles()) {
+    absl::StatusOr<std::vector<ProjectileVerdict>> p =
+        DecodeProjectiles(r.projectiles(), m.projectiles.size());
+    if (!p.ok()) return p.status();
+    out.projectiles = *std::move(p);
+  }
+  if (r.has_melee()) {
+    absl::StatusOr<std::vector<MeleeVerdict>> swings = DecodeMelee(r.melee(), m.melee.size());
+    if (!swings.ok()) return swings.status();
+    out.melee = *std::move(swings);
+  }
   return out;
 }
 

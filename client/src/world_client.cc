@@ -22,6 +22,7 @@
 #include "convert/world_encode.h"
 #include "convert/world_explain.h"
 #include "convert/world_movement.h"
+#include "convert/world_projectiles.h"
 #include "google/rpc/error_details.pb.h"
 #include "rpc_status.h"
 #include "world_client_impl.h"
@@ -234,6 +235,27 @@ absl::StatusOr<std::vector<MoveVerdict>> DecodeMoves(const pb::ValidateMovesResp
   return out;
 }
 
+// The verdicts of a projectile or melee response, one per request.
+template <typename Verdict, typename Response>
+absl::StatusOr<std::vector<Verdict>> DecodeVerdicts(const Response& response, std::size_t n) {
+  if (response.verdicts_size() != static_cast<int>(n))
+    return SizeMismatch("verdicts", response.verdicts_size(), n);
+  std::vector<Verdict> out;
+  out.reserve(n);
+  for (const auto& v : response.verdicts()) out.push_back(convert::FromProto(v));
+  return out;
+}
+
+absl::StatusOr<std::vector<ProjectileVerdict>> DecodeProjectiles(
+    const pb::ValidateProjectilesResponse& response, std::size_t n) {
+  return DecodeVerdicts<ProjectileVerdict>(response, n);
+}
+
+absl::StatusOr<std::vector<MeleeVerdict>> DecodeMelee(const pb::ValidateMeleeResponse& response,
+                                                      std::size_t n) {
+  return DecodeVerdicts<MeleeVerdict>(response, n);
+}
+
 absl::StatusOr<SceneAnswers> WorldClient::Query(std::string_view world_id, const SceneQueries& queries) {
   google::protobuf::Arena arena;
   auto* request = google::protobuf::Arena::CreateMessage<pb::QueryWorldRequest>(&arena);
@@ -314,6 +336,32 @@ absl::StatusOr<BodiesResult> WorldClient::GetBodies(std::string_view world_id, s
   absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::GetBodies, world_id, request, response);
   if (!s.ok()) return s;
   return convert::FromProto(response);
+}
+
+absl::StatusOr<std::vector<ProjectileVerdict>> WorldClient::ValidateProjectiles(
+    std::string_view world_id, std::span<const ProjectileRequest> projectiles, Batch batch) {
+  pb::ValidateProjectilesRequest request;
+  request.set_world_id(std::string(world_id));
+  request.set_all_or_nothing(batch == Batch::kAllOrNothing);
+  for (const ProjectileRequest& p : projectiles) convert::ToProto(p, request.add_projectiles());
+  pb::ValidateProjectilesResponse response;
+  absl::Status s =
+      impl_->CallInWorld(&pb::WorldService::Stub::ValidateProjectiles, world_id, request, response);
+  if (!s.ok()) return s;
+  return DecodeProjectiles(response, projectiles.size());
+}
+
+absl::StatusOr<std::vector<MeleeVerdict>> WorldClient::ValidateMelee(std::string_view world_id,
+                                                                     std::span<const MeleeRequest> swings,
+                                                                     Batch batch) {
+  pb::ValidateMeleeRequest request;
+  request.set_world_id(std::string(world_id));
+  request.set_all_or_nothing(batch == Batch::kAllOrNothing);
+  for (const MeleeRequest& m : swings) convert::ToProto(m, request.add_melee());
+  pb::ValidateMeleeResponse response;
+  absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::ValidateMelee, world_id, request, response);
+  if (!s.ok()) return s;
+  return DecodeMelee(response, swings.size());
 }
 
 }  // namespace collide

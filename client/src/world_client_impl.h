@@ -38,6 +38,10 @@ absl::StatusOr<std::vector<ShotVerdict>> DecodeShots(const v1::ValidateShotsResp
                                                      std::size_t n);
 absl::StatusOr<std::vector<MoveVerdict>> DecodeMoves(const v1::ValidateMovesResponse& response,
                                                      std::size_t n);
+absl::StatusOr<std::vector<ProjectileVerdict>> DecodeProjectiles(
+    const v1::ValidateProjectilesResponse& response, std::size_t n);
+absl::StatusOr<std::vector<MeleeVerdict>> DecodeMelee(const v1::ValidateMeleeResponse& response,
+                                                      std::size_t n);
 
 struct WorldClient::Impl {
   std::shared_ptr<grpc::Channel> channel;

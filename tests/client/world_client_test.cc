@@ -628,5 +628,60 @@ TEST_F(WorldClientTest, TickStreamEndsWithTheServersShutdown) {
   EXPECT_EQ((*stream)->Finish().code(), absl::StatusCode::kUnavailable);
 }
 
+// Projectile and melee verdicts, unary and as Tick parts: the core's answers
+// (docs/projectiles.md).
+TEST_F(WorldClientTest, ProjectilesAndMeleeEqualTheCore) {
+  WorldClient client = Populated();
+  std::vector<ProjectileRequest> projectiles(2);
+  for (ProjectileRequest& p : projectiles) {
+    p.shooter = kShooter;
+    p.at = Time{1, 0};
+    p.origin = {0, 0, 1.75};
+    p.gravity = {0, 0, -9.81};
+    p.time_limit = 1;
+    p.tick_seconds = 1;
+    p.claim = ShotClaim{kTarget, kHead};
+  }
+  projectiles[0].velocity = {50, 0, 0.5};
+  projectiles[1].velocity = {40, -8, 3};
+  projectiles[1].max_bounces = 1;
+  projectiles[1].restitution = 0.5;
+  std::vector<MeleeRequest> melee(1);
+  melee[0].attacker = kShooter;
+  melee[0].at = Time{1, 0};
+  melee[0].reach = MeleeArc{{1, 0, 0.2}, {0, 1, 0}, 5.5, 1.5};
+  melee[0].claim = ShotClaim{kTarget, kChest};
+  const World core = CoreWorld();
+  const std::vector<ProjectileVerdict> want = core.ValidateProjectiles(projectiles);
+  const std::vector<MeleeVerdict> want_melee = core.ValidateMelee(melee);
+  const auto expect_same = [&](const std::vector<ProjectileVerdict>& got,
+                               const std::vector<MeleeVerdict>& swings) {
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(got[i].code, want[i].code) << i;
+      EXPECT_EQ(got[i].hit, want[i].hit) << i;
+      EXPECT_EQ(got[i].bounces, want[i].bounces) << i;
+      EXPECT_EQ(got[i].position, want[i].position) << i;
+    }
+    ASSERT_EQ(swings.size(), want_melee.size());
+    EXPECT_EQ(swings[0].code, want_melee[0].code);
+    EXPECT_EQ(swings[0].hits, want_melee[0].hits);
+  };
+  absl::StatusOr<std::vector<ProjectileVerdict>> got = client.ValidateProjectiles(kWorld, projectiles);
+  ASSERT_TRUE(got.ok()) << got.status();
+  absl::StatusOr<std::vector<MeleeVerdict>> swings = client.ValidateMelee(kWorld, melee);
+  ASSERT_TRUE(swings.ok()) << swings.status();
+  expect_same(*got, *swings);
+  EXPECT_EQ((*got)[0].code, ProjectileCode::kConfirmed);
+  EXPECT_EQ((*swings)[0].code, ShotCode::kConfirmed);
+
+  absl::StatusOr<std::unique_ptr<TickStream>> stream = client.OpenTickStream(kWorld);
+  ASSERT_TRUE(stream.ok()) << stream.status();
+  absl::StatusOr<TickReply> reply = (*stream)->Send({.projectiles = projectiles, .melee = melee});
+  ASSERT_TRUE(reply.ok()) << reply.status();
+  ASSERT_TRUE(reply->status.ok()) << DescribeStatus(reply->status);
+  expect_same(reply->projectiles, reply->melee);
+}
+
 }  // namespace
 }  // namespace collide

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "collide/melee.h"
+#include "collide/projectile.h"
 #include "collide/v1/world.pb.h"
 #include "collide/world.h"
 #include "conformance/golden_compare.h"
@@ -23,6 +25,7 @@
 #include "convert/violations.h"
 #include "convert/world_explain.h"
 #include "convert/world_packed.h"
+#include "convert/world_projectiles.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
 
@@ -270,6 +273,49 @@ class Script {
     Ok("GetBodies", request, ToJson(out));
   }
 
+  // Projectile and melee verdicts (docs/projectiles.md), as moves: unset
+  // messages (a verdict's hit or blocker) must be unset.
+  void Projectiles(Json projectiles, bool all_or_nothing = false) {
+    Json request = {{"world_id", id_}, {"projectiles", projectiles}};
+    if (all_or_nothing) request["all_or_nothing"] = true;
+    std::vector<ProjectileVerdict> verdicts = World().ValidateProjectiles(
+        convert::DecodeProjectiles(FromJson<v1::ValidateProjectilesRequest>(request)));
+    convert::ViolationList violations;
+    for (std::size_t i = 0; all_or_nothing && i < verdicts.size(); ++i) {
+      if (!verdicts[i].problems.empty())
+        convert::AddItemProblems("projectiles", i, verdicts[i].problems, violations);
+    }
+    if (!violations.empty())
+      return Error("ValidateProjectiles", request, "INVALID_ARGUMENT", Paths(violations));
+    v1::ValidateProjectilesResponse out;
+    for (const ProjectileVerdict& v : verdicts) convert::ToProto(v, out.add_verdicts());
+    Json response = ToJson(out);
+    for (int i = 0; i < out.verdicts_size(); ++i) {
+      if (!out.verdicts(i).has_hit()) response["verdicts"][i]["hit"] = nullptr;
+    }
+    Ok("ValidateProjectiles", request, response);
+  }
+
+  void Melee(Json melee, bool all_or_nothing = false) {
+    Json request = {{"world_id", id_}, {"melee", melee}};
+    if (all_or_nothing) request["all_or_nothing"] = true;
+    std::vector<MeleeVerdict> verdicts =
+        World().ValidateMelee(convert::DecodeMelee(FromJson<v1::ValidateMeleeRequest>(request)));
+    convert::ViolationList violations;
+    for (std::size_t i = 0; all_or_nothing && i < verdicts.size(); ++i) {
+      if (!verdicts[i].problems.empty())
+        convert::AddItemProblems("melee", i, verdicts[i].problems, violations);
+    }
+    if (!violations.empty()) return Error("ValidateMelee", request, "INVALID_ARGUMENT", Paths(violations));
+    v1::ValidateMeleeResponse out;
+    for (const MeleeVerdict& v : verdicts) convert::ToProto(v, out.add_verdicts());
+    Json response = ToJson(out);
+    for (int i = 0; i < out.verdicts_size(); ++i) {
+      if (!out.verdicts(i).has_blocker()) response["verdicts"][i]["blocker"] = nullptr;
+    }
+    Ok("ValidateMelee", request, response);
+  }
+
   // The server loses every world; the client re-creates this one from its
   // creation request and the state after the latest frame, on the next call.
   void Restart() {
@@ -439,6 +485,10 @@ class Script {
       Moves(part.body);
     } else if (part.name == "bodies") {
       Bodies(part.body);
+    } else if (part.name == "projectiles") {
+      Projectiles(part.body);
+    } else if (part.name == "melee") {
+      Melee(part.body);
     } else {
       Fail(name_ + ": no Tick part " + part.name);
     }
@@ -819,6 +869,76 @@ Json Moves() {
   return s.Done();
 }
 
+// Projectile verdicts (docs/projectiles.md) in the arena, one tick = 0.5 s
+// (ticks 3 to 5: one second judged from tick 3): a straight shot past
+// body 2 (moving from y = -1 to 0) into body 3's chest, claimed on each; a
+// lob with drag bouncing on the floor; one still in flight; a rewind too
+// old; bad fields, per item and all or nothing.
+Json Projectiles() {
+  Script s = Arena("world/projectile_verdicts", "conf-projectiles");
+  const auto shot = [](Json velocity, Json at, double time_limit) {
+    return Json{{"shooter_id", 1},        {"at", at},
+                {"origin", V(0, 0, 1.2)}, {"velocity", velocity},
+                {"tick_seconds", 0.5},    {"time_limit", time_limit}};
+  };
+  Json confirmed = shot(V(4, 0, 0), At(3), 2);
+  confirmed["claimed"] = Claim(3, 1);
+  Json other_body = confirmed;
+  other_body["claimed"] = Claim(2, 1);
+  Json lob = shot(V(2, -3, 3), At(3), 0.9);
+  lob["gravity"] = V(0, 0, -9.81);
+  lob["drag"] = 0.1;
+  lob["radius"] = 0.05;
+  lob["restitution"] = 0.5;
+  lob["max_bounces"] = 2;
+  Json up = shot(V(0, 0, 1), At(4), 2);
+  Json old = shot(V(1, 0, 0), At(1), 2);
+  Json bad = shot(V(1, 0, 0), At(3), 2);
+  bad["tick_seconds"] = 0;
+  bad["restitution"] = 2;
+  // At most 4 a call: a projectile counts 16 items (server/world_items.h)
+  // against --max_items_per_request=64.
+  s.Projectiles({confirmed, other_body, lob, up});
+  s.Projectiles({old, bad});
+  s.Projectiles({confirmed, bad}, true);
+  s.Delete();
+  return s.Done();
+}
+
+// Melee verdicts in the arena at the latest frame (tick 6: body 2 at
+// (2, 0); eyes set at 1.2, chest height): an arc reaching body 2's chest,
+// claimed on it and on the head above the arc's plane; a swing of body 3 at
+// nothing; an arc at body 4 inside the pillar (blocked); a capsule swept
+// across body 2's chest; a bad arc, per item and all or nothing.
+Json Melee() {
+  Script s = Arena("world/melee_verdicts", "conf-melee");
+  Json eyes = Json::array();
+  for (std::int64_t id : {1, 3, 4}) eyes.push_back({{"id", id}, {"eye", V(0, 0, 1.2)}});
+  s.Push({{"tick", 6}, {"bodies", eyes}});
+  const auto arc = [](std::int64_t attacker, Json direction, double radius, double angle) {
+    return Json{
+        {"attacker_id", attacker},
+        {"arc", {{"direction", direction}, {"up", V(0, 0, 1)}, {"radius", radius}, {"angle", angle}}}};
+  };
+  Json chest = arc(1, V(1, 0, 0), 2.2, 1.0);
+  chest["claimed"] = Claim(2, 1);
+  Json head = chest;
+  head["claimed"] = Claim(2, 0);
+  Json pillar = arc(1, V(-1, 0, 0), 6, 0.5);
+  pillar["claimed"] = Claim(4, 2);
+  Json swept = {{"attacker_id", 1},
+                {"sweep",
+                 {{"from", {{"a", V(0, 0, 1.1)}, {"b", V(2.2, -1, 1.1)}, {"radius", 0.05}}},
+                  {"to", {{"a", V(0, 0, 1.1)}, {"b", V(2.2, 1, 1.1)}, {"radius", 0.05}}}}},
+                {"claimed", Claim(2, 1)},
+                {"tolerance", 0.01}};
+  Json bad = arc(1, V(1, 0, 0), 2, 0);
+  s.Melee({chest, head, arc(3, V(1, 0, 0), 1.5, 1.0), pillar, swept, bad});
+  s.Melee({chest, bad}, true);
+  s.Delete();
+  return s.Done();
+}
+
 // The movement model (Quake preset, docs/moves.md): each new code on a floor
 // with a 16-unit step, a 24-unit step and a low ceiling, one body a rule;
 // a jump arc and a climb in the air judged move after move.
@@ -1075,12 +1195,35 @@ Json TickBodies() {
   return s.Done();
 }
 
+// Projectile and melee verdicts as Tick parts after a frame that sets the
+// eyes: answered as the unary calls.
+Json TickProjectiles() {
+  Script s = Arena("world/tick_projectiles", "conf-tick-projectiles");
+  using P = Script::TickPart;
+  Json eyes = Json::array();
+  for (std::int64_t id : {1, 3}) eyes.push_back({{"id", id}, {"eye", V(0, 0, 1.2)}});
+  Json shot = {{"shooter_id", 1},     {"at", At(4)},     {"origin", V(0, 0, 1.2)}, {"velocity", V(4, 0, 0)},
+               {"tick_seconds", 0.5}, {"time_limit", 2}, {"claimed", Claim(3, 1)}};
+  Json lob = shot;
+  lob["velocity"] = V(2, -3, 3);
+  lob["gravity"] = V(0, 0, -9.81);
+  lob["max_bounces"] = 1;
+  lob["restitution"] = 0.5;
+  Json arc = {{"attacker_id", 1},
+              {"arc", {{"direction", V(1, 0, 0)}, {"up", V(0, 0, 1)}, {"radius", 2.2}, {"angle", 1.0}}},
+              {"claimed", Claim(2, 1)}};
+  s.Tick({{P{"frame", {{"tick", 6}, {"bodies", eyes}}}, P{"projectiles", Json::array({shot, lob})},
+           P{"melee", Json::array({arc})}}});
+  s.Delete();
+  return s.Done();
+}
+
 }  // namespace
 
 Json BuildWorldGolden() {
   Json cases = Json::array({Lifecycle(), Frames(), Queries(), Shots(), ShotPolicy(), NegativeTicks(), Moves(),
                             MovementModel(), MovementRules(), MoveBudget(), Errors(), Recreate(), Explain(),
-                            ExplainModel()});
+                            ExplainModel(), Projectiles(), Melee()});
   return {{"tolerance", {{"abs", kAbsTolerance}, {"rel", kRelTolerance}}},
           {"server_args",
            {"--max_items_per_request=" + std::to_string(kMaxItemsPerRequest),
@@ -1088,7 +1231,7 @@ Json BuildWorldGolden() {
             "--max_bodies_per_world=" + std::to_string(kWorldMaxBodies),
             "--max_parts_per_body=" + std::to_string(kWorldMaxParts)}},
           {"cases", cases},
-          {"stream_cases", Json::array({TickStream(), TickBodies()})}};
+          {"stream_cases", Json::array({TickStream(), TickBodies(), TickProjectiles()})}};
 }
 
 }  // namespace collide::conformance

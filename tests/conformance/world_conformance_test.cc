@@ -27,6 +27,7 @@
 #include "convert/violations.h"
 #include "convert/world_explain.h"
 #include "convert/world_packed.h"
+#include "convert/world_projectiles.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
 
@@ -173,6 +174,28 @@ absl::Status RunStep(WorldClient& client, const std::string& rpc, const Json& re
     response = ToJson(out);
     return absl::OkStatus();
   }
+  if (rpc == "ValidateProjectiles" || rpc == "ValidateMelee") {
+    const WorldClient::Batch batch = request.value("all_or_nothing", false)
+                                         ? WorldClient::Batch::kAllOrNothing
+                                         : WorldClient::Batch::kPerItem;
+    if (rpc == "ValidateProjectiles") {
+      const auto projectiles = convert::DecodeProjectiles(FromJson<v1::ValidateProjectilesRequest>(request));
+      absl::StatusOr<std::vector<ProjectileVerdict>> verdicts =
+          client.ValidateProjectiles(id, projectiles, batch);
+      if (!verdicts.ok()) return verdicts.status();
+      v1::ValidateProjectilesResponse out;
+      for (const ProjectileVerdict& v : *verdicts) convert::ToProto(v, out.add_verdicts());
+      response = ToJson(out);
+    } else {
+      const auto swings = convert::DecodeMelee(FromJson<v1::ValidateMeleeRequest>(request));
+      absl::StatusOr<std::vector<MeleeVerdict>> verdicts = client.ValidateMelee(id, swings, batch);
+      if (!verdicts.ok()) return verdicts.status();
+      v1::ValidateMeleeResponse out;
+      for (const MeleeVerdict& v : *verdicts) convert::ToProto(v, out.add_verdicts());
+      response = ToJson(out);
+    }
+    return absl::OkStatus();
+  }
   return absl::InvalidArgumentError("unknown rpc " + rpc);
 }
 
@@ -204,6 +227,10 @@ absl::Status TickMessageOf(const Json& message, TickMessage& out, convert::Decod
     } else if (part == "bodies") {
       const convert::BodiesQuery q = convert::FromProto(FromJson<v1::GetBodiesRequest>(request));
       out.bodies = TickBodies{q.at, q.ids};
+    } else if (part == "projectiles") {
+      out.projectiles = convert::DecodeProjectiles(FromJson<v1::ValidateProjectilesRequest>(request));
+    } else if (part == "melee") {
+      out.melee = convert::DecodeMelee(FromJson<v1::ValidateMeleeRequest>(request));
     } else {
       return absl::InvalidArgumentError("unknown Tick part " + part);
     }
@@ -242,6 +269,14 @@ Json TickAnswerJson(const Json& message, const TickReply& reply) {
     } else if (part == "bodies" && reply.bodies) {
       v1::GetBodiesResponse r;
       convert::ToProto(*reply.bodies, &r);
+      out[part] = ToJson(r);
+    } else if (part == "projectiles" && !reply.projectiles.empty()) {
+      v1::ValidateProjectilesResponse r;
+      for (const ProjectileVerdict& v : reply.projectiles) convert::ToProto(v, r.add_verdicts());
+      out[part] = ToJson(r);
+    } else if (part == "melee" && !reply.melee.empty()) {
+      v1::ValidateMeleeResponse r;
+      for (const MeleeVerdict& v : reply.melee) convert::ToProto(v, r.add_verdicts());
       out[part] = ToJson(r);
     } else {
       out[part] = nullptr;

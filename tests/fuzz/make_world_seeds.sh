@@ -2,7 +2,8 @@
 # Writes the seed corpus of world_fuzz (tests/fuzz/corpus/world_fuzz/): each
 # seed is one selector byte (the RPC: 0 CreateWorld, 1 PushFrame, 2 QueryWorld,
 # 3 CastWorldRaysPacked, 4 ValidateShots, 5 ValidateShotsPacked,
-# 6 ValidateMoves, 7 GetWorld, 8 DeleteWorld, 9 ListWorlds, 10 a Tick message;
+# 6 ValidateMoves, 7 GetWorld, 8 DeleteWorld, 9 ListWorlds, 10 a Tick message,
+# 11 ValidateProjectiles, 12 ValidateMelee;
 # +128 the collide-world header absent, +192 a wrong one; see world_fuzz.cc)
 # followed by the message's wire bytes, encoded from the text protos below by
 # protoc. The fuzzer's world "fuzz" has a wall at x = 10, a ball at (5, 4, 1)
@@ -114,4 +115,23 @@ moves { moves { body_id: 3 to { x: -2 } elapsed: 0.1 } }"
 seed 10 TickRequest "sequence: 8 frame { tick: 5 bodies { id: 1 pose { position { x: 1 } } } } shots { shots { shooter_id: 1 origin { } direction { } } }"
 seed 10 TickRequest "sequence: 9 query { world_id: \"other\" } moves { world_id: \"fuzz\" moves { body_id: 1 to { } elapsed: 1 } }"
 seed 10 TickRequest "sequence: 10 budget_ms: -1 frame { tick: 0 }"
+seed 10 TickRequest "sequence: 11 projectiles { projectiles { shooter_id: 1 velocity { x: 100 } time_limit: 1 tick_seconds: 0.05 } } melee { melee { attacker_id: 1 arc { direction { x: 1 } up { z: 1 } radius: 6 angle: 1 } } }"
+# Projectiles: a shot at the target's head, a bouncing lob with drag into the
+# wall, bad values (NaN, zero tick, restitution and bounces out of range, a
+# tiny chord tolerance past the sub-step cap), a claim on the shooter.
+seed 11 ValidateProjectilesRequest "$W
+projectiles { shooter_id: 1 origin { z: 1.7 } velocity { x: 50 } time_limit: 1 tick_seconds: 1 claimed { body_id: 2 part_id: 0 } }
+projectiles { shooter_id: 1 origin { z: 1 } velocity { x: 20 z: 5 } gravity { z: -9.81 } drag: 0.5 radius: 0.1 restitution: 0.7 max_bounces: 64 time_limit: 600 tick_seconds: 0.001 }"
+seed 11 ValidateProjectilesRequest "$W all_or_nothing: true
+projectiles { shooter_id: 1 origin { x: nan } velocity { x: inf } time_limit: -1 tick_seconds: 0 restitution: 2 max_bounces: 65 claimed { body_id: 1 } }
+projectiles { shooter_id: 1 velocity { x: 1 } gravity { z: -1e300 } time_limit: 1 tick_seconds: 1 chord_tolerance: 1e-300 }"
+# Melee: an arc and a swept capsule at the target, a parallel direction and
+# up, a zero angle, capsules of different radii.
+seed 12 ValidateMeleeRequest "$W
+melee { attacker_id: 1 arc { direction { x: 1 } up { z: 1 } radius: 6 angle: 1 } claimed { body_id: 2 part_id: 1 } tolerance: 0.1 }
+melee { attacker_id: 1 sweep { from { a { z: 1 } b { x: 6 y: -1 z: 1 } radius: 0.1 } to { a { z: 1 } b { x: 6 y: 1 z: 1 } radius: 0.1 } } }"
+seed 12 ValidateMeleeRequest "$W all_or_nothing: true
+melee { attacker_id: 1 arc { direction { z: 1 } up { z: 2 } radius: nan angle: 0 } }
+melee { attacker_id: 1 sweep { from { radius: 1 } to { radius: 2 } } claimed { body_id: 1 } }
+melee { attacker_id: 9 }"
 echo "make_world_seeds: wrote $n seeds to $seeds_out"

@@ -1,8 +1,9 @@
 // libFuzzer target over the world service's request path, without gRPC.
-// Byte 0 picks the call: its value mod 11 the RPC (CreateWorld, PushFrame,
-// QueryWorld, CastWorldRaysPacked, ValidateShots, ValidateShotsPacked,
-// ValidateMoves, GetWorld, DeleteWorld, ListWorlds, one Tick message) is its
-// low 6 bits mod 11, bit 7 the `collide-world` header: 0 equal to the request's world id, 1
+// Byte 0 picks the call: the RPC (CreateWorld, PushFrame, QueryWorld,
+// CastWorldRaysPacked, ValidateShots, ValidateShotsPacked, ValidateMoves,
+// GetWorld, DeleteWorld, ListWorlds, one Tick message, ValidateProjectiles,
+// ValidateMelee) is its low 6 bits mod 13, bit 7 the `collide-world`
+// header: 0 equal to the request's world id, 1
 // absent (bit 6 0) or "other" (bit 6 1). The rest is the message's wire bytes
 // (what gRPC hands the handler), parsed by collide::server::ParseRequest (the
 // parse step of every unary method, which must agree with protobuf) and run
@@ -352,6 +353,13 @@ void CheckOk(const v1::ValidateShotsPackedRequest& q, const v1::ValidateShotsRes
 void CheckOk(const v1::ValidateMovesRequest& q, const v1::ValidateMovesResponse& r, const grpc::Status& s) {
   CheckCount(r.verdicts(), q.moves_size(), s, "moves");
 }
+void CheckOk(const v1::ValidateProjectilesRequest& q, const v1::ValidateProjectilesResponse& r,
+             const grpc::Status& s) {
+  CheckCount(r.verdicts(), q.projectiles_size(), s, "projectiles");
+}
+void CheckOk(const v1::ValidateMeleeRequest& q, const v1::ValidateMeleeResponse& r, const grpc::Status& s) {
+  CheckCount(r.verdicts(), q.melee_size(), s, "melee");
+}
 
 const v1::Frame* FrameOf(const v1::PushFrameRequest& r) { return &r.frame(); }
 template <typename Request>
@@ -431,11 +439,15 @@ void RunTick(const std::uint8_t* data, std::size_t size) {
   part(request.has_shots(), response.has_shots(), "shots");
   part(request.has_shots_packed(), response.has_shots_packed(), "shots_packed");
   part(request.has_moves(), response.has_moves(), "moves");
+  part(request.has_projectiles(), response.has_projectiles(), "projectiles");
+  part(request.has_melee(), response.has_melee(), "melee");
   if (response.has_query()) CheckOk(request.query(), response.query(), status);
   if (response.has_rays_packed()) CheckOk(request.rays_packed(), response.rays_packed(), status);
   if (response.has_shots()) CheckOk(request.shots(), response.shots(), status);
   if (response.has_shots_packed()) CheckOk(request.shots_packed(), response.shots_packed(), status);
   if (response.has_moves()) CheckOk(request.moves(), response.moves(), status);
+  if (response.has_projectiles()) CheckOk(request.projectiles(), response.projectiles(), status);
+  if (response.has_melee()) CheckOk(request.melee(), response.melee(), status);
   if (!response.has_frame()) CheckUnchanged(expect.before, status);
 }
 
@@ -450,8 +462,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t s = data[0];
   const std::uint8_t* d = data + 1;
   const std::size_t n = size - 1;
-  // The unary RPC of each selector (its low six bits mod 11; make_world_seeds.sh
-  // lists them); the last, 10, is a Tick message.
+  // The unary RPC of each selector (its low six bits mod 13; make_world_seeds.sh
+  // lists them); 10 is a Tick message, 11 and 12 the verdicts added after it
+  // (so that older seeds keep their meaning).
   using RunRpc = void (*)(std::uint8_t, const std::uint8_t*, std::size_t);
   static constexpr RunRpc kRpcs[] = {
       server::Run<CreateWorldRequest, WorldInfo>,
@@ -465,11 +478,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       server::Run<DeleteWorldRequest, DeleteWorldResponse>,
       server::Run<ListWorldsRequest, ListWorldsResponse>,
   };
-  const std::size_t rpc = (s & 0x3f) % 11;
+  const std::size_t rpc = (s & 0x3f) % 13;
   if (rpc < std::size(kRpcs)) {
     kRpcs[rpc](s, d, n);
-  } else {
+  } else if (rpc == 10) {
     server::RunTick(d, n);
+  } else if (rpc == 11) {
+    server::Run<ValidateProjectilesRequest, ValidateProjectilesResponse>(s, d, n);
+  } else {
+    server::Run<ValidateMeleeRequest, ValidateMeleeResponse>(s, d, n);
   }
   return 0;
 }

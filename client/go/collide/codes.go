@@ -69,6 +69,36 @@ func (c MoveCode) String() string {
 // Proto is the code as the generated enum.
 func (c MoveCode) Proto() pb.MoveCode { return pb.MoveCode(c) }
 
+// ProjectileCode is a projectile verdict's code (world.proto
+// ProjectileCode, docs/projectiles.md), printed without its
+// PROJECTILE_CODE_ prefix as ShotCode is. Melee verdicts use ShotCode.
+type ProjectileCode int32
+
+// Projectile codes: ProjectileInFlight is a flight still in the air at the
+// latest frame (ask again next tick).
+const (
+	ProjectileUnspecified    = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_UNSPECIFIED)
+	ProjectileConfirmed      = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_CONFIRMED)
+	ProjectileHitOtherPart   = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_HIT_OTHER_PART)
+	ProjectileHitOtherBody   = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_HIT_OTHER_BODY)
+	ProjectileBlocked        = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_BLOCKED)
+	ProjectileMissed         = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_MISSED)
+	ProjectileInFlight       = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_IN_FLIGHT)
+	ProjectileRewindTooOld   = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_REWIND_TOO_OLD)
+	ProjectileInTheFuture    = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_IN_THE_FUTURE)
+	ProjectileUnknownShooter = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_UNKNOWN_SHOOTER)
+	ProjectileUnknownTarget  = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_UNKNOWN_TARGET)
+	ProjectileInvalid        = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_INVALID)
+)
+
+// String is the code's name without the PROJECTILE_CODE_ prefix.
+func (c ProjectileCode) String() string {
+	return strings.TrimPrefix(pb.ProjectileCode(c).String(), "PROJECTILE_CODE_")
+}
+
+// Proto is the code as the generated enum.
+func (c ProjectileCode) Proto() pb.ProjectileCode { return pb.ProjectileCode(c) }
+
 // Ray modes of a scene ray cast (world.proto RayMode).
 const (
 	RayClosest = pb.RayMode_RAY_MODE_CLOSEST // the first hit (the default)

@@ -221,10 +221,12 @@ type TickMessage struct {
 	Query        *SceneQuery
 	Shots        []Shot
 	Moves        []Move
+	Projectiles  []Projectile
+	Melee        []Melee
 	ShotsPacked  *PackedShots
 	RaysPacked   []float64
 	RaysFilter   Filter
-	AllOrNothing bool // for Shots and Moves, as the AllOrNothing option
+	AllOrNothing bool // for Shots, Moves, Projectiles and Melee, as the AllOrNothing option
 	BudgetMs     float64
 	Bodies       *TickBodies // GetBodies, run after every other part
 }
@@ -245,6 +247,8 @@ type TickAnswer struct {
 	Query        *QueryResults
 	Shots        []ShotVerdict
 	Moves        []MoveVerdict
+	Projectiles  []ProjectileVerdict
+	Melee        []MeleeVerdict
 	ShotsPacked  []ShotVerdict
 	RaysPacked   *PackedWorldRayHits
 	Bodies       *Bodies
@@ -264,6 +268,20 @@ func (m TickMessage) Proto() *pb.TickRequest {
 	}
 	if m.Moves != nil {
 		req.Moves = &pb.ValidateMovesRequest{Moves: movesProto(m.Moves), AllOrNothing: m.AllOrNothing}
+	}
+	if m.Projectiles != nil {
+		in := make([]*pb.Projectile, len(m.Projectiles))
+		for i, p := range m.Projectiles {
+			in[i] = p.Proto()
+		}
+		req.Projectiles = &pb.ValidateProjectilesRequest{Projectiles: in, AllOrNothing: m.AllOrNothing}
+	}
+	if m.Melee != nil {
+		in := make([]*pb.Melee, len(m.Melee))
+		for i, s := range m.Melee {
+			in[i] = s.Proto()
+		}
+		req.Melee = &pb.ValidateMeleeRequest{Melee: in, AllOrNothing: m.AllOrNothing}
 	}
 	if m.ShotsPacked != nil {
 		req.ShotsPacked = m.ShotsPacked.request("")
@@ -293,6 +311,12 @@ func TickAnswerOf(r *pb.TickResponse) *TickAnswer {
 	}
 	if r.GetBodies() != nil {
 		out.Bodies = BodiesOf(r.GetBodies())
+	}
+	for _, v := range r.GetProjectiles().GetVerdicts() {
+		out.Projectiles = append(out.Projectiles, ProjectileVerdictOf(v))
+	}
+	for _, v := range r.GetMelee().GetVerdicts() {
+		out.Melee = append(out.Melee, MeleeVerdictOf(v))
 	}
 	return out
 }

@@ -288,6 +288,42 @@ func (w *World) GetBodies(ctx context.Context, at *Time, ids ...int64) (*Bodies,
 	return BodiesOf(resp), nil
 }
 
+// ValidateProjectiles judges every projectile (docs/projectiles.md);
+// verdict i answers projectiles[i].
+func (w *World) ValidateProjectiles(ctx context.Context, projectiles []Projectile,
+	opts ...VerdictOption) ([]ProjectileVerdict, error) {
+	in := make([]*pb.Projectile, len(projectiles))
+	for i, p := range projectiles {
+		in[i] = p.Proto()
+	}
+	vs, err := w.Messages().ValidateProjectiles(ctx, in, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ProjectileVerdict, len(vs))
+	for i, v := range vs {
+		out[i] = ProjectileVerdictOf(v)
+	}
+	return out, nil
+}
+
+// ValidateMelee judges every swing; verdict i answers swings[i].
+func (w *World) ValidateMelee(ctx context.Context, swings []Melee, opts ...VerdictOption) ([]MeleeVerdict, error) {
+	in := make([]*pb.Melee, len(swings))
+	for i, m := range swings {
+		in[i] = m.Proto()
+	}
+	vs, err := w.Messages().ValidateMelee(ctx, in, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MeleeVerdict, len(vs))
+	for i, v := range vs {
+		out[i] = MeleeVerdictOf(v)
+	}
+	return out, nil
+}
+
 // WorldMessages is a World's calls on the generated collide.v1 messages
 // (what the conformance suite replays; any field the Go types lack): the
 // same handle, header and re-creation.
@@ -390,4 +426,30 @@ func (m WorldMessages) GetBodies(ctx context.Context, at *Time, ids []int64) (re
 		return e
 	})
 	return resp, err
+}
+
+// ValidateProjectiles judges every projectile; verdict i answers projectiles[i].
+func (m WorldMessages) ValidateProjectiles(ctx context.Context, projectiles []*pb.Projectile,
+	opts ...VerdictOption) ([]*pb.ProjectileVerdict, error) {
+	o := verdictOptions(opts)
+	var resp *pb.ValidateProjectilesResponse
+	err := m.w.call(ctx, func(ctx context.Context) (e error) {
+		resp, e = m.w.svc.ValidateProjectiles(ctx, &pb.ValidateProjectilesRequest{WorldId: m.w.id,
+			Projectiles: projectiles, AllOrNothing: o.allOrNothing})
+		return e
+	})
+	return resp.GetVerdicts(), err
+}
+
+// ValidateMelee judges every swing; verdict i answers swings[i].
+func (m WorldMessages) ValidateMelee(ctx context.Context, swings []*pb.Melee,
+	opts ...VerdictOption) ([]*pb.MeleeVerdict, error) {
+	o := verdictOptions(opts)
+	var resp *pb.ValidateMeleeResponse
+	err := m.w.call(ctx, func(ctx context.Context) (e error) {
+		resp, e = m.w.svc.ValidateMelee(ctx, &pb.ValidateMeleeRequest{WorldId: m.w.id, Melee: swings,
+			AllOrNothing: o.allOrNothing})
+		return e
+	})
+	return resp.GetVerdicts(), err
 }

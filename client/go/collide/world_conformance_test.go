@@ -288,6 +288,26 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 		if err != nil {
 			return nil, err
 		}
+	case "ValidateProjectiles":
+		q := &pb.ValidateProjectilesRequest{}
+		if err := req(q); err != nil {
+			return nil, err
+		}
+		v, err := w.Messages().ValidateProjectiles(ctx, q.GetProjectiles(), batchOption(q.GetAllOrNothing(), false)...)
+		answer = &pb.ValidateProjectilesResponse{Verdicts: v}
+		if err != nil {
+			return nil, err
+		}
+	case "ValidateMelee":
+		q := &pb.ValidateMeleeRequest{}
+		if err := req(q); err != nil {
+			return nil, err
+		}
+		v, err := w.Messages().ValidateMelee(ctx, q.GetMelee(), batchOption(q.GetAllOrNothing(), false)...)
+		answer = &pb.ValidateMeleeResponse{Verdicts: v}
+		if err != nil {
+			return nil, err
+		}
 	case "ValidateMoves":
 		q := &pb.ValidateMovesRequest{}
 		if err := req(q); err != nil {

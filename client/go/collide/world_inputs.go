@@ -314,3 +314,82 @@ func movesProto(moves []Move) []*pb.Move {
 	}
 	return out
 }
+
+// Projectile is a projectile to judge (world.proto Projectile,
+// docs/projectiles.md): launched at At from Origin with Velocity (units/s)
+// under Gravity (units/s^2) and linear Drag (1/s), a sphere of Radius (0: a
+// point), bouncing off statics MaxBounces times with Restitution, for
+// TimeLimit seconds; TickSeconds is the world's tick length and
+// ChordTolerance the accuracy contract (0: 0.01).
+type Projectile struct {
+	Shooter        int64
+	At             *Time
+	Origin         Vec3
+	Velocity       Vec3
+	Gravity        Vec3
+	Drag           float64
+	Radius         float64
+	Restitution    float64
+	MaxBounces     int32
+	TimeLimit      float64
+	TickSeconds    float64
+	ChordTolerance float64
+	Claimed        *BodyTarget
+	Mask           uint64
+	Ignore         []int64
+}
+
+// Proto is the projectile as the generated message.
+func (p Projectile) Proto() *pb.Projectile {
+	out := &pb.Projectile{ShooterId: p.Shooter, At: p.At.proto(), Origin: vec(p.Origin), Velocity: vec(p.Velocity),
+		Gravity: vec(p.Gravity), Drag: p.Drag, Radius: p.Radius, Restitution: p.Restitution, MaxBounces: p.MaxBounces,
+		TimeLimit: p.TimeLimit, TickSeconds: p.TickSeconds, ChordTolerance: p.ChordTolerance, CategoryMask: p.Mask,
+		IgnoreBodies: p.Ignore}
+	if p.Claimed != nil {
+		out.Claimed = &pb.BodyTarget{BodyId: p.Claimed.Body, PartId: p.Claimed.Part}
+	}
+	return out
+}
+
+// MeleeArc is a sector around the attacker's eye: Angle radians wide around
+// Direction, Radius long, in the plane perpendicular to Up.
+type MeleeArc struct {
+	Direction, Up Vec3
+	Radius, Angle float64
+}
+
+// MeleeCapsule is a capsule of a MeleeSweep, in the attacker's body frame.
+type MeleeCapsule struct {
+	A, B   Vec3
+	Radius float64
+}
+
+// Melee is a swing to judge (world.proto Melee): an Arc, or (Arc nil) a
+// capsule swept From one pose To another.
+type Melee struct {
+	Attacker  int64
+	At        *Time
+	Arc       *MeleeArc
+	From, To  MeleeCapsule
+	Claimed   *BodyTarget
+	Tolerance float64
+	Mask      uint64
+	Ignore    []int64
+}
+
+// Proto is the swing as the generated message.
+func (m Melee) Proto() *pb.Melee {
+	out := &pb.Melee{AttackerId: m.Attacker, At: m.At.proto(), Tolerance: m.Tolerance, CategoryMask: m.Mask,
+		IgnoreBodies: m.Ignore}
+	if m.Arc != nil {
+		out.Reach = &pb.Melee_Arc{Arc: &pb.MeleeArc{Direction: vec(m.Arc.Direction), Up: vec(m.Arc.Up),
+			Radius: m.Arc.Radius, Angle: m.Arc.Angle}}
+	} else {
+		capsule := func(c MeleeCapsule) *pb.Capsule { return &pb.Capsule{A: vec(c.A), B: vec(c.B), Radius: c.Radius} }
+		out.Reach = &pb.Melee_Sweep{Sweep: &pb.MeleeSweep{From: capsule(m.From), To: capsule(m.To)}}
+	}
+	if m.Claimed != nil {
+		out.Claimed = &pb.BodyTarget{BodyId: m.Claimed.Body, PartId: m.Claimed.Part}
+	}
+	return out
+}

@@ -390,3 +390,82 @@ func packedRayHitsOf(r *pb.CastWorldRaysPackedResponse) *PackedWorldRayHits {
 	return &PackedWorldRayHits{r.GetHit(), r.GetDistance(), r.GetPoint(), r.GetNormal(), r.GetTargetKind(),
 		r.GetTargetId(), r.GetTargetIndex(), timeUsedOf(r.GetTime())}
 }
+
+// ProjectileContact is where a projectile met something: Seconds since
+// launch and the world time At then, its centre Position, the contact Point,
+// the Normal (from the projectile) and the Target.
+type ProjectileContact struct {
+	Seconds                 float64
+	At                      Time
+	Position, Point, Normal Vec3
+	Target                  Target
+}
+
+// ProjectileVerdict judges a projectile (docs/projectiles.md): Hit is what
+// stopped it (nil: nothing), Bounces in order, and Seconds, EndAt,
+// Position and Velocity the end of the judged flight (the hit, the time
+// limit, or the latest frame for ProjectileInFlight).
+type ProjectileVerdict struct {
+	Code       ProjectileCode
+	Time       TimeUsed
+	Hit        *ProjectileContact
+	Bounces    []ProjectileContact
+	Seconds    float64
+	EndAt      Time
+	Position   Vec3
+	Velocity   Vec3
+	Violations []FieldViolation
+}
+
+// MeleeHit is a body part a swing reaches with a clear line from the eye.
+type MeleeHit struct {
+	Target   Target
+	Point    Vec3
+	Distance float64
+}
+
+// MeleeVerdict judges a swing (codes as a shot's): Hits nearest first,
+// Blocker what blocks the line (BLOCKED, HIT_OTHER_BODY).
+type MeleeVerdict struct {
+	Code                ShotCode
+	Time                TimeUsed
+	Eye                 Vec3
+	Hits                []MeleeHit
+	Blocker             *WorldRayHit
+	ClaimedMissDistance float64
+	Violations          []FieldViolation
+}
+
+func projectileContactOf(c *pb.ProjectileContact) ProjectileContact {
+	return ProjectileContact{c.GetSeconds(), Time{c.GetAt().GetTick(), c.GetAt().GetFraction()},
+		fromPB(c.GetPosition()), fromPB(c.GetPoint()), fromPB(c.GetNormal()), targetOf(c.GetTarget())}
+}
+
+// ProjectileVerdictOf reads a generated verdict.
+func ProjectileVerdictOf(v *pb.ProjectileVerdict) ProjectileVerdict {
+	out := ProjectileVerdict{Code: ProjectileCode(v.GetCode()), Time: timeUsedOf(v.GetTime()), Seconds: v.GetSeconds(),
+		EndAt: Time{v.GetEndAt().GetTick(), v.GetEndAt().GetFraction()}, Position: fromPB(v.GetPosition()),
+		Velocity: fromPB(v.GetVelocity()), Violations: violationsOf(v.GetViolations())}
+	if v.GetHit() != nil {
+		h := projectileContactOf(v.GetHit())
+		out.Hit = &h
+	}
+	for _, b := range v.GetBounces() {
+		out.Bounces = append(out.Bounces, projectileContactOf(b))
+	}
+	return out
+}
+
+// MeleeVerdictOf reads a generated verdict.
+func MeleeVerdictOf(v *pb.MeleeVerdict) MeleeVerdict {
+	out := MeleeVerdict{Code: ShotCode(v.GetCode()), Time: timeUsedOf(v.GetTime()), Eye: fromPB(v.GetEye()),
+		ClaimedMissDistance: v.GetClaimedMissDistance(), Violations: violationsOf(v.GetViolations())}
+	for _, h := range v.GetHits() {
+		out.Hits = append(out.Hits, MeleeHit{targetOf(h.GetTarget()), fromPB(h.GetPoint()), h.GetDistance()})
+	}
+	if v.GetBlocker() != nil {
+		h := rayHitOf(v.GetBlocker())
+		out.Blocker = &h
+	}
+	return out
+}

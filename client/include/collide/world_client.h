@@ -61,7 +61,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "collide/client.h"
+#include "collide/melee.h"
 #include "collide/mesh_data.h"
+#include "collide/projectile.h"
 #include "collide/world.h"
 
 namespace collide {
@@ -176,6 +178,8 @@ struct TickMessage {
   std::vector<ShotRequest> shots;  // sent packed (errors name shots_packed.doubles[i]).
   std::vector<MoveRequest> moves;
   std::optional<TickBodies> bodies;  // after every other part: sees this message's frame.
+  std::vector<ProjectileRequest> projectiles;
+  std::vector<MeleeRequest> melee;
   // Milliseconds the message may wait on the server before it starts; past
   // it, it is not run and answered DEADLINE_EXCEEDED alone. 0: no budget.
   double budget_ms = 0;
@@ -195,6 +199,8 @@ struct TickReply {
   std::vector<ShotVerdict> shots;
   std::vector<MoveVerdict> moves;
   std::optional<BodiesResult> bodies;  // the part ran.
+  std::vector<ProjectileVerdict> projectiles;
+  std::vector<MeleeVerdict> melee;
 };
 
 class WorldClient;
@@ -306,6 +312,14 @@ class WorldClient {
   absl::StatusOr<std::vector<MoveVerdict>> ValidateMoves(std::string_view world_id,
                                                          std::span<const MoveRequest> moves,
                                                          Batch batch = Batch::kPerItem);
+  // Projectile and melee verdicts (collide/projectile.h, collide/melee.h,
+  // docs/projectiles.md), as ValidateShots.
+  absl::StatusOr<std::vector<ProjectileVerdict>> ValidateProjectiles(
+      std::string_view world_id, std::span<const ProjectileRequest> projectiles,
+      Batch batch = Batch::kPerItem);
+  absl::StatusOr<std::vector<MeleeVerdict>> ValidateMelee(std::string_view world_id,
+                                                          std::span<const MeleeRequest> swings,
+                                                          Batch batch = Batch::kPerItem);
 
   // The bodies at `at` (unset: the latest frame) as the verdicts pose them:
   // those in `ids` (at most the server's --max_items_per_request), or every

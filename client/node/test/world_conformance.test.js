@@ -92,6 +92,10 @@ class Runner {
         return {verdicts: (await w.validateMoves(req.moves || [], {allOrNothing: Boolean(req.all_or_nothing), explain: Boolean(req.explain)})).map((v) => as('MoveVerdict', v))};
       case 'GetBodies':
         return as('GetBodiesResponse', await w.getBodies({at: req.at, bodyIds: req.body_ids || []}));
+      case 'ValidateProjectiles':
+        return {verdicts: (await w.validateProjectiles(req.projectiles || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('ProjectileVerdict', v))};
+      case 'ValidateMelee':
+        return {verdicts: (await w.validateMelee(req.melee || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('MeleeVerdict', v))};
       default:
         throw new Error(`unknown rpc ${rpc}`);
     }
@@ -103,7 +107,7 @@ class Runner {
     const parts = {};
     for (const [part, req] of Object.entries(message)) {
       if (part === 'frame' || part === 'query') parts[part] = req;
-      else if (part === 'shots' || part === 'moves') parts[part] = req[part] || [];
+      else if (['shots', 'moves', 'projectiles', 'melee'].includes(part)) parts[part] = req[part] || [];
       else if (part === 'rays_packed') parts.rays_packed = {rays: nums(req.rays), filter: req.filter || {}};
       else if (part === 'shots_packed') {
         parts.shots_packed = {
@@ -128,6 +132,7 @@ class Runner {
       rays_packed: as('CastWorldRaysPackedResponse', a.raysPacked), shots: verdicts(a.shots, 'ShotVerdict'),
       shots_packed: verdicts(a.shotsPacked, 'ShotVerdict'), moves: verdicts(a.moves, 'MoveVerdict'),
       bodies: as('GetBodiesResponse', a.bodies),
+      projectiles: verdicts(a.projectiles, 'ProjectileVerdict'), melee: verdicts(a.melee, 'MeleeVerdict'),
     };
   }
 }

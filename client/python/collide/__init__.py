@@ -32,7 +32,7 @@ __path__ = pkgutil.extend_path(__path__, __name__)
 from collide._version import __version__  # noqa: E402
 from collide.client import Client  # noqa: E402
 from collide.aio import AsyncClient, AsyncWorld  # noqa: E402
-from collide.codes import ErrorReason, MoveCode, ShotCode, StatusCode  # noqa: E402
+from collide.codes import ErrorReason, MoveCode, ProjectileCode, ShotCode, StatusCode  # noqa: E402
 from collide.errors import CollideError, FieldViolation  # noqa: E402
 from collide.results import (  # noqa: E402
     PackedPairResults,
@@ -47,11 +47,15 @@ from collide.world_inputs import (  # noqa: E402
     Body,
     Frame,
     Journal,
+    Melee,
+    MeleeArc,
+    MeleeSweep,
     Move,
     Overlap,
     Part,
     Policy,
     Pose,
+    Projectile,
     RayCast,
     ShapeCast,
     Shot,
@@ -64,10 +68,14 @@ from collide.world_results import (  # noqa: E402
     MoveContact,
     MoveExplanation,
     MoveSweep,
+    MeleeHit,
+    MeleeVerdict,
     MoveVerdict,
     OverlapHit,
     OverlapResult,
     PackedWorldRayHits,
+    ProjectileContact,
+    ProjectileVerdict,
     QueryResults,
     RayResult,
     ShapeCastResult,
@@ -99,6 +107,7 @@ __all__ = [
     "__version__",
     "ShotCode",
     "MoveCode",
+    "ProjectileCode",
     "ErrorReason",
     "StatusCode",
     "Client",
@@ -142,6 +151,14 @@ __all__ = [
     "Overlap",
     "Shot",
     "Move",
+    "Projectile",
+    "Melee",
+    "MeleeArc",
+    "MeleeSweep",
+    "ProjectileContact",
+    "ProjectileVerdict",
+    "MeleeHit",
+    "MeleeVerdict",
     "QueryResults",
     "RayResult",
     "WorldRayHit",

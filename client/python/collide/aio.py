@@ -49,8 +49,17 @@ from collide.stream import AsyncTickStream
 from collide.v1 import collide_pb2, collide_pb2_grpc, world_pb2, world_pb2_grpc
 from collide.world import HEADER, World
 from collide.world_inputs import At, frame_to_proto
-from collide.world_results import (Bodies, MoveVerdict, PackedWorldRayHits, QueryResults, RayResult, ShotVerdict,
-                                   WorldInfo)
+from collide.world_results import (
+    Bodies,
+    MeleeVerdict,
+    MoveVerdict,
+    PackedWorldRayHits,
+    ProjectileVerdict,
+    QueryResults,
+    RayResult,
+    ShotVerdict,
+    WorldInfo,
+)
 
 
 class AsyncClient:
@@ -302,6 +311,16 @@ class AsyncWorld:
     async def get_bodies(self, at: At = None, body_ids: Iterable[int] = ()) -> Bodies:
         """The bodies at a time as the verdicts pose them (World.get_bodies)."""
         return Bodies.from_proto(await self.call("GetBodies", self.world.bodies_request(at, body_ids)))
+    async def validate_projectiles(self, projectiles: Iterable[Any], *,
+                                   all_or_nothing: bool = False) -> List[ProjectileVerdict]:
+        """Projectile verdicts, in order (World.validate_projectiles)."""
+        request = self.world.projectiles_request(projectiles, all_or_nothing=all_or_nothing)
+        return [ProjectileVerdict.from_proto(v) for v in (await self.call("ValidateProjectiles", request)).verdicts]
+
+    async def validate_melee(self, swings: Iterable[Any], *, all_or_nothing: bool = False) -> List[MeleeVerdict]:
+        """Melee verdicts, in order (World.validate_melee)."""
+        request = self.world.melee_request(swings, all_or_nothing=all_or_nothing)
+        return [MeleeVerdict.from_proto(v) for v in (await self.call("ValidateMelee", request)).verdicts]
 
     # -- the tick stream --------------------------------------------------------
 

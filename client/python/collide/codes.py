@@ -108,6 +108,33 @@ class MoveCode(_Code):
     TIME_BUDGET = "TIME_BUDGET"
 
 
+class ProjectileCode(_Code):
+    """ProjectileVerdict.code (world.proto ProjectileCode, docs/projectiles.md)."""
+
+    #: The claimed part is the first thing hit (no claim: a body part is).
+    CONFIRMED = "CONFIRMED"
+    #: Another part of the claimed body is hit first.
+    HIT_OTHER_PART = "HIT_OTHER_PART"
+    #: Another body is hit first.
+    HIT_OTHER_BODY = "HIT_OTHER_BODY"
+    #: A static stopped it, no bounce left (`hit` says which and where).
+    BLOCKED = "BLOCKED"
+    #: The time limit came with nothing hit (`position`: where it was then).
+    MISSED = "MISSED"
+    #: Still flying at the latest frame: judged up to it; ask again next tick.
+    IN_FLIGHT = "IN_FLIGHT"
+    #: The launch is more than the policy's max_rewind_ticks behind the latest frame.
+    REWIND_TOO_OLD = "REWIND_TOO_OLD"
+    #: The launch is after the latest frame.
+    IN_THE_FUTURE = "IN_THE_FUTURE"
+    #: The shooter does not exist at the launch time used.
+    UNKNOWN_SHOOTER = "UNKNOWN_SHOOTER"
+    #: The claimed body (or part) does not exist at the launch time used.
+    UNKNOWN_TARGET = "UNKNOWN_TARGET"
+    #: Bad fields: `violations` names them.
+    INVALID = "INVALID"
+
+
 class ErrorReason(_Code):
     """CollideError.reason: google.rpc.ErrorInfo's reason (domain "collide.v1")."""
 
@@ -117,7 +144,8 @@ class ErrorReason(_Code):
 
 
 # The verdict enums by the proto enum prefix they stand for.
-_BY_PREFIX: Dict[str, Type[_Code]] = {"SHOT_CODE_": ShotCode, "MOVE_CODE_": MoveCode}
+_BY_PREFIX: Dict[str, Type[_Code]] = {"SHOT_CODE_": ShotCode, "MOVE_CODE_": MoveCode,
+                                      "PROJECTILE_CODE_": ProjectileCode}
 
 
 def verdict_code(prefix: str, name: str) -> str:
@@ -127,4 +155,4 @@ def verdict_code(prefix: str, name: str) -> str:
     return codes.parse(name) if codes else name
 
 
-__all__ = ("StatusCode", "ShotCode", "MoveCode", "ErrorReason", "verdict_code")
+__all__ = ("StatusCode", "ShotCode", "MoveCode", "ProjectileCode", "ErrorReason", "verdict_code")

@@ -48,7 +48,15 @@ import grpc
 from collide.errors import CollideError
 from collide.v1 import world_pb2
 from collide.world_inputs import At, frame_to_proto
-from collide.world_results import Bodies, MoveVerdict, PackedWorldRayHits, QueryResults, ShotVerdict
+from collide.world_results import (
+    Bodies,
+    MeleeVerdict,
+    MoveVerdict,
+    PackedWorldRayHits,
+    ProjectileVerdict,
+    QueryResults,
+    ShotVerdict,
+)
 
 if TYPE_CHECKING:
     from collide.world import World
@@ -70,6 +78,8 @@ class TickAnswer:
     # The world was re-created before this answer (its history lost).
     recreated: bool = False
     bodies: Optional[Bodies] = None  # the part `bodies` (after the others)
+    projectiles: Optional[List[ProjectileVerdict]] = None
+    melee: Optional[List[MeleeVerdict]] = None
 
     def raise_for_error(self) -> "TickAnswer":
         if self.error is not None:
@@ -88,7 +98,10 @@ class TickAnswer:
                    [ShotVerdict.from_proto(v) for v in r.shots_packed.verdicts] if r.HasField("shots_packed")
                    else None,
                    [MoveVerdict.from_proto(v) for v in r.moves.verdicts] if r.HasField("moves") else None,
-                   recreated, Bodies.from_proto(r.bodies) if r.HasField("bodies") else None)
+                   recreated, Bodies.from_proto(r.bodies) if r.HasField("bodies") else None,
+                   [ProjectileVerdict.from_proto(v) for v in r.projectiles.verdicts]
+                   if r.HasField("projectiles") else None,
+                   [MeleeVerdict.from_proto(v) for v in r.melee.verdicts] if r.HasField("melee") else None)
 
 
 _CODES = {c.value[0]: c for c in grpc.StatusCode}
@@ -133,6 +146,7 @@ class _Sequencer:
               overlaps: Iterable[Any] = (), rays: Optional[Iterable[float]] = None, rays_at: At = None,
               rays_mask: int = 0, rays_ignore: Sequence[int] = (), shots: Iterable[Any] = (),
               shots_packed: Optional[Dict[str, Any]] = None, moves: Iterable[Any] = (),
+              projectiles: Iterable[Any] = (), melee: Iterable[Any] = (),
               all_or_nothing: bool = False, budget_ms: Optional[float] = None,
               bodies: Optional[Dict[str, Any]] = None) -> world_pb2.TickRequest:
         w = self.world
@@ -154,6 +168,12 @@ class _Sequencer:
             request.moves.CopyFrom(moves_request)
         if bodies is not None:  # {"at": ..., "body_ids": [...]}, as World.get_bodies takes them
             request.bodies.CopyFrom(w.bodies_request(bodies.get("at"), bodies.get("body_ids", ())))
+        projectiles_request = w.projectiles_request(projectiles, all_or_nothing=all_or_nothing)
+        if len(projectiles_request.projectiles):
+            request.projectiles.CopyFrom(projectiles_request)
+        melee_request = w.melee_request(melee, all_or_nothing=all_or_nothing)
+        if len(melee_request.melee):
+            request.melee.CopyFrom(melee_request)
         return request
 
     def number(self, request: world_pb2.TickRequest) -> bool:

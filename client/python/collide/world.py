@@ -28,8 +28,10 @@ from collide.world_inputs import (
     At,
     flat,
     frame_to_proto,
+    melee_to_proto,
     move_to_proto,
     overlap_to_proto,
+    projectile_to_proto,
     ray_cast_to_proto,
     shape_cast_to_proto,
     shot_to_proto,
@@ -37,8 +39,10 @@ from collide.world_inputs import (
 )
 from collide.world_results import (
     Bodies,
+    MeleeVerdict,
     MoveVerdict,
     PackedWorldRayHits,
+    ProjectileVerdict,
     QueryResults,
     RayResult,
     ShotVerdict,
@@ -234,6 +238,29 @@ class World:
         if t is not None:
             request.at.CopyFrom(t)
         return request
+
+    def validate_projectiles(self, projectiles: Iterable[Any], *,
+                             all_or_nothing: bool = False) -> List[ProjectileVerdict]:
+        """Projectile verdicts (Projectile, collide.v1.Projectile or its
+        dict), in order (docs/projectiles.md); bad ones as validate_shots'."""
+        request = self.projectiles_request(projectiles, all_or_nothing=all_or_nothing)
+        return [ProjectileVerdict.from_proto(v) for v in self.call("ValidateProjectiles", request).verdicts]
+
+    def projectiles_request(self, projectiles: Iterable[Any], *,
+                            all_or_nothing: bool = False) -> world_pb2.ValidateProjectilesRequest:
+        return world_pb2.ValidateProjectilesRequest(
+            world_id=self.world_id, projectiles=[projectile_to_proto(p) for p in projectiles],
+            all_or_nothing=all_or_nothing)
+
+    def validate_melee(self, swings: Iterable[Any], *, all_or_nothing: bool = False) -> List[MeleeVerdict]:
+        """Melee verdicts (Melee, collide.v1.Melee or its dict), in order."""
+        request = self.melee_request(swings, all_or_nothing=all_or_nothing)
+        return [MeleeVerdict.from_proto(v) for v in self.call("ValidateMelee", request).verdicts]
+
+    def melee_request(self, swings: Iterable[Any], *,
+                      all_or_nothing: bool = False) -> world_pb2.ValidateMeleeRequest:
+        return world_pb2.ValidateMeleeRequest(world_id=self.world_id, melee=[melee_to_proto(m) for m in swings],
+                                              all_or_nothing=all_or_nothing)
 
     # -- the tick stream --------------------------------------------------------
 

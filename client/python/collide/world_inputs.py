@@ -192,6 +192,66 @@ class Move:
     movement: Any = None
 
 
+@dataclass(frozen=True)
+class Projectile:
+    """A projectile launched at `at` (docs/projectiles.md): velocity in
+    units/s, gravity in units/s^2, drag k in 1/s (dv/dt = gravity - k v),
+    radius 0 for a point; restitution and max_bounces for bouncing off
+    statics; time_limit seconds; tick_seconds the world's tick length;
+    chord_tolerance the accuracy contract (0: 0.01). claimed: (body id, part
+    id) or None."""
+
+    shooter: int
+    origin: Vec
+    velocity: Vec
+    tick_seconds: float
+    time_limit: float
+    at: At = None
+    gravity: Vec = (0.0, 0.0, 0.0)
+    drag: float = 0.0
+    radius: float = 0.0
+    restitution: float = 0.0
+    max_bounces: int = 0
+    chord_tolerance: float = 0.0
+    claimed: Optional[Tuple[int, int]] = None
+    mask: int = 0
+    ignore: Sequence[int] = ()
+
+
+@dataclass(frozen=True)
+class MeleeArc:
+    """A sector around the attacker's eye: `angle` radians wide around
+    `direction`, `radius` long, in the plane perpendicular to `up`."""
+
+    direction: Vec
+    up: Vec
+    radius: float
+    angle: float
+
+
+@dataclass(frozen=True)
+class MeleeSweep:
+    """A capsule ((a, b, radius) or geometry Capsule JSON) moved from `from_`
+    to `to`, in the attacker's body frame."""
+
+    from_: Any
+    to: Any
+
+
+@dataclass(frozen=True)
+class Melee:
+    """A swing at `at`: reach a MeleeArc or MeleeSweep; claimed (body id,
+    part id) or None; tolerance grows the claimed body's parts."""
+
+    attacker: int
+    reach: Any
+    at: At = None
+    claimed: Optional[Tuple[int, int]] = None
+    tolerance: float = 0.0
+    mask: int = 0
+    ignore: Sequence[int] = ()
+
+
 def message(value: Any, message_type: Type[M]) -> M:
     """`value` as a `message_type`: the message itself, or its JSON dict."""
     if isinstance(value, message_type):
@@ -375,4 +435,52 @@ def move_to_proto(move: Any) -> world_pb2.Move:
     out.stance = move.stance
     if move.movement is not None:
         out.movement.CopyFrom(message(move.movement, world_pb2.MovementModel))
+    return out
+
+
+def _claimed(claimed: Optional[Tuple[int, int]]) -> Optional[world_pb2.BodyTarget]:
+    return None if claimed is None else world_pb2.BodyTarget(body_id=claimed[0], part_id=claimed[1])
+
+
+def projectile_to_proto(projectile: Any) -> world_pb2.Projectile:
+    if not isinstance(projectile, Projectile):
+        return message(projectile, world_pb2.Projectile)
+    p = projectile
+    out = world_pb2.Projectile(shooter_id=p.shooter, origin=_vec(p.origin), velocity=_vec(p.velocity),
+                               gravity=_vec(p.gravity), drag=p.drag, radius=p.radius, restitution=p.restitution,
+                               max_bounces=p.max_bounces, time_limit=p.time_limit, tick_seconds=p.tick_seconds,
+                               chord_tolerance=p.chord_tolerance, category_mask=p.mask, ignore_bodies=list(p.ignore))
+    t = time_to_proto(p.at)
+    if t is not None:
+        out.at.CopyFrom(t)
+    if p.claimed is not None:
+        out.claimed.CopyFrom(_claimed(p.claimed))
+    return out
+
+
+def _capsule(c: Any) -> geometry_pb2.Capsule:
+    if isinstance(c, (tuple, list)):
+        return geometry_pb2.Capsule(a=_vec(c[0]), b=_vec(c[1]), radius=c[2])
+    return message(c, geometry_pb2.Capsule)
+
+
+def melee_to_proto(melee: Any) -> world_pb2.Melee:
+    if not isinstance(melee, Melee):
+        return message(melee, world_pb2.Melee)
+    m = melee
+    out = world_pb2.Melee(attacker_id=m.attacker, tolerance=m.tolerance, category_mask=m.mask,
+                          ignore_bodies=list(m.ignore))
+    if isinstance(m.reach, MeleeArc):
+        out.arc.CopyFrom(world_pb2.MeleeArc(direction=_vec(m.reach.direction), up=_vec(m.reach.up),
+                                            radius=m.reach.radius, angle=m.reach.angle))
+    elif isinstance(m.reach, MeleeSweep):
+        getattr(out.sweep, "from").CopyFrom(_capsule(m.reach.from_))  # `from` is a Python keyword
+        out.sweep.to.CopyFrom(_capsule(m.reach.to))
+    else:
+        raise TypeError("Melee.reach must be a MeleeArc or a MeleeSweep")
+    t = time_to_proto(m.at)
+    if t is not None:
+        out.at.CopyFrom(t)
+    if m.claimed is not None:
+        out.claimed.CopyFrom(_claimed(m.claimed))
     return out

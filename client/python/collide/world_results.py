@@ -329,6 +329,79 @@ class MoveVerdict:
 
 
 @dataclass(frozen=True)
+class ProjectileContact:
+    """Where a projectile met something: seconds since launch and the world
+    time then, its centre, the contact point, the normal (from the
+    projectile), and what (a static or a body part as posed then)."""
+
+    seconds: float
+    at: Tuple[int, float]
+    position: Vec3
+    point: Vec3
+    normal: Vec3
+    target: Optional[Target]
+
+    @classmethod
+    def from_proto(cls, c: world_pb2.ProjectileContact) -> "ProjectileContact":
+        return cls(c.seconds, (c.at.tick, c.at.fraction), _vec(c.position), _vec(c.point), _vec(c.normal),
+                   _target(c))
+
+
+@dataclass(frozen=True)
+class ProjectileVerdict:
+    """code: a ProjectileCode (collide.codes). hit: what stopped it (None
+    when nothing did); bounces in order; seconds, end_at, position and
+    velocity: the end of the judged flight (the hit, the time limit, or the
+    latest frame for IN_FLIGHT)."""
+
+    code: str
+    time: TimeUsed
+    hit: Optional[ProjectileContact]
+    bounces: List[ProjectileContact]
+    seconds: float
+    end_at: Tuple[int, float]
+    position: Vec3
+    velocity: Vec3
+    violations: List[Tuple[str, str]] = field(default_factory=list)
+
+    @classmethod
+    def from_proto(cls, v: world_pb2.ProjectileVerdict) -> "ProjectileVerdict":
+        return cls(_code(world_pb2.ProjectileCode, v.code, "PROJECTILE_CODE_"), TimeUsed.from_proto(v.time),
+                   ProjectileContact.from_proto(v.hit) if v.HasField("hit") else None,
+                   [ProjectileContact.from_proto(b) for b in v.bounces], v.seconds, (v.end_at.tick, v.end_at.fraction),
+                   _vec(v.position), _vec(v.velocity), [(x.field, x.description) for x in v.violations])
+
+
+@dataclass(frozen=True)
+class MeleeHit:
+    target: Optional[Target]
+    point: Vec3
+    distance: float
+
+
+@dataclass(frozen=True)
+class MeleeVerdict:
+    """code: a ShotCode (CONFIRMED, HIT_OTHER_PART, HIT_OTHER_BODY, BLOCKED,
+    MISSED, ...). hits: the parts reached with a clear line from the eye,
+    nearest first; blocker: what blocks the line (BLOCKED, HIT_OTHER_BODY)."""
+
+    code: str
+    time: TimeUsed
+    eye: Vec3
+    hits: List[MeleeHit]
+    blocker: Optional[WorldRayHit]
+    claimed_miss_distance: float
+    violations: List[Tuple[str, str]] = field(default_factory=list)
+
+    @classmethod
+    def from_proto(cls, v: world_pb2.MeleeVerdict) -> "MeleeVerdict":
+        return cls(_code(world_pb2.ShotCode, v.code, "SHOT_CODE_"), TimeUsed.from_proto(v.time), _vec(v.eye),
+                   [MeleeHit(Target.from_proto(h.target), _vec(h.point), h.distance) for h in v.hits],
+                   WorldRayHit.from_proto(v.blocker) if v.HasField("blocker") else None, v.claimed_miss_distance,
+                   [(x.field, x.description) for x in v.violations])
+
+
+@dataclass(frozen=True)
 class PackedWorldRayHits:
     """Parallel arrays: ray i at [i], vectors at [3i:3i+3]; target_kind 0
     none, 1 static (target_index: triangle, 0 for a shape), 2 body (part)."""
@@ -406,7 +479,8 @@ def count_codes(verdicts: List[Any]) -> Counts:
 
 
 __all__: Tuple[str, ...] = ("Target", "TimeUsed", "WorldRayHit", "RayResult", "ShapeCastResult", "OverlapHit",
-                            "OverlapResult", "QueryResults", "ShotVerdict", "MoveVerdict",
+                            "OverlapResult", "QueryResults", "ShotVerdict", "MoveVerdict", "ProjectileContact",
+                            "ProjectileVerdict", "MeleeHit", "MeleeVerdict",
                             "PackedWorldRayHits", "WorldInfo", "count_codes", "PosedPart", "PosedBody",
                             "Bodies", "ShotExplanation", "MoveSweep", "MoveContact", "MoveExplanation",
                             "shape_from_proto")

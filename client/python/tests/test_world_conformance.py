@@ -119,6 +119,27 @@ def _move(v):
             "explanation": _move_explanation(v.explanation)}
 
 
+def _contact(c):
+    if c is None:
+        return None
+    return {"seconds": c.seconds, "at": {"tick": c.at[0], "fraction": c.at[1]}, "position": _vec(c.position),
+            "point": _vec(c.point), "normal": _vec(c.normal), "target": _target(c.target)}
+
+
+def _projectile(v):
+    return {"code": "PROJECTILE_CODE_" + v.code, "time": _time(v.time), "hit": _contact(v.hit),
+            "bounces": [_contact(b) for b in v.bounces], "seconds": v.seconds,
+            "end_at": {"tick": v.end_at[0], "fraction": v.end_at[1]}, "position": _vec(v.position),
+            "velocity": _vec(v.velocity), "violations": _violations(v)}
+
+
+def _melee(v):
+    return {"code": "SHOT_CODE_" + v.code, "time": _time(v.time), "eye": _vec(v.eye),
+            "hits": [{"target": _target(h.target), "point": _vec(h.point), "distance": h.distance} for h in v.hits],
+            "blocker": _hit(v.blocker), "claimed_miss_distance": v.claimed_miss_distance,
+            "violations": _violations(v)}
+
+
 def _fields(m):
     """A message as the goldens' JSON: every field, enums by name."""
     def one(f, v):
@@ -192,6 +213,12 @@ class Runner:
             at = req.get("at")
             return _bodies(w.get_bodies((at.get("tick", 0), at.get("fraction", 0.0)) if at else None,
                                         req.get("body_ids", [])))
+        if rpc == "ValidateProjectiles":
+            verdicts = w.validate_projectiles(req.get("projectiles", []), all_or_nothing=req.get("all_or_nothing", False))
+            return {"verdicts": [_projectile(v) for v in verdicts]}
+        if rpc == "ValidateMelee":
+            verdicts = w.validate_melee(req.get("melee", []), all_or_nothing=req.get("all_or_nothing", False))
+            return {"verdicts": [_melee(v) for v in verdicts]}
         raise ValueError(f"unknown rpc {rpc}")
 
     def tick_args(self, message):
@@ -206,7 +233,7 @@ class Runner:
                 args.update(_rays_args(req))
             elif part == "shots_packed":
                 args["shots_packed"] = _shots_packed_args(req)
-            elif part in ("shots", "moves"):
+            elif part in ("shots", "moves", "projectiles", "melee"):
                 args[part] = req.get(part, [])
             elif part == "bodies":
                 at = req.get("at")
@@ -222,7 +249,9 @@ def _tick_answer(a):
     return {"frame": None if a.oldest_tick is None else {"oldest_tick": a.oldest_tick},
             "query": a.query and _query(a.query), "rays_packed": a.rays_packed and _packed(a.rays_packed),
             "shots": _verdicts(a.shots), "shots_packed": _verdicts(a.shots_packed), "moves": _verdicts(a.moves),
-            "bodies": a.bodies and _bodies(a.bodies)}
+            "bodies": a.bodies and _bodies(a.bodies),
+            "projectiles": None if a.projectiles is None else {"verdicts": [_projectile(v) for v in a.projectiles]},
+            "melee": None if a.melee is None else {"verdicts": [_melee(v) for v in a.melee]}}
 
 
 def _query_args(req):

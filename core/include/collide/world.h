@@ -113,6 +113,12 @@ struct SceneAccess;
 class MoveStates;
 }  // namespace internal
 
+// Declared in collide/projectile.h and collide/melee.h.
+struct ProjectileRequest;
+struct ProjectileVerdict;
+struct MeleeRequest;
+struct MeleeVerdict;
+
 // The world's policy. Lengths are in the world's length unit (the defaults
 // assume metres), speeds in length units per second.
 struct WorldSettings {
@@ -526,6 +532,9 @@ class World {
   std::vector<ShapeCastResult> ShapeCasts(std::span<const ShapeCastQuery> queries) const;
   std::vector<ShotVerdict> ValidateShots(std::span<const ShotRequest> shots) const;
   std::vector<MoveVerdict> ValidateMoves(std::span<const MoveRequest> moves) const;
+  // Projectile and melee verdicts: collide/projectile.h, collide/melee.h.
+  std::vector<ProjectileVerdict> ValidateProjectiles(std::span<const ProjectileRequest> projectiles) const;
+  std::vector<MeleeVerdict> ValidateMelee(std::span<const MeleeRequest> swings) const;
 
   // The static elements as given (convex hull vertices owned by the world).
   std::span<const StaticElement> statics() const;

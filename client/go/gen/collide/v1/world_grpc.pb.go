@@ -47,6 +47,9 @@ type WorldServiceClient interface {
 	// than verdicts are judged loses records (never blocking the verdicts):
 	// AuditRecord.dropped_before counts them.
 	WatchAudit(ctx context.Context, in *WatchAuditRequest, opts ...grpc.CallOption) (WorldService_WatchAuditClient, error)
+	// Projectile and melee verdicts (docs/projectiles.md).
+	ValidateProjectiles(ctx context.Context, in *ValidateProjectilesRequest, opts ...grpc.CallOption) (*ValidateProjectilesResponse, error)
+	ValidateMelee(ctx context.Context, in *ValidateMeleeRequest, opts ...grpc.CallOption) (*ValidateMeleeResponse, error)
 }
 
 type worldServiceClient struct {
@@ -219,6 +222,24 @@ func (x *worldServiceWatchAuditClient) Recv() (*AuditRecord, error) {
 	return m, nil
 }
 
+func (c *worldServiceClient) ValidateProjectiles(ctx context.Context, in *ValidateProjectilesRequest, opts ...grpc.CallOption) (*ValidateProjectilesResponse, error) {
+	out := new(ValidateProjectilesResponse)
+	err := c.cc.Invoke(ctx, "/collide.v1.WorldService/ValidateProjectiles", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *worldServiceClient) ValidateMelee(ctx context.Context, in *ValidateMeleeRequest, opts ...grpc.CallOption) (*ValidateMeleeResponse, error) {
+	out := new(ValidateMeleeResponse)
+	err := c.cc.Invoke(ctx, "/collide.v1.WorldService/ValidateMelee", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // WorldServiceServer is the server API for WorldService service.
 // All implementations must embed UnimplementedWorldServiceServer
 // for forward compatibility
@@ -253,6 +274,9 @@ type WorldServiceServer interface {
 	// than verdicts are judged loses records (never blocking the verdicts):
 	// AuditRecord.dropped_before counts them.
 	WatchAudit(*WatchAuditRequest, WorldService_WatchAuditServer) error
+	// Projectile and melee verdicts (docs/projectiles.md).
+	ValidateProjectiles(context.Context, *ValidateProjectilesRequest) (*ValidateProjectilesResponse, error)
+	ValidateMelee(context.Context, *ValidateMeleeRequest) (*ValidateMeleeResponse, error)
 	mustEmbedUnimplementedWorldServiceServer()
 }
 
@@ -298,6 +322,12 @@ func (UnimplementedWorldServiceServer) GetBodies(context.Context, *GetBodiesRequ
 }
 func (UnimplementedWorldServiceServer) WatchAudit(*WatchAuditRequest, WorldService_WatchAuditServer) error {
 	return status.Errorf(codes.Unimplemented, "method WatchAudit not implemented")
+}
+func (UnimplementedWorldServiceServer) ValidateProjectiles(context.Context, *ValidateProjectilesRequest) (*ValidateProjectilesResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ValidateProjectiles not implemented")
+}
+func (UnimplementedWorldServiceServer) ValidateMelee(context.Context, *ValidateMeleeRequest) (*ValidateMeleeResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ValidateMelee not implemented")
 }
 func (UnimplementedWorldServiceServer) mustEmbedUnimplementedWorldServiceServer() {}
 
@@ -557,6 +587,42 @@ func (x *worldServiceWatchAuditServer) Send(m *AuditRecord) error {
 	return x.ServerStream.SendMsg(m)
 }
 
+func _WorldService_ValidateProjectiles_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ValidateProjectilesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(WorldServiceServer).ValidateProjectiles(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/collide.v1.WorldService/ValidateProjectiles",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(WorldServiceServer).ValidateProjectiles(ctx, req.(*ValidateProjectilesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _WorldService_ValidateMelee_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ValidateMeleeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(WorldServiceServer).ValidateMelee(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/collide.v1.WorldService/ValidateMelee",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(WorldServiceServer).ValidateMelee(ctx, req.(*ValidateMeleeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _WorldService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "collide.v1.WorldService",
 	HandlerType: (*WorldServiceServer)(nil),
@@ -604,6 +670,14 @@ var _WorldService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetBodies",
 			Handler:    _WorldService_GetBodies_Handler,
+		},
+		{
+			MethodName: "ValidateProjectiles",
+			Handler:    _WorldService_ValidateProjectiles_Handler,
+		},
+		{
+			MethodName: "ValidateMelee",
+			Handler:    _WorldService_ValidateMelee_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -1,0 +1,43 @@
+// The policy checks that projectile and melee verdicts share with shots
+// (world.h, "Shot checks"): the rewind window and the claimed target.
+#ifndef COLLIDE_CORE_SRC_WORLD_VERDICT_POLICY_H_
+#define COLLIDE_CORE_SRC_WORLD_VERDICT_POLICY_H_
+
+#include <optional>
+#include <vector>
+
+#include "world/scene.h"
+
+namespace collide::internal {
+
+// The time a verdict is judged at: IN_THE_FUTURE after the latest frame,
+// REWIND_TOO_OLD more than max_rewind_ticks before it (or, with
+// clamp_old_shots, the scene at that limit with time.clamped set).
+struct Rewound {
+  enum class Outcome : std::uint8_t { kOk, kInTheFuture, kTooOld };
+  Outcome outcome = Outcome::kOk;
+  Scene scene;  // kOk only.
+};
+Rewound RewindWithinPolicy(const World& world, const std::optional<Time>& at);
+
+// The claimed body's index in the scene and the claimed part's index in its
+// part set; nothing when either does not exist at the scene's time.
+struct ClaimedPart {
+  std::size_t body = 0;
+  std::size_t part = 0;
+};
+std::optional<ClaimedPart> FindClaim(const Scene& scene, const ShotClaim& claim);
+
+// The request problems of a verdict's filter and claim: the claim on the
+// actor itself or on an ignored body.
+void ValidateClaim(const std::optional<ShotClaim>& claim, std::int64_t actor,
+                   const std::vector<std::int64_t>& ignored, std::vector<Violation>& out);
+
+// The filter a verdict sees the world through: its mask with the world's
+// shot_mask, its ignored bodies and the actor.
+QueryFilter VerdictFilter(const World& world, CategoryMask mask, const std::vector<std::int64_t>& ignored,
+                          std::int64_t actor);
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_CORE_SRC_WORLD_VERDICT_POLICY_H_
