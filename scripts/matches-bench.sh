@@ -21,9 +21,10 @@
 # Env: BUILD_DIR (build), COLLIDE_SERVER_BIN, COLLIDE_CLI_BIN, MAPS_DIR
 #      (/usr/share/games/openarena/baseoa, Debian's openarena-088-data), MAP
 #      (pak6-patch088.pk3:aggressor), STEP_S (5), P99_MS (10), MAX_M (1024),
-#      SHORT_M (4), SHORT_S (5), SOAK_S (600), AUDIT (set: the worlds keep an
-#      audit trail, the server writing it under a temporary --audit_dir;
-#      docs/replay.md has the overhead).
+#      SHORT_M (4), SHORT_S (5), SOAK_S (600), AUDIT and RECORD (set: the
+#      worlds keep an audit trail, a match recording, the server writing them
+#      under a temporary --audit_dir, --recordings_dir; docs/replay.md has
+#      the overhead).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/local-server.sh
@@ -64,11 +65,12 @@ run() {
   rm -f "$work/server.log"
   local audit=()
   [[ -n "${AUDIT:-}" ]] && audit=(--audit_dir="$work/audit")
+  [[ -n "${RECORD:-}" ]] && audit+=(--recordings_dir="$work/recordings")
   start_local_server "$work/server.log" "$SERVER_BIN" --worker_threads=2 --maps_dir="$MAPS_DIR" "${audit[@]}" \
     --max_worlds=$((m + 8)) --max_concurrent_streams=$((m + 64)) --max_concurrent_calls=0 || { echo "matches-bench: the server did not start"; exit 1; }
   "$CLI_BIN" bench --target="127.0.0.1:$port" --matches="$m" --map="$MAP" --transport=stream \
-    --duration="${s}s" --server_pid="$server_pid" ${AUDIT:+--audit} "$@" >"$work/run.out" 2>&1 || true
-  rm -rf "$work/audit"
+    --duration="${s}s" --server_pid="$server_pid" ${AUDIT:+--audit} ${RECORD:+--record_worlds} "$@" >"$work/run.out" 2>&1 || true
+  rm -rf "$work/audit" "$work/recordings"
   kill -KILL "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null || true
   server_pid=""
   local line

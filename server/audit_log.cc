@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -26,6 +27,12 @@ std::int64_t Verdicts(const v1::TickResponse& r) {
 }
 
 constexpr int kWriterNice = 10;
+
+std::int64_t NowUnixMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 int OpenAppend(const std::string& path) {
   return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -77,8 +84,12 @@ void AuditTrail::Write(const v1::AuditRecord& record, const std::string& line) {
     Rotate();
   }
   buffered_ += line;
+  for (const std::shared_ptr<AuditWatch>& watch : Watches()) watch->Deliver(record);
+}
+
+std::vector<std::shared_ptr<AuditWatch>> AuditTrail::Watches() {
   std::lock_guard lock(mu_);
-  for (AuditWatch* watch : watches_) watch->Deliver(record);
+  return watches_;
 }
 
 void AuditTrail::Flush() {
@@ -94,21 +105,23 @@ void AuditTrail::Flush() {
 }
 
 void AuditTrail::End() {
-  std::lock_guard lock(mu_);
-  ended_ = true;
-  for (AuditWatch* watch : watches_) watch->End();
+  {
+    std::lock_guard lock(mu_);
+    ended_ = true;
+  }
+  for (const std::shared_ptr<AuditWatch>& watch : Watches()) watch->End();
 }
 
-bool AuditTrail::Watch(AuditWatch* watch) {
+bool AuditTrail::Watch(std::shared_ptr<AuditWatch> watch) {
   std::lock_guard lock(mu_);
   if (ended_) return false;
-  watches_.insert(watch);
+  watches_.push_back(std::move(watch));
   return true;
 }
 
-void AuditTrail::Unwatch(AuditWatch* watch) {
+void AuditTrail::Unwatch(const AuditWatch* watch) {
   std::lock_guard lock(mu_);
-  watches_.erase(watch);
+  std::erase_if(watches_, [watch](const std::shared_ptr<AuditWatch>& w) { return w.get() == watch; });
 }
 
 AuditLog::AuditLog(std::size_t max_queued_verdicts)
@@ -237,9 +250,14 @@ void AuditLog::WriteBatch(AuditBatch& batch) {
   batch.trail->Flush();
 }
 
-AuditWatch::AuditWatch(std::shared_ptr<AuditTrail> trail) : trail_(std::move(trail)) {
-  if (!trail_->Watch(this)) ended_ = true;
-  Pump();
+AuditWatch::AuditWatch(std::shared_ptr<AuditTrail> trail, std::int64_t start_micros)
+    : trail_(std::move(trail)), start_micros_(start_micros) {}
+
+grpc::ServerWriteReactor<v1::AuditRecord>* AuditWatch::Start(std::shared_ptr<AuditTrail> trail) {
+  std::shared_ptr<AuditWatch> watch(new AuditWatch(std::move(trail), NowUnixMicros()));
+  watch->self_ = watch;
+  if (!watch->trail_->Watch(watch)) watch->End();  // The world is gone already.
+  return watch.get();
 }
 
 grpc::ServerWriteReactor<v1::AuditRecord>* AuditWatch::Refuse(const grpc::Status& status) {
@@ -252,6 +270,9 @@ grpc::ServerWriteReactor<v1::AuditRecord>* AuditWatch::Refuse(const grpc::Status
 }
 
 void AuditWatch::Deliver(const v1::AuditRecord& record) {
+  // A batch judged before the call started but written after: not this
+  // watch's (world.proto: verdicts judged after the call starts).
+  if (record.unix_micros() < start_micros_) return;
   {
     std::lock_guard lock(mu_);
     if (finished_) return;
@@ -275,20 +296,27 @@ void AuditWatch::End() {
 }
 
 void AuditWatch::Pump() {
-  std::lock_guard lock(mu_);
-  if (writing_ || finished_) return;
-  if (!queue_.empty()) {
-    sending_ = std::move(queue_.front());
-    queue_.pop_front();
-    writing_ = true;
-    StartWrite(&sending_);
-  } else if (ended_) {
-    finished_ = true;
-    Finish(grpc::Status::OK);
+  enum { kNothing, kWrite, kFinish } next = kNothing;
+  {
+    std::lock_guard lock(mu_);
+    if (writing_ || finished_) return;
+    if (!queue_.empty()) {
+      sending_ = std::move(queue_.front());
+      queue_.pop_front();
+      writing_ = true;
+      next = kWrite;
+    } else if (ended_) {
+      finished_ = true;
+      next = kFinish;
+    }
   }
+  // writing_ and finished_ make this thread the only one to call these.
+  if (next == kWrite) StartWrite(&sending_);
+  if (next == kFinish) Finish(grpc::Status::OK);
 }
 
 void AuditWatch::OnWriteDone(bool ok) {
+  const std::shared_ptr<AuditWatch> keep = self_;  // Finish may run OnDone inline.
   {
     std::lock_guard lock(mu_);
     writing_ = false;
@@ -298,6 +326,7 @@ void AuditWatch::OnWriteDone(bool ok) {
 }
 
 void AuditWatch::OnCancel() {
+  const std::shared_ptr<AuditWatch> keep = self_;
   {
     std::lock_guard lock(mu_);
     ended_ = true;
@@ -308,7 +337,7 @@ void AuditWatch::OnCancel() {
 
 void AuditWatch::OnDone() {
   trail_->Unwatch(this);
-  delete this;
+  self_.reset();  // Last: may delete this.
 }
 
 }  // namespace collide::server

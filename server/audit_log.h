@@ -21,6 +21,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "collide/v1/world.pb.h"
@@ -51,8 +52,8 @@ class AuditTrail {
   // The world is gone: each subscriber ends once it has sent what it holds.
   void End();
   // False when the trail has ended (the watch then ends at once).
-  bool Watch(AuditWatch* watch);
-  void Unwatch(AuditWatch* watch);
+  bool Watch(std::shared_ptr<AuditWatch> watch);
+  void Unwatch(const AuditWatch* watch);
 
  private:
   void Rotate();
@@ -64,8 +65,12 @@ class AuditTrail {
   int fd_ = -1;            // -1: the file could not be opened (logged).
   std::int64_t size_ = 0;  // In the file, not counting buffered_.
   std::string buffered_;
+  // The subscribers, called with no lock held: a call into gRPC may run a
+  // reaction (OnDone, which unwatches) on the calling thread.
+  std::vector<std::shared_ptr<AuditWatch>> Watches();
+
   std::mutex mu_;  // Guards watches_ and ended_.
-  std::set<AuditWatch*> watches_;
+  std::vector<std::shared_ptr<AuditWatch>> watches_;
   bool ended_ = false;
 };
 
@@ -123,11 +128,14 @@ class AuditLog {
 class AuditWatch final : public grpc::ServerWriteReactor<v1::AuditRecord> {
  public:
   static constexpr std::size_t kMaxQueued = 1024;
-  explicit AuditWatch(std::shared_ptr<AuditTrail> trail);
+  // A watch of `trail` from now on (records judged before are not sent). It
+  // owns itself until OnDone; the trail shares it, so that a record being
+  // delivered keeps it alive.
+  static grpc::ServerWriteReactor<v1::AuditRecord>* Start(std::shared_ptr<AuditTrail> trail);
   // A call refused before it starts.
   static grpc::ServerWriteReactor<v1::AuditRecord>* Refuse(const grpc::Status& status);
 
-  // The trail's (under its lock).
+  // The trail's writer thread.
   void Deliver(const v1::AuditRecord& record);
   void End();
 
@@ -136,9 +144,14 @@ class AuditWatch final : public grpc::ServerWriteReactor<v1::AuditRecord> {
   void OnDone() override;
 
  private:
-  void Pump();  // Takes mu_.
+  AuditWatch(std::shared_ptr<AuditTrail> trail, std::int64_t start_micros);
+  // Starts the next write, or finishes once ended and empty; gRPC is called
+  // with no lock held.
+  void Pump();
 
   std::shared_ptr<AuditTrail> trail_;
+  const std::int64_t start_micros_;
+  std::shared_ptr<AuditWatch> self_;  // Released in OnDone.
   std::mutex mu_;
   std::deque<v1::AuditRecord> queue_;
   std::int64_t missed_ = 0;  // Dropped since the last queued record.

@@ -668,7 +668,7 @@ grpc::ServerWriteReactor<v1::AuditRecord>* WorldService::WatchAudit(grpc::Callba
         {RequestError::Kind::kFailedPrecondition,
          absl::StrCat("world \"", request->world_id(), "\" was not created with journal.audit")}));
   }
-  return new AuditWatch(entry->journal->audit_trail());
+  return AuditWatch::Start(entry->journal->audit_trail());
 }
 
 void WorldService::AnswerTick(const std::string& owner, const std::string& world,

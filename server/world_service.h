@@ -29,6 +29,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
@@ -249,7 +250,12 @@ class WorldService final : public WorldServiceBase {
   template <typename Request, typename Response>
   Outcome RunJournaled(WorldEntry& entry, const Request& request, Response* response) {
     if constexpr (requires(v1::TickRequest * tick) { convert::AsTickPart(request, tick); }) {
-      if (entry.journal != nullptr) {
+      // Only verdicts are audited: an audit-only world's frames and queries
+      // run as on any world.
+      constexpr bool kVerdicts = std::is_same_v<Request, v1::ValidateShotsRequest> ||
+                                 std::is_same_v<Request, v1::ValidateShotsPackedRequest> ||
+                                 std::is_same_v<Request, v1::ValidateMovesRequest>;
+      if (entry.journal != nullptr && (kVerdicts || entry.journal->records())) {
         WorldJournal& journal = *entry.journal;
         const auto serialized = journal.Serialize();
         const auto start = std::chrono::steady_clock::now();

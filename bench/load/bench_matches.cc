@@ -52,6 +52,9 @@ ABSL_FLAG(int, server_pid, 0,
 ABSL_FLAG(bool, audit, false,
           "bench --matches: create the worlds with journal.audit (the server needs --audit_dir): the audit "
           "trail's cost");
+ABSL_FLAG(bool, record_worlds, false,
+          "bench --matches: create the worlds with journal.record (the server needs --recordings_dir): the "
+          "match recordings' cost");
 ABSL_FLAG(absl::Duration, report_every, absl::ZeroDuration(),
           "bench --matches: print a line per interval (ticks, p99, errors, server memory); 0: none");
 
@@ -185,6 +188,7 @@ int RunMatchesBench() {
     ids.push_back(absl::StrCat("match-", getpid(), "-", i));
     WorldSpec spec = MatchSpec(ids.back(), map, scale);
     spec.journal.audit = absl::GetFlag(FLAGS_audit);
+    spec.journal.record = absl::GetFlag(FLAGS_record_worlds);
     absl::StatusOr<WorldInfo> info = client.CreateWorld(spec);
     if (!info.ok()) return Fail(absl::StrCat("creating world ", i + 1, " of ", matches), info.status());
     deleters.push_back(std::unique_ptr<DeleteOnExit>(new DeleteOnExit{client, ids.back()}));

@@ -205,6 +205,13 @@ void Delete(v1::WorldService::Stub& stub, const std::string& id) {
   ASSERT_TRUE(stub.DeleteWorld(Ctx(id).get(), request, &deleted).ok());
 }
 
+std::vector<std::string> Lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
 TEST(JournalTest, WithoutTheFlagsIsFailedPreconditionNamingThem) {
   TestServer server(JournalOptions("", ""));
   auto stub = v1::WorldService::NewStub(server.channel);
@@ -324,6 +331,37 @@ TEST(JournalTest, ARecordingIsClosedAtItsMaximumSize) {
   std::filesystem::remove_all(recordings);
 }
 
+TEST(JournalTest, EvictionClosesTheRecordingAndEndsTheWatch) {
+  const std::string audit = FreshDir("collide-audit");
+  const std::string recordings = FreshDir("collide-recordings");
+  Options options = JournalOptions(audit, recordings);
+  options.world_limits.idle_ttl = absl::Milliseconds(300);
+  TestServer server(options);
+  auto stub = v1::WorldService::NewStub(server.channel);
+  v1::WorldInfo info;
+  ASSERT_TRUE(stub->CreateWorld(Ctx("idle").get(), MapWorld("idle", true, true), &info).ok());
+  const int verdicts = PlayMatch(*stub, "idle", 4);
+  grpc::ClientContext context;
+  context.AddMetadata("collide-world", "idle");
+  v1::WatchAuditRequest request;
+  request.set_world_id("idle");
+  auto reader = stub->WatchAudit(&context, request);
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  v1::ListWorldsResponse list;  // Sweeps the idle world out.
+  ASSERT_TRUE(stub->ListWorlds(Ctx("").get(), {}, &list).ok());
+  EXPECT_EQ(list.worlds_size(), 0);
+  v1::AuditRecord record;
+  EXPECT_FALSE(reader->Read(&record));  // The watch ends with the world, no record after its start.
+  EXPECT_TRUE(reader->Finish().ok());
+  absl::StatusOr<record::Recording> recording = record::ReadRecording(recordings + "/_/idle.collide-rec");
+  ASSERT_TRUE(recording.ok()) << recording.status();
+  EXPECT_EQ(recording->stopped, "");
+  EXPECT_EQ(recording->calls.size(), 2u * 3 + 2);
+  EXPECT_EQ(static_cast<int>(Lines(audit + "/_/idle.audit.jsonl").size()), verdicts);
+  std::filesystem::remove_all(audit);
+  std::filesystem::remove_all(recordings);
+}
+
 TEST(JournalTest, ReplayRefusesAnotherMapUnderTheSameName) {
   const std::string recordings = FreshDir("collide-recordings");
   {
@@ -343,13 +381,6 @@ TEST(JournalTest, ReplayRefusesAnotherMapUnderTheSameName) {
   EXPECT_NE(replayer.status().message().find("another map under the same name"), std::string::npos)
       << replayer.status();
   std::filesystem::remove_all(recordings);
-}
-
-std::vector<std::string> Lines(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
 }
 
 TEST(JournalTest, AuditTrailHasOneJsonLinePerVerdict) {
