@@ -5,6 +5,8 @@
 //   collide world list
 //   collide world delete ID
 //   collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N]   (world_demo.cc)
+//   collide world view RECORDING [--port N] [--maps_dir DIR]                        (world_view.cc)
+//   collide world export RECORDING --call N (--shot I | --move I) OUT.gltf          (world_export.cc)
 //
 // A description file is CreateWorldRequest in the proto's JSON mapping
 // (proto/collide/v1/world.proto): {"statics": [{"id": 1, "mesh":
@@ -94,10 +96,14 @@ int RunWorld(const std::vector<std::string>& args) {
       "usage: collide world create ID [--map FILE[:MAP] | DESCRIPTION.json | --arena]\n"
       "       collide world info ID | list | delete ID\n"
       "       collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N]\n"
-      "                          [--tick_rate HZ]\n";
+      "                          [--tick_rate HZ]\n"
+      "       collide world view RECORDING [--port N] [--maps_dir DIR]\n"
+      "       collide world export RECORDING --call N (--shot I | --move I) OUT.gltf [--maps_dir DIR]\n";
   const std::string command = args.empty() ? "" : args[0];
   const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
   if (command == "demo") return RunWorldDemo(rest);
+  if (command == "view") return RunWorldView(rest);
+  if (command == "export") return RunWorldExport(rest);
   const bool needs_id = command == "create" || command == "info" || command == "delete";
   if ((!needs_id && command != "list") || (needs_id && rest.empty())) {
     std::cerr << kUsage;

@@ -1,0 +1,151 @@
+// The page of `collide world view`: fetches the scene (/scene.json, see
+// viewer_scene.proto), draws the level, the bodies of the tick the timeline
+// shows, the shots judged then as rays and the moves as their sweeps, each
+// coloured by verdict. Clicking a verdict selects it: its claimed body is
+// drawn rewound (the verdict's colour) beside its latest pose (blue), and
+// the panel shows the request and verdict with its explanation. The URL's
+// hash preselects one: #call=10&shot=1 or #call=10&move=0.
+import * as THREE from 'three';
+import {OrbitControls} from 'three/addons/controls/OrbitControls.js';
+import {
+  bodyObject, codeColour, codeName, kLatestColour, levelObject, lineObject, material, vec,
+} from './scene_objects.js';
+
+const scene = await (await fetch('scene.json')).json();
+const ticks = scene.ticks ?? [];
+const verdicts = [
+  ...(scene.shots ?? []).map((s) => ({kind: 'shot', entry: s, code: codeName('shot', s.verdict)})),
+  ...(scene.moves ?? []).map((m) => ({kind: 'move', entry: m, code: codeName('move', m.verdict)})),
+].sort((a, b) => (a.entry.call ?? 0) - (b.entry.call ?? 0) ||
+                 (a.kind === b.kind ? (a.entry.item ?? 0) - (b.entry.item ?? 0) : a.kind === 'shot' ? -1 : 1));
+
+// The timeline's index of the frame a verdict was judged in.
+function tickIndexOf(verdict) {
+  const latest = Number(verdict.entry.latestTick ?? 0);
+  let index = 0;
+  ticks.forEach((t, i) => { if (Number(t.tick ?? 0) <= latest) index = i; });
+  return index;
+}
+
+// --- three.js setup: Z up, lit, drawn on demand.
+const view = document.getElementById('view');
+const renderer = new THREE.WebGLRenderer({antialias: true, preserveDrawingBuffer: true});
+renderer.setPixelRatio(window.devicePixelRatio);
+view.appendChild(renderer.domElement);
+const world = new THREE.Scene();
+world.background = new THREE.Color(0x26292c);
+world.add(new THREE.HemisphereLight(0xffffff, 0x444444, 2));
+const sun = new THREE.DirectionalLight(0xffffff, 1.5);
+sun.position.set(1, -2, 3);
+world.add(sun);
+const level = levelObject(scene.level ?? {});
+world.add(level);
+const dynamic = new THREE.Group();
+world.add(dynamic);
+
+const camera = new THREE.PerspectiveCamera(50, 1, 0.05, 10000);
+camera.up.set(0, 0, 1);
+const controls = new OrbitControls(camera, renderer.domElement);
+{
+  // Frame the level and the first tick's bodies, seen from the south-west, above.
+  const bounds = new THREE.Box3().setFromObject(level);
+  if (ticks.length) bounds.expandByObject(bodyObject({parts: ticks[0].bodies?.flatMap((b) => b.parts ?? [])}));
+  const centre = bounds.isEmpty() ? new THREE.Vector3() : bounds.getCenter(new THREE.Vector3());
+  const radius = bounds.isEmpty() ? 10 : bounds.getSize(new THREE.Vector3()).length() / 2;
+  camera.position.copy(centre).add(new THREE.Vector3(-0.5, -1.0, 0.8).multiplyScalar(radius));
+  controls.target.copy(centre);
+  controls.update();
+}
+controls.addEventListener('change', render);
+
+function render() {
+  const width = view.clientWidth, height = view.clientHeight;
+  renderer.setSize(width, height, false);
+  camera.aspect = width / Math.max(height, 1);
+  camera.updateProjectionMatrix();
+  renderer.render(world, camera);
+}
+window.addEventListener('resize', render);
+
+// --- what the timeline and the selection show.
+const timeline = document.getElementById('timeline');
+const bodyMaterial = material(0xe6c84c);
+let selected = null;
+
+function drawVerdict(verdict, isSelected) {
+  const colour = codeColour(verdict.code);
+  const e = verdict.entry;
+  if (verdict.kind === 'shot') {
+    dynamic.add(lineObject([vec(e.shot?.origin), vec(e.rayEnd)], colour));
+    if (!isSelected) return;
+    if (e.claimedRewound) dynamic.add(bodyObject(e.claimedRewound, material(colour)));
+    if (e.claimedLatest) dynamic.add(bodyObject(e.claimedLatest, material(kLatestColour, 0.45)));
+    return;
+  }
+  for (const sweep of e.sweeps ?? []) dynamic.add(lineObject([vec(sweep.from), vec(sweep.to)], colour));
+  const stop = new THREE.Mesh(new THREE.SphereGeometry(isSelected ? 0.25 : 0.12), material(colour));
+  stop.position.copy(vec(e.verdict?.allowedPosition));
+  dynamic.add(stop);
+}
+
+function show() {
+  dynamic.clear();
+  const tick = ticks[Number(timeline.value)];
+  document.getElementById('tick').textContent = tick ? `tick ${tick.tick}` : 'no frames';
+  // While a shot is selected, its claimed body is drawn rewound and latest instead.
+  const claimed = selected?.kind === 'shot' ? selected.entry.shot?.claimed?.bodyId : undefined;
+  for (const body of tick?.bodies ?? []) {
+    if (body.id !== claimed) dynamic.add(bodyObject(body, bodyMaterial));
+  }
+  for (const verdict of verdicts) {
+    if (verdict.entry.latestTick === tick?.tick) drawVerdict(verdict, verdict === selected);
+  }
+  render();
+}
+
+function explain(verdict) {
+  const e = verdict.entry;
+  const lines = [`${verdict.kind} ${e.item ?? 0} of call ${e.call ?? 0}: ${verdict.code}`];
+  if (verdict.kind === 'move' && e.verdict?.explanation?.reason) lines.push(e.verdict.explanation.reason);
+  if (verdict.kind === 'shot' && e.verdict?.time) {
+    const t = e.verdict.time;
+    lines.push(`rewound to tick ${t.at?.tick ?? 0} + ${t.at?.fraction ?? 0}${t.clamped ? ' (clamped)' : ''}, ` +
+               `judged at tick ${e.latestTick}`);
+  }
+  lines.push('', JSON.stringify({request: e.shot ?? e.move, verdict: e.verdict}, null, 1));
+  return lines.join('\n');
+}
+
+function select(verdict, item) {
+  selected = verdict;
+  for (const li of document.querySelectorAll('.verdict')) li.classList.toggle('selected', li === item);
+  document.getElementById('explanation').textContent = explain(verdict);
+  timeline.value = tickIndexOf(verdict);
+  show();
+}
+
+// --- the DOM: title, verdict list, timeline.
+document.getElementById('title').textContent =
+    `${scene.worldId ?? ''}: ${scene.calls ?? 0} calls, ${ticks.length} frames` + (scene.stopped ? ` (${scene.stopped})` : '');
+const list = document.getElementById('verdicts');
+for (const verdict of verdicts) {
+  const li = document.createElement('li');
+  li.className = 'verdict';
+  li.dataset.kind = verdict.kind;
+  li.dataset.code = verdict.code;
+  li.dataset.call = verdict.entry.call ?? 0;
+  li.dataset.item = verdict.entry.item ?? 0;
+  li.style.setProperty('--colour', `#${codeColour(verdict.code).toString(16).padStart(6, '0')}`);
+  li.textContent = `tick ${verdict.entry.latestTick ?? 0}  ${verdict.kind} ${li.dataset.item}  ${verdict.code}`;
+  li.addEventListener('click', () => select(verdict, li));
+  list.appendChild(li);
+}
+timeline.max = Math.max(ticks.length - 1, 0);
+timeline.value = timeline.max;
+timeline.addEventListener('input', show);
+
+const wanted = new URLSearchParams(location.hash.slice(1));
+const preselect = [...list.children].find((li) => li.dataset.call === wanted.get('call') &&
+                                                  wanted.get(li.dataset.kind) === li.dataset.item);
+if (preselect) preselect.click(); else show();
+document.body.dataset.ready = 'true';
