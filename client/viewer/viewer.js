@@ -3,7 +3,8 @@
 // shows, the shots judged then as rays and the moves as their sweeps, each
 // coloured by verdict. Clicking a verdict selects it: its claimed body is
 // drawn rewound (the verdict's colour) beside its latest pose (blue), and
-// the panel shows the request and verdict with its explanation. The URL's
+// the panel shows the request and verdict with its explanation; a selected
+// move's body is drawn at its `from` (blue) and where it was allowed. The URL's
 // hash preselects one: #call=10&shot=1 or #call=10&move=0.
 import * as THREE from 'three';
 import {OrbitControls} from 'three/addons/controls/OrbitControls.js';
@@ -72,7 +73,15 @@ const timeline = document.getElementById('timeline');
 const bodyMaterial = material(0xe6c84c);
 let selected = null;
 
-function drawVerdict(verdict, isSelected) {
+// A copy of `body` carried by translation so that its origin is at `to`, as
+// moves are judged.
+function bodyAt(body, to, bodyMaterial) {
+  const object = bodyObject(body, bodyMaterial);
+  object.position.subVectors(to, vec(body.pose?.position));
+  return object;
+}
+
+function drawVerdict(verdict, isSelected, bodies) {
   const colour = codeColour(verdict.code);
   const e = verdict.entry;
   if (verdict.kind === 'shot') {
@@ -82,10 +91,20 @@ function drawVerdict(verdict, isSelected) {
     if (e.claimedLatest) dynamic.add(bodyObject(e.claimedLatest, material(kLatestColour, 0.45)));
     return;
   }
-  for (const sweep of e.sweeps ?? []) dynamic.add(lineObject([vec(sweep.from), vec(sweep.to)], colour));
-  const stop = new THREE.Mesh(new THREE.SphereGeometry(isSelected ? 0.25 : 0.12), material(colour));
+  // Sweeps run at the body origin, often on the floor: drawn over everything.
+  for (const sweep of e.sweeps ?? []) {
+    const line = lineObject([vec(sweep.from), vec(sweep.to)], colour);
+    line.material.depthTest = false;
+    line.renderOrder = 1;
+    dynamic.add(line);
+  }
+  const stop = new THREE.Mesh(new THREE.SphereGeometry(isSelected ? 0.2 : 0.1), material(colour));
   stop.position.copy(vec(e.verdict?.allowedPosition));
   dynamic.add(stop);
+  const body = bodies.find((b) => b.id === e.move?.bodyId);
+  if (!isSelected || !body) return;
+  dynamic.add(bodyAt(body, vec(e.from), material(kLatestColour, 0.45)));
+  dynamic.add(bodyAt(body, vec(e.verdict?.allowedPosition), material(colour)));
 }
 
 function show() {
@@ -94,11 +113,12 @@ function show() {
   document.getElementById('tick').textContent = tick ? `tick ${tick.tick}` : 'no frames';
   // While a shot is selected, its claimed body is drawn rewound and latest instead.
   const claimed = selected?.kind === 'shot' ? selected.entry.shot?.claimed?.bodyId : undefined;
-  for (const body of tick?.bodies ?? []) {
+  const bodies = tick?.bodies ?? [];
+  for (const body of bodies) {
     if (body.id !== claimed) dynamic.add(bodyObject(body, bodyMaterial));
   }
   for (const verdict of verdicts) {
-    if (verdict.entry.latestTick === tick?.tick) drawVerdict(verdict, verdict === selected);
+    if (verdict.entry.latestTick === tick?.tick) drawVerdict(verdict, verdict === selected, bodies);
   }
   render();
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""The viewer's page in headless Chromium (tests/viewer/CMakeLists.txt).
+"""The viewer's page in headless Chromium, and `collide world export`
+(tests/viewer/CMakeLists.txt).
 
 Writes the test recording, serves it with `collide world view --port 0`, loads
 the page with one shot preselected (#call=10&shot=1) and checks its DOM (the
@@ -10,6 +11,7 @@ Standard library only; PNGs are decoded with zlib.
 """
 import argparse
 import html.parser
+import json
 import os
 import struct
 import subprocess
@@ -95,9 +97,9 @@ class ViewerPageTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.TemporaryDirectory()
-        recording = os.path.join(cls.dir.name, 'match.rec')
-        subprocess.run([ARGS.make_recording, recording], check=True)
-        cls.view = subprocess.Popen([ARGS.collide, 'world', 'view', recording, '--port', '0'],
+        cls.recording = os.path.join(cls.dir.name, 'match.rec')
+        subprocess.run([ARGS.make_recording, cls.recording], check=True)
+        cls.view = subprocess.Popen([ARGS.collide, 'world', 'view', cls.recording, '--port', '0'],
                                     stdout=subprocess.PIPE, text=True)
         cls.url = None
         for line in cls.view.stdout:  # "serving http://127.0.0.1:PORT/ (Ctrl-C stops)"
@@ -170,6 +172,21 @@ class ViewerPageTest(unittest.TestCase):
         with self.assertRaises(urllib.error.HTTPError) as missing:
             urllib.request.urlopen(self.url + 'nothing', timeout=5)
         self.assertEqual(missing.exception.code, 404)
+
+    def test_export_writes_a_verdicts_gltf(self):
+        out = os.path.join(self.dir.name, 'shot.gltf')
+        subprocess.run([ARGS.collide, 'world', 'export', self.recording, '--call', '10', '--shot', '2', out],
+                       check=True, capture_output=True)
+        with open(out) as f:
+            gltf = json.load(f)
+        self.assertEqual(gltf['asset']['version'], '2.0')
+        self.assertEqual([n['name'] for n in gltf['nodes']],
+                         ['level', 'shooter', 'claimed_rewound', 'claimed_latest', 'ray'])
+        # A shot the call does not have.
+        missing = subprocess.run([ARGS.collide, 'world', 'export', self.recording, '--call', '10', '--shot', '3', out],
+                                 capture_output=True, text=True)
+        self.assertEqual(missing.returncode, 1)
+        self.assertIn('has no shot 3', missing.stderr)
 
 
 if __name__ == '__main__':
