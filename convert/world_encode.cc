@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "convert/packed.h"
 #include "convert/results.h"
 #include "convert/shapes.h"
+#include "convert/world_explain.h"
 #include "convert/world_movement.h"
 #include "convert/world_packed.h"
 #include "convert/world_requests.h"
@@ -141,6 +143,7 @@ void ToProto(const MoveRequest& in, v1::Move* out) {
 }
 
 void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedRequest* out) {
+  if (std::ranges::any_of(shots, &ShotRequest::explain)) out->set_explain(true);
   const int n = static_cast<int>(shots.size());
   out->mutable_doubles()->Reserve(out->doubles_size() + kPackedShotStride * n);
   for (const ShotRequest& s : shots) {
@@ -158,10 +161,12 @@ void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedReq
   // expected times at whole ticks, as the packed form carries them).
   const auto any = [&](auto used) { return std::any_of(shots.begin(), shots.end(), used); };
   if (any([](const ShotRequest& s) { return s.command_at.has_value(); })) {
-    for (const ShotRequest& s : shots) out->add_command_ticks(s.command_at ? s.command_at->tick : kPackedLatestTick);
+    for (const ShotRequest& s : shots)
+      out->add_command_ticks(s.command_at ? s.command_at->tick : kPackedLatestTick);
   }
   if (any([](const ShotRequest& s) { return s.expected_at.has_value(); })) {
-    for (const ShotRequest& s : shots) out->add_expected_ticks(s.expected_at ? s.expected_at->tick : kPackedLatestTick);
+    for (const ShotRequest& s : shots)
+      out->add_expected_ticks(s.expected_at ? s.expected_at->tick : kPackedLatestTick);
   }
   if (any([](const ShotRequest& s) { return s.mask != kAllCategories; })) {
     for (const ShotRequest& s : shots) out->add_category_masks(WireMask(s.mask));
@@ -172,6 +177,13 @@ void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedReq
       out->mutable_ignore_body_ids()->Add(s.ignored_bodies.begin(), s.ignored_bodies.end());
     }
   }
+}
+
+Pose FromProto(const v1::Pose& in) {
+  Pose out;
+  if (in.has_position()) out.position = FromProto(in.position());
+  if (in.has_rotation()) out.rotation = FromProto(in.rotation());
+  return out;
 }
 
 HitTarget FromProto(const v1::Target& in) {
@@ -233,11 +245,12 @@ namespace {
 ShotCode FromProto(v1::ShotCode code) {
   const int c = static_cast<int>(code) - 1;
   return c >= 0 && c <= static_cast<int>(ShotCode::kViewTimeImplausible) ? static_cast<ShotCode>(c)
-                                                                          : ShotCode::kInvalid;
+                                                                         : ShotCode::kInvalid;
 }
 MoveCode FromProto(v1::MoveCode code) {
   const int c = static_cast<int>(code) - 1;
-  return c >= 0 && c <= static_cast<int>(MoveCode::kTimeBudget) ? static_cast<MoveCode>(c) : MoveCode::kInvalid;
+  return c >= 0 && c <= static_cast<int>(MoveCode::kTimeBudget) ? static_cast<MoveCode>(c)
+                                                                : MoveCode::kInvalid;
 }
 }  // namespace
 
@@ -250,6 +263,8 @@ ShotVerdict FromProto(const v1::ShotVerdict& in) {
   out.origin_offset = in.origin_offset();
   out.origin_allowance = in.origin_allowance();
   out.rewound_across_teleport = in.rewound_across_teleport();
+  if (in.has_explanation())
+    out.explanation = std::make_shared<const ShotExplanation>(FromProto(in.explanation()));
   for (const v1::ItemViolation& v : in.violations()) out.problems.push_back({v.field(), v.description()});
   return out;
 }
@@ -265,6 +280,8 @@ MoveVerdict FromProto(const v1::MoveVerdict& in) {
   out.allowed_position = FromProto(in.allowed_position());
   out.slid_position = FromProto(in.slid_position());
   out.grounded = in.grounded();
+  if (in.has_explanation())
+    out.explanation = std::make_shared<const MoveExplanation>(FromProto(in.explanation()));
   for (const v1::ItemViolation& v : in.violations()) out.problems.push_back({v.field(), v.description()});
   return out;
 }

@@ -32,12 +32,14 @@ void ToProto(const ShapeCastQuery& in, v1::WorldShapeCast* out);
 void ToProto(const OverlapQuery& in, v1::WorldOverlap* out);
 void ToProto(const ShotRequest& in, v1::Shot* out);
 void ToProto(const MoveRequest& in, v1::Move* out);
-// The packed shot arrays (world_packed.h's layout), appended to `out`.
+// The packed shot arrays (world_packed.h's layout), appended to `out`; the
+// batch's explain flag set when any shot asks (the wire's flag is per batch).
 void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedRequest* out);
 
 // Results: wire -> core. Fields the wire leaves unset read as the core's
 // defaults; a result's `valid` is true (the server answers invalid items
 // with INVALID_ARGUMENT instead).
+Pose FromProto(const v1::Pose& in);  // unset position: origin; unset rotation: identity.
 HitTarget FromProto(const v1::Target& in);
 TimeUsed FromProto(const v1::TimeUsed& in);
 WorldRayHit FromProto(const v1::WorldRayHit& in);

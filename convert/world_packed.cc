@@ -135,6 +135,7 @@ bool DecodePacked(const v1::ValidateShotsPackedRequest& in, std::vector<ShotRequ
     s.max_range = d[6];
     if (in.ticks(static_cast<int>(i)) != kPackedLatestTick) s.at = Time{in.ticks(static_cast<int>(i)), d[7]};
     s.tolerance = d[8];
+    s.explain = in.explain();
     const std::int64_t body = in.claimed_body_ids(static_cast<int>(i));
     const std::int32_t part = in.claimed_part_ids(static_cast<int>(i));
     if (body != -1 || part != -1) s.claim = ShotClaim{body, part};

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "collide/mesh.h"
+#include "convert/world_encode.h"
 #include "convert/world_movement.h"
 #include "convert/world_results.h"
 
@@ -16,13 +17,6 @@ std::string Index(std::string_view name, std::size_t i) {
 }
 
 CategoryMask Mask(std::uint64_t wire) { return wire == 0 ? kAllCategories : wire; }
-
-Pose FromProto(const v1::Pose& in) {
-  Pose out;
-  if (in.has_position()) out.position = convert::FromProto(in.position());
-  if (in.has_rotation()) out.rotation = convert::FromProto(in.rotation());
-  return out;
-}
 
 std::optional<Time> FromProto(bool has, const v1::WorldTime& in) {
   if (!has) return std::nullopt;
@@ -92,7 +86,8 @@ bool ApplyPolicy(const v1::WorldPolicy& p, WorldSettings& out, ViolationList& vi
   if (p.has_move_category_mask()) out.move_mask = p.move_category_mask();
   if (p.has_shot_category_mask()) out.shot_mask = p.shot_category_mask();
   if (p.has_move_budget()) out.move_budget = FromProto(p.move_budget());
-  return !p.has_movement() || DecodeMovement(p.movement(), "policy.movement", out.movement.emplace(), violations);
+  return !p.has_movement() ||
+         DecodeMovement(p.movement(), "policy.movement", out.movement.emplace(), violations);
 }
 
 bool DecodeSettings(const v1::CreateWorldRequest& request, int default_history_ticks, WorldSettings& out,
@@ -194,7 +189,8 @@ bool DecodeQueries(const v1::QueryWorldRequest& in, WorldQueries& out, DecodeAre
                    ViolationList& violations) {
   const std::size_t before = violations.total();
   if (in.ray_casts_size() == 0 && in.shape_casts_size() == 0 && in.overlaps_size() == 0) {
-    violations.Add("ray_casts", "a QueryWorldRequest must hold at least 1 item (ray_casts, shape_casts or overlaps)");
+    violations.Add("ray_casts",
+                   "a QueryWorldRequest must hold at least 1 item (ray_casts, shape_casts or overlaps)");
   }
   out.rays.resize(in.ray_casts_size());
   for (int i = 0; i < in.ray_casts_size(); ++i) {
@@ -219,7 +215,8 @@ bool DecodeQueries(const v1::QueryWorldRequest& in, WorldQueries& out, DecodeAre
         violations.Add(Index("ray_casts", i) + ".mode", "unknown mode " + std::to_string(c.mode()));
     }
     if (c.max_hits() < 0 || c.max_hits() > kMaxHitsPerQuery) {
-      violations.Add(Index("ray_casts", i) + ".max_hits", "must be in [0, " + std::to_string(kMaxHitsPerQuery) + "]");
+      violations.Add(Index("ray_casts", i) + ".max_hits",
+                     "must be in [0, " + std::to_string(kMaxHitsPerQuery) + "]");
     }
     q.max_hits = c.max_hits() > 0 ? static_cast<std::size_t>(c.max_hits()) : RayQuery{}.max_hits;
   }
@@ -275,6 +272,7 @@ bool DecodeShots(const v1::ValidateShotsRequest& in, std::vector<ShotRequest>& o
     r.max_skew_ticks = s.max_skew_ticks();
     r.mask = Mask(s.category_mask());
     r.ignored_bodies.assign(s.ignore_bodies().begin(), s.ignore_bodies().end());
+    r.explain = in.explain();
   }
   (void)violations;  // Every field is a number the core validates per shot.
   return true;
@@ -296,7 +294,9 @@ bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& o
     r.slide = m.slide();
     r.mask = m.category_mask();  // 0: the policy's move mask.
     r.stance = m.stance();
-    if (m.has_movement()) DecodeMovement(m.movement(), Index("moves", i) + ".movement", r.movement.emplace(), violations);
+    r.explain = in.explain();
+    if (m.has_movement())
+      DecodeMovement(m.movement(), Index("moves", i) + ".movement", r.movement.emplace(), violations);
   }
   // The numbers are the core's to validate per move; only shapes fail here.
   return violations.total() == before;

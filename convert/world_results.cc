@@ -2,6 +2,7 @@
 
 #include "convert/results.h"
 #include "convert/shapes.h"
+#include "convert/world_explain.h"
 #include "convert/world_movement.h"
 
 namespace collide::convert {
@@ -92,6 +93,7 @@ void ToProto(const ShotVerdict& in, v1::ShotVerdict* out) {
   out->set_origin_offset(in.origin_offset);
   out->set_origin_allowance(in.origin_allowance);
   out->set_rewound_across_teleport(in.rewound_across_teleport);
+  if (in.explanation) ToProto(*in.explanation, out->mutable_explanation());
 }
 
 void ToProto(const MoveVerdict& in, v1::MoveVerdict* out) {
@@ -107,6 +109,7 @@ void ToProto(const MoveVerdict& in, v1::MoveVerdict* out) {
   out->set_speed(in.speed);
   ToProto(in.slid_position, out->mutable_slid_position());
   out->set_grounded(in.grounded);
+  if (in.explanation) ToProto(*in.explanation, out->mutable_explanation());
 }
 
 void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {

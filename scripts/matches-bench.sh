@@ -21,7 +21,9 @@
 # Env: BUILD_DIR (build), COLLIDE_SERVER_BIN, COLLIDE_CLI_BIN, MAPS_DIR
 #      (/usr/share/games/openarena/baseoa, Debian's openarena-088-data), MAP
 #      (pak6-patch088.pk3:aggressor), STEP_S (5), P99_MS (10), MAX_M (1024),
-#      SHORT_M (4), SHORT_S (5), SOAK_S (600).
+#      SHORT_M (4), SHORT_S (5), SOAK_S (600), AUDIT (set: the worlds keep an
+#      audit trail, the server writing it under a temporary --audit_dir;
+#      docs/replay.md has the overhead).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/local-server.sh
@@ -60,10 +62,13 @@ run() {
   # A fresh log each run: the previous server's startup line must not be
   # read as this one's before the new server has truncated the file.
   rm -f "$work/server.log"
-  start_local_server "$work/server.log" "$SERVER_BIN" --worker_threads=2 --maps_dir="$MAPS_DIR" \
+  local audit=()
+  [[ -n "${AUDIT:-}" ]] && audit=(--audit_dir="$work/audit")
+  start_local_server "$work/server.log" "$SERVER_BIN" --worker_threads=2 --maps_dir="$MAPS_DIR" "${audit[@]}" \
     --max_worlds=$((m + 8)) --max_concurrent_streams=$((m + 64)) --max_concurrent_calls=0 || { echo "matches-bench: the server did not start"; exit 1; }
   "$CLI_BIN" bench --target="127.0.0.1:$port" --matches="$m" --map="$MAP" --transport=stream \
-    --duration="${s}s" --server_pid="$server_pid" "$@" >"$work/run.out" 2>&1 || true
+    --duration="${s}s" --server_pid="$server_pid" ${AUDIT:+--audit} "$@" >"$work/run.out" 2>&1 || true
+  rm -rf "$work/audit"
   kill -KILL "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null || true
   server_pid=""
   local line

@@ -114,6 +114,19 @@ ABSL_FLAG(int64_t, world_memory_budget_bytes, int64_t{2} << 30,
           "Heap bytes all worlds together may hold (geometry, BVHs, history), checked before allocating.");
 ABSL_FLAG(std::string, maps_dir, "",
           "Directory of the map files (.bsp, .pk3, .glb, .gltf, .obj) CreateWorld may name; empty: none.");
+ABSL_FLAG(std::string, audit_dir, "",
+          "Directory of the audit trails of worlds created with journal.audit (<tenant>/<world>.audit.jsonl, "
+          "docs/replay.md); empty: journal.audit is FAILED_PRECONDITION.");
+ABSL_FLAG(int64_t, audit_max_bytes, int64_t{64} << 20,
+          "Bytes of one audit trail file; past it the file is rotated (<world>.audit.jsonl.1, ...).");
+ABSL_FLAG(int, audit_max_files, 8,
+          "Files one world's audit trail keeps, the current one included; the oldest is removed.");
+ABSL_FLAG(std::string, recordings_dir, "",
+          "Directory of the match recordings of worlds created with journal.record "
+          "(<tenant>/<world>.collide-rec, docs/replay.md); empty: journal.record is FAILED_PRECONDITION.");
+ABSL_FLAG(int64_t, recording_max_bytes, int64_t{1} << 30,
+          "Bytes of one match recording; at it the recording is closed and the world's later calls are not "
+          "recorded.");
 ABSL_FLAG(int64_t, tick_streams_memory_bytes, int64_t{64} << 20,
           "Bytes all Tick streams together may hold in messages read but not yet run and answers not yet "
           "written; past it a stream holding any reads no more until they are under (at least 1 MiB).");
@@ -123,6 +136,11 @@ ABSL_FLAG(absl::Duration, world_idle_ttl, absl::Minutes(30),
 namespace {
 
 constexpr std::string_view kFlagNames[] = {"maps_dir",
+                                           "audit_dir",
+                                           "audit_max_bytes",
+                                           "audit_max_files",
+                                           "recordings_dir",
+                                           "recording_max_bytes",
                                            "max_triangles_per_world",
                                            "max_primitive_statics_per_world",
                                            "max_bodies_per_world",
@@ -322,6 +340,11 @@ int main(int argc, char** argv) {
       .memory_budget_bytes = absl::GetFlag(FLAGS_world_memory_budget_bytes),
       .idle_ttl = absl::GetFlag(FLAGS_world_idle_ttl)};
   options.maps_dir = absl::GetFlag(FLAGS_maps_dir);
+  options.journal = {.audit_dir = absl::GetFlag(FLAGS_audit_dir),
+                     .audit_max_bytes = absl::GetFlag(FLAGS_audit_max_bytes),
+                     .audit_max_files = absl::GetFlag(FLAGS_audit_max_files),
+                     .recordings_dir = absl::GetFlag(FLAGS_recordings_dir),
+                     .recording_max_bytes = absl::GetFlag(FLAGS_recording_max_bytes)};
   options.tick_streams_memory_bytes = absl::GetFlag(FLAGS_tick_streams_memory_bytes);
   collide::server::RouteProtobufLogs(kLibraryLogLinesPerSecond);
   collide::server::RouteGrpcLogs(kLibraryLogLinesPerSecond);

@@ -115,6 +115,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   if (std::string bad = CheckWorldLimits(options.world_limits); !bad.empty()) {
     return absl::InvalidArgumentError(bad);
   }
+  if (std::string bad = CheckJournalConfig(options.journal); !bad.empty()) {
+    return absl::InvalidArgumentError(bad);
+  }
   if (absl::Status plaintext = CheckPlaintextAllowed(options.host, options.tls, options.insecure);
       !plaintext.ok()) {
     return plaintext;
@@ -147,6 +150,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
                          .admission = &server->service_->admission(),
                          .call_threads = o.worker_threads,
                          .tick_streams_memory_bytes = o.tick_streams_memory_bytes,
+                         .journal = o.journal,
                          .hooks = o.hooks});
 
   // Process-wide switches, read when a server is built.

@@ -86,6 +86,8 @@ struct Options {
   WorldLimits world_limits;
   // Directory of the map files CreateWorld may name; "": none.
   std::string maps_dir;
+  // Audit trails and match recordings (CreateWorldRequest.journal).
+  JournalConfig journal;
   // Bytes all Tick streams together may hold in messages read and not yet
   // run and answers not yet written (WorldServiceConfig); at least 1 MiB.
   std::int64_t tick_streams_memory_bytes = std::int64_t{64} << 20;

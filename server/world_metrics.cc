@@ -38,9 +38,10 @@ std::size_t AnsweredItems(const v1::QueryWorldResponse& r) {
 std::size_t AnsweredItems(const v1::CastWorldRaysPackedResponse& r) { return r.hit_size(); }
 std::size_t AnsweredItems(const v1::ValidateShotsResponse& r) { return r.verdicts_size(); }
 std::size_t AnsweredItems(const v1::ValidateMovesResponse& r) { return r.verdicts_size(); }
+std::size_t AnsweredItems(const v1::GetBodiesResponse& r) { return r.bodies_size(); }
 std::size_t AnsweredItems(const v1::TickResponse& r) {
   return AnsweredItems(r.query()) + AnsweredItems(r.rays_packed()) + AnsweredItems(r.shots()) +
-         AnsweredItems(r.shots_packed()) + AnsweredItems(r.moves());
+         AnsweredItems(r.shots_packed()) + AnsweredItems(r.moves()) + AnsweredItems(r.bodies());
 }
 
 void WorldMetrics::Count(const v1::PushFrameResponse&) { frames_.fetch_add(1, std::memory_order_relaxed); }

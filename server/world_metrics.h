@@ -23,12 +23,13 @@
 
 namespace collide::server {
 
-// Items of a world answer: the queries, rays, shots or moves answered; 0 for
+// Items of a world answer: the queries, rays, shots, moves or bodies answered; 0 for
 // the others.
 std::size_t AnsweredItems(const v1::QueryWorldResponse& response);
 std::size_t AnsweredItems(const v1::CastWorldRaysPackedResponse& response);
 std::size_t AnsweredItems(const v1::ValidateShotsResponse& response);
 std::size_t AnsweredItems(const v1::ValidateMovesResponse& response);
+std::size_t AnsweredItems(const v1::GetBodiesResponse& response);
 std::size_t AnsweredItems(const v1::TickResponse& response);  // Of its parts.
 inline std::size_t AnsweredItems(const google::protobuf::Message&) { return 0; }
 

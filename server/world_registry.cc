@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "collide/mesh_data.h"
+#include "convert/world_calls.h"
 #include "spdlog/spdlog.h"
 
 namespace collide::server {
@@ -254,17 +255,7 @@ std::optional<RequestError> WorldRegistry::PushFrame(WorldEntry& entry, const Fr
   FrameError error = world.PushFrame(frame);
   const std::int64_t after = static_cast<std::int64_t>(world.history_bytes());
   Charge(entry, after - before - estimate, /*may_exceed=*/true);
-  switch (error.kind) {
-    case FrameError::Kind::kOk:
-      break;
-    case FrameError::Kind::kTickNotIncreasing:
-      return RequestError{RequestError::Kind::kFailedPrecondition, error.message};
-    case FrameError::Kind::kInvalid: {
-      convert::ViolationList violations;
-      violations.AddUnder("frame", error.problems);
-      return InvalidFields(std::move(violations));
-    }
-  }
+  if (std::optional<RequestError> refused = convert::FrameOutcome(error)) return refused;
   oldest_tick = world.oldest_tick().value_or(frame.tick);
   return std::nullopt;
 }

@@ -58,6 +58,8 @@ std::int64_t EstimateStaticBytes(std::int64_t vertices, std::int64_t triangles);
 // Bytes charged ahead of a frame's history snapshot.
 std::int64_t EstimateFrameBytes(std::int64_t bodies, std::int64_t parts);
 
+class WorldJournal;  // world_journal.h
+
 struct WorldEntry {
   WorldEntry(std::string owner, std::string id, World world)
       : owner(std::move(owner)), id(std::move(id)), world(std::move(world)) {}
@@ -75,6 +77,9 @@ struct WorldEntry {
   std::atomic<std::int64_t> charged_bytes{0};
   std::atomic<std::int64_t> last_used_ns{0};  // steady_clock.
   bool retired = false;                       // Out of the registry; guarded by mu.
+  // CreateWorldRequest.journal's recording and audit trail; null: none. Set
+  // before the entry is shared.
+  std::shared_ptr<WorldJournal> journal;
 };
 
 // What the registry holds and has done, for the metrics endpoint.

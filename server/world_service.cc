@@ -19,10 +19,12 @@
 #include "absl/strings/str_format.h"
 #include "collide/import/map_import.h"
 #include "convert/packed.h"
+#include "convert/world_calls.h"
 #include "convert/world_packed.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
 #include "grpcpp/support/proto_buffer_reader.h"
+#include "record/map_files.h"
 #include "server/service.h"
 #include "server/status_mapping.h"
 #include "server/token_auth.h"
@@ -119,28 +121,9 @@ std::size_t Charged(std::size_t items, int max_items_per_request) {
   return std::min(items, static_cast<std::size_t>(max_items_per_request));
 }
 
-Outcome CheckItems(std::size_t items, int max) {
-  if (items > static_cast<std::size_t>(max)) return TooManyItems(items, max);
-  return std::nullopt;
-}
-
 // The call's status: OK, or the error's (ToGrpcStatus).
 grpc::Status StatusOf(const Outcome& outcome) {
   return outcome.has_value() ? ToGrpcStatus(*outcome) : grpc::Status::OK;
-}
-
-// The core's per-query problems under the request's paths: times sit in the
-// filter, a ray's fields in `ray`.
-void AddQueryProblems(std::string_view list, std::size_t i, std::string_view rest_under,
-                      std::vector<Violation>& problems, convert::ViolationList& violations) {
-  for (Violation& v : problems) {
-    if (v.field.starts_with("at")) {
-      v.field = "filter." + v.field;
-    } else if (!rest_under.empty()) {
-      v.field = convert::JoinPath(rest_under, v.field);
-    }
-  }
-  convert::AddItemProblems(list, i, problems, violations);
 }
 
 // Map files from `maps_dir` through the import library (collide::importer),
@@ -158,18 +141,11 @@ convert::MapLoader MapLoaderFor(const std::string& owner, const std::string& map
              const v1::MapFile& map, const std::string& path,
              convert::ViolationList& violations) -> std::shared_ptr<const TriangleMesh> {
     const std::string& name = map.name();
-    if (name.empty() || name.front() == '.' || name.find_first_of("/\\") != std::string::npos) {
-      violations.Add(path + ".name",
-                     "must be a file name in --maps_dir (no directories, not starting with '.')");
-      return nullptr;
-    }
+    const std::optional<importer::ImportOptions> read =
+        record::MapImportOptions(map, path, static_cast<std::uint64_t>(max), violations);
+    if (!read) return nullptr;
+    const importer::ImportOptions& options = *read;
     const std::string file = maps_dir + "/" + name;
-    const std::optional<std::uint32_t> categories = convert::MapGeometryMask(map, path, violations);
-    if (!categories) return nullptr;
-    importer::ImportOptions options;
-    options.map = map.map();
-    options.categories = *categories;
-    options.max_triangles = static_cast<std::uint64_t>(max);
     // The file as it is now: a map replaced on disk is read afresh.
     std::error_code error;
     const auto size = std::filesystem::file_size(file, error);
@@ -198,44 +174,6 @@ convert::MapLoader MapLoaderFor(const std::string& owner, const std::string& map
     }
     return *std::move(mesh);
   };
-}
-
-// The most ray hits and overlap results one answer keeps, all queries of a
-// call (or of a Tick message's query part) together: an encoded ray hit is
-// about 70 bytes, so an answer at this cap fits --max_send_message_bytes
-// (64 MiB: 524,288), and the core's results, the response and its bytes
-// stay a bounded multiple of it. Per-query caps (max_hits, max_results up to
-// 4096) alone would let 512 rays of 20 KB keep 2 million hits (812 MB, then
-// a 145 MB answer gRPC refuses).
-constexpr std::size_t kAnswerBytesPerKeptResult = 128;
-std::size_t MaxKeptResults(int max_send_message_bytes) {
-  return static_cast<std::size_t>(max_send_message_bytes) / kAnswerBytesPerKeptResult;
-}
-
-RequestError AnswerTooLarge(std::size_t max_kept) {
-  return {RequestError::Kind::kLimitExceeded,
-          absl::StrCat("the answer would keep more than ", max_kept,
-                       " ray hits and overlap results (--max_send_message_bytes / ",
-                       kAnswerBytesPerKeptResult, "); lower max_hits or max_results, or split the call")};
-}
-
-// Runs `queries` through `cast` a few at a time, adding each result's kept
-// hits to `kept`; false as soon as they pass `max_kept` (the rest not run),
-// so that memory stops growing at the cap.
-template <typename Query, typename Result, typename Cast>
-bool RunChunked(std::span<const Query> queries, Cast cast, std::vector<Result>& out, std::size_t& kept,
-                std::size_t max_kept) {
-  constexpr std::size_t kChunk = 16;  // At most 16 x 4096 results past the cap.
-  out.reserve(queries.size());
-  for (std::size_t at = 0; at < queries.size(); at += kChunk) {
-    std::vector<Result> part = cast(queries.subspan(at, std::min(kChunk, queries.size() - at)));
-    for (Result& r : part) {
-      kept += r.hits.size();
-      out.push_back(std::move(r));
-    }
-    if (kept > max_kept) return false;
-  }
-  return true;
 }
 
 // Whether a world call runs on the CallExecutor rather than on the gRPC
@@ -282,6 +220,25 @@ grpc::Status WaitedTooLong(grpc::CallbackServerContext& context) {
   return grpc::Status::OK;
 }
 
+// The server's world for the shared world calls: reads under the world's
+// shared lock, frames through the registry (limits, memory accounting).
+class EntryAccess final : public convert::WorldAccess {
+ public:
+  EntryAccess(WorldRegistry& registry, WorldEntry& entry) : registry_(registry), entry_(entry) {}
+  void Read(absl::FunctionRef<void(const World&)> read) override {
+    std::shared_lock lock(entry_.mu);
+    read(entry_.world);
+  }
+  Outcome CheckBodyParts(int index, int parts) override { return registry_.CheckBodyParts(index, parts); }
+  Outcome PushFrame(const Frame& frame, std::int64_t parts, std::int64_t& oldest_tick) override {
+    return registry_.PushFrame(entry_, frame, parts, oldest_tick);
+  }
+
+ private:
+  WorldRegistry& registry_;
+  WorldEntry& entry_;
+};
+
 }  // namespace
 
 // With token auth on, the transport checked the call's one "authorization"
@@ -305,7 +262,11 @@ WorldService::Caller WorldService::CallerOf(const grpc::CallbackServerContext& c
 }
 
 WorldService::WorldService(WorldServiceConfig config)
-    : config_(std::move(config)), registry_(config_.limits), executor_(config_.call_threads) {}
+    : config_(std::move(config)),
+      call_limits_{.max_items_per_request = config_.max_items_per_request,
+                   .max_kept_results = convert::MaxKeptResults(config_.max_send_message_bytes)},
+      registry_(config_.limits),
+      executor_(config_.call_threads) {}
 
 void WorldService::FillInfo(WorldEntry& entry, v1::WorldInfo* out) {
   std::shared_lock lock(entry.mu);
@@ -332,6 +293,7 @@ Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequ
       static_cast<std::size_t>(std::count_if(request.statics().begin(), request.statics().end(),
                                              [](const v1::StaticElement& e) { return e.has_shape(); }));
   if (Outcome refused = registry_.CheckCreate(request.history_ticks(), triangles, primitives)) return refused;
+  if (Outcome refused = CheckJournal(request.journal(), config_.journal)) return refused;
   convert::ViolationList violations;
   WorldSettings settings;
   convert::DecodeSettings(request, registry_.default_history_ticks(), settings, violations);
@@ -357,11 +319,23 @@ Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequ
           registry_.NewWorld(owner, request.world_id(), settings, statics, request.statics_size(), entry)) {
     return refused;
   }
+  if (request.has_journal() && (request.journal().audit() || request.journal().record())) {
+    absl::StatusOr<std::unique_ptr<WorldJournal>> journal = WorldJournal::Open(
+        config_.journal, audit_log_, owner, request, settings.history_ticks, config_.maps_dir);
+    if (!journal.ok()) {
+      spdlog::error("world {}: journal: {}", request.world_id(), journal.status().ToString());
+      return RequestError{
+          RequestError::Kind::kUnavailable,
+          absl::StrCat("the world's journal cannot be written: ", journal.status().message())};
+    }
+    entry->journal = *std::move(journal);
+  }
   FillInfo(*entry, response);
   if (Outcome refused = registry_.Insert(entry, reservation)) {
     response->Clear();
     return refused;
   }
+  if (entry->journal != nullptr) entry->journal->Commit();
   spdlog::info("world {} created (statics={}, triangles={}, bytes={}, history_ticks={})", entry->id,
                entry->static_elements, entry->triangles, entry->static_bytes, settings.history_ticks);
   return std::nullopt;
@@ -374,147 +348,44 @@ Outcome WorldService::Run(WorldEntry& entry, const v1::GetWorldRequest&, v1::Wor
 
 Outcome WorldService::Run(WorldEntry& entry, const v1::PushFrameRequest& request,
                           v1::PushFrameResponse* response) {
-  return Run(entry, request.frame(), response);
-}
-
-Outcome WorldService::Run(WorldEntry& entry, const v1::Frame& in, v1::PushFrameResponse* response) {
-  std::int64_t parts = 0;
-  for (int i = 0; i < in.bodies_size(); ++i) {
-    if (Outcome refused = registry_.CheckBodyParts(i, in.bodies(i).parts_size())) return refused;
-    parts += in.bodies(i).parts_size();
-  }
-  convert::ViolationList violations;
-  convert::DecodeArena arena;
-  Frame frame;
-  if (!convert::DecodeFrame(in, "frame", frame, arena, violations))
-    return InvalidFields(std::move(violations));
-  std::int64_t oldest_tick = 0;
-  if (Outcome refused = registry_.PushFrame(entry, frame, parts, oldest_tick)) return refused;
-  response->set_oldest_tick(oldest_tick);
-  return std::nullopt;
+  EntryAccess world(registry_, entry);
+  return convert::RunFrame(world, request.frame(), response);
 }
 
 Outcome WorldService::Run(WorldEntry& entry, const v1::QueryWorldRequest& request,
                           v1::QueryWorldResponse* response) {
-  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
-  convert::ViolationList violations;
-  convert::DecodeArena arena;
-  convert::WorldQueries queries;
-  if (!convert::DecodeQueries(request, queries, arena, violations))
-    return InvalidFields(std::move(violations));
-  std::vector<RayQueryResult> rays;
-  std::vector<ShapeCastResult> casts;
-  std::vector<OverlapQueryResult> overlaps;
-  const std::size_t max_kept = MaxKeptResults(config_.max_send_message_bytes);
-  std::size_t kept = 0;
-  {
-    // One frame for the whole call (the lock is held across the chunks).
-    std::shared_lock lock(entry.mu);
-    const World& world = entry.world;
-    const bool fits =
-        RunChunked<RayQuery>(
-            queries.rays, [&](std::span<const RayQuery> part) { return world.RayCasts(part); }, rays, kept,
-            max_kept) &&
-        RunChunked<OverlapQuery>(
-            queries.overlaps, [&](std::span<const OverlapQuery> part) { return world.Overlaps(part); },
-            overlaps, kept, max_kept);
-    if (!fits) return AnswerTooLarge(max_kept);
-    casts = world.ShapeCasts(queries.shape_casts);
-  }
-  for (std::size_t i = 0; i < rays.size(); ++i)
-    AddQueryProblems("ray_casts", i, "ray", rays[i].problems, violations);
-  for (std::size_t i = 0; i < casts.size(); ++i)
-    AddQueryProblems("shape_casts", i, "", casts[i].problems, violations);
-  for (std::size_t i = 0; i < overlaps.size(); ++i) {
-    AddQueryProblems("overlaps", i, "", overlaps[i].problems, violations);
-  }
-  if (!violations.empty()) return InvalidFields(std::move(violations));
-  for (const RayQueryResult& r : rays) convert::ToProto(r, response->add_ray_casts());
-  for (const ShapeCastResult& r : casts) convert::ToProto(r, response->add_shape_casts());
-  for (const OverlapQueryResult& r : overlaps) convert::ToProto(r, response->add_overlaps());
-  return std::nullopt;
-}
-
-template <typename AddProblems>
-Outcome WorldService::JudgeShots(WorldEntry& entry, const std::vector<ShotRequest>& shots,
-                                 bool all_or_nothing, convert::ViolationList& violations,
-                                 AddProblems add_problems, v1::ValidateShotsResponse* response) {
-  std::vector<ShotVerdict> verdicts;
-  {
-    std::shared_lock lock(entry.mu);
-    verdicts = entry.world.ValidateShots(shots);
-  }
-  for (std::size_t i = 0; all_or_nothing && i < verdicts.size(); ++i) {
-    if (verdicts[i].code == ShotCode::kInvalid) add_problems(i, verdicts[i].problems);
-  }
-  if (!violations.empty()) return InvalidFields(std::move(violations));
-  for (const ShotVerdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
-  return std::nullopt;
-}
-
-Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateShotsRequest& request,
-                          v1::ValidateShotsResponse* response) {
-  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
-  convert::ViolationList violations;
-  std::vector<ShotRequest> shots;
-  convert::DecodeShots(request, shots, violations);
-  const auto add = [&violations](std::size_t i, std::vector<Violation>& problems) {
-    convert::AddItemProblems("shots", i, problems, violations);
-  };
-  return JudgeShots(entry, shots, request.all_or_nothing(), violations, add, response);
-}
-
-Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateShotsPackedRequest& request,
-                          v1::ValidateShotsResponse* response) {
-  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
-  convert::ViolationList violations;
-  std::vector<ShotRequest> shots;
-  if (!convert::DecodePacked(request, shots, violations)) return InvalidFields(std::move(violations));
-  const auto add = [&violations](std::size_t i, std::vector<Violation>& problems) {
-    convert::AddPackedShotProblems(i, problems, violations);
-  };
-  return JudgeShots(entry, shots, request.all_or_nothing(), violations, add, response);
+  EntryAccess world(registry_, entry);
+  return convert::RunQuery(world, call_limits_, request, response);
 }
 
 Outcome WorldService::Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
                           v1::CastWorldRaysPackedResponse* response) {
-  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
-  convert::ViolationList violations;
-  std::vector<RayQuery> rays;
-  if (!convert::DecodePacked(request, rays, violations)) return InvalidFields(std::move(violations));
-  std::vector<RayQueryResult> results;
-  {
-    std::shared_lock lock(entry.mu);
-    results = entry.world.RayCasts(rays);
-  }
-  // Decoding checked every field the core checks; a problem left is a bug.
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    AddQueryProblems("rays", i, "", results[i].problems, violations);
-  }
-  if (!violations.empty()) return InvalidFields(std::move(violations));
-  convert::EncodePacked(results, response);
-  return std::nullopt;
+  EntryAccess world(registry_, entry);
+  return convert::RunRaysPacked(world, call_limits_, request, response);
+}
+
+Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateShotsRequest& request,
+                          v1::ValidateShotsResponse* response) {
+  EntryAccess world(registry_, entry);
+  return convert::RunShots(world, call_limits_, request, response);
+}
+
+Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateShotsPackedRequest& request,
+                          v1::ValidateShotsResponse* response) {
+  EntryAccess world(registry_, entry);
+  return convert::RunShotsPacked(world, call_limits_, request, response);
 }
 
 Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
                           v1::ValidateMovesResponse* response) {
-  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
-  convert::ViolationList violations;
-  std::vector<MoveRequest> moves;
-  convert::DecodeMoves(request, moves, violations);
-  std::vector<MoveVerdict> verdicts;
-  {
-    std::shared_lock lock(entry.mu);
-    verdicts = entry.world.ValidateMoves(moves);
-  }
-  for (std::size_t i = 0; request.all_or_nothing() && i < verdicts.size(); ++i) {
-    if (verdicts[i].code == MoveCode::kInvalid) {
-      convert::AddItemProblems("moves", i, verdicts[i].problems, violations);
-    }
-  }
-  if (!violations.empty()) return InvalidFields(std::move(violations));
-  for (const MoveVerdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
-  return std::nullopt;
+  EntryAccess world(registry_, entry);
+  return convert::RunMoves(world, call_limits_, request, response);
+}
+
+Outcome WorldService::Run(WorldEntry& entry, const v1::GetBodiesRequest& request,
+                          v1::GetBodiesResponse* response) {
+  EntryAccess world(registry_, entry);
+  return convert::RunBodies(world, call_limits_, request, response);
 }
 
 Outcome WorldService::InWorld(const Caller& caller, const std::string& world_id, std::size_t items,
@@ -612,8 +483,15 @@ void WorldService::AttachMetrics(Metrics& metrics) {
       streams = streams_.size();
     }
     return world_metrics_.Render() +
-           absl::StrCat("# HELP collide_tick_streams Tick streams open.\n# TYPE collide_tick_streams gauge\n",
-                        "collide_tick_streams ", streams, "\n");
+           absl::StrCat(
+               "# HELP collide_tick_streams Tick streams open.\n# TYPE collide_tick_streams gauge\n",
+               "collide_tick_streams ", streams, "\n",
+               "# HELP collide_audit_records_written_total Audit records written (journal.audit).\n"
+               "# TYPE collide_audit_records_written_total counter\n",
+               "collide_audit_records_written_total ", audit_log_.written(), "\n",
+               "# HELP collide_audit_records_dropped_total Audit records dropped: the writer's queue "
+               "was full.\n# TYPE collide_audit_records_dropped_total counter\n",
+               "collide_audit_records_dropped_total ", audit_log_.dropped(), "\n");
   });
 }
 
@@ -678,22 +556,10 @@ grpc::ServerUnaryReactor* WorldService::ValidateMoves(grpc::CallbackServerContex
   return ServeRaw<v1::ValidateMovesRequest, v1::ValidateMovesResponse>(context, request, response);
 }
 
-template <typename Request, typename Response>
-Outcome WorldService::RunPart(const char* name, WorldEntry& entry, const Request& part,
-                              Response* (v1::TickResponse::*out)(), v1::TickResponse* response) {
-  // Built on the response's arena (the Tick stream's), so that the swap is
-  // a pointer swap: an answer on the heap costs a malloc per verdict and per
-  // Vec3 in it, then a deep copy into the arena (~10% of the server's CPU
-  // under `collide bench --matches`).
-  google::protobuf::Arena* arena = response->GetArena();
-  Response on_heap;
-  Response* answer = arena != nullptr ? google::protobuf::Arena::CreateMessage<Response>(arena) : &on_heap;
-  if (Outcome refused = Run(entry, part, answer)) {
-    refused->part = name;
-    return refused;
-  }
-  (response->*out)()->Swap(answer);
-  return std::nullopt;
+grpc::ServerUnaryReactor* WorldService::GetBodies(grpc::CallbackServerContext* context,
+                                                  const grpc::ByteBuffer* request,
+                                                  grpc::ByteBuffer* response) {
+  return ServeRaw<v1::GetBodiesRequest, v1::GetBodiesResponse>(context, request, response);
 }
 
 Outcome WorldService::RunTick(const std::string& owner, const std::string& world,
@@ -723,38 +589,58 @@ Outcome WorldService::RunTick(const std::string& owner, const std::string& world
   check_id("shots", request.has_shots(), request.shots().world_id());
   check_id("shots_packed", request.has_shots_packed(), request.shots_packed().world_id());
   check_id("moves", request.has_moves(), request.moves().world_id());
+  check_id("bodies", request.has_bodies(), request.bodies().world_id());
   if (!violations.empty()) return InvalidFields(std::move(violations));
 
   // The message's parts together, as one unary call: over
   // --max_items_per_request is refused before anything runs, so that
   // admission charges every item it runs.
   const std::size_t items = RequestItems(request);
-  if (Outcome refused = CheckItems(items, config_.max_items_per_request)) return refused;
+  if (items > static_cast<std::size_t>(config_.max_items_per_request)) {
+    return TooManyItems(items, config_.max_items_per_request);
+  }
   const AdmissionGuard admitted(config_.admission, items);
   if (admitted.refused()) return config_.admission->Refusal();
   if (config_.hooks.before_tick_message) config_.hooks.before_tick_message(request.sequence());
   const std::shared_ptr<WorldEntry> entry = registry_.Find(owner, world);
   if (entry == nullptr) return WorldNotFound(world);
-  Outcome refused;
-  if (request.has_frame()) {
-    // Its paths start "frame." already, as in PushFrameRequest.
-    v1::PushFrameResponse pushed;
-    if (refused = Run(*entry, request.frame(), &pushed)) return refused;
-    response->mutable_frame()->Swap(&pushed);
-  }
-  // The batches in field order; the first error ends the message.
-  using R = v1::TickResponse;
-  if (!refused && request.has_query())
-    refused = RunPart("query", *entry, request.query(), &R::mutable_query, response);
-  if (!refused && request.has_rays_packed())
-    refused = RunPart("rays_packed", *entry, request.rays_packed(), &R::mutable_rays_packed, response);
-  if (!refused && request.has_shots())
-    refused = RunPart("shots", *entry, request.shots(), &R::mutable_shots, response);
-  if (!refused && request.has_shots_packed())
-    refused = RunPart("shots_packed", *entry, request.shots_packed(), &R::mutable_shots_packed, response);
-  if (!refused && request.has_moves())
-    refused = RunPart("moves", *entry, request.moves(), &R::mutable_moves, response);
+  EntryAccess access(registry_, *entry);
+  if (entry->journal == nullptr) return convert::RunTickParts(access, call_limits_, request, response);
+  WorldJournal& journal = *entry->journal;
+  const auto serialized = journal.Serialize();
+  convert::TickPartMicros micros;
+  Outcome refused = convert::RunTickParts(access, call_limits_, request, response, &micros);
+  if (journal.records()) journal.Record(request, *response, refused);
+  journal.Audit(request, *response, micros, LatestTick(*entry));
   return refused;
+}
+
+std::int64_t WorldService::LatestTick(WorldEntry& entry) {
+  std::shared_lock lock(entry.mu);
+  return entry.world.latest_tick().value_or(0);
+}
+
+grpc::ServerWriteReactor<v1::AuditRecord>* WorldService::WatchAudit(grpc::CallbackServerContext* context,
+                                                                    const v1::WatchAuditRequest* request) {
+  const Caller caller = CallerOf(*context);
+  if (Outcome refused = CheckWorldId(caller.world_header, request->world_id())) {
+    return AuditWatch::Refuse(ToGrpcStatus(*refused));
+  }
+  {
+    std::lock_guard lock(streams_mu_);
+    if (draining_) {
+      return AuditWatch::Refuse(
+          ToGrpcStatus({RequestError::Kind::kUnavailable, "the server is shutting down"}));
+    }
+  }
+  const std::shared_ptr<WorldEntry> entry = registry_.Find(caller.principal, request->world_id());
+  if (entry == nullptr) return AuditWatch::Refuse(ToGrpcStatus(WorldNotFound(request->world_id())));
+  if (entry->journal == nullptr || entry->journal->audit_trail() == nullptr) {
+    return AuditWatch::Refuse(ToGrpcStatus(
+        {RequestError::Kind::kFailedPrecondition,
+         absl::StrCat("world \"", request->world_id(), "\" was not created with journal.audit")}));
+  }
+  return new AuditWatch(entry->journal->audit_trail());
 }
 
 void WorldService::AnswerTick(const std::string& owner, const std::string& world,
@@ -810,6 +696,7 @@ void WorldService::Drain() {
   // A stream leaves the set in OnDone, which waits for this lock: none is
   // destroyed while it is told to drain.
   for (TickStream* stream : streams_) stream->Drain();
+  audit_log_.EndAll();  // WatchAudit calls end OK, so that shutdown does not wait on them.
 }
 
 }  // namespace collide::server

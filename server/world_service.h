@@ -35,13 +35,16 @@
 #include "collide/v1/world.grpc.pb.h"
 #include "collide/world.h"
 #include "convert/violations.h"
+#include "convert/world_calls.h"
+#include "convert/world_items.h"
+#include "convert/world_tick_parts.h"
 #include "server/admission.h"
 #include "server/call_executor.h"
 #include "server/map_cache.h"
 #include "server/metrics.h"
 #include "server/status_mapping.h"
 #include "server/test_hooks.h"
-#include "server/world_items.h"
+#include "server/world_journal.h"
 #include "server/world_metrics.h"
 #include "server/world_registry.h"
 
@@ -49,6 +52,7 @@ namespace collide::server {
 
 // What handling a request came to: nullopt when answered, else why not.
 using Outcome = std::optional<RequestError>;
+using convert::RequestItems;
 
 // Name of the metadata header that must carry the request's world id.
 inline constexpr char kWorldHeader[] = "collide-world";
@@ -78,6 +82,8 @@ struct WorldServiceConfig {
   // a stream that holds any stops reading and running until it is under
   // again (TickStream).
   std::int64_t tick_streams_memory_bytes = std::int64_t{64} << 20;
+  // The journal flags (--audit_dir, --recordings_dir, ...).
+  JournalConfig journal;
   // Tests only (TestHooks' world hooks).
   TestHooks hooks;
 };
@@ -85,17 +91,20 @@ struct WorldServiceConfig {
 class TickStream;
 
 // Every method served raw (bytes in, bytes out; ServeRaw, TickStream), on the
-// plain Service base: CallbackService would declare a typed Tick.
-using WorldServiceBase = v1::WorldService::WithRawCallbackMethod_Tick<
-    v1::WorldService::WithRawCallbackMethod_CreateWorld<v1::WorldService::WithRawCallbackMethod_DeleteWorld<
-        v1::WorldService::WithRawCallbackMethod_GetWorld<v1::WorldService::WithRawCallbackMethod_ListWorlds<
-            v1::WorldService::WithRawCallbackMethod_PushFrame<
-                v1::WorldService::WithRawCallbackMethod_QueryWorld<
-                    v1::WorldService::WithRawCallbackMethod_CastWorldRaysPacked<
-                        v1::WorldService::WithRawCallbackMethod_ValidateShots<
-                            v1::WorldService::WithRawCallbackMethod_ValidateShotsPacked<
-                                v1::WorldService::WithRawCallbackMethod_ValidateMoves<
-                                    v1::WorldService::Service>>>>>>>>>>>;
+// plain Service base: CallbackService would declare a typed Tick. WatchAudit
+// alone is typed: a world id in, a stream of records out (AuditWatch).
+using WorldServiceBase = v1::WorldService::WithCallbackMethod_WatchAudit<
+    v1::WorldService::WithRawCallbackMethod_Tick<v1::WorldService::WithRawCallbackMethod_CreateWorld<
+        v1::WorldService::WithRawCallbackMethod_DeleteWorld<v1::WorldService::WithRawCallbackMethod_GetWorld<
+            v1::WorldService::WithRawCallbackMethod_ListWorlds<
+                v1::WorldService::WithRawCallbackMethod_PushFrame<
+                    v1::WorldService::WithRawCallbackMethod_QueryWorld<
+                        v1::WorldService::WithRawCallbackMethod_CastWorldRaysPacked<
+                            v1::WorldService::WithRawCallbackMethod_ValidateShots<
+                                v1::WorldService::WithRawCallbackMethod_ValidateShotsPacked<
+                                    v1::WorldService::WithRawCallbackMethod_ValidateMoves<
+                                        v1::WorldService::WithRawCallbackMethod_GetBodies<
+                                        v1::WorldService::Service>>>>>>>>>>>>>;
 
 class WorldService final : public WorldServiceBase {
  public:
@@ -129,9 +138,14 @@ class WorldService final : public WorldServiceBase {
   grpc::ServerUnaryReactor* ValidateMoves(grpc::CallbackServerContext* context,
                                           const grpc::ByteBuffer* request,
                                           grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* GetBodies(grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+                                      grpc::ByteBuffer* response) override;
 
   grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* Tick(
       grpc::CallbackServerContext* context) override;
+  // The world's audit trail as it is written (AuditWatch).
+  grpc::ServerWriteReactor<v1::AuditRecord>* WatchAudit(grpc::CallbackServerContext* context,
+                                                        const v1::WatchAuditRequest* request) override;
 
   // A unary call's caller as the handlers see it: its tenant
   // (WorldServiceConfig::tenants_by_token) and the `collide-world` header's
@@ -157,8 +171,9 @@ class WorldService final : public WorldServiceBase {
   // A new method on one world needs only its Run and RequestItems.
   template <typename Request, typename Response>
   grpc::Status Handle(const Caller& caller, const Request& request, Response* response) {
-    const Outcome refused = InWorld(caller, request.world_id(), RequestItems(request),
-                                    [&](WorldEntry& entry) { return Run(entry, request, response); });
+    const Outcome refused =
+        InWorld(caller, request.world_id(), RequestItems(request),
+                [&](WorldEntry& entry) { return RunJournaled(entry, request, response); });
     return refused.has_value() ? ToGrpcStatus(*refused) : grpc::Status::OK;
   }
 
@@ -202,11 +217,10 @@ class WorldService final : public WorldServiceBase {
                                      const grpc::ByteBuffer* request_bytes, grpc::ByteBuffer* response_bytes);
 
   // One request on its world, found: the whole handling after the lookup,
-  // the same for a unary call and a Tick message (item limit, decoding, the
-  // core under the world's lock, the response or the error status).
+  // the same for a unary call and a Tick message: the shared world calls
+  // (convert/world_calls.h) on the entry under its lock (EntryAccess).
   Outcome Run(WorldEntry& entry, const v1::GetWorldRequest& request, v1::WorldInfo* response);
   Outcome Run(WorldEntry& entry, const v1::PushFrameRequest& request, v1::PushFrameResponse* response);
-  Outcome Run(WorldEntry& entry, const v1::Frame& frame, v1::PushFrameResponse* response);
   Outcome Run(WorldEntry& entry, const v1::QueryWorldRequest& request, v1::QueryWorldResponse* response);
   Outcome Run(WorldEntry& entry, const v1::CastWorldRaysPackedRequest& request,
               v1::CastWorldRaysPackedResponse* response);
@@ -216,16 +230,41 @@ class WorldService final : public WorldServiceBase {
               v1::ValidateShotsResponse* response);
   Outcome Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
               v1::ValidateMovesResponse* response);
+  Outcome Run(WorldEntry& entry, const v1::GetBodiesRequest& request, v1::GetBodiesResponse* response);
+
+  // Run, and on a world with a journal, the call in its Tick message form
+  // recorded (its calls one at a time) and its verdicts audited.
+  template <typename Request, typename Response>
+  Outcome RunJournaled(WorldEntry& entry, const Request& request, Response* response) {
+    if constexpr (requires(v1::TickRequest * tick) { convert::AsTickPart(request, tick); }) {
+      if (entry.journal != nullptr) {
+        WorldJournal& journal = *entry.journal;
+        const auto serialized = journal.Serialize();
+        const auto start = std::chrono::steady_clock::now();
+        Outcome refused = Run(entry, request, response);
+        const double micros =
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+        v1::TickRequest tick;
+        v1::TickResponse answer;
+        convert::AsTickPart(request, &tick);
+        if (!refused) convert::AsTickAnswer(request, *response, &answer);
+        if (journal.records()) {
+          Outcome as_part = refused;  // As a Tick message's part would have failed.
+          if (as_part) as_part->part = convert::TickPartName(request);
+          journal.Record(tick, answer, as_part);
+        }
+        if (!refused) journal.Audit(tick, answer, {micros, micros, micros}, LatestTick(entry));
+        return refused;
+      }
+    }
+    return Run(entry, request, response);
+  }
+  static std::int64_t LatestTick(WorldEntry& entry);
 
   // The Tick message's handling; AnswerTick puts a refusal into the
-  // response. RunPart runs one part into a fresh response, moved to
-  // (response->*out)() only when OK, its errors under `name`
-  // (RequestError::part).
+  // response.
   Outcome RunTick(const std::string& owner, const std::string& world, const v1::TickRequest& request,
                   std::chrono::steady_clock::time_point read_at, v1::TickResponse* response);
-  template <typename Request, typename Response>
-  Outcome RunPart(const char* name, WorldEntry& entry, const Request& part,
-                  Response* (v1::TickResponse::*out)(), v1::TickResponse* response);
   // TickStream's registration, for Drain; false when draining.
   bool AddStream(TickStream* stream);
   void RemoveStream(TickStream* stream);
@@ -248,14 +287,9 @@ class WorldService final : public WorldServiceBase {
 
   Outcome Create(const std::string& owner, const v1::CreateWorldRequest& request, v1::WorldInfo* response);
   void FillInfo(WorldEntry& entry, v1::WorldInfo* out);
-  // Shot verdicts of decoded `shots`; with all_or_nothing, the invalid ones
-  // are added by `add_problems` and fail the call.
-  template <typename AddProblems>
-  Outcome JudgeShots(WorldEntry& entry, const std::vector<ShotRequest>& shots, bool all_or_nothing,
-                     convert::ViolationList& violations, AddProblems add_problems,
-                     v1::ValidateShotsResponse* response);
-
   const WorldServiceConfig config_;
+  const convert::WorldCallLimits call_limits_;
+  AuditLog audit_log_;  // Before registry_: outlives the journals of its worlds.
   WorldRegistry registry_;
   MapCache maps_;  // map files' meshes, shared by a tenant's worlds on them.
   WorldMetrics world_metrics_{registry_};

@@ -49,6 +49,9 @@ ABSL_FLAG(int, matches, 0, "bench: M simulated matches through the Tick stream (
 ABSL_FLAG(double, shots_per_second, 10, "bench --matches: shots per player per second");
 ABSL_FLAG(int, server_pid, 0,
           "bench --matches: pid of the server (on this machine) whose CPU and memory to report; 0: none");
+ABSL_FLAG(bool, audit, false,
+          "bench --matches: create the worlds with journal.audit (the server needs --audit_dir): the audit "
+          "trail's cost");
 ABSL_FLAG(absl::Duration, report_every, absl::ZeroDuration(),
           "bench --matches: print a line per interval (ticks, p99, errors, server memory); 0: none");
 
@@ -180,7 +183,9 @@ int RunMatchesBench() {
   std::vector<std::string> ids;
   for (int i = 0; i < matches; ++i) {
     ids.push_back(absl::StrCat("match-", getpid(), "-", i));
-    absl::StatusOr<WorldInfo> info = client.CreateWorld(MatchSpec(ids.back(), map, scale));
+    WorldSpec spec = MatchSpec(ids.back(), map, scale);
+    spec.journal.audit = absl::GetFlag(FLAGS_audit);
+    absl::StatusOr<WorldInfo> info = client.CreateWorld(spec);
     if (!info.ok()) return Fail(absl::StrCat("creating world ", i + 1, " of ", matches), info.status());
     deleters.push_back(std::unique_ptr<DeleteOnExit>(new DeleteOnExit{client, ids.back()}));
   }

@@ -1,4 +1,4 @@
-// `collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N]`: a
+// `collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N] [--record FILE]`: a
 // simulated match against the server, what a new user runs right after the
 // start command to see worlds work. It creates a world (the built-in arena,
 // or a map file from the server's --maps_dir), finds floor points by casting
@@ -8,6 +8,8 @@
 // ticks ago. A line per second gives ticks, frames/s, shots/s, verdict counts
 // and the tick latency (all of a tick's calls); a summary ends the run, and
 // the world is deleted. Exit 1 on any failed call or when no shot was judged.
+// --record FILE writes every call on the world with its answer as a match
+// recording, for `collide world replay`.
 #include <unistd.h>
 
 #include <array>
@@ -23,10 +25,12 @@
 #include "latency_stats.h"
 #include "world_floor.h"
 #include "world_match.h"
+#include "world_record.h"
 #include "world_tick.h"
 
 ABSL_DECLARE_FLAG(std::string, map);
 ABSL_DECLARE_FLAG(std::uint64_t, seed);
+ABSL_DECLARE_FLAG(std::string, maps_dir);
 ABSL_FLAG(int, players, 0,
           "world demo and bench --world: bots in the match (0: 16 for the demo, 64 for the bench)");
 ABSL_FLAG(double, seconds, 10, "world demo: how long the match runs");
@@ -34,6 +38,9 @@ ABSL_FLAG(std::int64_t, ticks, 0,
           "world demo and bench --matches: stop after N ticks (each match's, in the bench), the duration "
           "(--seconds, --duration) then only a cap; 0: run for the duration");
 ABSL_FLAG(double, tick_rate, 64, "world demo: ticks per second (0: as fast as the server answers)");
+ABSL_FLAG(std::string, record, "",
+          "world demo: write a match recording of the demo's world to this file (docs/replay.md; map "
+          "files pinned from --maps_dir)");
 ABSL_FLAG(std::string, transport, "auto",
           "world demo and bench --world: stream (the Tick stream), unary, or auto (the stream when the "
           "server has it)");
@@ -93,7 +100,14 @@ int RunWorldDemo(const std::vector<std::string>& args) {
   absl::StatusOr<Client> channel = MakeClient();
   if (!channel.ok()) return Fail("client", channel.status());
   std::vector<HistoryLoss> losses;
-  WorldClient client(*channel, {.on_history_lost = [&losses](const HistoryLoss& l) { losses.push_back(l); }});
+  const std::string record_path = absl::GetFlag(FLAGS_record);
+  const auto recorder = record_path.empty()
+                            ? nullptr
+                            : std::make_shared<FileRecorder>(record_path, absl::GetFlag(FLAGS_maps_dir));
+  // A recording must hold the world as the server ran it: no re-creation.
+  WorldClient client(*channel, {.recreate_lost_worlds = recorder == nullptr,
+                                .on_history_lost = [&losses](const HistoryLoss& l) { losses.push_back(l); },
+                                .recorder = recorder});
 
   const std::string id = absl::StrCat("demo-", getpid());
   const BotScale scale = BotScale::ForMap(map);
@@ -190,6 +204,11 @@ int RunWorldDemo(const std::vector<std::string>& args) {
   for (const HistoryLoss& l : losses) {
     std::cout << "  the server lost the world; re-created at tick " << l.restored_tick.value_or(0)
               << " (history lost)\n";
+  }
+  if (recorder != nullptr) {
+    transport->reset();  // The stream's last answers are read before the file closes.
+    if (absl::Status closed = recorder->Close(); !closed.ok()) return Fail("recording", closed);
+    std::cout << absl::StrFormat("recorded %d calls to %s\n", recorder->calls(), record_path);
   }
   if (!failure.ok()) return Fail(absl::StrCat("tick ", tick), failure);
   return total.shots > 0 ? 0 : 1;

@@ -231,7 +231,7 @@ class Client {
 
   // Creates a world: request {world_id, statics: [{id, category, mesh:
   // {vertices, indices} | shape | map_file: {name, map}}], history_ticks,
-  // policy}. Resolves to its World handle, which re-creates the world from
+  // policy, journal: {audit, record}}. Resolves to its World handle, which re-creates the world from
   // this request when a replica lost it unless options.recreate is false.
   async createWorld(request, options = {}) {
     const creation = this._toProto(request, 'CreateWorldRequest');

@@ -101,6 +101,11 @@ class TickStream {
     const raysPacked = parts.raysPacked || parts.rays_packed;
     if (shotsPacked) m.shots_packed = world._shotsPackedRequest(shotsPacked);
     if (raysPacked) m.rays_packed = world._raysPackedRequest(raysPacked);
+    // {at, bodyIds}, as World.getBodies takes them.
+    if (parts.bodies) {
+      const {at, bodyIds = []} = parts.bodies;
+      m.bodies = proto({world_id: id, body_ids: Array.from(bodyIds), ...(at ? {at} : {})}, 'GetBodiesRequest');
+    }
     return m;
   }
 
@@ -163,6 +168,7 @@ class TickStream {
       moves: r.moves ? view('ValidateMovesResponse', r.moves).verdicts : null,
       shotsPacked: r.shots_packed ? view('ValidateShotsResponse', r.shots_packed).verdicts : null,
       raysPacked: r.rays_packed ? world._raysPackedView(r.rays_packed) : null,
+      bodies: view('GetBodiesResponse', r.bodies),
     };
   }
 }

@@ -74,12 +74,21 @@ export interface MovementModel {
   airAcceleration?: number;
 }
 
+/** What the server keeps of the world's calls (docs/replay.md); each needs its server flag. */
+export interface WorldJournal {
+  /** The audit trail: every verdict as a JSON line under --audit_dir, and WatchAudit. */
+  audit?: boolean;
+  /** A match recording of every call under --recordings_dir. */
+  record?: boolean;
+}
+
 export interface CreateWorldRequest {
   worldId: string;
   statics?: StaticElement[];
   /** 0: 64 (or --max_history_ticks if lower). */
   historyTicks?: number;
   policy?: WorldPolicy;
+  journal?: WorldJournal;
 }
 
 export interface BodyPart {
@@ -161,8 +170,9 @@ export interface PackedShots {
   ticks: ArrayLike<number>;
   claimedBodyIds: ArrayLike<number>;
   claimedPartIds: ArrayLike<number>;
-  /** As VerdictOptions.allOrNothing. */
+  /** As VerdictOptions.allOrNothing and explain. */
   allOrNothing?: boolean;
+  explain?: boolean;
   /** Optional arrays, empty or one entry per shot (world.proto ValidateShotsPackedRequest): the command's
    * tick and the expected view tick (LATEST_TICK: latest / none), the category mask, and the ignored bodies
    * (ignoreCounts[i] ids of ignoreBodyIds, shot after shot). */
@@ -176,6 +186,8 @@ export interface PackedShots {
 export interface VerdictOptions {
   /** A bad shot or move fails the whole call with INVALID_ARGUMENT, instead of getting an INVALID verdict. */
   allOrNothing?: boolean;
+  /** Each verdict but INVALID carries its explanation: what the judge used (docs/worlds.md). */
+  explain?: boolean;
 }
 
 /** One bad field of a shot or move (an INVALID verdict), its path relative to the item. */
@@ -298,6 +310,91 @@ export type ShotCode =
   | 'SHOT_CODE_UNKNOWN_SHOOTER' | 'SHOT_CODE_UNKNOWN_TARGET' | 'SHOT_CODE_INVALID'
   | 'SHOT_CODE_VIEW_TIME_IMPLAUSIBLE';
 
+/** A shape as results give it: the oneof's member set, the others null (a box part comes back as an obb). */
+export interface ShapeView {
+  point: {position: Triple} | null;
+  segment: {a: Triple; b: Triple} | null;
+  sphere: {center: Triple; radius: number} | null;
+  capsule: {a: Triple; b: Triple; radius: number} | null;
+  aabb: {min: Triple; max: Triple} | null;
+  obb: {center: Triple; halfExtents: Triple; rotation: QuaternionView | null} | null;
+  triangle: {a: Triple; b: Triple; c: Triple} | null;
+}
+export interface QuaternionView {
+  w: number;
+  x: number;
+  y: number;
+  z: number;
+}
+
+/** A body as posed at a time, world frame. */
+export interface PosedBody {
+  id: number;
+  /** Body frame -> world frame. */
+  pose: {position: Triple | null; rotation: QuaternionView | null} | null;
+  parts: Array<{id: number; shape: ShapeView | null}>;
+  category: number;
+  /** The eye, world frame. */
+  eye: Triple;
+}
+
+/** GetBodies' answer. */
+export interface Bodies {
+  time: TimeUsed | null;
+  /** Sorted by id. */
+  bodies: PosedBody[];
+  /** Requested ids that do not exist at the time used. */
+  missing: number[];
+}
+
+/** What a shot's judge used (VerdictOptions.explain). */
+export interface ShotExplanation {
+  /** The time the origin was checked at, and the shooter then. */
+  commandAt: {tick: number; fraction: number} | null;
+  shooter: PosedBody | null;
+  /** Origin, unit direction, range (maxDistance null: unbounded); null when no ray was cast. */
+  ray: {origin: Triple; direction: Triple; maxDistance: number | null} | null;
+  /** With a claim: the claimed body at the time used and in the latest frame. */
+  claimedRewound: PosedBody | null;
+  claimedLatest: PosedBody | null;
+  tolerance: number;
+  nearestClaimedPart: number;
+  nearestClaimedDistance: number;
+}
+
+/** A sweep of the body origin and why ('straight', 'slide', 'step up', 'ground probe at to', ...). */
+export interface MoveSweep {
+  from: Triple;
+  to: Triple;
+  purpose: string;
+}
+
+/** A contact on sweeps[sweep] at fraction t: the body origin there, the normal from the body to the static. */
+export interface MoveContact {
+  sweep: number;
+  t: number;
+  position: Triple;
+  normal: Triple;
+  target: Target | null;
+}
+
+/** What a move's judge used (VerdictOptions.explain). */
+export interface MoveExplanation {
+  from: Triple;
+  to: Triple;
+  /** The movement shape at from; null when the body moves several parts. */
+  shape: ShapeView | null;
+  sweeps: MoveSweep[];
+  contacts: MoveContact[];
+  /** The rule that gave the verdict, with its numbers. */
+  reason: string;
+  /** With a movement model (else false and 0). */
+  groundedAtStart: boolean;
+  horizontalLimit: number;
+  lowestZ: number;
+  highestZ: number;
+}
+
 export interface ShotVerdict {
   code: ShotCode;
   firstHit: WorldRayHit | null;
@@ -311,6 +408,8 @@ export interface ShotVerdict {
   rewoundAcrossTeleport: boolean;
   /** SHOT_CODE_INVALID: the shot's bad fields. */
   violations: ItemViolation[];
+  /** With VerdictOptions.explain (null for INVALID or without). */
+  explanation: ShotExplanation | null;
 }
 
 export type MoveCode =
@@ -332,6 +431,8 @@ export interface MoveVerdict {
   violations: ItemViolation[];
   /** With a movement model: on walkable ground at allowedPosition. */
   grounded: boolean;
+  /** With VerdictOptions.explain (null for INVALID or without). */
+  explanation: MoveExplanation | null;
 }
 
 export interface WorldOptions {
@@ -358,6 +459,8 @@ export interface TickParts {
   allOrNothing?: boolean;
   shotsPacked?: PackedShots;
   raysPacked?: {rays: ArrayLike<number>; filter?: SceneFilter};
+  /** As World.getBodies' options; run after every other part. */
+  bodies?: {at?: WorldTime; bodyIds?: Int64[]};
 }
 
 /** The answer of one Tick message: each part's result, null for parts not sent (or not run). */
@@ -369,6 +472,7 @@ export interface TickAnswer {
   moves: MoveVerdict[] | null;
   shotsPacked: ShotVerdict[] | null;
   raysPacked: PackedWorldRayHits | null;
+  bodies: Bodies | null;
 }
 
 /** One world's Tick stream (tick.js). */
@@ -396,6 +500,8 @@ export class World extends EventEmitter {
   validateShots(shots: Shot[], options?: VerdictOptions): Promise<ShotVerdict[]>;
   validateShotsPacked(shots: PackedShots): Promise<ShotVerdict[]>;
   validateMoves(moves: Move[], options?: VerdictOptions): Promise<MoveVerdict[]>;
+  /** The bodies at a time (unset: the latest frame) as the verdicts pose them; bodyIds empty: every body. */
+  getBodies(options?: {at?: WorldTime; bodyIds?: Int64[]}): Promise<Bodies>;
   /** Opens the world's Tick stream; budgetMs: its messages' default budget. */
   tick(options?: {budgetMs?: number}): TickStream;
   on(event: 'recreated', listener: (e: RecreatedEvent) => void): this;

@@ -150,9 +150,10 @@ class World extends EventEmitter {
   // shots: [{shooter_id, origin, direction, max_range, at, claimed: {body_id,
   // part_id}, tolerance}]. Resolves to one verdict per shot: a bad shot's is
   // SHOT_CODE_INVALID with its violations, unless options.allOrNothing, which
-  // rejects the whole call with INVALID_ARGUMENT instead.
-  async validateShots(shots, {allOrNothing = false} = {}) {
-    const request = {world_id: this.id, shots, all_or_nothing: allOrNothing};
+  // rejects the whole call with INVALID_ARGUMENT instead. options.explain:
+  // each verdict but INVALID carries its explanation (what the judge used).
+  async validateShots(shots, {allOrNothing = false, explain = false} = {}) {
+    const request = {world_id: this.id, shots, all_or_nothing: allOrNothing, explain};
     const r = await this._call('ValidateShots', this._client._toProto(request, 'ValidateShotsRequest'));
     return this._view('ValidateShotsResponse', r).verdicts;
   }
@@ -160,13 +161,13 @@ class World extends EventEmitter {
   // Shots in flat arrays (world.proto ValidateShotsPackedRequest): doubles
   // (10 per shot), shooterIds, ticks (LATEST_TICK: the latest frame),
   // claimedBodyIds and claimedPartIds (-1: no claim); any array-likes;
-  // allOrNothing as validateShots'.
+  // allOrNothing and explain as validateShots'.
   async validateShotsPacked(shots) {
     const r = await this._call('ValidateShotsPacked', this._shotsPackedRequest(shots));
     return this._view('ValidateShotsResponse', r).verdicts;
   }
 
-  _shotsPackedRequest({doubles, shooterIds, ticks, claimedBodyIds, claimedPartIds, allOrNothing = false,
+  _shotsPackedRequest({doubles, shooterIds, ticks, claimedBodyIds, claimedPartIds, allOrNothing = false, explain = false,
     commandTicks = [], expectedTicks = [], categoryMasks = [], ignoreCounts = [], ignoreBodyIds = []}) {
     return {
       world_id: this.id,
@@ -176,6 +177,7 @@ class World extends EventEmitter {
       claimed_body_ids: Array.from(claimedBodyIds),
       claimed_part_ids: Array.from(claimedPartIds),
       all_or_nothing: allOrNothing,
+      explain,
       command_ticks: Array.from(commandTicks),
       expected_ticks: Array.from(expectedTicks),
       category_masks: Array.from(categoryMasks),
@@ -191,11 +193,22 @@ class World extends EventEmitter {
   }
 
   // moves: [{body_id, from, to, elapsed, max_speed, slide, category_mask}];
-  // options.allOrNothing as validateShots'.
-  async validateMoves(moves, {allOrNothing = false} = {}) {
-    const request = {world_id: this.id, moves, all_or_nothing: allOrNothing};
+  // options.allOrNothing and explain as validateShots'.
+  async validateMoves(moves, {allOrNothing = false, explain = false} = {}) {
+    const request = {world_id: this.id, moves, all_or_nothing: allOrNothing, explain};
     const r = await this._call('ValidateMoves', this._client._toProto(request, 'ValidateMovesRequest'));
     return this._view('ValidateMovesResponse', r).verdicts;
+  }
+
+  // The bodies at options.at ({tick, fraction}; unset: the latest frame) as
+  // the verdicts pose them: those in options.bodyIds (at most the server's
+  // --max_items_per_request), or every body. Resolves to {time, bodies
+  // (sorted by id), missing}.
+  async getBodies({at, bodyIds = []} = {}) {
+    const request = {world_id: this.id, body_ids: Array.from(bodyIds)};
+    if (at) request.at = at;
+    const r = await this._call('GetBodies', this._client._toProto(request, 'GetBodiesRequest'));
+    return this._view('GetBodiesResponse', r);
   }
 }
 

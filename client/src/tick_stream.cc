@@ -2,12 +2,15 @@
 // conversions, answers matched to their messages by sequence, and the
 // re-creation of a lost world followed by one more attempt of each message
 // that found it missing (world_client.h, TickStream).
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
 
 #include "collide/world_client.h"
+#include "collide/world_client_proto.h"
 #include "convert/packed.h"
+#include "convert/world_explain.h"
 #include "google/protobuf/arena.h"
 #include "world_client_impl.h"
 
@@ -48,6 +51,8 @@ void Encode(const TickMessage& m, std::int64_t sequence, pb::TickRequest& out) {
   }
   if (!m.shots.empty()) convert::EncodePacked(m.shots, out.mutable_shots_packed());
   for (const MoveRequest& move : m.moves) convert::ToProto(move, out.mutable_moves()->add_moves());
+  if (std::ranges::any_of(m.moves, &MoveRequest::explain)) out.mutable_moves()->set_explain(true);
+  if (m.bodies) convert::ToProto(m.bodies->at, m.bodies->ids, out.mutable_bodies());
 }
 
 absl::StatusOr<TickReply> Decode(const TickMessage& m, const pb::TickResponse& r) {
@@ -75,6 +80,7 @@ absl::StatusOr<TickReply> Decode(const TickMessage& m, const pb::TickResponse& r
     if (!moves.ok()) return moves.status();
     out.moves = *std::move(moves);
   }
+  if (r.has_bodies()) out.bodies = convert::FromProto(r.bodies());
   return out;
 }
 
@@ -178,6 +184,11 @@ absl::StatusOr<TickReply> TickStream::Read() {
         continue;
       }
     }
+    if (const std::shared_ptr<CallRecorder>& recorder = s.world.world_options.recorder;
+        recorder != nullptr && (own.ok() || own.code() == absl::StatusCode::kInvalidArgument ||
+                                own.code() == absl::StatusCode::kFailedPrecondition)) {
+      recorder->Called(s.world_id, *front.request.message, response);
+    }
     absl::StatusOr<TickReply> reply = Decode(front.message, response);
     if (reply.ok() && reply->oldest_tick && front.message.frame)
       s.world.Keep(s.world_id, *front.message.frame);
@@ -211,6 +222,32 @@ absl::StatusOr<std::unique_ptr<TickStream>> WorldClient::OpenTickStream(std::str
   impl->context.AddMetadata(kWorldHeader, std::string(world_id));
   impl->stream = impl_->stub->Tick(&impl->context);
   return std::make_unique<TickStream>(std::move(impl));
+}
+
+absl::StatusOr<std::vector<pb::TickResponse>> SendTickMessages(WorldClient& client, std::string_view world_id,
+                                                               const std::vector<pb::TickRequest>& requests) {
+  WorldClient::Impl& w = *client.impl_;
+  grpc::ClientContext context;  // No deadline, as a match's stream.
+  AddAuthorization(w.options, context);
+  context.AddMetadata(kWorldHeader, std::string(world_id));
+  std::unique_ptr<grpc::ClientReaderWriter<pb::TickRequest, pb::TickResponse>> stream =
+      w.stub->Tick(&context);
+  std::vector<pb::TickResponse> answers;
+  answers.reserve(requests.size());
+  for (const pb::TickRequest& request : requests) {
+    pb::TickResponse answer;
+    if (!stream->Write(request) || !stream->Read(&answer)) {
+      context.TryCancel();
+      const absl::Status ended = FromGrpcStatus(stream->Finish());
+      return ended.ok() ? absl::InternalError("client: the tick stream ended with answers due") : ended;
+    }
+    answers.push_back(std::move(answer));
+  }
+  stream->WritesDone();
+  for (pb::TickResponse extra; stream->Read(&extra);) {
+  }
+  if (absl::Status ended = FromGrpcStatus(stream->Finish()); !ended.ok()) return ended;
+  return answers;
 }
 
 }  // namespace collide

@@ -6,6 +6,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include "convert/packed.h"
 #include "convert/shapes.h"
 #include "convert/world_encode.h"
+#include "convert/world_explain.h"
 #include "convert/world_movement.h"
 #include "google/rpc/error_details.pb.h"
 #include "rpc_status.h"
@@ -95,6 +97,10 @@ void BuildCreateWorldRequest(const WorldSpec& spec, pb::CreateWorldRequest& out)
   }
   out.set_history_ticks(spec.history_ticks);
   ToProto(spec.policy, out.mutable_policy());
+  if (spec.journal.audit || spec.journal.record) {
+    out.mutable_journal()->set_audit(spec.journal.audit);
+    out.mutable_journal()->set_record(spec.journal.record);
+  }
 }
 
 absl::StatusOr<WorldClient> WorldClient::Create(std::string_view target, const ClientOptions& options,
@@ -123,6 +129,7 @@ absl::StatusOr<WorldInfo> CreateWorld(WorldClient& client, const pb::CreateWorld
     std::lock_guard lock(impl.mu);
     impl.kept[request.world_id()] = KeptWorld{request, {}};
   }
+  if (impl.world_options.recorder != nullptr) impl.world_options.recorder->Created(request);
   return FromProto(info);
 }
 
@@ -262,13 +269,15 @@ absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShots(std::string_
   request->set_world_id(std::string(world_id));
   request->set_all_or_nothing(batch == Batch::kAllOrNothing);
   for (const ShotRequest& shot : shots) convert::ToProto(shot, request->add_shots());
+  request->set_explain(std::ranges::any_of(shots, &ShotRequest::explain));
   absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::ValidateShots, world_id, *request, *response);
   if (!s.ok()) return s;
   return DecodeShots(*response, shots.size());
 }
 
-absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShotsPacked(
-    std::string_view world_id, std::span<const ShotRequest> shots, Batch batch) {
+absl::StatusOr<std::vector<ShotVerdict>> WorldClient::ValidateShotsPacked(std::string_view world_id,
+                                                                          std::span<const ShotRequest> shots,
+                                                                          Batch batch) {
   pb::ValidateShotsPackedRequest request;
   request.set_world_id(std::string(world_id));
   request.set_all_or_nothing(batch == Batch::kAllOrNothing);
@@ -290,9 +299,21 @@ absl::StatusOr<std::vector<MoveVerdict>> WorldClient::ValidateMoves(std::string_
   request->set_world_id(std::string(world_id));
   request->set_all_or_nothing(batch == Batch::kAllOrNothing);
   for (const MoveRequest& move : moves) convert::ToProto(move, request->add_moves());
+  request->set_explain(std::ranges::any_of(moves, &MoveRequest::explain));
   absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::ValidateMoves, world_id, *request, *response);
   if (!s.ok()) return s;
   return DecodeMoves(*response, moves.size());
+}
+
+absl::StatusOr<BodiesResult> WorldClient::GetBodies(std::string_view world_id, std::optional<Time> at,
+                                                    std::span<const std::int64_t> ids) {
+  pb::GetBodiesRequest request;
+  request.set_world_id(std::string(world_id));
+  convert::ToProto(at, ids, &request);
+  pb::GetBodiesResponse response;
+  absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::GetBodies, world_id, request, response);
+  if (!s.ok()) return s;
+  return convert::FromProto(response);
 }
 
 }  // namespace collide

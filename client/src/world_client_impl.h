@@ -19,6 +19,7 @@
 #include "collide/v1/world.grpc.pb.h"
 #include "collide/world_client.h"
 #include "convert/world_encode.h"
+#include "convert/world_tick_parts.h"
 #include "kept_world.h"
 #include "rpc_status.h"
 
@@ -93,7 +94,18 @@ struct WorldClient::Impl {
   absl::Status CallInWorld(grpc::Status (v1::WorldService::Stub::*method)(grpc::ClientContext*,
                                                                           const Request&, Response*),
                            std::string_view world_id, const Request& request, Response& response) {
-    return WithRecreation(world_id, [&] { return Call(method, world_id, request, response); });
+    const absl::Status status =
+        WithRecreation(world_id, [&] { return Call(method, world_id, request, response); });
+    if constexpr (requires(v1::TickRequest * tick) { convert::AsTickPart(request, tick); }) {
+      if (status.ok() && world_options.recorder != nullptr) {
+        v1::TickRequest tick;
+        v1::TickResponse answer;
+        convert::AsTickPart(request, &tick);
+        convert::AsTickAnswer(request, response, &answer);
+        world_options.recorder->Called(world_id, tick, answer);
+      }
+    }
+    return status;
   }
 
   // Folds an accepted frame into the kept state of the world (if kept).

@@ -69,7 +69,8 @@ std::vector<ShotRequest> Shots() {
     }
   }
   shots.push_back({kShooter, eye, {1, 0, 0}, 3.0, std::nullopt, std::nullopt, 0});  // short range: missed.
-  shots.push_back({kShooter, eye, Vec3{5, 4, 1} - eye, kInfinity, std::nullopt, std::nullopt, 0});  // the ball.
+  shots.push_back(
+      {kShooter, eye, Vec3{5, 4, 1} - eye, kInfinity, std::nullopt, std::nullopt, 0});          // the ball.
   shots.push_back({kShooter, {0, 0, 9}, {1, 0, 0}, kInfinity, std::nullopt, std::nullopt, 0});  // origin.
   shots.push_back({kShooter, eye, {1, 0, 0}, kInfinity, Time{9, 0}, std::nullopt, 0});          // future.
   shots.push_back({77, eye, {1, 0, 0}, kInfinity, std::nullopt, std::nullopt, 0});              // shooter.
@@ -312,6 +313,72 @@ TEST_F(WorldClientTest, VerdictsEqualTheCore) {
   }
 }
 
+// explain through both shot forms and moves, and GetBodies: the core's
+// explanations and posed bodies after a trip through the wire.
+TEST_F(WorldClientTest, ExplanationsAndBodiesEqualTheCore) {
+  WorldClient client = Populated();
+  const World core = CoreWorld();
+  std::vector<ShotRequest> shots = Shots();
+  for (ShotRequest& s : shots) s.explain = true;
+  const std::vector<ShotVerdict> want = core.ValidateShots(shots);
+  for (const auto& got : {client.ValidateShots(kWorld, shots), client.ValidateShotsPacked(kWorld, shots)}) {
+    ASSERT_TRUE(got.ok()) << DescribeStatus(got.status());
+    ASSERT_EQ(got->size(), want.size());
+    int explained = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      SCOPED_TRACE(i);
+      const ShotVerdict& g = (*got)[i];
+      ASSERT_EQ(g.explanation != nullptr, want[i].explanation != nullptr);
+      if (!g.explanation) continue;
+      const ShotExplanation &a = *g.explanation, &b = *want[i].explanation;
+      EXPECT_EQ(a.command_at, b.command_at);
+      EXPECT_EQ(a.shooter, b.shooter);
+      EXPECT_EQ(a.ray, b.ray);
+      EXPECT_EQ(a.claimed_rewound, b.claimed_rewound);
+      EXPECT_EQ(a.claimed_latest, b.claimed_latest);
+      EXPECT_EQ(a.nearest_claimed_part, b.nearest_claimed_part);
+      EXPECT_EQ(a.nearest_claimed_distance, b.nearest_claimed_distance);
+      ++explained;
+    }
+    EXPECT_GT(explained, 3);
+  }
+  std::vector<MoveRequest> moves = Moves();
+  for (MoveRequest& m : moves) m.explain = true;
+  const std::vector<MoveVerdict> want_moves = core.ValidateMoves(moves);
+  absl::StatusOr<std::vector<MoveVerdict>> got_moves = client.ValidateMoves(kWorld, moves);
+  ASSERT_TRUE(got_moves.ok()) << DescribeStatus(got_moves.status());
+  for (std::size_t i = 0; i < want_moves.size(); ++i) {
+    SCOPED_TRACE(i);
+    ASSERT_EQ((*got_moves)[i].explanation != nullptr, want_moves[i].explanation != nullptr);
+    if (!want_moves[i].explanation) continue;
+    const MoveExplanation &a = *(*got_moves)[i].explanation, &b = *want_moves[i].explanation;
+    EXPECT_EQ(a.from, b.from);
+    EXPECT_EQ(a.shape, b.shape);
+    EXPECT_EQ(a.reason, b.reason);
+    ASSERT_EQ(a.sweeps.size(), b.sweeps.size());
+    for (std::size_t k = 0; k < a.sweeps.size(); ++k) {
+      EXPECT_EQ(a.sweeps[k].purpose, b.sweeps[k].purpose);
+      EXPECT_EQ(a.sweeps[k].to, b.sweeps[k].to);
+    }
+    ASSERT_EQ(a.contacts.size(), b.contacts.size());
+    for (std::size_t k = 0; k < a.contacts.size(); ++k) {
+      EXPECT_EQ(a.contacts[k].position, b.contacts[k].position);
+      EXPECT_EQ(a.contacts[k].target, b.contacts[k].target);
+    }
+  }
+  const std::vector<std::int64_t> ids = {kTarget, 77};
+  const BodiesResult want_bodies = core.Bodies(Time{1, 0.25}, ids);
+  absl::StatusOr<BodiesResult> bodies = client.GetBodies(kWorld, Time{1, 0.25}, ids);
+  ASSERT_TRUE(bodies.ok()) << DescribeStatus(bodies.status());
+  EXPECT_EQ(bodies->time, want_bodies.time);
+  EXPECT_EQ(bodies->bodies, want_bodies.bodies);
+  EXPECT_EQ(bodies->missing, std::vector<std::int64_t>{77});
+  absl::StatusOr<BodiesResult> all = client.GetBodies(kWorld);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->bodies, core.Bodies(std::nullopt, {}).bodies);
+  EXPECT_EQ(Fields(client.GetBodies(kWorld, Time{1, 2.0}).status()), std::vector<std::string>{"at.fraction"});
+}
+
 // The world deleted behind the client's back (as a replica restart or a ring
 // change would lose it): the next call re-creates it from the kept request
 // and latest state, answers as the core does at the latest frame, and
@@ -409,7 +476,8 @@ TEST_F(WorldClientTest, ErrorsComeBackWithFieldPaths) {
     ASSERT_TRUE(verdicts.ok()) << verdicts.status();
     ASSERT_EQ(verdicts->size(), shots.size());
     EXPECT_EQ((*verdicts)[3].code, ShotCode::kInvalid);
-    EXPECT_TRUE((*verdicts)[3].problems.at(0).field.starts_with("direction")) << (*verdicts)[3].problems[0].field;
+    EXPECT_TRUE((*verdicts)[3].problems.at(0).field.starts_with("direction"))
+        << (*verdicts)[3].problems[0].field;
     EXPECT_EQ((*verdicts)[5].code, ShotCode::kInvalid);
     EXPECT_EQ((*verdicts)[5].problems.at(0).field, "at.fraction");
     EXPECT_NE((*verdicts)[0].code, ShotCode::kInvalid);

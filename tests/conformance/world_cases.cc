@@ -21,6 +21,7 @@
 #include "conformance/golden_compare.h"
 #include "conformance/golden_json.h"
 #include "convert/violations.h"
+#include "convert/world_explain.h"
 #include "convert/world_packed.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
@@ -204,9 +205,10 @@ class Script {
 
   // all_or_nothing: a bad shot fails the call (world.proto); else it gets an
   // INVALID verdict.
-  void Shots(Json shots, bool all_or_nothing = false) {
+  void Shots(Json shots, bool all_or_nothing = false, bool explain = false) {
     Json request = {{"world_id", id_}, {"shots", shots}};
     if (all_or_nothing) request["all_or_nothing"] = true;
+    if (explain) request["explain"] = true;
     const auto in = FromJson<v1::ValidateShotsRequest>(request);
     convert::ViolationList violations;
     std::vector<ShotRequest> decoded;
@@ -229,9 +231,10 @@ class Script {
           });
   }
 
-  void Moves(Json moves, bool all_or_nothing = false) {
+  void Moves(Json moves, bool all_or_nothing = false, bool explain = false) {
     Json request = {{"world_id", id_}, {"moves", moves}};
     if (all_or_nothing) request["all_or_nothing"] = true;
+    if (explain) request["explain"] = true;
     const auto in = FromJson<v1::ValidateMovesRequest>(request);
     convert::ViolationList violations;
     std::vector<MoveRequest> decoded;
@@ -249,6 +252,22 @@ class Script {
       if (!out.verdicts(i).has_target()) response["verdicts"][i]["target"] = nullptr;
     }
     Ok("ValidateMoves", request, response);
+  }
+
+  // GetBodies: `request` without world_id ("at", "body_ids").
+  void Bodies(Json request) {
+    request["world_id"] = id_;
+    const auto in = FromJson<v1::GetBodiesRequest>(request);
+    const convert::BodiesQuery query = convert::FromProto(in);
+    const BodiesResult r = World().Bodies(query.at, query.ids);
+    if (!r.valid) {
+      Json fields = Json::array();
+      for (const Violation& v : r.problems) fields.push_back(v.field);
+      return Error("GetBodies", request, "INVALID_ARGUMENT", fields);
+    }
+    v1::GetBodiesResponse out;
+    convert::ToProto(r, &out);
+    Ok("GetBodies", request, ToJson(out));
   }
 
   // The server loses every world; the client re-creates this one from its
@@ -418,6 +437,8 @@ class Script {
       ShotsPacked(part.body);
     } else if (part.name == "moves") {
       Moves(part.body);
+    } else if (part.name == "bodies") {
+      Bodies(part.body);
     } else {
       Fail(name_ + ": no Tick part " + part.name);
     }
@@ -705,6 +726,68 @@ Json NegativeTicks() {
   return s.Done();
 }
 
+// GetBodies (a past fractional time, missing ids, every body, a bad time)
+// and explained shots (confirmed, a missed claim, rewound; readable and
+// packed) and moves (blocked, sliding along the wall).
+Json Explain() {
+  Script s = Arena("world/explain", "conf-explain");
+  s.Bodies({{"at", At(4, 0.25)}, {"body_ids", {3, 99, 2}}});
+  s.Bodies({});
+  s.Bodies({{"at", At(4, 1.5)}});
+  const Json eye = V(0, 0, 1.7);
+  Json confirmed = ShotJ(1, eye, V(1, 0, 0));
+  confirmed["claimed"] = Claim(2, 0);
+  Json missed = ShotJ(1, eye, V(0, 0, 1));
+  missed["claimed"] = Claim(2, 0);
+  missed["tolerance"] = 0.05;
+  Json rewound = ShotJ(1, eye, V(2, -0.5, 0));
+  rewound["claimed"] = Claim(2, 0);
+  rewound["at"] = At(4);
+  Json implausible = ShotJ(1, V(0, 3, 1.7), V(1, 0, 0));
+  implausible["claimed"] = Claim(2, 0);
+  s.Shots({confirmed, missed, rewound, implausible}, false, true);
+  s.ShotsPacked({{"doubles", {0, 0, 1.7, 2, -0.5, 0, "Infinity", 0.5, 0, 0}},
+                 {"shooter_ids", {1}},
+                 {"ticks", {4}},
+                 {"claimed_body_ids", {2}},
+                 {"claimed_part_ids", {0}},
+                 {"explain", true}});
+  const auto move = [](std::int64_t body, Json from, Json to, double elapsed) {
+    return Json{{"body_id", body}, {"from", from}, {"to", to}, {"elapsed", elapsed}};
+  };
+  Json slide = move(3, V(3.5, 0, 0.05), V(4.4, 0.9, 0.05), 0.5);
+  slide["slide"] = true;
+  s.Moves(
+      {slide, move(3, V(3.5, 0, 0.05), V(4.4, 0, 0.05), 0.5), move(1, V(0, 0, 0.05), V(0.3, 0, 0.05), 0.1)},
+      false, true);
+  s.Delete();
+  return s.Done();
+}
+
+// Explained moves under the movement model (Quake preset): up a step, a step
+// too high, too fast on the ground, and a jump's first moves.
+Json ExplainModel() {
+  Script s("world/explain_model", "conf-explain-model");
+  const auto box = [](std::int64_t id, Json lo, Json hi) {
+    return Json{{"id", id}, {"shape", AabbJ(lo, hi)}};
+  };
+  s.Create({{"statics",
+             {box(1, V(-1000, -1000, -16), V(1000, 2000, 0)), box(2, V(20, -50, 0), V(100, 50, 16)),
+              box(3, V(20, 150, 0), V(100, 250, 24))}},
+            {"policy", {{"movement", {{"preset", "MOVEMENT_PRESET_QUAKE"}}}}}});
+  s.Push({{"tick", 1}, {"bodies", {Player(1, V(0, 0, 24)), Player(2, V(0, 600, 24))}}});
+  const auto move = [](std::int64_t body, Json from, Json to, double elapsed) {
+    return Json{{"body_id", body}, {"from", from}, {"to", to}, {"elapsed", elapsed}};
+  };
+  const auto z = [](double t) { return 24 + 270 * t - 400 * t * t; };
+  s.Moves({move(1, V(0, 0, 24), V(24, 0, 40), 0.1), move(1, V(0, 200, 24), V(24, 200, 48), 0.1),
+           move(1, V(0, 600, 24), V(50, 600, 24), 0.1), move(2, V(0, 600, z(0)), V(5, 600, z(0.025)), 0.025),
+           move(2, V(5, 600, z(0.025)), V(10, 600, z(0.05)), 0.025)},
+          false, true);
+  s.Delete();
+  return s.Done();
+}
+
 // Every move code.
 Json Moves() {
   Script s = Arena("world/move_verdicts", "conf-moves");
@@ -978,11 +1061,26 @@ Json TickStream() {
   return s.Done();
 }
 
+// The Tick part `bodies`: after the message's frame and batches, and its
+// errors named under "bodies".
+Json TickBodies() {
+  Script s = Arena("world/tick_bodies", "conf-tick-bodies");
+  using P = Script::TickPart;
+  s.Tick({{P{"frame", {{"tick", 6}, {"bodies", Json::array({{{"id", 2}, {"pose", Pose(V(2, 0.5, 0))}}})}}},
+           P{"moves", Json::array({{{"body_id", 1}, {"to", V(0.3, 0, 0)}, {"elapsed", 0.1}}})},
+           P{"bodies", {{"body_ids", {2, 99}}}}},
+          {P{"bodies", {{"at", At(5, 0.5)}}}},
+          {P{"bodies", {{"at", At(5, -0.5)}}}}});
+  s.Delete();
+  return s.Done();
+}
+
 }  // namespace
 
 Json BuildWorldGolden() {
   Json cases = Json::array({Lifecycle(), Frames(), Queries(), Shots(), ShotPolicy(), NegativeTicks(), Moves(),
-                            MovementModel(), MovementRules(), MoveBudget(), Errors(), Recreate()});
+                            MovementModel(), MovementRules(), MoveBudget(), Errors(), Recreate(), Explain(),
+                            ExplainModel()});
   return {{"tolerance", {{"abs", kAbsTolerance}, {"rel", kRelTolerance}}},
           {"server_args",
            {"--max_items_per_request=" + std::to_string(kMaxItemsPerRequest),
@@ -990,7 +1088,7 @@ Json BuildWorldGolden() {
             "--max_bodies_per_world=" + std::to_string(kWorldMaxBodies),
             "--max_parts_per_body=" + std::to_string(kWorldMaxParts)}},
           {"cases", cases},
-          {"stream_cases", Json::array({TickStream()})}};
+          {"stream_cases", Json::array({TickStream(), TickBodies()})}};
 }
 
 }  // namespace collide::conformance

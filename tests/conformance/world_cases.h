@@ -25,7 +25,9 @@
 //   {"restart_server": true}
 // R is a WorldService method: CreateWorld, DeleteWorld, GetWorld, ListWorlds,
 // PushFrame, QueryWorld, CastWorldRaysPacked, ValidateShots,
-// ValidateShotsPacked, ValidateMoves. The request is R's request message,
+// ValidateShotsPacked, ValidateMoves, GetBodies. The request is R's request
+// message (ValidateShots, ValidateShotsPacked and ValidateMoves may carry
+// "explain": the verdicts then carry their explanation),
 // world_id included; a runner sends it through its client's world API (which
 // sets the `collide-world` header from the id), with re-creation on
 // WORLD_NOT_FOUND on (the default). "field_violations" are compared as sets,
@@ -44,8 +46,8 @@
 // stream API, which sets the header), sends each message and waits for its
 // answer before the next, and closes the stream. A message holds the
 // TickRequest parts, named as there ("frame", "query", "rays_packed",
-// "shots", "shots_packed", "moves"), each in its unary request's form (a
-// Frame for "frame"); the runner numbers the messages itself (sequences are
+// "shots", "shots_packed", "moves", "bodies"), each in its unary request's
+// form (a Frame for "frame"); the runner numbers the messages itself (sequences are
 // not compared). An answer holds each part's response as in the unary step
 // (the frame's PushFrameResponse), null for a part that did not run, and
 // "error" (as a step's, field paths under the part's name, a frame's as

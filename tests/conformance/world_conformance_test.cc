@@ -25,6 +25,7 @@
 #include "conformance/golden_json.h"
 #include "conformance/live_server.h"
 #include "convert/violations.h"
+#include "convert/world_explain.h"
 #include "convert/world_packed.h"
 #include "convert/world_requests.h"
 #include "convert/world_results.h"
@@ -138,8 +139,9 @@ absl::Status RunStep(WorldClient& client, const std::string& rpc, const Json& re
     } else if (!convert::DecodePacked(FromJson<v1::ValidateShotsPackedRequest>(request), shots, violations)) {
       return absl::InvalidArgumentError("the step's packed shots do not decode");
     }
-    const WorldClient::Batch batch = request.value("all_or_nothing", false) ? WorldClient::Batch::kAllOrNothing
-                                                                             : WorldClient::Batch::kPerItem;
+    const WorldClient::Batch batch = request.value("all_or_nothing", false)
+                                         ? WorldClient::Batch::kAllOrNothing
+                                         : WorldClient::Batch::kPerItem;
     absl::StatusOr<std::vector<ShotVerdict>> verdicts = rpc == "ValidateShots"
                                                             ? client.ValidateShots(id, shots, batch)
                                                             : client.ValidateShotsPacked(id, shots, batch);
@@ -152,12 +154,22 @@ absl::Status RunStep(WorldClient& client, const std::string& rpc, const Json& re
   if (rpc == "ValidateMoves") {
     std::vector<MoveRequest> moves;
     convert::DecodeMoves(FromJson<v1::ValidateMovesRequest>(request), moves, violations);
-    const WorldClient::Batch batch = request.value("all_or_nothing", false) ? WorldClient::Batch::kAllOrNothing
-                                                                             : WorldClient::Batch::kPerItem;
+    const WorldClient::Batch batch = request.value("all_or_nothing", false)
+                                         ? WorldClient::Batch::kAllOrNothing
+                                         : WorldClient::Batch::kPerItem;
     absl::StatusOr<std::vector<MoveVerdict>> verdicts = client.ValidateMoves(id, moves, batch);
     if (!verdicts.ok()) return verdicts.status();
     v1::ValidateMovesResponse out;
     for (const MoveVerdict& v : *verdicts) convert::ToProto(v, out.add_verdicts());
+    response = ToJson(out);
+    return absl::OkStatus();
+  }
+  if (rpc == "GetBodies") {
+    const convert::BodiesQuery query = convert::FromProto(FromJson<v1::GetBodiesRequest>(request));
+    absl::StatusOr<BodiesResult> bodies = client.GetBodies(id, query.at, query.ids);
+    if (!bodies.ok()) return bodies.status();
+    v1::GetBodiesResponse out;
+    convert::ToProto(*bodies, &out);
     response = ToJson(out);
     return absl::OkStatus();
   }
@@ -189,6 +201,9 @@ absl::Status TickMessageOf(const Json& message, TickMessage& out, convert::Decod
       ok = convert::DecodePacked(FromJson<v1::ValidateShotsPackedRequest>(request), out.shots, violations);
     } else if (part == "moves") {
       convert::DecodeMoves(FromJson<v1::ValidateMovesRequest>(request), out.moves, violations);
+    } else if (part == "bodies") {
+      const convert::BodiesQuery q = convert::FromProto(FromJson<v1::GetBodiesRequest>(request));
+      out.bodies = TickBodies{q.at, q.ids};
     } else {
       return absl::InvalidArgumentError("unknown Tick part " + part);
     }
@@ -223,6 +238,10 @@ Json TickAnswerJson(const Json& message, const TickReply& reply) {
     } else if (part == "moves" && !reply.moves.empty()) {
       v1::ValidateMovesResponse r;
       for (const MoveVerdict& v : reply.moves) convert::ToProto(v, r.add_verdicts());
+      out[part] = ToJson(r);
+    } else if (part == "bodies" && reply.bodies) {
+      v1::GetBodiesResponse r;
+      convert::ToProto(*reply.bodies, &r);
       out[part] = ToJson(r);
     } else {
       out[part] = nullptr;

@@ -162,6 +162,9 @@ class Caller {
     move->set_elapsed(1);
     move->set_max_speed(10);
     answers["ValidateMoves"] = Call(&v1::WorldService::Stub::ValidateMoves, moves);
+    v1::GetBodiesRequest bodies;
+    bodies.set_world_id(kWorld);
+    answers["GetBodies"] = Call(&v1::WorldService::Stub::GetBodies, bodies);
     // The stream: one message with a frame and every batch kind.
     v1::TickRequest tick;
     tick.set_sequence(1);
@@ -171,6 +174,7 @@ class Caller {
     *tick.mutable_shots() = shots;
     *tick.mutable_shots_packed() = packed;
     *tick.mutable_moves() = moves;
+    *tick.mutable_bodies() = bodies;
     answers["Tick"] = TickOnce(tick);
     answers["CreateWorld (exists?)"] = Create(CreateRequest(1.0));
     answers["DeleteWorld"] = Delete();

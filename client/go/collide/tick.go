@@ -211,8 +211,9 @@ func (s *TickStream) recover(lost *tickPending, cause *Error) (err error) {
 }
 
 // TickMessage is one message of the Tick stream as Go values: any of a
-// frame, a scene query, shots, moves, packed shots and packed rays (7
-// doubles a ray, seen through RaysFilter), run by the server in that order.
+// frame, a scene query, shots, moves, packed shots, packed rays (7 doubles a
+// ray, seen through RaysFilter) and bodies, run by the server in that order
+// (bodies last).
 // BudgetMs > 0: the message is refused DEADLINE_EXCEEDED when it waited
 // longer than that on the server.
 type TickMessage struct {
@@ -225,6 +226,14 @@ type TickMessage struct {
 	RaysFilter   Filter
 	AllOrNothing bool // for Shots and Moves, as the AllOrNothing option
 	BudgetMs     float64
+	Bodies       *TickBodies // GetBodies, run after every other part
+}
+
+// TickBodies is GetBodies as a Tick part: the bodies at At (nil: the latest
+// frame), those in IDs or every body.
+type TickBodies struct {
+	At  *Time
+	IDs []int64
 }
 
 // TickAnswer answers a TickMessage: each part that ran (nil or empty for the
@@ -238,6 +247,7 @@ type TickAnswer struct {
 	Moves        []MoveVerdict
 	ShotsPacked  []ShotVerdict
 	RaysPacked   *PackedWorldRayHits
+	Bodies       *Bodies
 }
 
 // Proto is the message as the generated TickRequest (without a sequence).
@@ -261,6 +271,9 @@ func (m TickMessage) Proto() *pb.TickRequest {
 	if m.RaysPacked != nil {
 		req.RaysPacked = &pb.CastWorldRaysPackedRequest{Rays: m.RaysPacked, Filter: m.RaysFilter.proto()}
 	}
+	if m.Bodies != nil {
+		req.Bodies = &pb.GetBodiesRequest{At: m.Bodies.At.proto(), BodyIds: m.Bodies.IDs}
+	}
 	return req
 }
 
@@ -277,6 +290,9 @@ func TickAnswerOf(r *pb.TickResponse) *TickAnswer {
 	}
 	if r.GetRaysPacked() != nil {
 		out.RaysPacked = packedRayHitsOf(r.GetRaysPacked())
+	}
+	if r.GetBodies() != nil {
+		out.Bodies = BodiesOf(r.GetBodies())
 	}
 	return out
 }

@@ -277,6 +277,17 @@ func (w *World) ValidateMoves(ctx context.Context, moves []Move, opts ...Verdict
 	return moveVerdictsOf(vs), nil
 }
 
+// GetBodies returns the bodies at `at` (nil: the latest frame; TimeAt) as
+// the verdicts pose them (the rewound hitboxes): those in ids, or every body
+// when ids is empty; Missing lists the ids that do not exist then.
+func (w *World) GetBodies(ctx context.Context, at *Time, ids ...int64) (*Bodies, error) {
+	resp, err := w.Messages().GetBodies(ctx, at, ids)
+	if err != nil {
+		return nil, err
+	}
+	return BodiesOf(resp), nil
+}
+
 // WorldMessages is a World's calls on the generated collide.v1 messages
 // (what the conformance suite replays; any field the Go types lack): the
 // same handle, header and re-creation.
@@ -340,7 +351,7 @@ func (m WorldMessages) ValidateShots(ctx context.Context, shots []*pb.Shot, opts
 	var resp *pb.ValidateShotsResponse
 	err := m.w.call(ctx, func(ctx context.Context) (e error) {
 		resp, e = m.w.svc.ValidateShots(ctx, &pb.ValidateShotsRequest{WorldId: m.w.id, Shots: shots,
-			AllOrNothing: o.allOrNothing})
+			AllOrNothing: o.allOrNothing, Explain: o.explain})
 		return e
 	})
 	return resp.GetVerdicts(), err
@@ -363,8 +374,20 @@ func (m WorldMessages) ValidateMoves(ctx context.Context, moves []*pb.Move, opts
 	var resp *pb.ValidateMovesResponse
 	err := m.w.call(ctx, func(ctx context.Context) (e error) {
 		resp, e = m.w.svc.ValidateMoves(ctx, &pb.ValidateMovesRequest{WorldId: m.w.id, Moves: moves,
-			AllOrNothing: o.allOrNothing})
+			AllOrNothing: o.allOrNothing, Explain: o.explain})
 		return e
 	})
 	return resp.GetVerdicts(), err
+}
+
+// GetBodies returns the bodies at `at` (nil: the latest frame) as the
+// verdicts pose them: those in ids (at most the server's
+// --max_items_per_request), or every body when ids is empty.
+func (m WorldMessages) GetBodies(ctx context.Context, at *Time, ids []int64) (resp *pb.GetBodiesResponse, err error) {
+	req := &pb.GetBodiesRequest{WorldId: m.w.id, At: at.proto(), BodyIds: ids}
+	err = m.w.call(ctx, func(ctx context.Context) (e error) {
+		resp, e = m.w.svc.GetBodies(ctx, req)
+		return e
+	})
+	return resp, err
 }

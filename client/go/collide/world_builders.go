@@ -60,6 +60,8 @@ type PackedShots struct {
 	ClaimedPartIDs []int32
 	// AllOrNothing: a bad shot fails the call (see AllOrNothing).
 	AllOrNothing bool
+	// Explain: each verdict carries its explanation (see Explain).
+	Explain bool
 	// Optional arrays, empty or one entry per shot (world.proto
 	// ValidateShotsPackedRequest): the command's tick and the expected view
 	// tick (LatestTick: the latest frame / none; the skew allowed in the
@@ -79,13 +81,17 @@ const LatestTick int64 = math.MinInt64
 // A VerdictOption changes how a batch of shots or moves is judged.
 type VerdictOption func(*verdictSettings)
 
-type verdictSettings struct{ allOrNothing bool }
+type verdictSettings struct{ allOrNothing, explain bool }
 
 // AllOrNothing makes a bad shot or move fail the whole call with
 // INVALID_ARGUMENT; without it, its verdict is INVALID (code
 // SHOT_CODE_INVALID or MOVE_CODE_INVALID) with its violations, and the
 // other items are judged.
 func AllOrNothing() VerdictOption { return func(s *verdictSettings) { s.allOrNothing = true } }
+
+// Explain makes each verdict but INVALID carry its Explanation: what the
+// judge used (docs/worlds.md). For disputes and viewers, not every tick.
+func Explain() VerdictOption { return func(s *verdictSettings) { s.explain = true } }
 
 func verdictOptions(opts []VerdictOption) verdictSettings {
 	var s verdictSettings
@@ -118,6 +124,6 @@ func (p *PackedShots) Len() int { return len(p.ShooterIDs) }
 func (p *PackedShots) request(worldID string) *pb.ValidateShotsPackedRequest {
 	return &pb.ValidateShotsPackedRequest{WorldId: worldID, Doubles: p.Doubles, ShooterIds: p.ShooterIDs,
 		Ticks: p.Ticks, ClaimedBodyIds: p.ClaimedBodyIDs, ClaimedPartIds: p.ClaimedPartIDs,
-		AllOrNothing: p.AllOrNothing, CommandTicks: p.CommandTicks, ExpectedTicks: p.ExpectedTicks,
+		AllOrNothing: p.AllOrNothing, Explain: p.Explain, CommandTicks: p.CommandTicks, ExpectedTicks: p.ExpectedTicks,
 		CategoryMasks: p.CategoryMasks, IgnoreCounts: p.IgnoreCounts, IgnoreBodyIds: p.IgnoreBodyIDs}
 }

@@ -270,7 +270,7 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 		if err := req(q); err != nil {
 			return nil, err
 		}
-		v, err := w.Messages().ValidateShots(ctx, q.GetShots(), batchOption(q.GetAllOrNothing())...)
+		v, err := w.Messages().ValidateShots(ctx, q.GetShots(), batchOption(q.GetAllOrNothing(), q.GetExplain())...)
 		answer = &pb.ValidateShotsResponse{Verdicts: v}
 		if err != nil {
 			return nil, err
@@ -282,7 +282,7 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 		}
 		v, err := w.Messages().ValidateShotsPacked(ctx, &PackedShots{Doubles: q.GetDoubles(), ShooterIDs: q.GetShooterIds(),
 			Ticks: q.GetTicks(), ClaimedBodyIDs: q.GetClaimedBodyIds(), ClaimedPartIDs: q.GetClaimedPartIds(),
-			AllOrNothing: q.GetAllOrNothing(), CommandTicks: q.GetCommandTicks(), ExpectedTicks: q.GetExpectedTicks(),
+			AllOrNothing: q.GetAllOrNothing(), Explain: q.GetExplain(), CommandTicks: q.GetCommandTicks(), ExpectedTicks: q.GetExpectedTicks(),
 			CategoryMasks: q.GetCategoryMasks(), IgnoreCounts: q.GetIgnoreCounts(), IgnoreBodyIDs: q.GetIgnoreBodyIds()})
 		answer = &pb.ValidateShotsResponse{Verdicts: v}
 		if err != nil {
@@ -293,11 +293,21 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 		if err := req(q); err != nil {
 			return nil, err
 		}
-		v, err := w.Messages().ValidateMoves(ctx, q.GetMoves(), batchOption(q.GetAllOrNothing())...)
+		v, err := w.Messages().ValidateMoves(ctx, q.GetMoves(), batchOption(q.GetAllOrNothing(), q.GetExplain())...)
 		answer = &pb.ValidateMovesResponse{Verdicts: v}
 		if err != nil {
 			return nil, err
 		}
+	case "GetBodies":
+		q := &pb.GetBodiesRequest{}
+		if err := req(q); err != nil {
+			return nil, err
+		}
+		var at *Time
+		if q.GetAt() != nil {
+			at = TimeAt(q.GetAt().GetTick(), q.GetAt().GetFraction())
+		}
+		answer, err = w.Messages().GetBodies(ctx, at, q.GetBodyIds())
 	default:
 		return nil, fmt.Errorf("unknown rpc %q", rpc)
 	}
@@ -307,10 +317,14 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 	return asGolden(answer)
 }
 
-// batchOption is the option a script's all_or_nothing asks for.
-func batchOption(allOrNothing bool) []VerdictOption {
+// batchOption is the options a script's all_or_nothing and explain ask for.
+func batchOption(allOrNothing, explain bool) []VerdictOption {
+	var out []VerdictOption
 	if allOrNothing {
-		return []VerdictOption{AllOrNothing()}
+		out = append(out, AllOrNothing())
 	}
-	return nil
+	if explain {
+		out = append(out, Explain())
+	}
+	return out
 }

@@ -97,12 +97,15 @@ type Policy struct {
 func Ptr[T any](v T) *T { return &v }
 
 // WorldSpec is a world to create: its id, its static geometry, the frames of
-// history kept (0: the server's default) and its policy.
+// history kept (0: the server's default), its policy and what the server
+// keeps of its calls (nil: nothing; docs/replay.md: an audit trail, a match
+// recording, each needing its server flag).
 type WorldSpec struct {
 	ID           string
 	Statics      []*StaticElement
 	HistoryTicks int32
 	Policy       *Policy
+	Journal      *pb.WorldJournal
 }
 
 // Filter says what a scene query sees: the time (nil: the latest frame), the
@@ -250,7 +253,7 @@ func (p *Policy) Proto() *pb.WorldPolicy {
 // Proto is the creation request as the generated message.
 func (s WorldSpec) Proto() *pb.CreateWorldRequest {
 	return &pb.CreateWorldRequest{WorldId: s.ID, Statics: s.Statics, HistoryTicks: s.HistoryTicks,
-		Policy: s.Policy.Proto()}
+		Policy: s.Policy.Proto(), Journal: s.Journal}
 }
 
 func (f Filter) proto() *pb.SceneFilter {

@@ -1,6 +1,8 @@
 package collide
 
 import (
+	"math"
+
 	pb "github.com/collide-dev/collide/client/go/gen/collide/v1"
 )
 
@@ -101,6 +103,86 @@ type ShotVerdict struct {
 	OriginAllowance       float64
 	RewoundAcrossTeleport bool
 	Violations            []FieldViolation
+	Explanation           *ShotExplanation // with the Explain option (nil for INVALID)
+}
+
+// PosedPart is a body part placed in the world frame (a box part is an obb).
+type PosedPart struct {
+	ID    int32
+	Shape *pb.Shape
+}
+
+// PosedBody is a body as posed at a time, world frame: Pose maps the body
+// frame to the world, Eye is where its shots start.
+type PosedBody struct {
+	ID       int64
+	Pose     Pose
+	Parts    []PosedPart
+	Category uint64
+	Eye      Vec3
+}
+
+// Bodies answers GetBodies: the time used, the bodies sorted by id, and the
+// requested ids that do not exist then.
+type Bodies struct {
+	Time    TimeUsed
+	Bodies  []PosedBody
+	Missing []int64
+}
+
+// ShotExplanation is what a shot's judge used (docs/worlds.md): the shooter
+// at CommandAt (its eye is what OriginOffset measures from), the ray cast
+// (nil when none was: Origin, unit Direction, MaxDistance +Inf when
+// unbounded), and with a claim the claimed body rewound to the time used
+// and in the latest frame, with the claimed part the ray passes nearest.
+type ShotExplanation struct {
+	CommandAt              Time
+	Shooter                *PosedBody
+	Ray                    *ExplainedRay
+	ClaimedRewound         *PosedBody
+	ClaimedLatest          *PosedBody
+	Tolerance              float64
+	NearestClaimedPart     int32
+	NearestClaimedDistance float64
+}
+
+// ExplainedRay is the ray a shot's judge cast.
+type ExplainedRay struct {
+	Origin, Direction Vec3
+	MaxDistance       float64
+}
+
+// MoveSweep is a sweep of the body origin From -> To and why ("straight",
+// "slide", "step up", "ground probe at to", ...).
+type MoveSweep struct {
+	From, To Vec3
+	Purpose  string
+}
+
+// MoveContact is a contact on Sweeps[Sweep] at fraction T: the body origin
+// there, the normal from the body towards the static, what was met.
+type MoveContact struct {
+	Sweep    int32
+	T        float64
+	Position Vec3
+	Normal   Vec3
+	Target   Target
+}
+
+// MoveExplanation is what a move's judge used (docs/worlds.md): From
+// (resolved) and To, the movement shape at From (nil when the body moves
+// several parts), every sweep and contact, the rule in words, and under a
+// movement model the start state and limits.
+type MoveExplanation struct {
+	From, To        Vec3
+	Shape           *pb.Shape
+	Sweeps          []MoveSweep
+	Contacts        []MoveContact
+	Reason          string
+	GroundedAtStart bool
+	HorizontalLimit float64
+	LowestZ         float64
+	HighestZ        float64
 }
 
 // MoveVerdict judges a move (docs/moves.md): how far it may go
@@ -117,6 +199,7 @@ type MoveVerdict struct {
 	SlidPosition    Vec3
 	Grounded        bool
 	Violations      []FieldViolation
+	Explanation     *MoveExplanation // with the Explain option (nil for INVALID)
 }
 
 // WorldInfo is a world's statistics and settings.
@@ -172,6 +255,69 @@ func ShotVerdictOf(v *pb.ShotVerdict) ShotVerdict {
 		h := rayHitOf(v.GetFirstHit())
 		out.FirstHit = &h
 	}
+	if e := v.GetExplanation(); e != nil {
+		out.Explanation = shotExplanationOf(e)
+	}
+	return out
+}
+
+func posePBOf(p *pb.Pose) Pose {
+	out := Pose{Position: fromPB(p.GetPosition())}
+	if q := p.GetRotation(); q != nil {
+		out.Rotation = &Quat{q.GetW(), q.GetX(), q.GetY(), q.GetZ()}
+	}
+	return out
+}
+
+// PosedBodyOf reads a generated posed body (nil for nil).
+func PosedBodyOf(b *pb.PosedBody) *PosedBody {
+	if b == nil {
+		return nil
+	}
+	out := &PosedBody{ID: b.GetId(), Pose: posePBOf(b.GetPose()), Category: b.GetCategory(), Eye: fromPB(b.GetEye())}
+	for _, p := range b.GetParts() {
+		out.Parts = append(out.Parts, PosedPart{p.GetId(), p.GetShape()})
+	}
+	return out
+}
+
+// BodiesOf reads a generated GetBodies answer.
+func BodiesOf(r *pb.GetBodiesResponse) *Bodies {
+	out := &Bodies{Time: timeUsedOf(r.GetTime()), Missing: r.GetMissing()}
+	for _, b := range r.GetBodies() {
+		out.Bodies = append(out.Bodies, *PosedBodyOf(b))
+	}
+	return out
+}
+
+func shotExplanationOf(e *pb.ShotExplanation) *ShotExplanation {
+	out := &ShotExplanation{CommandAt: Time{e.GetCommandAt().GetTick(), e.GetCommandAt().GetFraction()},
+		Shooter: PosedBodyOf(e.GetShooter()), ClaimedRewound: PosedBodyOf(e.GetClaimedRewound()),
+		ClaimedLatest: PosedBodyOf(e.GetClaimedLatest()), Tolerance: e.GetTolerance(),
+		NearestClaimedPart: e.GetNearestClaimedPart(), NearestClaimedDistance: e.GetNearestClaimedDistance()}
+	if r := e.GetRay(); r != nil {
+		out.Ray = &ExplainedRay{fromPB(r.GetOrigin()), fromPB(r.GetDirection()), math.Inf(1)}
+		if r.MaxDistance != nil {
+			out.Ray.MaxDistance = r.GetMaxDistance()
+		}
+	}
+	return out
+}
+
+func moveExplanationOf(e *pb.MoveExplanation) *MoveExplanation {
+	if e == nil {
+		return nil
+	}
+	out := &MoveExplanation{From: fromPB(e.GetFrom()), To: fromPB(e.GetTo()), Shape: e.GetShape(),
+		Reason: e.GetReason(), GroundedAtStart: e.GetGroundedAtStart(), HorizontalLimit: e.GetHorizontalLimit(),
+		LowestZ: e.GetLowestZ(), HighestZ: e.GetHighestZ()}
+	for _, s := range e.GetSweeps() {
+		out.Sweeps = append(out.Sweeps, MoveSweep{fromPB(s.GetFrom()), fromPB(s.GetTo()), s.GetPurpose()})
+	}
+	for _, c := range e.GetContacts() {
+		out.Contacts = append(out.Contacts, MoveContact{c.GetSweep(), c.GetT(), fromPB(c.GetPosition()),
+			fromPB(c.GetNormal()), targetOf(c.GetTarget())})
+	}
 	return out
 }
 
@@ -180,7 +326,7 @@ func MoveVerdictOf(v *pb.MoveVerdict) MoveVerdict {
 	return MoveVerdict{Code: MoveCode(v.GetCode()), AllowedPosition: fromPB(v.GetAllowedPosition()), T: v.GetT(),
 		Normal: fromPB(v.GetNormal()), Target: targetOf(v.GetTarget()), Depth: v.GetDepth(), Speed: v.GetSpeed(),
 		SlidPosition: fromPB(v.GetSlidPosition()), Grounded: v.GetGrounded(),
-		Violations: violationsOf(v.GetViolations())}
+		Violations: violationsOf(v.GetViolations()), Explanation: moveExplanationOf(v.GetExplanation())}
 }
 
 func shotVerdictsOf(vs []*pb.ShotVerdict) []ShotVerdict {

@@ -514,3 +514,58 @@ func TestWorldLostWithARestartIsRecreated(t *testing.T) {
 		t.Errorf("after the restart %v %v, events %+v", info, err, lost)
 	}
 }
+
+func TestExplanationsAndBodiesReadTheMessages(t *testing.T) {
+	posed := &pb.PosedBody{Id: 2, Pose: PoseOf(Vec3{2, -0.5, 0}, &Quat{W: 1}), Category: 8, Eye: vec(Vec3{2, -0.5, 1.7}),
+		Parts: []*pb.PosedPart{{Id: 0, Shape: Sphere(Vec3{2, -0.5, 1.7}, 0.15)}}}
+	shot := ShotVerdictOf(&pb.ShotVerdict{Code: pb.ShotCode_SHOT_CODE_MISSED, Explanation: &pb.ShotExplanation{
+		CommandAt: At(5, 0), Shooter: posed, ClaimedRewound: posed, Tolerance: 0.05, NearestClaimedPart: 0,
+		NearestClaimedDistance: 0.09, Ray: Ray(Vec3{0, 0, 1.7}, Vec3{0, 0, 1}, math.Inf(1))}})
+	e := shot.Explanation
+	if e == nil || e.CommandAt != (Time{5, 0}) || e.ClaimedLatest != nil || e.NearestClaimedDistance != 0.09 {
+		t.Fatalf("shot explanation %+v", e)
+	}
+	if e.Ray == nil || e.Ray.Direction != (Vec3{0, 0, 1}) || !math.IsInf(e.Ray.MaxDistance, 1) {
+		t.Errorf("an unbounded ray: %+v", e.Ray)
+	}
+	want := PosedBody{ID: 2, Pose: Pose{Position: Vec3{2, -0.5, 0}, Rotation: &Quat{W: 1}}, Category: 8,
+		Eye: Vec3{2, -0.5, 1.7}, Parts: []PosedPart{{0, Sphere(Vec3{2, -0.5, 1.7}, 0.15)}}}
+	if got := *e.ClaimedRewound; got.ID != want.ID || !reflect.DeepEqual(got.Pose, want.Pose) || got.Eye != want.Eye ||
+		len(got.Parts) != 1 || !proto.Equal(got.Parts[0].Shape, want.Parts[0].Shape) {
+		t.Errorf("posed body\n got %+v\nwant %+v", got, want)
+	}
+	if plain := ShotVerdictOf(&pb.ShotVerdict{}); plain.Explanation != nil {
+		t.Error("no explanation unless asked")
+	}
+	move := MoveVerdictOf(&pb.MoveVerdict{Code: pb.MoveCode_MOVE_CODE_BLOCKED, Explanation: &pb.MoveExplanation{
+		From: vec(Vec3{3.5, 0, 0}), To: vec(Vec3{4.4, 0.9, 0}), Reason: "the straight sweep meets static 2",
+		Sweeps: []*pb.MoveSweep{{From: vec(Vec3{3.5, 0, 0}), To: vec(Vec3{4.4, 0.9, 0}), Purpose: "straight"}},
+		Contacts: []*pb.MoveContact{{Sweep: 0, T: 0.29, Position: vec(Vec3{3.76, 0.26, 0}), Normal: vec(Vec3{1, 0, 0}),
+			Target: &pb.Target{Target: &pb.Target_StaticElement{StaticElement: &pb.StaticTarget{ElementId: 2}}}}}}})
+	m := move.Explanation
+	if m == nil || m.Reason == "" || len(m.Sweeps) != 1 || m.Sweeps[0].Purpose != "straight" || len(m.Contacts) != 1 ||
+		m.Contacts[0].Target != (Target{TargetStatic, 2, 0}) || m.Shape != nil {
+		t.Errorf("move explanation %+v", m)
+	}
+	if plain := MoveVerdictOf(&pb.MoveVerdict{}); plain.Explanation != nil {
+		t.Error("no move explanation unless asked")
+	}
+	bodies := BodiesOf(&pb.GetBodiesResponse{Time: &pb.TimeUsed{At: At(4, 0.25)}, Bodies: []*pb.PosedBody{posed},
+		Missing: []int64{99}})
+	if bodies.Time != (TimeUsed{4, 0.25, false}) || len(bodies.Bodies) != 1 || bodies.Bodies[0].ID != 2 ||
+		!reflect.DeepEqual(bodies.Missing, []int64{99}) {
+		t.Errorf("bodies %+v", bodies)
+	}
+	// The Tick part, both ways.
+	req := TickMessage{Bodies: &TickBodies{At: TimeAt(4, 0.25), IDs: []int64{2, 99}}}.Proto()
+	if want := (&pb.GetBodiesRequest{At: At(4, 0.25), BodyIds: []int64{2, 99}}); !proto.Equal(req.GetBodies(), want) {
+		t.Errorf("tick bodies %v", req.GetBodies())
+	}
+	answer := TickAnswerOf(&pb.TickResponse{Bodies: &pb.GetBodiesResponse{Missing: []int64{99}}})
+	if answer.Bodies == nil || !reflect.DeepEqual(answer.Bodies.Missing, []int64{99}) {
+		t.Errorf("tick answer bodies %+v", answer.Bodies)
+	}
+	if TickAnswerOf(&pb.TickResponse{}).Bodies != nil {
+		t.Error("no bodies unless the part ran")
+	}
+}

@@ -68,7 +68,9 @@ namespace collide {
 
 namespace v1 {
 class CreateWorldRequest;
-}
+class TickRequest;
+class TickResponse;
+}  // namespace v1
 
 // A map file in the server's --maps_dir ("oa_dm1.pk3", "level.glb"); `map`
 // picks one map of a .pk3 holding several ("" takes the only one).
@@ -101,11 +103,20 @@ struct WorldPolicy {
   std::optional<MoveBudget> move_budget;  // a budget across each body's moves
 };
 
+// What the server keeps of the world's calls (world.proto WorldJournal,
+// docs/replay.md): each needs its server flag (--audit_dir,
+// --recordings_dir), else CreateWorld is FAILED_PRECONDITION.
+struct WorldJournalSpec {
+  bool audit = false;   // the audit trail: every verdict, JSON Lines and WatchAudit.
+  bool record = false;  // a match recording of every call.
+};
+
 struct WorldSpec {
   std::string id;  // 1 to 128 characters of [A-Za-z0-9._:-], unique per tenant.
   std::vector<WorldStatic> statics;
   int history_ticks = 0;  // frames kept; 0: the server's default (64 or its cap).
   WorldPolicy policy;
+  WorldJournalSpec journal;
 };
 
 // What GetWorld reports (world.proto's WorldInfo).
@@ -145,9 +156,16 @@ struct HistoryLoss {
   int restored_bodies = 0;
 };
 
+// GetBodies as a Tick part: the bodies at `at` (unset: the latest frame),
+// those in `ids` or every body.
+struct TickBodies {
+  std::optional<Time> at;
+  std::vector<std::int64_t> ids;
+};
+
 // One message of the tick loop (world.proto TickRequest): any of its parts,
-// run on the server in this order: frame, query, rays, shots, moves. A
-// message without parts is a ping.
+// run on the server in this order: frame, query, rays, shots, moves, bodies.
+// A message without parts is a ping.
 struct TickMessage {
   std::optional<Frame> frame;
   SceneQueries query;  // sent when it holds any query.
@@ -157,6 +175,7 @@ struct TickMessage {
   std::optional<Time> rays_at;
   std::vector<ShotRequest> shots;  // sent packed (errors name shots_packed.doubles[i]).
   std::vector<MoveRequest> moves;
+  std::optional<TickBodies> bodies;  // after every other part: sees this message's frame.
   // Milliseconds the message may wait on the server before it starts; past
   // it, it is not run and answered DEADLINE_EXCEEDED alone. 0: no budget.
   double budget_ms = 0;
@@ -175,6 +194,7 @@ struct TickReply {
   std::vector<RayQueryResult> rays;
   std::vector<ShotVerdict> shots;
   std::vector<MoveVerdict> moves;
+  std::optional<BodiesResult> bodies;  // the part ran.
 };
 
 class WorldClient;
@@ -209,11 +229,30 @@ class TickStream {
   std::unique_ptr<Impl> impl_;
 };
 
+// Sees the world calls a WorldClient and its Tick streams ran on the
+// server, for a match recording (`collide world demo --record`): each world
+// created, then each call on a world as the Tick message of its parts with
+// its answer (a unary call as the message of its one part:
+// convert/world_tick_parts.h), in the order the answers are read, on the
+// thread that read them. Passed: answered calls, and Tick messages whose
+// status is INVALID_ARGUMENT or FAILED_PRECONDITION (the server ran them);
+// not the others (admission, a missing world: they did not run), nor a
+// unary call's error (its status is not the Tick form a replay answers).
+class CallRecorder {
+ public:
+  virtual ~CallRecorder() = default;
+  virtual void Created(const v1::CreateWorldRequest& request) = 0;
+  virtual void Called(std::string_view world_id, const v1::TickRequest& request,
+                      const v1::TickResponse& response) = 0;
+};
+
 struct WorldClientOptions {
   // Re-create a lost world and retry once (see the file comment).
   bool recreate_lost_worlds = true;
   // Called after each re-creation, before the call is retried.
   std::function<void(const HistoryLoss&)> on_history_lost;
+  // Null: nothing recorded.
+  std::shared_ptr<CallRecorder> recorder;
 };
 
 // True for the server's "world not found": NOT_FOUND carrying
@@ -255,6 +294,8 @@ class WorldClient {
   // A shot or move with bad fields gets an INVALID verdict (kInvalid, its
   // `problems` naming the fields) and the others are judged; with
   // Batch::kAllOrNothing the call fails with kInvalidArgument instead.
+  // With any item's `explain`, the batch is explained (the wire's flag is
+  // per batch): every verdict but INVALID carries its `explanation`.
   enum class Batch : std::uint8_t { kPerItem, kAllOrNothing };
   absl::StatusOr<std::vector<ShotVerdict>> ValidateShots(std::string_view world_id,
                                                          std::span<const ShotRequest> shots,
@@ -265,6 +306,12 @@ class WorldClient {
   absl::StatusOr<std::vector<MoveVerdict>> ValidateMoves(std::string_view world_id,
                                                          std::span<const MoveRequest> moves,
                                                          Batch batch = Batch::kPerItem);
+
+  // The bodies at `at` (unset: the latest frame) as the verdicts pose them:
+  // those in `ids` (at most the server's --max_items_per_request), or every
+  // body when empty; missing ids listed (docs/worlds.md, GetBodies).
+  absl::StatusOr<BodiesResult> GetBodies(std::string_view world_id, std::optional<Time> at = std::nullopt,
+                                         std::span<const std::int64_t> ids = {});
 
   // Opens the Tick stream of a world (the header set to `world_id`). Fails
   // when the stream cannot start; an unknown world is reported per message.
@@ -278,6 +325,8 @@ class WorldClient {
  private:
   // The calls on wire messages (world_client_proto.h).
   friend absl::StatusOr<WorldInfo> CreateWorld(WorldClient&, const v1::CreateWorldRequest&);
+  friend absl::StatusOr<std::vector<v1::TickResponse>> SendTickMessages(WorldClient&, std::string_view,
+                                                                        const std::vector<v1::TickRequest>&);
 
   explicit WorldClient(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

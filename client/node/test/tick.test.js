@@ -51,7 +51,7 @@ describe('the Tick stream against a live server', {skip: !process.env.COLLIDE_SE
     near(answers[3].query.rayCasts[0].hits[0].distance, 5 - 0.3, 'distance');
     assert.ok(answers[3].raysPacked.distance instanceof Float64Array);
     near(answers[3].raysPacked.distance[0], 7 - 0.3, 'distance');
-    assert.deepEqual(answers[4], {sequence: 5, frame: null, query: null, shots: null, moves: null, shotsPacked: null, raysPacked: null});
+    assert.deepEqual(answers[4], {sequence: 5, frame: null, query: null, shots: null, moves: null, shotsPacked: null, raysPacked: null, bodies: null});
     await stream.end();
     // The same requests as unary calls on the world the stream left.
     assert.deepEqual(answers[2].shots, await world.validateShots([chestShot]));

@@ -76,20 +76,22 @@ class Runner {
       case 'CastWorldRaysPacked':
         return as('CastWorldRaysPackedResponse', await w.castRaysPacked(nums(req.rays), req.filter || {}));
       case 'ValidateShots':
-        return {verdicts: (await w.validateShots(req.shots || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('ShotVerdict', v))};
+        return {verdicts: (await w.validateShots(req.shots || [], {allOrNothing: Boolean(req.all_or_nothing), explain: Boolean(req.explain)})).map((v) => as('ShotVerdict', v))};
       case 'ValidateShotsPacked':
         return {
           verdicts: (await w.validateShotsPacked({
             doubles: nums(req.doubles), shooterIds: req.shooter_ids || [], ticks: req.ticks || [],
             claimedBodyIds: req.claimed_body_ids || [], claimedPartIds: req.claimed_part_ids || [],
-            allOrNothing: Boolean(req.all_or_nothing),
+            allOrNothing: Boolean(req.all_or_nothing), explain: Boolean(req.explain),
             commandTicks: req.command_ticks || [], expectedTicks: req.expected_ticks || [],
             categoryMasks: req.category_masks || [], ignoreCounts: req.ignore_counts || [],
             ignoreBodyIds: req.ignore_body_ids || [],
           })).map((v) => as('ShotVerdict', v)),
         };
       case 'ValidateMoves':
-        return {verdicts: (await w.validateMoves(req.moves || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('MoveVerdict', v))};
+        return {verdicts: (await w.validateMoves(req.moves || [], {allOrNothing: Boolean(req.all_or_nothing), explain: Boolean(req.explain)})).map((v) => as('MoveVerdict', v))};
+      case 'GetBodies':
+        return as('GetBodiesResponse', await w.getBodies({at: req.at, bodyIds: req.body_ids || []}));
       default:
         throw new Error(`unknown rpc ${rpc}`);
     }
@@ -108,6 +110,8 @@ class Runner {
           doubles: nums(req.doubles), shooterIds: req.shooter_ids || [], ticks: req.ticks || [],
           claimedBodyIds: req.claimed_body_ids || [], claimedPartIds: req.claimed_part_ids || [],
         };
+      } else if (part === 'bodies') {
+        parts.bodies = {at: req.at, bodyIds: req.body_ids || []};
       } else {
         throw new Error(`unknown Tick part ${part}`);
       }
@@ -123,6 +127,7 @@ class Runner {
       frame: as('PushFrameResponse', a.frame), query: as('QueryWorldResponse', a.query),
       rays_packed: as('CastWorldRaysPackedResponse', a.raysPacked), shots: verdicts(a.shots, 'ShotVerdict'),
       shots_packed: verdicts(a.shotsPacked, 'ShotVerdict'), moves: verdicts(a.moves, 'MoveVerdict'),
+      bodies: as('GetBodiesResponse', a.bodies),
     };
   }
 }

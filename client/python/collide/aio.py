@@ -49,7 +49,8 @@ from collide.stream import AsyncTickStream
 from collide.v1 import collide_pb2, collide_pb2_grpc, world_pb2, world_pb2_grpc
 from collide.world import HEADER, World
 from collide.world_inputs import At, frame_to_proto
-from collide.world_results import MoveVerdict, PackedWorldRayHits, QueryResults, RayResult, ShotVerdict, WorldInfo
+from collide.world_results import (Bodies, MoveVerdict, PackedWorldRayHits, QueryResults, RayResult, ShotVerdict,
+                                   WorldInfo)
 
 
 class AsyncClient:
@@ -160,12 +161,13 @@ class AsyncClient:
     # -- worlds -----------------------------------------------------------------
 
     async def create_world(self, world_id: str, statics: Iterable[Any] = (), *, history_ticks: int = 0,
-                           policy: Any = None, recreate: bool = True,
+                           policy: Any = None, journal: Any = None, recreate: bool = True,
                            on_history_lost: Optional[Callable[["AsyncWorld"], None]] = None) -> "AsyncWorld":
         """Creates a world (Client.create_world); the handle re-creates it if
         the server loses it."""
-        return await self.create_world_request(_create_world_request(world_id, statics, history_ticks, policy),
-                                               recreate=recreate, on_history_lost=on_history_lost)
+        return await self.create_world_request(
+            _create_world_request(world_id, statics, history_ticks, policy, journal),
+            recreate=recreate, on_history_lost=on_history_lost)
 
     async def create_world_request(self, request: world_pb2.CreateWorldRequest, *, recreate: bool = True,
                                    on_history_lost: Optional[Callable[["AsyncWorld"], None]] = None
@@ -272,26 +274,34 @@ class AsyncWorld:
         return PackedWorldRayHits.from_proto(await self.call(
             "CastWorldRaysPacked", self.world.rays_packed_request(rays, at=at, mask=mask, ignore=ignore)))
 
-    async def validate_shots(self, shots: Iterable[Any], *, all_or_nothing: bool = False) -> List[ShotVerdict]:
+    async def validate_shots(self, shots: Iterable[Any], *, all_or_nothing: bool = False,
+                             explain: bool = False) -> List[ShotVerdict]:
         """Shot verdicts, in order; an invalid shot's is INVALID unless
         all_or_nothing (World.validate_shots)."""
-        response = await self.call("ValidateShots", self.world.shots_request(shots, all_or_nothing=all_or_nothing))
+        response = await self.call("ValidateShots", self.world.shots_request(shots, all_or_nothing=all_or_nothing,
+                                                                             explain=explain))
         return [ShotVerdict.from_proto(v) for v in response.verdicts]
 
     async def validate_shots_packed(self, doubles: Iterable[float], shooter_ids: Iterable[int],
                                     ticks: Iterable[int], claimed_body_ids: Optional[Iterable[int]] = None,
                                     claimed_part_ids: Optional[Iterable[int]] = None, *,
-                                    all_or_nothing: bool = False) -> List[ShotVerdict]:
+                                    all_or_nothing: bool = False, explain: bool = False) -> List[ShotVerdict]:
         """Shots in flat arrays (World.validate_shots_packed)."""
         request = self.world.shots_packed_request(doubles, shooter_ids, ticks, claimed_body_ids, claimed_part_ids,
-                                                  all_or_nothing=all_or_nothing)
+                                                  all_or_nothing=all_or_nothing, explain=explain)
         return [ShotVerdict.from_proto(v) for v in (await self.call("ValidateShotsPacked", request)).verdicts]
 
-    async def validate_moves(self, moves: Iterable[Any], *, all_or_nothing: bool = False) -> List[MoveVerdict]:
+    async def validate_moves(self, moves: Iterable[Any], *, all_or_nothing: bool = False,
+                             explain: bool = False) -> List[MoveVerdict]:
         """Move verdicts, in order; an invalid move's is INVALID unless
         all_or_nothing (World.validate_moves)."""
-        response = await self.call("ValidateMoves", self.world.moves_request(moves, all_or_nothing=all_or_nothing))
+        response = await self.call("ValidateMoves", self.world.moves_request(moves, all_or_nothing=all_or_nothing,
+                                                                             explain=explain))
         return [MoveVerdict.from_proto(v) for v in response.verdicts]
+
+    async def get_bodies(self, at: At = None, body_ids: Iterable[int] = ()) -> Bodies:
+        """The bodies at a time as the verdicts pose them (World.get_bodies)."""
+        return Bodies.from_proto(await self.call("GetBodies", self.world.bodies_request(at, body_ids)))
 
     # -- the tick stream --------------------------------------------------------
 

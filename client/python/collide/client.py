@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import grpc
 
@@ -15,7 +15,7 @@ from collide.shapes import ray_to_proto, shape_to_proto
 from collide.world_inputs import enum_value
 from collide.v1 import collide_pb2, collide_pb2_grpc, world_pb2, world_pb2_grpc
 from collide.world import HEADER, World
-from collide.world_inputs import policy_to_proto, static_to_proto
+from collide.world_inputs import journal_to_proto, policy_to_proto, static_to_proto
 from collide.world_results import WorldInfo
 
 Level = Union[str, int]
@@ -31,7 +31,7 @@ def _service_config(max_attempts: int) -> str:
     retried (a retry could answer ALREADY_EXISTS or FAILED_PRECONDITION for
     its own first attempt), nor the Tick stream."""
     read_only = ["GetWorld", "ListWorlds", "QueryWorld", "CastWorldRaysPacked", "ValidateShots",
-                 "ValidateShotsPacked", "ValidateMoves"]
+                 "ValidateShotsPacked", "ValidateMoves", "GetBodies"]
     return json.dumps({"methodConfig": [{
         "name": [{"service": "collide.v1.CollisionService"}] +
                 [{"service": "collide.v1.WorldService", "method": m} for m in read_only],
@@ -87,11 +87,13 @@ def _rays_packed_request(kind: Kind, rays_flat: Iterable[float],
 
 
 def _create_world_request(world_id: str, statics: Iterable[Any], history_ticks: int,
-                          policy: Any) -> world_pb2.CreateWorldRequest:
+                          policy: Any, journal: Any = None) -> world_pb2.CreateWorldRequest:
     request = world_pb2.CreateWorldRequest(world_id=world_id, history_ticks=history_ticks,
                                            statics=[static_to_proto(e) for e in statics])
     if policy is not None:
         request.policy.CopyFrom(policy_to_proto(policy))
+    if journal is not None:
+        request.journal.CopyFrom(journal_to_proto(journal))
     return request
 
 
@@ -248,14 +250,16 @@ class Client:
     # -- worlds -----------------------------------------------------------------
 
     def create_world(self, world_id: str, statics: Iterable[Any] = (), *, history_ticks: int = 0,
-                     policy: Any = None, recreate: bool = True,
+                     policy: Any = None, journal: Any = None, recreate: bool = True,
                      on_history_lost: Optional[Callable[[World], None]] = None) -> World:
         """Creates a world: static elements (StaticMesh, StaticShape, StaticMap
         naming a file in the server's --maps_dir, or StaticElement messages or
-        dicts), history_ticks (0: the server's default) and a Policy. The
-        handle re-creates the world if the server loses it (collide.world)."""
-        return self.create_world_request(_create_world_request(world_id, statics, history_ticks, policy),
-                                         recreate=recreate, on_history_lost=on_history_lost)
+        dicts), history_ticks (0: the server's default), a Policy and a
+        Journal (the audit trail, a match recording). The handle re-creates
+        the world if the server loses it (collide.world)."""
+        return self.create_world_request(
+            _create_world_request(world_id, statics, history_ticks, policy, journal),
+            recreate=recreate, on_history_lost=on_history_lost)
 
     def create_world_request(self, request: world_pb2.CreateWorldRequest, *, recreate: bool = True,
                              on_history_lost: Optional[Callable[[World], None]] = None) -> World:
@@ -274,6 +278,20 @@ class Client:
 
     def delete_world(self, world_id: str) -> None:
         self.world(world_id).delete()
+
+    def watch_audit(self, world_id: str) -> Iterator[world_pb2.AuditRecord]:
+        """The world's audit trail as it is written (WatchAudit: the world
+        needs journal.audit), one AuditRecord per verdict, until the world is
+        deleted (the iteration then ends) or the iterator is closed. A reader
+        slower than the verdicts loses records: dropped_before counts them."""
+        metadata = self.auth_metadata + (("collide-world", world_id),)
+        stream = self._worlds.WatchAudit(world_pb2.WatchAuditRequest(world_id=world_id), metadata=metadata)
+        try:
+            yield from stream
+        except grpc.RpcError as e:
+            raise CollideError.from_rpc_error(e) from None
+        finally:
+            stream.cancel()
 
     def list_worlds(self) -> List[WorldInfo]:
         """The caller's worlds on this replica (behind a proxy: one replica's)."""

@@ -14,8 +14,9 @@ and `receive()` (or iterating the stream) pipeline several. With asyncio:
         a = await s.tick(frame=..., shots=...)
 
 A message's parts run in this order: frame, query (ray_casts, shape_casts,
-overlaps), packed rays, shots, packed shots, moves; so a batch sees the frame
-sent with it. An error ends only its message (answer.error, a CollideError:
+overlaps), packed rays, shots, packed shots, moves, bodies (bodies={"at": ...,
+"body_ids": [...]}, as World.get_bodies takes them; answer.bodies); so a batch
+sees the frame sent with it. An error ends only its message (answer.error, a CollideError:
 the unary call's code, field paths under the part's name, "shots.shots[2]
 .direction", and ErrorInfo reason); the parts before it ran, those after it
 did not. A message answered WORLD_NOT_FOUND is re-sent once after the world
@@ -47,7 +48,7 @@ import grpc
 from collide.errors import CollideError
 from collide.v1 import world_pb2
 from collide.world_inputs import At, frame_to_proto
-from collide.world_results import MoveVerdict, PackedWorldRayHits, QueryResults, ShotVerdict
+from collide.world_results import Bodies, MoveVerdict, PackedWorldRayHits, QueryResults, ShotVerdict
 
 if TYPE_CHECKING:
     from collide.world import World
@@ -68,6 +69,7 @@ class TickAnswer:
     moves: Optional[List[MoveVerdict]]
     # The world was re-created before this answer (its history lost).
     recreated: bool = False
+    bodies: Optional[Bodies] = None  # the part `bodies` (after the others)
 
     def raise_for_error(self) -> "TickAnswer":
         if self.error is not None:
@@ -86,7 +88,7 @@ class TickAnswer:
                    [ShotVerdict.from_proto(v) for v in r.shots_packed.verdicts] if r.HasField("shots_packed")
                    else None,
                    [MoveVerdict.from_proto(v) for v in r.moves.verdicts] if r.HasField("moves") else None,
-                   recreated)
+                   recreated, Bodies.from_proto(r.bodies) if r.HasField("bodies") else None)
 
 
 _CODES = {c.value[0]: c for c in grpc.StatusCode}
@@ -131,7 +133,8 @@ class _Sequencer:
               overlaps: Iterable[Any] = (), rays: Optional[Iterable[float]] = None, rays_at: At = None,
               rays_mask: int = 0, rays_ignore: Sequence[int] = (), shots: Iterable[Any] = (),
               shots_packed: Optional[Dict[str, Any]] = None, moves: Iterable[Any] = (),
-              all_or_nothing: bool = False, budget_ms: Optional[float] = None) -> world_pb2.TickRequest:
+              all_or_nothing: bool = False, budget_ms: Optional[float] = None,
+              bodies: Optional[Dict[str, Any]] = None) -> world_pb2.TickRequest:
         w = self.world
         request = world_pb2.TickRequest(budget_ms=self.budget_ms if budget_ms is None else budget_ms)
         if frame is not None:
@@ -149,6 +152,8 @@ class _Sequencer:
         moves_request = w.moves_request(moves, all_or_nothing=all_or_nothing)
         if len(moves_request.moves):
             request.moves.CopyFrom(moves_request)
+        if bodies is not None:  # {"at": ..., "body_ids": [...]}, as World.get_bodies takes them
+            request.bodies.CopyFrom(w.bodies_request(bodies.get("at"), bodies.get("body_ids", ())))
         return request
 
     def number(self, request: world_pb2.TickRequest) -> bool:

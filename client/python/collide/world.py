@@ -36,6 +36,7 @@ from collide.world_inputs import (
     time_to_proto,
 )
 from collide.world_results import (
+    Bodies,
     MoveVerdict,
     PackedWorldRayHits,
     QueryResults,
@@ -167,35 +168,38 @@ class World:
             request.filter.at.CopyFrom(t)
         return request
 
-    def validate_shots(self, shots: Iterable[Any], *, all_or_nothing: bool = False) -> List[ShotVerdict]:
+    def validate_shots(self, shots: Iterable[Any], *, all_or_nothing: bool = False,
+                       explain: bool = False) -> List[ShotVerdict]:
         """Shot verdicts (Shot, collide.v1.Shot or its dict), in order. A bad
         shot's verdict is INVALID with its violations; all_or_nothing=True
-        raises InvalidArgument for the whole call instead."""
-        request = self.shots_request(shots, all_or_nothing=all_or_nothing)
+        raises InvalidArgument for the whole call instead. explain=True: each
+        verdict but INVALID carries its `explanation` (ShotExplanation)."""
+        request = self.shots_request(shots, all_or_nothing=all_or_nothing, explain=explain)
         return [ShotVerdict.from_proto(v) for v in self.call("ValidateShots", request).verdicts]
 
-    def shots_request(self, shots: Iterable[Any], *,
-                      all_or_nothing: bool = False) -> world_pb2.ValidateShotsRequest:
+    def shots_request(self, shots: Iterable[Any], *, all_or_nothing: bool = False,
+                      explain: bool = False) -> world_pb2.ValidateShotsRequest:
         return world_pb2.ValidateShotsRequest(world_id=self.world_id, shots=[shot_to_proto(s) for s in shots],
-                                              all_or_nothing=all_or_nothing)
+                                              all_or_nothing=all_or_nothing, explain=explain)
 
     def validate_shots_packed(self, doubles: Iterable[float], shooter_ids: Iterable[int],
                               ticks: Iterable[int], claimed_body_ids: Optional[Iterable[int]] = None,
                               claimed_part_ids: Optional[Iterable[int]] = None, *,
-                              all_or_nothing: bool = False, **optional: Iterable[int]) -> List[ShotVerdict]:
+                              all_or_nothing: bool = False, explain: bool = False,
+                              **optional: Iterable[int]) -> List[ShotVerdict]:
         """Shots in flat arrays (world.proto ValidateShotsPackedRequest: 10
         doubles per shot; tick LATEST_TICK: the latest frame; claimed ids
         None: no claims). Lists, array.array or numpy arrays. The optional
         arrays by keyword: command_ticks, expected_ticks, category_masks,
         ignore_counts and ignore_body_ids."""
         request = self.shots_packed_request(doubles, shooter_ids, ticks, claimed_body_ids, claimed_part_ids,
-                                            all_or_nothing=all_or_nothing, **optional)
+                                            all_or_nothing=all_or_nothing, explain=explain, **optional)
         return [ShotVerdict.from_proto(v) for v in self.call("ValidateShotsPacked", request).verdicts]
 
     def shots_packed_request(self, doubles: Iterable[float], shooter_ids: Iterable[int], ticks: Iterable[int],
                              claimed_body_ids: Optional[Iterable[int]] = None,
                              claimed_part_ids: Optional[Iterable[int]] = None, *,
-                             all_or_nothing: bool = False,
+                             all_or_nothing: bool = False, explain: bool = False,
                              **optional: Iterable[int]) -> world_pb2.ValidateShotsPackedRequest:
         ids = flat(shooter_ids)
         no_claim = [-1] * len(ids)
@@ -203,18 +207,33 @@ class World:
             world_id=self.world_id, doubles=flat(doubles), shooter_ids=ids, ticks=flat(ticks),
             claimed_body_ids=no_claim if claimed_body_ids is None else flat(claimed_body_ids),
             claimed_part_ids=no_claim if claimed_part_ids is None else flat(claimed_part_ids),
-            all_or_nothing=all_or_nothing, **{k: flat(v) for k, v in optional.items()})
+            all_or_nothing=all_or_nothing, explain=explain, **{k: flat(v) for k, v in optional.items()})
 
-    def validate_moves(self, moves: Iterable[Any], *, all_or_nothing: bool = False) -> List[MoveVerdict]:
+    def validate_moves(self, moves: Iterable[Any], *, all_or_nothing: bool = False,
+                       explain: bool = False) -> List[MoveVerdict]:
         """Move verdicts (Move, collide.v1.Move or its dict), in order; bad
-        moves as validate_shots' bad shots."""
-        request = self.moves_request(moves, all_or_nothing=all_or_nothing)
+        moves as validate_shots' bad shots; explain=True: each verdict but
+        INVALID carries its `explanation` (MoveExplanation)."""
+        request = self.moves_request(moves, all_or_nothing=all_or_nothing, explain=explain)
         return [MoveVerdict.from_proto(v) for v in self.call("ValidateMoves", request).verdicts]
 
-    def moves_request(self, moves: Iterable[Any], *,
-                      all_or_nothing: bool = False) -> world_pb2.ValidateMovesRequest:
+    def moves_request(self, moves: Iterable[Any], *, all_or_nothing: bool = False,
+                      explain: bool = False) -> world_pb2.ValidateMovesRequest:
         return world_pb2.ValidateMovesRequest(world_id=self.world_id, moves=[move_to_proto(m) for m in moves],
-                                              all_or_nothing=all_or_nothing)
+                                              all_or_nothing=all_or_nothing, explain=explain)
+
+    def get_bodies(self, at: At = None, body_ids: Iterable[int] = ()) -> Bodies:
+        """The bodies at `at` (None: the latest frame; tick or (tick,
+        fraction)) as the verdicts pose them: those in body_ids (at most the
+        server's --max_items_per_request), or every body; missing ids listed."""
+        return Bodies.from_proto(self.call("GetBodies", self.bodies_request(at, body_ids)))
+
+    def bodies_request(self, at: At = None, body_ids: Iterable[int] = ()) -> world_pb2.GetBodiesRequest:
+        request = world_pb2.GetBodiesRequest(world_id=self.world_id, body_ids=list(body_ids))
+        t = time_to_proto(at)
+        if t is not None:
+            request.at.CopyFrom(t)
+        return request
 
     # -- the tick stream --------------------------------------------------------
 

@@ -278,6 +278,22 @@ def static_to_proto(element: Any) -> world_pb2.StaticElement:
     return message(element, world_pb2.StaticElement)
 
 
+@dataclass(frozen=True)
+class Journal:
+    """world.proto WorldJournal: what the server keeps of the world's calls
+    (docs/replay.md), each needing its server flag (--audit_dir,
+    --recordings_dir; else CreateWorld is FAILED_PRECONDITION)."""
+
+    audit: bool = False
+    record: bool = False
+
+
+def journal_to_proto(journal: Any) -> world_pb2.WorldJournal:
+    if isinstance(journal, Journal):
+        return world_pb2.WorldJournal(audit=journal.audit, record=journal.record)
+    return message(journal, world_pb2.WorldJournal)
+
+
 def policy_to_proto(policy: Any) -> world_pb2.WorldPolicy:
     if not isinstance(policy, Policy):
         return message(policy, world_pb2.WorldPolicy)

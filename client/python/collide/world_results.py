@@ -10,7 +10,9 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from collide.codes import verdict_code
 from collide.results import PairResult, Vec3, _vec
-from collide.v1 import world_pb2
+from collide.shapes import Aabb, Capsule, Obb, Point, Segment, Sphere, Triangle
+from collide.v1 import geometry_pb2, world_pb2
+from collide.world_inputs import Pose
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,153 @@ class QueryResults:
                    [OverlapResult.from_proto(x) for x in r.overlaps])
 
 
+def shape_from_proto(s: geometry_pb2.Shape) -> Any:
+    """A posed part's shape (collide.shapes: Sphere, Capsule, Obb, ...; a
+    box part comes back as an Obb, rotation (w, x, y, z))."""
+    which = s.WhichOneof("shape")
+    m = getattr(s, which) if which else None
+    if which == "sphere":
+        return Sphere(_vec(m.center), m.radius)
+    if which == "capsule":
+        return Capsule(_vec(m.a), _vec(m.b), m.radius)
+    if which == "obb":
+        return Obb(_vec(m.center), _vec(m.half_extents), (m.rotation.w, m.rotation.x, m.rotation.y, m.rotation.z))
+    if which == "aabb":
+        return Aabb(_vec(m.min), _vec(m.max))
+    if which == "segment":
+        return Segment(_vec(m.a), _vec(m.b))
+    if which == "point":
+        return Point(_vec(m.position))
+    if which == "triangle":
+        return Triangle(_vec(m.a), _vec(m.b), _vec(m.c))
+    return None
+
+
+def _pose(p: world_pb2.Pose) -> Pose:
+    r = p.rotation if p.HasField("rotation") else None
+    return Pose(_vec(p.position), (r.w, r.x, r.y, r.z) if r is not None else (1.0, 0.0, 0.0, 0.0))
+
+
+@dataclass(frozen=True)
+class PosedPart:
+    id: int
+    shape: Any  # world frame (collide.shapes)
+
+
+@dataclass(frozen=True)
+class PosedBody:
+    """A body as posed at a time, world frame: pose (body -> world), parts
+    placed, category, eye."""
+
+    id: int
+    pose: Pose
+    parts: List[PosedPart]
+    category: int
+    eye: Vec3
+
+    @classmethod
+    def from_proto(cls, b: world_pb2.PosedBody) -> "PosedBody":
+        return cls(b.id, _pose(b.pose), [PosedPart(p.id, shape_from_proto(p.shape)) for p in b.parts],
+                   b.category, _vec(b.eye))
+
+
+@dataclass(frozen=True)
+class Bodies:
+    """GetBodies: the time used, the bodies sorted by id, the requested ids
+    that do not exist then."""
+
+    time: TimeUsed
+    bodies: List[PosedBody]
+    missing: List[int]
+
+    @classmethod
+    def from_proto(cls, r: world_pb2.GetBodiesResponse) -> "Bodies":
+        return cls(TimeUsed.from_proto(r.time), [PosedBody.from_proto(b) for b in r.bodies], list(r.missing))
+
+
+def _posed(message: Any, name: str) -> Optional[PosedBody]:
+    return PosedBody.from_proto(getattr(message, name)) if message.HasField(name) else None
+
+
+@dataclass(frozen=True)
+class ShotExplanation:
+    """What a shot's judge used (docs/worlds.md): command_at (tick,
+    fraction) and the shooter then; the ray (origin, unit direction,
+    max_distance None: unbounded; None when no ray was cast); with a claim,
+    the claimed body rewound and latest, the nearest claimed part and its
+    distance."""
+
+    command_at: Tuple[int, float]
+    shooter: Optional[PosedBody]
+    ray: Optional[Any]  # collide.shapes.Ray
+    claimed_rewound: Optional[PosedBody]
+    claimed_latest: Optional[PosedBody]
+    tolerance: float
+    nearest_claimed_part: int
+    nearest_claimed_distance: float
+
+    @classmethod
+    def from_proto(cls, e: world_pb2.ShotExplanation) -> "ShotExplanation":
+        from collide.shapes import Ray
+
+        ray = None
+        if e.HasField("ray"):
+            r = e.ray
+            ray = Ray(_vec(r.origin), _vec(r.direction), r.max_distance if r.HasField("max_distance") else None)
+        return cls((e.command_at.tick, e.command_at.fraction), _posed(e, "shooter"), ray,
+                   _posed(e, "claimed_rewound"), _posed(e, "claimed_latest"), e.tolerance,
+                   e.nearest_claimed_part, e.nearest_claimed_distance)
+
+
+@dataclass(frozen=True)
+class MoveSweep:
+    """A sweep of the body origin from_ (the proto's `from`, a Python
+    keyword) -> to and why ("straight", "slide", "step up", "ground probe at
+    to", ...)."""
+
+    from_: Vec3
+    to: Vec3
+    purpose: str
+
+
+@dataclass(frozen=True)
+class MoveContact:
+    """Contact on sweeps[sweep] at fraction t: the body origin there, the
+    normal from the body towards the static, what was met."""
+
+    sweep: int
+    t: float
+    position: Vec3
+    normal: Vec3
+    target: Optional[Target]
+
+
+@dataclass(frozen=True)
+class MoveExplanation:
+    """What a move's judge used (docs/worlds.md): from_ (resolved) and to,
+    the movement shape at from (None when the body moves several parts),
+    every sweep and contact, the rule in words, and with a movement model
+    the start state and limits."""
+
+    from_: Vec3
+    to: Vec3
+    shape: Any
+    sweeps: List[MoveSweep]
+    contacts: List[MoveContact]
+    reason: str
+    grounded_at_start: bool
+    horizontal_limit: float
+    lowest_z: float
+    highest_z: float
+
+    @classmethod
+    def from_proto(cls, e: world_pb2.MoveExplanation) -> "MoveExplanation":
+        return cls(_vec(getattr(e, "from")), _vec(e.to), shape_from_proto(e.shape) if e.HasField("shape") else None,
+                   [MoveSweep(_vec(getattr(s, "from")), _vec(s.to), s.purpose) for s in e.sweeps],
+                   [MoveContact(c.sweep, c.t, _vec(c.position), _vec(c.normal), _target(c)) for c in e.contacts],
+                   e.reason, e.grounded_at_start, e.horizontal_limit, e.lowest_z, e.highest_z)
+
+
 @dataclass(frozen=True)
 class ShotVerdict:
     """code: CONFIRMED, HIT_OTHER_PART, HIT_OTHER_BODY, BLOCKED, MISSED,
@@ -139,6 +288,7 @@ class ShotVerdict:
     violations: List[Tuple[str, str]] = field(default_factory=list)
     origin_allowance: float = 0.0
     rewound_across_teleport: bool = False
+    explanation: Optional[ShotExplanation] = None  # with explain=True
 
     @classmethod
     def from_proto(cls, v: world_pb2.ShotVerdict) -> "ShotVerdict":
@@ -146,7 +296,8 @@ class ShotVerdict:
                    WorldRayHit.from_proto(v.first_hit) if v.HasField("first_hit") else None,
                    TimeUsed.from_proto(v.time), v.claimed_miss_distance, v.origin_offset,
                    [(x.field, x.description) for x in v.violations], v.origin_allowance,
-                   v.rewound_across_teleport)
+                   v.rewound_across_teleport,
+                   ShotExplanation.from_proto(v.explanation) if v.HasField("explanation") else None)
 
 
 @dataclass(frozen=True)
@@ -167,12 +318,14 @@ class MoveVerdict:
     slid_position: Vec3
     violations: List[Tuple[str, str]] = field(default_factory=list)
     grounded: bool = False
+    explanation: Optional[MoveExplanation] = None  # with explain=True
 
     @classmethod
     def from_proto(cls, v: world_pb2.MoveVerdict) -> "MoveVerdict":
         return cls(_code(world_pb2.MoveCode, v.code, "MOVE_CODE_"), _vec(v.allowed_position), v.t,
                    _vec(v.normal), _target(v), v.depth, v.speed, _vec(v.slid_position),
-                   [(x.field, x.description) for x in v.violations], v.grounded)
+                   [(x.field, x.description) for x in v.violations], v.grounded,
+                   MoveExplanation.from_proto(v.explanation) if v.HasField("explanation") else None)
 
 
 @dataclass(frozen=True)
@@ -254,4 +407,6 @@ def count_codes(verdicts: List[Any]) -> Counts:
 
 __all__: Tuple[str, ...] = ("Target", "TimeUsed", "WorldRayHit", "RayResult", "ShapeCastResult", "OverlapHit",
                             "OverlapResult", "QueryResults", "ShotVerdict", "MoveVerdict",
-                            "PackedWorldRayHits", "WorldInfo", "count_codes")
+                            "PackedWorldRayHits", "WorldInfo", "count_codes", "PosedPart", "PosedBody",
+                            "Bodies", "ShotExplanation", "MoveSweep", "MoveContact", "MoveExplanation",
+                            "shape_from_proto")

@@ -78,6 +78,17 @@ class AsyncClientTest(LiveClientFixture, unittest.IsolatedAsyncioTestCase):
         moves = await world.validate_moves(MOVES)
         self.assertEqual([m.code for m in moves], [MoveCode.OK, MoveCode.TOO_FAST])
         self.assertEqual(moves, twin.validate_moves(MOVES))
+        # Explained verdicts and posed bodies, as the blocking client's.
+        explained = await world.validate_shots(SHOTS, explain=True)
+        self.assertEqual(explained, twin.validate_shots(SHOTS, explain=True))
+        self.assertEqual(explained[0].explanation.claimed_rewound.id, 2)
+        self.assertIsNone(verdicts[0].explanation)
+        explained_moves = await world.validate_moves(MOVES, explain=True)
+        self.assertEqual(explained_moves, twin.validate_moves(MOVES, explain=True))
+        self.assertTrue(explained_moves[1].explanation.reason.startswith("speed"))
+        bodies = await world.get_bodies(1, [2, 99])
+        self.assertEqual(bodies, twin.get_bodies(1, [2, 99]))
+        self.assertEqual(([b.id for b in bodies.bodies], bodies.missing), ([2], [99]))
 
         rays = [collide.RayCast(collide.Ray((0, 0, 1.7), (1, 0, 0)), ignore=[1, 2])]
         self.assertEqual(await world.query(ray_casts=rays), twin.query(ray_casts=rays))

@@ -50,17 +50,73 @@ def _violations(v):
     return [{"field": f, "description": d} for f, d in v.violations]
 
 
+def _quat(q):
+    return {"w": q[0], "x": q[1], "y": q[2], "z": q[3]}
+
+
+def _shape(s):
+    if s is None:
+        return None
+    if isinstance(s, collide.Sphere):
+        return {"sphere": {"center": _vec(s.center), "radius": s.radius}}
+    if isinstance(s, collide.Capsule):
+        return {"capsule": {"a": _vec(s.a), "b": _vec(s.b), "radius": s.radius}}
+    if isinstance(s, collide.Obb):
+        return {"obb": {"center": _vec(s.center), "half_extents": _vec(s.half_extents),
+                        "rotation": _quat(s.rotation)}}
+    raise ValueError(f"unexpected posed shape {s!r}")
+
+
+def _posed(b):
+    if b is None:
+        return None
+    return {"id": b.id, "pose": {"position": _vec(b.pose.position), "rotation": _quat(b.pose.rotation)},
+            "parts": [{"id": p.id, "shape": _shape(p.shape)} for p in b.parts], "category": b.category,
+            "eye": _vec(b.eye)}
+
+
+def _bodies(r):
+    return {"time": _time(r.time), "bodies": [_posed(b) for b in r.bodies], "missing": r.missing}
+
+
+def _shot_explanation(e):
+    if e is None:
+        return None
+    ray = None
+    if e.ray is not None:
+        ray = {"origin": _vec(e.ray.origin), "direction": _vec(e.ray.direction)}
+        if e.ray.max_distance is not None:
+            ray["max_distance"] = e.ray.max_distance
+    return {"command_at": {"tick": e.command_at[0], "fraction": e.command_at[1]}, "shooter": _posed(e.shooter),
+            "ray": ray, "claimed_rewound": _posed(e.claimed_rewound), "claimed_latest": _posed(e.claimed_latest),
+            "tolerance": e.tolerance, "nearest_claimed_part": e.nearest_claimed_part,
+            "nearest_claimed_distance": e.nearest_claimed_distance}
+
+
+def _move_explanation(e):
+    if e is None:
+        return None
+    return {"from": _vec(e.from_), "to": _vec(e.to), "shape": _shape(e.shape),
+            "sweeps": [{"from": _vec(s.from_), "to": _vec(s.to), "purpose": s.purpose} for s in e.sweeps],
+            "contacts": [{"sweep": c.sweep, "t": c.t, "position": _vec(c.position), "normal": _vec(c.normal),
+                          "target": _target(c.target)} for c in e.contacts],
+            "reason": e.reason, "grounded_at_start": e.grounded_at_start, "horizontal_limit": e.horizontal_limit,
+            "lowest_z": e.lowest_z, "highest_z": e.highest_z}
+
+
 def _shot(v):
     return {"code": "SHOT_CODE_" + v.code, "first_hit": _hit(v.first_hit), "time": _time(v.time),
             "claimed_miss_distance": v.claimed_miss_distance, "origin_offset": v.origin_offset,
             "violations": _violations(v), "origin_allowance": v.origin_allowance,
-            "rewound_across_teleport": v.rewound_across_teleport}
+            "rewound_across_teleport": v.rewound_across_teleport,
+            "explanation": _shot_explanation(v.explanation)}
 
 
 def _move(v):
     return {"code": "MOVE_CODE_" + v.code, "allowed_position": _vec(v.allowed_position), "t": v.t,
             "normal": _vec(v.normal), "target": _target(v.target), "depth": v.depth, "speed": v.speed,
-            "slid_position": _vec(v.slid_position), "violations": _violations(v), "grounded": v.grounded}
+            "slid_position": _vec(v.slid_position), "violations": _violations(v), "grounded": v.grounded,
+            "explanation": _move_explanation(v.explanation)}
 
 
 def _fields(m):
@@ -125,11 +181,17 @@ class Runner:
             args = _rays_args(req)
             return _packed(w.cast_rays_packed(args.pop("rays"), **{k[5:]: v for k, v in args.items()}))
         if rpc == "ValidateShots":
-            return _verdicts(w.validate_shots(req.get("shots", []), all_or_nothing=req.get("all_or_nothing", False)))
+            return _verdicts(w.validate_shots(req.get("shots", []), all_or_nothing=req.get("all_or_nothing", False),
+                                              explain=req.get("explain", False)))
         if rpc == "ValidateShotsPacked":
             return _verdicts(w.validate_shots_packed(**_shots_packed_args(req)))
         if rpc == "ValidateMoves":
-            return _verdicts(w.validate_moves(req.get("moves", []), all_or_nothing=req.get("all_or_nothing", False)))
+            return _verdicts(w.validate_moves(req.get("moves", []), all_or_nothing=req.get("all_or_nothing", False),
+                                              explain=req.get("explain", False)))
+        if rpc == "GetBodies":
+            at = req.get("at")
+            return _bodies(w.get_bodies((at.get("tick", 0), at.get("fraction", 0.0)) if at else None,
+                                        req.get("body_ids", [])))
         raise ValueError(f"unknown rpc {rpc}")
 
     def tick_args(self, message):
@@ -146,6 +208,10 @@ class Runner:
                 args["shots_packed"] = _shots_packed_args(req)
             elif part in ("shots", "moves"):
                 args[part] = req.get(part, [])
+            elif part == "bodies":
+                at = req.get("at")
+                args["bodies"] = {"at": (at.get("tick", 0), at.get("fraction", 0.0)) if at else None,
+                                  "body_ids": req.get("body_ids", [])}
             else:
                 raise ValueError(f"unknown Tick part {part}")
         return args
@@ -155,7 +221,8 @@ def _tick_answer(a):
     """A TickAnswer as golden JSON (a part that did not run: None)."""
     return {"frame": None if a.oldest_tick is None else {"oldest_tick": a.oldest_tick},
             "query": a.query and _query(a.query), "rays_packed": a.rays_packed and _packed(a.rays_packed),
-            "shots": _verdicts(a.shots), "shots_packed": _verdicts(a.shots_packed), "moves": _verdicts(a.moves)}
+            "shots": _verdicts(a.shots), "shots_packed": _verdicts(a.shots_packed), "moves": _verdicts(a.moves),
+            "bodies": a.bodies and _bodies(a.bodies)}
 
 
 def _query_args(req):
@@ -187,7 +254,7 @@ def _shots_packed_args(req):
     return {"doubles": _nums(req.get("doubles")), "shooter_ids": req.get("shooter_ids", []),
             "ticks": req.get("ticks", []), "claimed_body_ids": req.get("claimed_body_ids", []),
             "claimed_part_ids": req.get("claimed_part_ids", []),
-            "all_or_nothing": req.get("all_or_nothing", False),
+            "all_or_nothing": req.get("all_or_nothing", False), "explain": req.get("explain", False),
             **{k: req[k] for k in ("command_ticks", "expected_ticks", "category_masks", "ignore_counts",
                                    "ignore_body_ids") if k in req}}
 

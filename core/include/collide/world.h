@@ -289,6 +289,28 @@ struct ShapeCastResult {
   HitTarget target;
 };
 
+// A body as posed at a time, world frame (World::Bodies, the explanations).
+struct PosedPart {
+  std::int32_t id = 0;
+  Shape shape;  // world frame (a box part is an obb).
+  friend bool operator==(const PosedPart&, const PosedPart&) = default;
+};
+struct PosedBody {
+  std::int64_t id = 0;
+  Pose pose;  // body frame -> world frame.
+  std::vector<PosedPart> parts;
+  CategoryMask category = kAllCategories;
+  Vec3 eye;  // world frame.
+  friend bool operator==(const PosedBody&, const PosedBody&) = default;
+};
+struct BodiesResult {
+  bool valid = true;  // false: `problems` ("at.fraction"); nothing else set.
+  std::vector<Violation> problems;
+  TimeUsed time;
+  std::vector<PosedBody> bodies;      // sorted by id.
+  std::vector<std::int64_t> missing;  // requested ids that do not exist at the time used, sorted.
+};
+
 // Shot validation.
 enum class ShotCode : std::uint8_t {
   kConfirmed,
@@ -301,7 +323,7 @@ enum class ShotCode : std::uint8_t {
   kOriginImplausible,
   kUnknownShooter,
   kUnknownTarget,
-  kInvalid,  // bad fields (a non-finite or zero direction, a bad time, ...): `problems`.
+  kInvalid,              // bad fields (a non-finite or zero direction, a bad time, ...): `problems`.
   kViewTimeImplausible,  // `at` farther than max_skew_ticks from expected_at.
 };
 std::string_view ShotCodeName(ShotCode code);  // "CONFIRMED", ...
@@ -330,6 +352,22 @@ struct ShotRequest {
   // in ignored_bodies (the shooter is always ignored).
   CategoryMask mask = kAllCategories;
   std::vector<std::int64_t> ignored_bodies;
+  bool explain = false;  // fill ShotVerdict::explanation (not for kInvalid).
+};
+// What a shot's judge used, world frame (computed only when asked).
+struct ShotExplanation {
+  Time command_at;                   // the time the origin was checked at.
+  std::optional<PosedBody> shooter;  // then; its eye is what origin_offset is measured from.
+  std::optional<Ray> ray;            // unit direction; unset when no ray was cast.
+  // With a claim: the claimed body at the time used and in the latest frame
+  // (unset when it does not exist then).
+  std::optional<PosedBody> claimed_rewound;
+  std::optional<PosedBody> claimed_latest;
+  double tolerance = 0.0;
+  // The claimed part (rewound) nearest the shot's segment and that distance
+  // (0 when they meet; ungrown parts), with a claimed_rewound.
+  std::int32_t nearest_claimed_part = 0;
+  double nearest_claimed_distance = 0.0;
 };
 struct ShotVerdict {
   ShotCode code = ShotCode::kMissed;
@@ -347,6 +385,9 @@ struct ShotVerdict {
   // The time used lies before a teleport (flagged or guarded) of the
   // shooter or the claimed body: the rewound pose is not where it is now.
   bool rewound_across_teleport = false;
+  // ShotRequest::explain; null otherwise (shared and immutable: a verdict
+  // without one stays as small and cheap to copy as before).
+  std::shared_ptr<const ShotExplanation> explanation;
 };
 
 // Move validation.
@@ -384,6 +425,41 @@ struct MoveRequest {
   // world's (a move may also turn the model on).
   int stance = 0;
   std::optional<MovementModel> movement;
+  bool explain = false;  // fill MoveVerdict::explanation (not for kInvalid).
+};
+// A straight sweep of the moving shape, body origin from -> to, and why the
+// judge made it ("straight", "slide", "step up", "stairs ground probe", ...).
+struct MoveSweep {
+  Vec3 from;
+  Vec3 to;
+  std::string purpose;
+};
+// A contact a sweep met: the fraction of the sweep where the shape first
+// goes skin_width deep, the body origin there, the normal from the body
+// towards the static, and what was met.
+struct MoveContact {
+  int sweep = 0;  // index in MoveExplanation::sweeps.
+  double t = 0.0;
+  Vec3 position;
+  Vec3 normal;
+  HitTarget target;
+};
+// What a move's judge used, world frame (computed only when asked).
+struct MoveExplanation {
+  Vec3 from;  // resolved when the request left it unset.
+  Vec3 to;
+  // The movement shape at `from` (the stance's with a model, else the
+  // body's); unset when the body moves several parts.
+  std::optional<Shape> shape;
+  std::vector<MoveSweep> sweeps;  // in the order they were made.
+  std::vector<MoveContact> contacts;
+  std::string reason;  // the rule that gave the verdict and its numbers.
+  // With a movement model: the state judged from, the horizontal speed
+  // allowed and the range of body origin z allowed at `to` (0 without).
+  bool grounded_at_start = false;
+  double horizontal_limit = 0.0;
+  double lowest_z = 0.0;
+  double highest_z = 0.0;
 };
 struct MoveVerdict {
   MoveCode code = MoveCode::kOk;
@@ -398,6 +474,7 @@ struct MoveVerdict {
   Vec3 allowed_position;  // kBlocked: at a gap of skin_width from what blocks; else `to` (kOk) or `from`.
   Vec3 slid_position;     // kBlocked with slide: after sliding (same gap); else allowed_position.
   bool grounded = false;  // with a movement model: on walkable ground at allowed_position.
+  std::shared_ptr<const MoveExplanation> explanation;  // MoveRequest::explain; null otherwise.
 };
 
 // Why a frame was rejected.
@@ -440,6 +517,9 @@ class World {
   std::optional<Pose> BodyPoseAt(std::int64_t body, std::optional<Time> at) const;
   // Each part of a body at `at`, placed in the world frame (ids, shapes).
   std::vector<std::pair<std::int32_t, Shape>> BodyPartsAt(std::int64_t body, std::optional<Time> at) const;
+  // The bodies at `at` as the verdicts see them (pose, parts, category, eye):
+  // those in `ids`, or every body when `ids` is empty.
+  BodiesResult Bodies(std::optional<Time> at, std::span<const std::int64_t> ids) const;
 
   std::vector<RayQueryResult> RayCasts(std::span<const RayQuery> queries) const;
   std::vector<OverlapQueryResult> Overlaps(std::span<const OverlapQuery> queries) const;

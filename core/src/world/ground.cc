@@ -15,7 +15,7 @@ Probe Cast(const Scene& scene, std::span<const Shape> shapes, const Vec3& transl
     const SceneCast c = CastShape(scene, s, translation, filter, false, options);
     if (!c.sweep.hit || (best.hit && c.sweep.t * length >= best.distance)) continue;
     // The sweep's normal points from the shape towards what it met.
-    best = {true, c.sweep.t * length, -c.sweep.normal};
+    best = {true, c.sweep.t * length, -c.sweep.normal, c.target};
   }
   return best;
 }

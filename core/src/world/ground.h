@@ -15,6 +15,7 @@ struct Probe {
   bool hit = false;
   double distance = 0.0;  // along the probe, 0 when touching.
   Vec3 normal;            // of the surface met, pointing away from it (towards the shape).
+  HitTarget target;       // what was met.
 };
 
 // The first static in `mask` that `shapes` meet moved by `translation`

@@ -4,14 +4,17 @@
 // (move_model.cc).
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "world/move_model.h"
 #include "world/move_states.h"
 #include "world/move_sweep.h"
+#include "world/move_trace.h"
 
 namespace collide {
 namespace {
@@ -37,18 +40,26 @@ bool TeleportedSince(const World& world, std::int64_t body, std::int64_t since) 
 
 // The straight move: the 3-D speed limit, the start pose, a sweep with slides.
 void JudgeStraight(const World& world, const MoveRequest& move, const internal::BodyState& body,
-                   const Vec3& from, CategoryMask mask, MoveVerdict& v) {
+                   const Vec3& from, CategoryMask mask, MoveVerdict& v, internal::MoveTrace* trace) {
+  using internal::Num;
   const WorldSettings& settings = world.settings();
   const Vec3 delta = move.to - from;
-  if (v.speed > move.max_speed.value_or(settings.default_max_speed) * (1.0 + 1e-12)) {
-    v.code = MoveCode::kTooFast;
-    return;
-  }
+  const double max_speed = move.max_speed.value_or(settings.default_max_speed);
   std::vector<Shape> shapes;
   internal::PlaceMoving(body, nullptr, from, shapes);
+  if (trace != nullptr && shapes.size() == 1) trace->out().shape = shapes.front();
+  if (v.speed > max_speed * (1.0 + 1e-12)) {
+    v.code = MoveCode::kTooFast;
+    if (trace != nullptr) trace->Reason("speed " + Num(v.speed) + " > max_speed " + Num(max_speed));
+    return;
+  }
   const internal::StaticSet& statics = internal::SceneAccess::Statics(world);
   if (internal::SweptBoxesAreClear(statics, shapes, delta, mask)) {
     v.allowed_position = v.slid_position = move.to;
+    if (trace != nullptr) {
+      trace->Sweep(from, move.to, "straight");
+      trace->Reason("nothing static near the swept bounds: the move is clear");
+    }
     return;
   }
   if (const internal::Penetration p = internal::DeepestStart(statics, shapes, mask, settings.skin_width);
@@ -57,22 +68,35 @@ void JudgeStraight(const World& world, const MoveRequest& move, const internal::
     v.depth = p.depth;
     v.normal = p.normal;
     v.target = p.target;
+    if (trace != nullptr) {
+      trace->Reason("starts " + Num(p.depth) + " deep in " + trace->Name(p.target) + " > skin_width " +
+                    Num(settings.skin_width));
+    }
     return;
   }
   const internal::Scene scene = internal::SceneAccess::At(world, std::nullopt);
   const internal::PathSweep path = internal::SweepPath(scene, shapes, from, delta, mask, settings.skin_width,
-                                                       move.slide ? settings.slide_iterations : 0);
+                                                       move.slide ? settings.slide_iterations : 0, trace);
   if (path.blocked) {
     v.code = MoveCode::kBlocked;
     v.t = path.t;
     v.normal = path.normal;
     v.target = path.target;
+    if (trace != nullptr) {
+      trace->Reason("the straight sweep meets " + trace->Name(path.target) + " at t " + Num(path.t) +
+                    (move.slide
+                         ? ", slid along up to " + std::to_string(settings.slide_iterations) + " planes"
+                         : std::string()));
+    }
+  } else if (trace != nullptr) {
+    trace->Reason("the straight sweep is clear");
   }
   v.allowed_position = path.allowed;
   v.slid_position = path.slid;
 }
 
-MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveStates& states) {
+MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveStates& states,
+                  internal::MoveTrace* trace) {
   MoveVerdict v;
   const WorldSettings& settings = world.settings();
   const MovementModel* model = move.movement       ? &*move.movement
@@ -99,10 +123,12 @@ MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveSta
   const internal::BodyState* body = latest != nullptr ? latest->Find(move.body) : nullptr;
   if (body == nullptr) {
     v.code = MoveCode::kUnknownBody;
+    if (trace != nullptr) trace->Reason("body " + std::to_string(move.body) + " is not in the latest frame");
     return v;
   }
   const CategoryMask mask = move.mask != 0 ? move.mask : settings.move_mask;
   const Vec3 from = move.from ? *move.from : DefaultFrom(world, *body);
+  if (trace != nullptr) trace->out().from = from;
   v.allowed_position = v.slid_position = from;
   v.speed = Length(move.to - from) / move.elapsed;
   // The budget first (a move it rejects leaves the body's arc as it was),
@@ -111,11 +137,11 @@ MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveSta
   const double across = std::hypot(move.to.x - from.x, move.to.y - from.y);
   if (settings.move_budget) {
     budget = &states.budgets.try_emplace(move.body, internal::BodyBudget{latest->tick, {}}).first->second;
-    v.code = internal::CheckBudget(*settings.move_budget, latest->tick, move.elapsed, across, *budget);
+    v.code = internal::CheckBudget(*settings.move_budget, latest->tick, move.elapsed, across, *budget, trace);
     if (v.code != MoveCode::kOk) return v;
   }
   if (model == nullptr) {
-    JudgeStraight(world, move, *body, from, mask, v);
+    JudgeStraight(world, move, *body, from, mask, v, trace);
   } else {
     // The body's state, unless it teleported since its last move, or its
     // last move was rejected and the server did not put it where the
@@ -127,7 +153,8 @@ MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveSta
         !(it->second.put_back && Length(*it->second.put_back - from) > model->tolerance)) {
       state = it->second;
     }
-    internal::JudgeWithModel(world, move, {model, &model->stances[move.stance], body, from, mask}, state, v);
+    internal::JudgeWithModel(world, move, {model, &model->stances[move.stance], body, from, mask, trace},
+                             state, v);
     state->stance = move.stance;
     state->tick = latest->tick;
     state->put_back.reset();
@@ -156,7 +183,20 @@ std::vector<MoveVerdict> World::ValidateMoves(std::span<const MoveRequest> moves
       std::max(move_states_->bodies.size(), move_states_->budgets.size()) > latest->bodies.size()) {
     move_states_->Prune(*latest);
   }
-  for (const MoveRequest& move : moves) out.push_back(Judge(*this, move, *move_states_));
+  for (const MoveRequest& move : moves) {
+    if (!move.explain) {
+      out.push_back(Judge(*this, move, *move_states_, nullptr));
+      continue;
+    }
+    MoveExplanation e;
+    e.from = move.from.value_or(Vec3{});
+    e.to = move.to;
+    internal::MoveTrace trace(e, internal::SceneAccess::Statics(*this));
+    MoveVerdict& v = out.emplace_back(Judge(*this, move, *move_states_, &trace));
+    if (v.code == MoveCode::kInvalid) continue;
+    if (e.reason.empty()) e.reason = MoveCodeName(v.code);
+    v.explanation = std::make_shared<const MoveExplanation>(std::move(e));
+  }
   return out;
 }
 

@@ -6,7 +6,7 @@
 namespace collide::internal {
 
 MoveCode CheckBudget(const MoveBudget& budget, std::int64_t latest, double elapsed, double distance,
-                     BodyBudget& body) {
+                     BodyBudget& body, MoveTrace* trace) {
   // Window ticks, at least one; a tick is tiny next to 2^40 of them.
   const double ticks = std::min(std::ceil(budget.window / budget.tick_seconds - 1e-9), 0x1p40);
   const std::int64_t window = std::max<std::int64_t>(1, static_cast<std::int64_t>(ticks));
@@ -15,8 +15,21 @@ MoveCode CheckBudget(const MoveBudget& budget, std::int64_t latest, double elaps
   const double server_time = static_cast<double>(covered) * budget.tick_seconds;
   double claimed = elapsed, travelled = distance;
   for (const BudgetEntry& e : body.entries) claimed += e.elapsed, travelled += e.distance;
-  if (claimed > server_time + budget.time_slack) return MoveCode::kTimeBudget;
-  if (travelled > budget.max_speed * server_time + budget.distance_slack) return MoveCode::kDistanceBudget;
+  if (claimed > server_time + budget.time_slack) {
+    if (trace != nullptr) {
+      trace->Reason("move budget: " + Num(claimed) + " s claimed in the window > " + Num(server_time) +
+                    " s of server ticks + time_slack " + Num(budget.time_slack));
+    }
+    return MoveCode::kTimeBudget;
+  }
+  if (travelled > budget.max_speed * server_time + budget.distance_slack) {
+    if (trace != nullptr) {
+      trace->Reason("move budget: " + Num(travelled) + " travelled in the window > max_speed " +
+                    Num(budget.max_speed) + " x " + Num(server_time) + " s + distance_slack " +
+                    Num(budget.distance_slack));
+    }
+    return MoveCode::kDistanceBudget;
+  }
   return MoveCode::kOk;
 }
 

@@ -8,6 +8,7 @@
 #include <deque>
 
 #include "collide/world.h"
+#include "world/move_trace.h"
 
 namespace collide::internal {
 
@@ -28,8 +29,9 @@ struct BodyBudget {
 // OK, kTimeBudget or kDistanceBudget for a move of `elapsed` seconds and
 // `distance` horizontal length judged at tick `latest`; the window's expired
 // entries are dropped.
+// With a trace, a rejection's numbers are its reason.
 MoveCode CheckBudget(const MoveBudget& budget, std::int64_t latest, double elapsed, double distance,
-                     BodyBudget& body);
+                     BodyBudget& body, MoveTrace* trace = nullptr);
 // Counts an OK move.
 void Record(std::int64_t latest, double elapsed, double distance, BodyBudget& body);
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "shapes/shape_bounds.h"
@@ -21,21 +22,31 @@ double SlopeRise(const MovementModel& model) {
   return std::sqrt(std::max(0.0, 1.0 - w * w)) / w;
 }
 
+// What an explanation calls the three sweeps of a lifted path.
+struct LiftedPath {
+  const char* up;
+  const char* across;
+  const char* down;
+};
+constexpr LiftedPath kStep{"step up", "step across", "step down"};
+constexpr LiftedPath kJump{"jump up", "jump across", "jump down"};
+constexpr LiftedPath kStairs{"stairs up", "stairs across", "stairs down"};
+
 // Whether the step path is clear: up by the rise (and two skins of
 // clearance), across, and down onto `to` (PM_StepSlideMove's up, across and
 // down traces, up only as far as the step needs).
 bool StepPathIsClear(const Scene& scene, const ModelMove& m, const Vec3& to, double skin,
-                     std::vector<Shape>& shapes) {
+                     std::vector<Shape>& shapes, const LiftedPath& names) {
   const Vec3 from = m.from;
   const double lift = std::max(to.z - from.z, 0.0) + 2.0 * skin;
   const Vec3 up{from.x, from.y, from.z + lift};
   const Vec3 over{to.x, to.y, up.z};
   PlaceMoving(*m.body, &m.stance->shape, from, shapes);
-  if (SweepPath(scene, shapes, from, up - from, m.mask, skin, 0).blocked) return false;
+  if (SweepPath(scene, shapes, from, up - from, m.mask, skin, 0, m.trace, names.up).blocked) return false;
   PlaceMoving(*m.body, &m.stance->shape, up, shapes);
-  if (SweepPath(scene, shapes, up, over - up, m.mask, skin, 0).blocked) return false;
+  if (SweepPath(scene, shapes, up, over - up, m.mask, skin, 0, m.trace, names.across).blocked) return false;
   PlaceMoving(*m.body, &m.stance->shape, over, shapes);
-  return !SweepPath(scene, shapes, over, to - over, m.mask, skin, 0).blocked;
+  return !SweepPath(scene, shapes, over, to - over, m.mask, skin, 0, m.trace, names.down).blocked;
 }
 
 // Whether sliding along what it meets brings the body to `to`: up to three
@@ -46,7 +57,7 @@ bool SlidesReach(const Scene& scene, const ModelMove& m, const Vec3& to, double 
   Vec3 p = m.from;
   for (int leg = 0; leg < 3; ++leg) {
     PlaceMoving(*m.body, &m.stance->shape, p, shapes);
-    const PathSweep r = SweepPath(scene, shapes, p, to - p, m.mask, skin, slides);
+    const PathSweep r = SweepPath(scene, shapes, p, to - p, m.mask, skin, slides, m.trace, "slide leg");
     if (!r.blocked) return true;
     if (LengthSquared(r.slid - p) == 0.0) return false;
     p = r.slid;
@@ -111,10 +122,15 @@ double Decayed(double speed, double limit, double friction, double t) {
 // stands where a box (Quake, Source) or a perched capsule (Unreal) stands,
 // a few units above what its own curve touches.
 Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position, double probe,
-                   std::vector<Shape>& shapes) {
+                   std::vector<Shape>& shapes, std::string_view purpose) {
   PlaceMoving(*m.body, &m.stance->shape, position, shapes);
   for (Shape& s : shapes) s = BoundsOf(s);
-  return FindGround(scene, shapes, probe, m.model->walkable_normal_z, m.mask);
+  const Ground g = FindGround(scene, shapes, probe, m.model->walkable_normal_z, m.mask);
+  if (m.trace != nullptr) {
+    const int sweep = m.trace->Sweep(position, position - Vec3{0, 0, probe}, purpose);
+    if (g.probe.hit) m.trace->Contact(sweep, g.probe.distance / probe, -g.probe.normal, g.probe.target);
+  }
+  return g;
 }
 
 // Whether a grounded body rising more than step_height went up stairs (a
@@ -125,7 +141,7 @@ Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position,
 bool StairsAreClear(const Scene& scene, const ModelMove& m, const Vec3& to, double skin,
                     std::vector<Shape>& shapes) {
   const MovementModel& model = *m.model;
-  if (!(model.step_height > 0.0) || !StepPathIsClear(scene, m, to, skin, shapes)) return false;
+  if (!(model.step_height > 0.0) || !StepPathIsClear(scene, m, to, skin, shapes, kStairs)) return false;
   const Vec3 from = m.from;
   const double rise = to.z - from.z, across = std::hypot(to.x - from.x, to.y - from.y);
   const double top = to.z + 2.0 * skin, depth = top - from.z + model.step_height;
@@ -135,7 +151,7 @@ bool StairsAreClear(const Scene& scene, const ModelMove& m, const Vec3& to, doub
   for (int i = 1; i <= n; ++i) {
     const double f = static_cast<double>(i) / n;
     const Ground g = GroundUnder(scene, m, {from.x + (to.x - from.x) * f, from.y + (to.y - from.y) * f, top},
-                                 depth, shapes);
+                                 depth, shapes, "stairs ground probe");
     if (!g.walkable) return false;
     const double ground = top - g.probe.distance;
     if (ground - below > model.step_height + model.tolerance) return false;
@@ -186,7 +202,7 @@ std::optional<double> LandAndJumpTime(const Scene& scene, const ModelMove& m, co
   for (const Vec3& p : {from, 0.5 * (from + to), to}) {
     const double depth = p.z - lowest + probe;
     if (!(depth > 0.0)) continue;
-    const Ground ground = GroundUnder(scene, m, p, depth, shapes);
+    const Ground ground = GroundUnder(scene, m, p, depth, shapes, "landing probe");
     if (!ground.walkable) continue;
     const double floor = p.z - ground.probe.distance;
     // Falling onto the floor, or stepping onto it from at most a step below.
@@ -213,25 +229,33 @@ bool PathIsClear(const World& world, const MoveRequest& move, const ModelMove& m
   const Vec3 from = m.from, delta = move.to - from;
   std::vector<Shape> shapes;
   PlaceMoving(*m.body, &m.stance->shape, from, shapes);
-  if (SweptBoxesAreClear(statics, shapes, delta, m.mask)) return true;
+  if (SweptBoxesAreClear(statics, shapes, delta, m.mask)) {
+    if (m.trace != nullptr) m.trace->Sweep(from, move.to, "straight");  // nothing static near its bounds.
+    return true;
+  }
   if (const Penetration p = DeepestStart(statics, shapes, m.mask, skin); p.found) {
     v.code = MoveCode::kStartPenetrating;
     v.depth = p.depth;
     v.normal = p.normal;
     v.target = p.target;
+    if (m.trace != nullptr) {
+      m.trace->Reason("starts " + Num(p.depth) + " deep in " + m.trace->Name(p.target) + " > skin_width " +
+                      Num(skin));
+    }
     return false;
   }
-  const PathSweep direct = SweepPath(scene, shapes, from, delta, m.mask, skin, 0);
+  const PathSweep direct = SweepPath(scene, shapes, from, delta, m.mask, skin, 0, m.trace);
   if (!direct.blocked) return true;
   std::vector<Shape> scratch;
   const int slides = world.settings().slide_iterations;
   const bool too_high = delta.z > model.step_height + skin;
-  if (!too_high && StepPathIsClear(scene, m, move.to, skin, scratch)) return true;
+  if (!too_high && StepPathIsClear(scene, m, move.to, skin, scratch, kStep)) return true;
   if (!too_high && SlidesReach(scene, m, move.to, skin, slides, scratch)) return true;
   // Higher than a step: a jump (up, across, down; the arc judges the
   // height), or from ground to ground, stairs.
-  if (too_high && (grounded_start && ends_grounded ? StairsAreClear(scene, m, move.to, skin, scratch)
-                                                   : StepPathIsClear(scene, m, move.to, skin, scratch))) {
+  const bool stairs = grounded_start && ends_grounded;
+  if (too_high && (stairs ? StairsAreClear(scene, m, move.to, skin, scratch)
+                          : StepPathIsClear(scene, m, move.to, skin, scratch, kJump))) {
     return true;
   }
   v.code = grounded_start && too_high ? MoveCode::kStepTooHigh : MoveCode::kBlocked;
@@ -240,7 +264,18 @@ bool PathIsClear(const World& world, const MoveRequest& move, const ModelMove& m
   v.target = direct.target;
   v.allowed_position = direct.allowed;
   v.slid_position =
-      move.slide ? SweepPath(scene, shapes, from, delta, m.mask, skin, slides).slid : direct.allowed;
+      move.slide ? SweepPath(scene, shapes, from, delta, m.mask, skin, slides, m.trace, "slide path").slid
+                 : direct.allowed;
+  if (m.trace != nullptr) {
+    m.trace->Reason("the straight sweep meets " + m.trace->Name(direct.target) + " at t " + Num(direct.t) +
+                    (too_high ? "; a rise of " + Num(delta.z) + " > step_height " + Num(model.step_height) +
+                                    " and the " +
+                                    (stairs ? "stairs (the lifted path, the ground under it rising at most a "
+                                              "step between samples) do not reach it"
+                                            : "jump path (up, across, down) is blocked")
+                              : "; neither the step path (step_height " + Num(model.step_height) +
+                                    ") nor sliding along it reaches `to`"));
+  }
   return false;
 }
 
@@ -260,7 +295,7 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   // `from` (a landing the last move did not see: PM_GroundTrace runs every
   // frame); unknown bodies are airborne with any speed unless on ground.
   if (!state || state->airborne) {
-    if (GroundUnder(scene, m, from, probe, shapes).walkable) {
+    if (GroundUnder(scene, m, from, probe, shapes, "ground probe at from").walkable) {
       const double carry = state ? state->carry : 0.0;
       state = MoveState{};
       state->carry = carry;
@@ -269,6 +304,12 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
     }
   }
   const bool grounded_start = !state->airborne;
+  MoveTrace* const trace = m.trace;
+  if (trace != nullptr) {
+    trace->out().grounded_at_start = grounded_start;
+    PlaceMoving(*m.body, &m.stance->shape, from, shapes);
+    trace->out().shape = shapes.front();
+  }
   // A stance changed since the body's last move (crouched or stood up
   // within the tick): the faster speed, and the path with either shape.
   std::optional<ModelMove> changed;
@@ -290,10 +331,16 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   // move), not a slack granted to each move.
   // In the air, strafing gains speed at air_acceleration above air_speed.
   const double air_limit = std::max(model.air_speed, state->carry + model.air_acceleration * elapsed);
-  const double ahead =
-      std::max(0.0, state->ahead + across - (grounded_start ? start_speed : air_limit) * elapsed);
+  const double horizontal_limit = grounded_start ? start_speed : air_limit;
+  const double ahead = std::max(0.0, state->ahead + across - horizontal_limit * elapsed);
+  if (trace != nullptr) trace->out().horizontal_limit = horizontal_limit;
   if (ahead > tolerance) {
     v.code = MoveCode::kTooFastHorizontal;
+    if (trace != nullptr) {
+      trace->Reason("horizontal speed " + Num(across / elapsed) + " > limit " + Num(horizontal_limit) + " (" +
+                    (grounded_start ? "ground" : "air") + "): " + Num(ahead) + " ahead of it > tolerance " +
+                    Num(tolerance));
+    }
     return;
   }
   // Kept with the body's state when the move is OK, whichever way it ends.
@@ -307,20 +354,38 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   } keep_ahead{state, v, ahead};
   const double slope = across * SlopeRise(model);
   const double jump = HighestBetween(arc, model.jump_speed, 0.0, elapsed);
-  if (delta.z > model.step_height + slope + jump + tolerance ||
-      delta.z < -(model.step_height + slope + model.max_fall_speed * elapsed + tolerance)) {
+  const double rise_limit = model.step_height + slope + jump + tolerance;
+  const double drop_limit = model.step_height + slope + model.max_fall_speed * elapsed + tolerance;
+  if (trace != nullptr) {
+    trace->out().lowest_z = from.z - drop_limit;
+    trace->out().highest_z = from.z + rise_limit;
+  }
+  if (delta.z > rise_limit || delta.z < -drop_limit) {
     v.code = MoveCode::kTooFastVertical;
+    if (trace != nullptr) {
+      trace->Reason(delta.z > 0.0
+                        ? "rise " + Num(delta.z) + " > step " + Num(model.step_height) + " + slope " +
+                              Num(slope) + " + jump " + Num(jump) + " + tolerance " + Num(tolerance)
+                        : "drop " + Num(-delta.z) + " > step " + Num(model.step_height) + " + slope " +
+                              Num(slope) + " + fall " + Num(model.max_fall_speed * elapsed) +
+                              " + tolerance " + Num(tolerance));
+    }
     return;
   }
 
-  const Ground ground = GroundUnder(scene, m, to, probe, shapes);
+  const Ground ground = GroundUnder(scene, m, to, probe, shapes, "ground probe at to");
   // The start pose and the path: straight, up a step, or sliding; with
-  // either shape when the stance changed.
+  // either shape when the stance changed (the first shape's failure is the
+  // verdict's, and its reason).
   if (const MoveVerdict before = v; !PathIsClear(world, move, m, grounded_start, ground.walkable, v)) {
+    const std::string reason = trace != nullptr ? trace->out().reason : std::string();
     if (MoveVerdict other = before;
-        !changed || !PathIsClear(world, move, *changed, grounded_start, ground.walkable, other))
+        !changed || !PathIsClear(world, move, *changed, grounded_start, ground.walkable, other)) {
+      if (trace != nullptr) trace->Reason(reason);
       return;
+    }
     v = before;
+    if (trace != nullptr) trace->Reason("");
   }
 
   // The arc when airborne at either end.
@@ -396,9 +461,22 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
       if (on_slope.ok()) s = slide, fit = on_slope;
     }
   }
+  if (trace != nullptr) {
+    // The heights the arc allows at `to` (FitArc's bounds on dz).
+    const double t = s.air_time + elapsed;
+    trace->out().lowest_z = s.z0 + ArcOf(model, s).Height(s.v_lo, t) - tolerance;
+    trace->out().highest_z = s.z0 + ArcOf(model, s).Height(s.v_hi, t) + tolerance + landing;
+  }
   if (!fit.ok()) {
     const bool steep = ground.probe.hit && !ground.walkable && ground.probe.normal.z > 0.0;
     v.code = above ? (steep ? MoveCode::kTooSteep : MoveCode::kFlying) : MoveCode::kTooFastVertical;
+    if (trace != nullptr) {
+      trace->Reason("airborne " + Num(s.air_time + elapsed) + " s since take-off at z " + Num(s.z0) + ": z " +
+                    Num(to.z) +
+                    (above ? " above the highest arc " + Num(trace->out().highest_z)
+                           : " below the lowest arc " + Num(trace->out().lowest_z)) +
+                    (above && steep ? " on a surface too steep to stand on" : ""));
+    }
     // Where the arc allows: `to` at the nearest height of the arc (not
     // swept); the body's arc goes on from there.
     const double speed = above ? s.v_hi : s.v_lo;

@@ -6,6 +6,7 @@
 
 #include "collide/world.h"
 #include "world/move_states.h"
+#include "world/move_trace.h"
 #include "world/scene.h"
 
 namespace collide::internal {
@@ -16,6 +17,7 @@ struct ModelMove {
   const BodyState* body = nullptr;
   Vec3 from;
   CategoryMask mask = 0;
+  MoveTrace* trace = nullptr;  // when explaining.
 };
 // Fills `v` (speed set) from the rules of movement.h; `state` is the body's
 // (nothing: unknown, found from the ground at `from`) and is updated.

@@ -105,7 +105,7 @@ bool SweptBoxesAreClear(const StaticSet& statics, std::span<const Shape> shapes,
 }
 
 PathSweep SweepPath(const Scene& scene, std::span<const Shape> shapes, const Vec3& from, const Vec3& delta,
-                    CategoryMask mask, double skin, int slides) {
+                    CategoryMask mask, double skin, int slides, MoveTrace* trace, std::string_view purpose) {
   PathSweep out;
   QueryFilter filter;
   filter.mask = mask;
@@ -117,6 +117,10 @@ PathSweep SweepPath(const Scene& scene, std::span<const Shape> shapes, const Vec
     for (const Shape& s : shapes) moved.push_back(TranslateShape(s, position - from, nullptr));
     const FirstHit contact = FirstContact(scene, moved, remaining, filter, skin);
     const SceneCast& c = contact.cast;
+    if (trace != nullptr) {
+      const int leg = trace->Sweep(position, position + remaining, k == 0 ? purpose : "slide");
+      if (c.sweep.hit) trace->Contact(leg, c.sweep.t, c.sweep.normal, c.target);
+    }
     if (!c.sweep.hit) {
       position += remaining;
       remaining = {};

@@ -5,9 +5,11 @@
 #define COLLIDE_CORE_SRC_WORLD_MOVE_SWEEP_H_
 
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "collide/world.h"
+#include "world/move_trace.h"
 #include "world/scene.h"
 
 namespace collide::internal {
@@ -40,8 +42,11 @@ struct PathSweep {
   Vec3 allowed;
   Vec3 slid;
 };
+// With a trace, each leg is recorded as a sweep (the first as `purpose`, the
+// others as "slide") with the contact that ended it.
 PathSweep SweepPath(const Scene& scene, std::span<const Shape> shapes, const Vec3& from, const Vec3& delta,
-                    CategoryMask mask, double skin, int slides);
+                    CategoryMask mask, double skin, int slides, MoveTrace* trace = nullptr,
+                    std::string_view purpose = "straight");
 
 // The body's moving shapes at `position` with its latest orientation: `shape`
 // (body frame) when given, else its movement shape, else all its parts.

@@ -48,6 +48,11 @@ struct Scene {
   void PlaceParts(std::size_t i, std::vector<PlacedPart>& out) const;
 };
 
+// Body i of the scene as posed at its time (World::Bodies' answer).
+collide::PosedBody PoseBody(const Scene& scene, std::size_t i);
+// Body `id` at `at` (after clamping), or nothing when it does not exist then.
+std::optional<collide::PosedBody> PoseBodyAt(const World& world, std::int64_t id, std::optional<Time> at);
+
 // A Time is usable when its fraction is in [0, 1).
 bool ValidateTime(const std::optional<Time>& at, std::vector<Violation>& out);
 

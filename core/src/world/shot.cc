@@ -6,11 +6,12 @@
 // ray does not meet at all is MISSED; otherwise the first hit decides.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "collide/query.h"
-#include "shapes/shape_bounds.h"
 #include "world/scene_query.h"
+#include "world/shot_explain.h"
 
 namespace collide {
 namespace {
@@ -23,16 +24,6 @@ double TicksBeforeLatest(std::int64_t latest, const Time& at) {
 // a - b in ticks (ticks are bounded so that the difference is an int64).
 double TicksBetween(const Time& a, const Time& b) {
   return static_cast<double>(a.tick - b.tick) + (a.fraction - b.fraction);
-}
-
-// Distance from the shot's segment to the claimed part: the segment runs from
-// the origin far enough to pass the part (or to max_range).
-double ClaimMissDistance(const ShotRequest& shot, const Shape& part) {
-  const Aabb b = internal::BoundsOf(part);
-  const Vec3 unit = NormalizedOr(shot.direction, Vec3{1, 0, 0});
-  const double reach = Length((b.min + b.max) * 0.5 - shot.origin) + Length(b.max - b.min) + 1.0;
-  const double length = std::min(shot.max_range, reach);
-  return Distance(Segment{shot.origin, shot.origin + unit * length}, part).distance;
 }
 
 // ValidateTime's problems of a time named `name` ("command_at.fraction").
@@ -199,7 +190,7 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
     scene.Posed(target, posed);
     const Pose local = Compose(posed.pose, (*posed.locals)[part]);
     v.claim_miss_distance =
-        ClaimMissDistance(shot, PlaceShape(scene.body(target).parts->shapes[part], local));
+        internal::ClaimMissDistance(shot, PlaceShape(scene.body(target).parts->shapes[part], local));
   }
   return v;
 }
@@ -209,7 +200,11 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
 std::vector<ShotVerdict> World::ValidateShots(std::span<const ShotRequest> shots) const {
   std::vector<ShotVerdict> out;
   out.reserve(shots.size());
-  for (const ShotRequest& shot : shots) out.push_back(Judge(*this, shot));
+  for (const ShotRequest& shot : shots) {
+    ShotVerdict& v = out.emplace_back(Judge(*this, shot));
+    if (shot.explain && v.code != ShotCode::kInvalid)
+      v.explanation = std::make_shared<const ShotExplanation>(internal::ExplainShot(*this, shot, v));
+  }
   return out;
 }
 

@@ -39,6 +39,14 @@ async function usage(): Promise<void> {
   const v: string = version;
   console.log(v);
   const moves: MoveVerdict[] = await world.validateMoves([{bodyId: 7, to: [1, 0, 0], elapsed: 0.05, slide: true}]);
+  // Explanations and posed bodies (world.d.ts).
+  const explained = await world.validateMoves([{bodyId: 7, to: [1, 0, 0], elapsed: 0.05}], {explain: true});
+  const why: string | undefined = explained[0].explanation?.reason;
+  const sweeps = explained[0].explanation?.sweeps.map((s) => s.purpose);
+  const shotWhy = (await world.validateShots([{shooterId: 7}], {explain: true}))[0].explanation;
+  const head = shotWhy?.claimedRewound?.parts[0].shape?.sphere?.center;
+  const posed = await world.getBodies({at: {tick: 3, fraction: 0.5}, bodyIds: [7, 8n]});
+  console.log(why, sweeps, head, posed.missing.length, posed.bodies[0].eye[2], posed.time?.clamped);
   console.log(d, oldestTick, dist, verdicts[0].code === 'SHOT_CODE_CONFIRMED', same.length, moves[0].slidPosition[2]);
   console.log((await world.info()).latestTick, (await client.listWorlds()).length, world.recreations);
   const stream = world.tick({budgetMs: 50});

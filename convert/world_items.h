@@ -1,15 +1,16 @@
 // The items of a world request, as admission (--max_items_in_flight) and
 // --max_items_per_request count them: queries, rays, shots, moves; a frame's
 // body updates; a Tick message's parts added up.
-#ifndef COLLIDE_SERVER_WORLD_ITEMS_H_
-#define COLLIDE_SERVER_WORLD_ITEMS_H_
+#ifndef COLLIDE_CONVERT_WORLD_ITEMS_H_
+#define COLLIDE_CONVERT_WORLD_ITEMS_H_
 
+#include <algorithm>
 #include <cstddef>
 
 #include "collide/v1/world.pb.h"
 #include "convert/packed.h"
 
-namespace collide::server {
+namespace collide::convert {
 
 inline std::size_t RequestItems(const v1::GetWorldRequest&) { return 0; }
 inline std::size_t RequestItems(const v1::Frame& f) { return static_cast<std::size_t>(f.bodies_size()); }
@@ -19,7 +20,7 @@ inline std::size_t RequestItems(const v1::QueryWorldRequest& r) {
          static_cast<std::size_t>(r.overlaps_size());
 }
 inline std::size_t RequestItems(const v1::CastWorldRaysPackedRequest& r) {
-  return static_cast<std::size_t>(r.rays_size()) / convert::kPackedRayStride;
+  return static_cast<std::size_t>(r.rays_size()) / kPackedRayStride;
 }
 inline std::size_t RequestItems(const v1::ValidateShotsRequest& r) {
   return static_cast<std::size_t>(r.shots_size());
@@ -30,11 +31,17 @@ inline std::size_t RequestItems(const v1::ValidateShotsPackedRequest& r) {
 inline std::size_t RequestItems(const v1::ValidateMovesRequest& r) {
   return static_cast<std::size_t>(r.moves_size());
 }
+// The ids asked for (every body when none: one item, as a frame's bodies are
+// bounded by the world's limits anyway).
+inline std::size_t RequestItems(const v1::GetBodiesRequest& r) {
+  return std::max<std::size_t>(1, static_cast<std::size_t>(r.body_ids_size()));
+}
 inline std::size_t RequestItems(const v1::TickRequest& r) {
   return RequestItems(r.frame()) + RequestItems(r.query()) + RequestItems(r.rays_packed()) +
-         RequestItems(r.shots()) + RequestItems(r.shots_packed()) + RequestItems(r.moves());
+         RequestItems(r.shots()) + RequestItems(r.shots_packed()) + RequestItems(r.moves()) +
+         (r.has_bodies() ? RequestItems(r.bodies()) : 0);
 }
 
-}  // namespace collide::server
+}  // namespace collide::convert
 
-#endif  // COLLIDE_SERVER_WORLD_ITEMS_H_
+#endif  // COLLIDE_CONVERT_WORLD_ITEMS_H_
