@@ -7,8 +7,9 @@
 
 #include "convert/shapes.h"
 #include "convert/world_encode.h"
+#include "convert/world_explain.h"
 #include "convert/world_packed.h"
-#include "recording_replay.h"
+#include "record/replay.h"
 
 namespace collide::cli {
 namespace {
@@ -38,20 +39,20 @@ void AddLevel(std::span<const StaticElement> statics, viewer::Level& level) {
 // The body as the world poses it at `at`, or nothing when it does not exist
 // then.
 std::optional<v1::PosedBody> PosedBodyAt(const World& world, std::int64_t id, std::optional<Time> at) {
-  const std::optional<Pose> pose = world.BodyPoseAt(id, at);
-  if (!pose) return std::nullopt;
+  const BodiesResult found = world.Bodies(at, std::span(&id, 1));
+  if (found.bodies.empty()) return std::nullopt;
   v1::PosedBody out;
-  out.set_id(id);
-  convert::ToProto(*pose, out.mutable_pose());
-  for (const auto& [part, shape] : world.BodyPartsAt(id, at)) {
-    v1::PosedPart* p = out.add_parts();
-    p->set_id(part);
-    convert::ToProto(shape, p->mutable_shape());
-  }
+  convert::ToProto(found.bodies.front(), &out);
   return out;
 }
 
-Time ToCore(const v1::WorldTime& t) { return {t.tick(), t.fraction()}; }
+// The recorded call with every verdict explained.
+v1::TickRequest Explained(v1::TickRequest request) {
+  if (request.has_shots()) request.mutable_shots()->set_explain(true);
+  if (request.has_shots_packed()) request.mutable_shots_packed()->set_explain(true);
+  if (request.has_moves()) request.mutable_moves()->set_explain(true);
+  return request;
+}
 
 v1::Vec3 RayEnd(const v1::Shot& shot, const v1::ShotVerdict& verdict) {
   if (verdict.has_first_hit()) return verdict.first_hit().point();
@@ -65,76 +66,89 @@ v1::Vec3 RayEnd(const v1::Shot& shot, const v1::ShotVerdict& verdict) {
   return out;
 }
 
-void AddShot(const World& world, int call, int item, const v1::Shot& shot, const v1::ShotVerdict& verdict,
-             viewer::Scene& scene) {
+// The recorded verdict, with the replay's explanation when it has none.
+template <typename Entry, typename Verdict>
+void SetVerdict(const Verdict& recorded, const Verdict* replayed, Entry& entry) {
+  *entry.mutable_verdict() = recorded;
+  if (replayed == nullptr) return;
+  entry.set_replay_differs(replayed->code() != recorded.code());
+  if (!recorded.has_explanation() && replayed->has_explanation()) {
+    *entry.mutable_verdict()->mutable_explanation() = replayed->explanation();
+    entry.set_explanation_replayed(true);
+  }
+}
+
+template <typename List>
+auto* At(const List& list, int i) {
+  return i < list.size() ? &list[i] : nullptr;
+}
+
+void AddShot(const World& world, int call, int item, const v1::Shot& shot, const v1::ShotVerdict& recorded,
+             const v1::ShotVerdict* replayed, viewer::Scene& scene) {
   viewer::SceneShot& s = *scene.add_shots();
   s.set_call(call);
   s.set_item(item);
   s.set_latest_tick(world.latest_tick().value_or(0));
   *s.mutable_shot() = shot;
-  *s.mutable_verdict() = verdict;
-  *s.mutable_ray_end() = RayEnd(shot, verdict);
+  SetVerdict(recorded, replayed, s);
+  *s.mutable_ray_end() = RayEnd(shot, recorded);
+  // Posed by the replayed world only when the explanation lacks them.
   if (!shot.has_claimed()) return;
-  const v1::ShotExplanation& explained = verdict.explanation();
+  const v1::ShotExplanation& explained = s.verdict().explanation();
   const std::int64_t claimed = shot.claimed().body_id();
-  if (explained.has_claimed_rewound()) {
-    *s.mutable_claimed_rewound() = explained.claimed_rewound();
-  } else if (verdict.has_time()) {
-    if (auto body = PosedBodyAt(world, claimed, ToCore(verdict.time().at())))
-      *s.mutable_claimed_rewound() = *body;
+  if (!explained.has_claimed_rewound() && recorded.has_time()) {
+    const Time used{recorded.time().at().tick(), recorded.time().at().fraction()};
+    if (auto body = PosedBodyAt(world, claimed, used)) *s.mutable_claimed_rewound() = *body;
   }
-  if (explained.has_claimed_latest()) {
-    *s.mutable_claimed_latest() = explained.claimed_latest();
-  } else if (auto body = PosedBodyAt(world, claimed, std::nullopt)) {
-    *s.mutable_claimed_latest() = *body;
+  if (!explained.has_claimed_latest()) {
+    if (auto body = PosedBodyAt(world, claimed, std::nullopt)) *s.mutable_claimed_latest() = *body;
   }
 }
 
-void AddShots(const World& world, int call, const v1::RecordedCall& recorded, viewer::Scene& scene) {
+void AddShots(const World& world, int call, const v1::RecordedCall& recorded,
+              const v1::TickResponse& replayed, viewer::Scene& scene) {
   const v1::TickRequest& request = recorded.request();
-  const v1::TickResponse& response = recorded.response();
   const auto& shots = request.shots().shots();
-  const auto& verdicts = response.shots().verdicts();
-  for (int i = 0; i < std::min(shots.size(), verdicts.size()); ++i)
-    AddShot(world, call, i, shots[i], verdicts[i], scene);
-  if (response.shots_packed().verdicts().empty()) return;
+  const auto& verdicts = recorded.response().shots().verdicts();
+  for (int i = 0; i < std::min(shots.size(), verdicts.size()); ++i) {
+    AddShot(world, call, i, shots[i], verdicts[i], At(replayed.shots().verdicts(), i), scene);
+  }
+  const auto& packed_verdicts = recorded.response().shots_packed().verdicts();
+  if (packed_verdicts.empty()) return;
   convert::ViolationList violations;
   std::vector<ShotRequest> packed;
   // A packed batch that does not decode has INVALID verdicts: nothing to draw.
   if (!convert::DecodePacked(request.shots_packed(), packed, violations)) return;
-  const auto& packed_verdicts = response.shots_packed().verdicts();
   for (int i = 0; i < std::min(static_cast<int>(packed.size()), packed_verdicts.size()); ++i) {
     v1::Shot shot;
     convert::ToProto(packed[i], &shot);
-    AddShot(world, call, i, shot, packed_verdicts[i], scene);
+    AddShot(world, call, i, shot, packed_verdicts[i], At(replayed.shots_packed().verdicts(), i), scene);
   }
 }
 
-void AddMoves(const RecordingReplay& replay, int call, const v1::RecordedCall& recorded,
-              viewer::Scene& scene) {
-  const World& world = replay.world();
+void AddMoves(const World& world, std::optional<std::int64_t> previous_tick, int call,
+              const v1::RecordedCall& recorded, const v1::TickResponse& replayed, viewer::Scene& scene) {
   const auto& moves = recorded.request().moves().moves();
   const auto& verdicts = recorded.response().moves().verdicts();
   for (int i = 0; i < std::min(moves.size(), verdicts.size()); ++i) {
     const v1::Move& move = moves[i];
-    const v1::MoveVerdict& verdict = verdicts[i];
     viewer::SceneMove& m = *scene.add_moves();
     m.set_call(call);
     m.set_item(i);
     m.set_latest_tick(world.latest_tick().value_or(0));
     *m.mutable_move() = move;
-    *m.mutable_verdict() = verdict;
-    const v1::MoveExplanation& explained = verdict.explanation();
+    SetVerdict(verdicts[i], At(replayed.moves().verdicts(), i), m);
+    const v1::MoveExplanation& explained = m.verdict().explanation();
     if (move.has_from()) {
       *m.mutable_from() = move.from();
     } else if (explained.has_from()) {
       *m.mutable_from() = explained.from();
     } else {
       // As the judge resolves it: the frame before the latest, else the latest.
-      std::optional<Pose> pose;
-      if (replay.previous_tick()) pose = world.BodyPoseAt(move.body_id(), Time{*replay.previous_tick(), 0});
-      if (!pose) pose = world.BodyPoseAt(move.body_id(), std::nullopt);
-      if (pose) convert::ToProto(pose->position, m.mutable_from());
+      std::optional<v1::PosedBody> body;
+      if (previous_tick) body = PosedBodyAt(world, move.body_id(), Time{*previous_tick, 0});
+      if (!body) body = PosedBodyAt(world, move.body_id(), std::nullopt);
+      if (body) *m.mutable_from() = body->pose().position();
     }
     if (!explained.sweeps().empty()) {
       *m.mutable_sweeps() = explained.sweeps();
@@ -149,9 +163,11 @@ void AddMoves(const RecordingReplay& replay, int call, const v1::RecordedCall& r
 
 }  // namespace
 
-absl::StatusOr<viewer::Scene> BuildScene(const Recording& recording, const std::string& maps_dir) {
-  absl::StatusOr<RecordingReplay> replay = RecordingReplay::Create(recording.header, maps_dir);
-  if (!replay.ok()) return replay.status();
+absl::StatusOr<viewer::Scene> BuildScene(const record::Recording& recording, const std::string& maps_dir) {
+  absl::StatusOr<std::unique_ptr<record::Replayer>> replayer =
+      record::Replayer::Create(recording.header, maps_dir);
+  if (!replayer.ok()) return replayer.status();
+  const World& world = (*replayer)->world();
   viewer::Scene scene;
   scene.set_format("collide.viewer.scene");
   scene.set_version(1);
@@ -159,28 +175,26 @@ absl::StatusOr<viewer::Scene> BuildScene(const Recording& recording, const std::
   scene.set_writer(recording.header.writer());
   scene.set_calls(static_cast<int>(recording.calls.size()));
   scene.set_stopped(recording.stopped);
-  AddLevel(replay->world().statics(), *scene.mutable_level());
+  AddLevel(world.statics(), *scene.mutable_level());
   for (int call = 0; call < static_cast<int>(recording.calls.size()); ++call) {
     const v1::RecordedCall& recorded = recording.calls[call];
-    absl::StatusOr<bool> applied = replay->Run(recorded);
-    if (!applied.ok()) return applied.status();
-    const World& world = replay->world();
-    if (*applied) {
+    const std::optional<std::int64_t> previous_tick = world.latest_tick();
+    const v1::TickResponse replayed = (*replayer)->Run(Explained(recorded.request()));
+    if (replayed.has_frame()) {
       viewer::TickBodies& tick = *scene.add_ticks();
       tick.set_tick(*world.latest_tick());
       tick.set_call(call);
-      for (std::int64_t id : replay->bodies()) {
-        if (auto body = PosedBodyAt(world, id, std::nullopt)) *tick.add_bodies() = *body;
-      }
+      for (const PosedBody& body : world.Bodies(std::nullopt, {}).bodies)
+        convert::ToProto(body, tick.add_bodies());
     }
-    AddShots(world, call, recorded, scene);
-    AddMoves(*replay, call, recorded, scene);
+    AddShots(world, call, recorded, replayed, scene);
+    AddMoves(world, replayed.has_frame() ? previous_tick : std::nullopt, call, recorded, replayed, scene);
   }
   return scene;
 }
 
 absl::StatusOr<viewer::Scene> ReadScene(const std::string& path, const std::string& maps_dir) {
-  absl::StatusOr<Recording> recording = ReadRecording(path);
+  absl::StatusOr<record::Recording> recording = record::ReadRecording(path);
   if (!recording.ok()) return recording.status();
   return BuildScene(*recording, maps_dir);
 }

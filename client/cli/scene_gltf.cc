@@ -165,10 +165,14 @@ std::string ShotGltf(const viewer::Scene& scene, const viewer::SceneShot& shot) 
     gltf.Add("shooter", BodyTriangles(*shooter), kBody);
   }
   const bool confirmed = shot.verdict().code() == v1::SHOT_CODE_CONFIRMED;
-  if (shot.has_claimed_rewound()) {
-    gltf.Add("claimed_rewound", BodyTriangles(shot.claimed_rewound()), confirmed ? kAccepted : kRefused);
-  }
-  if (shot.has_claimed_latest()) gltf.Add("claimed_latest", BodyTriangles(shot.claimed_latest()), kLatest);
+  const v1::PosedBody* rewound = explained.has_claimed_rewound() ? &explained.claimed_rewound()
+                                 : shot.has_claimed_rewound()    ? &shot.claimed_rewound()
+                                                                 : nullptr;
+  const v1::PosedBody* latest = explained.has_claimed_latest() ? &explained.claimed_latest()
+                                : shot.has_claimed_latest()    ? &shot.claimed_latest()
+                                                               : nullptr;
+  if (rewound != nullptr) gltf.Add("claimed_rewound", BodyTriangles(*rewound), confirmed ? kAccepted : kRefused);
+  if (latest != nullptr) gltf.Add("claimed_latest", BodyTriangles(*latest), kLatest);
   gltf.Add("ray", Lines({{Core(shot.shot().origin()), Core(shot.ray_end())}}),
            confirmed ? kAccepted : kRefused, kLines);
   return gltf.Finish();

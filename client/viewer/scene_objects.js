@@ -71,8 +71,9 @@ export function bodyObject(body, material) {
   return group;
 }
 
-export function levelObject(level) {
-  const material = new THREE.MeshLambertMaterial({color: 0x8a8f94, side: THREE.DoubleSide});
+// The static elements, cut by `clippingPlanes`.
+export function levelObject(level, clippingPlanes) {
+  const material = new THREE.MeshLambertMaterial({color: 0x8a8f94, side: THREE.DoubleSide, clippingPlanes});
   const group = new THREE.Group();
   if (level.positions?.length) {
     const g = new THREE.BufferGeometry();

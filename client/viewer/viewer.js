@@ -39,7 +39,21 @@ world.add(new THREE.HemisphereLight(0xffffff, 0x444444, 2));
 const sun = new THREE.DirectionalLight(0xffffff, 1.5);
 sun.position.set(1, -2, 3);
 world.add(sun);
-const level = levelObject(scene.level ?? {});
+// The level is cut above the bodies (a roof hides them from above) unless
+// the "roof" box is ticked: at the first frame's highest part plus the
+// tallest body's height.
+const cut = new THREE.Plane(new THREE.Vector3(0, 0, -1), Infinity);
+{
+  let top = -Infinity, tallest = 0;
+  for (const body of ticks[0]?.bodies ?? []) {
+    const box = new THREE.Box3().setFromObject(bodyObject(body, null));
+    top = Math.max(top, box.max.z);
+    tallest = Math.max(tallest, box.max.z - box.min.z);
+  }
+  if (top > -Infinity) cut.constant = top + tallest;
+}
+renderer.localClippingEnabled = true;
+const level = levelObject(scene.level ?? {}, [cut]);
 world.add(level);
 const dynamic = new THREE.Group();
 world.add(dynamic);
@@ -50,6 +64,7 @@ const controls = new OrbitControls(camera, renderer.domElement);
 {
   // Frame the level and the first tick's bodies, seen from the south-west, above.
   const bounds = new THREE.Box3().setFromObject(level);
+  bounds.max.z = Math.min(bounds.max.z, cut.constant);
   if (ticks.length) bounds.expandByObject(bodyObject({parts: ticks[0].bodies?.flatMap((b) => b.parts ?? [])}));
   const centre = bounds.isEmpty() ? new THREE.Vector3() : bounds.getCenter(new THREE.Vector3());
   const radius = bounds.isEmpty() ? 10 : bounds.getSize(new THREE.Vector3()).length() / 2;
@@ -87,8 +102,10 @@ function drawVerdict(verdict, isSelected, bodies) {
   if (verdict.kind === 'shot') {
     dynamic.add(lineObject([vec(e.shot?.origin), vec(e.rayEnd)], colour));
     if (!isSelected) return;
-    if (e.claimedRewound) dynamic.add(bodyObject(e.claimedRewound, material(colour)));
-    if (e.claimedLatest) dynamic.add(bodyObject(e.claimedLatest, material(kLatestColour, 0.45)));
+    const explained = e.verdict?.explanation ?? {};
+    const rewound = explained.claimedRewound ?? e.claimedRewound, latest = explained.claimedLatest ?? e.claimedLatest;
+    if (rewound) dynamic.add(bodyObject(rewound, material(colour)));
+    if (latest) dynamic.add(bodyObject(latest, material(kLatestColour, 0.45)));
     return;
   }
   // Sweeps run at the body origin, often on the floor: drawn over everything.
@@ -132,6 +149,8 @@ function explain(verdict) {
     lines.push(`rewound to tick ${t.at?.tick ?? 0} + ${t.at?.fraction ?? 0}${t.clamped ? ' (clamped)' : ''}, ` +
                `judged at tick ${e.latestTick}`);
   }
+  if (e.explanationReplayed) lines.push('explanation: the replay\'s (the recording has none)');
+  if (e.replayDiffers) lines.push('the replay judged this call differently: the explanation may not fit');
   lines.push('', JSON.stringify({request: e.shot ?? e.move, verdict: e.verdict}, null, 1));
   return lines.join('\n');
 }
@@ -140,6 +159,7 @@ function select(verdict, item) {
   selected = verdict;
   for (const li of document.querySelectorAll('.verdict')) li.classList.toggle('selected', li === item);
   document.getElementById('explanation').textContent = explain(verdict);
+  item.scrollIntoView({block: 'center'});  // once the panel has its size
   timeline.value = tickIndexOf(verdict);
   show();
 }
@@ -163,6 +183,11 @@ for (const verdict of verdicts) {
 timeline.max = Math.max(ticks.length - 1, 0);
 timeline.value = timeline.max;
 timeline.addEventListener('input', show);
+const roof = document.getElementById('roof');
+roof.addEventListener('change', () => {
+  level.traverse((o) => { if (o.material) o.material.clippingPlanes = roof.checked ? [] : [cut]; });
+  render();
+});
 
 const wanted = new URLSearchParams(location.hash.slice(1));
 const preselect = [...list.children].find((li) => li.dataset.call === wanted.get('call') &&

@@ -71,12 +71,20 @@ TEST(ViewerSceneTest, AShotShowsTheClaimedBodyRewoundAndNow) {
   const viewer::Scene scene = TestScene();
   const viewer::SceneShot& missed = scene.shots(1);
   // Shot at tick 8 where the head is at tick 10: the rewound head is 0.4
-  // behind the latest one, which the ray passes through.
-  ASSERT_TRUE(missed.has_claimed_rewound() && missed.has_claimed_latest());
-  const double rewound_y = Part(missed.claimed_rewound(), 1).shape().sphere().center().y();
-  const double latest_y = Part(missed.claimed_latest(), 1).shape().sphere().center().y();
+  // behind the latest one, which the ray passes through. The explanation
+  // holds both, so the scene does not repeat them.
+  const v1::ShotExplanation& explained = missed.verdict().explanation();
+  ASSERT_TRUE(explained.has_claimed_rewound() && explained.has_claimed_latest());
+  EXPECT_FALSE(missed.has_claimed_rewound() || missed.has_claimed_latest());
+  const double rewound_y = Part(explained.claimed_rewound(), 1).shape().sphere().center().y();
+  const double latest_y = Part(explained.claimed_latest(), 1).shape().sphere().center().y();
   EXPECT_NEAR(rewound_y, -2 + 0.2 * 8, 1e-12);
   EXPECT_NEAR(latest_y, -2 + 0.2 * 10, 1e-12);
+  // The recording has no explanation of its shots: the replay's.
+  EXPECT_TRUE(missed.explanation_replayed());
+  EXPECT_FALSE(missed.replay_differs());
+  EXPECT_TRUE(missed.verdict().explanation().has_ray());
+  EXPECT_EQ(missed.verdict().explanation().nearest_claimed_part(), 1);
   // Nothing was hit: the ray is drawn to its range (unbounded: 100 units).
   EXPECT_FALSE(missed.verdict().has_first_hit());
   const v1::Vec3& o = missed.shot().origin();
@@ -90,7 +98,11 @@ TEST(ViewerSceneTest, AMoveShowsItsSweepAndStop) {
   const viewer::Scene scene = TestScene();
   const viewer::SceneMove& blocked = scene.moves(1);
   EXPECT_EQ(blocked.from().x(), 6);
-  ASSERT_EQ(blocked.sweeps_size(), 1);
+  // Recorded with its explanation: its sweeps are the judge's.
+  EXPECT_FALSE(blocked.explanation_replayed());
+  ASSERT_TRUE(blocked.verdict().has_explanation());
+  ASSERT_EQ(blocked.sweeps_size(), blocked.verdict().explanation().sweeps_size());
+  ASSERT_GE(blocked.sweeps_size(), 1);
   EXPECT_EQ(blocked.sweeps(0).to().x(), -2);
   // Stopped before the wall's face at x = 0.5 (the torso's radius 0.3 away).
   EXPECT_GT(blocked.verdict().allowed_position().x(), 0.5 + 0.3 - 0.05);

@@ -1,10 +1,6 @@
 #include "test_recording.h"
 
-#include <fcntl.h>
-#include <google/protobuf/io/gzip_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <google/protobuf/util/delimited_message_util.h>
-
+#include <memory>
 #include <vector>
 
 #include "convert/shapes.h"
@@ -52,8 +48,8 @@ ShotRequest ShotAt(const Vec3& target, std::int64_t body, std::int64_t seen_tick
 
 }  // namespace
 
-cli::Recording MakeTestRecording() {
-  cli::Recording out;
+record::Recording MakeTestRecording() {
+  record::Recording out;
   v1::RecordingHeader& header = out.header;
   header.set_format("collide.v1.recording");
   header.set_version(1);
@@ -89,7 +85,7 @@ cli::Recording MakeTestRecording() {
       ShotAt(RunnerAt(8) + head, kRunner, 8),      // where the runner's head was at tick 8
       ShotAt(RunnerAt(10) + head, kRunner, 8),     // where it is now: 0.4 off at tick 8
       ShotAt(Vec3{6, 5, 0} + head, kHidden, 10)};  // behind the wall
-  const std::vector<MoveRequest> moves = {
+  std::vector<MoveRequest> moves = {
       {.body = kRunner, .from = RunnerAt(10), .to = RunnerAt(10) + Vec3{1, 0, 0}, .elapsed = 0.5},
       {.body = kHidden, .from = Vec3{6, 5, 0}, .to = {-2, 5, 0}, .elapsed = 1}};
   v1::RecordedCall& call = out.calls.emplace_back();
@@ -101,27 +97,26 @@ cli::Recording MakeTestRecording() {
   for (const ShotRequest& shot : shots) convert::ToProto(shot, request.mutable_shots()->add_shots());
   for (const ShotVerdict& v : world.ValidateShots(shots))
     convert::ToProto(v, response.mutable_shots()->add_verdicts());
-  for (const MoveRequest& move : moves) convert::ToProto(move, request.mutable_moves()->add_moves());
+  // The moves are recorded explained, the shots not (the viewer's replay
+  // explains them).
+  request.mutable_moves()->set_explain(true);
+  for (MoveRequest& move : moves) {
+    move.explain = true;
+    convert::ToProto(move, request.mutable_moves()->add_moves());
+  }
   for (const MoveVerdict& v : world.ValidateMoves(moves))
     convert::ToProto(v, response.mutable_moves()->add_verdicts());
   return out;
 }
 
-absl::Status WriteTestRecording(const cli::Recording& recording, const std::string& path) {
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return absl::InternalError("cannot create " + path);
-  google::protobuf::io::FileOutputStream file(fd);
-  file.SetCloseOnDelete(true);
-  {
-    google::protobuf::io::GzipOutputStream gzip(&file);
-    bool ok = google::protobuf::util::SerializeDelimitedToZeroCopyStream(recording.header, &gzip);
-    for (const v1::RecordedCall& call : recording.calls) {
-      ok = ok && google::protobuf::util::SerializeDelimitedToZeroCopyStream(call, &gzip);
-    }
-    if (!ok || !gzip.Close()) return absl::InternalError("cannot write " + path);
+absl::Status WriteTestRecording(const record::Recording& recording, const std::string& path) {
+  absl::StatusOr<std::unique_ptr<record::RecordingWriter>> writer =
+      record::RecordingWriter::Open(path, recording.header);
+  if (!writer.ok()) return writer.status();
+  for (const v1::RecordedCall& call : recording.calls) {
+    if (absl::Status s = (*writer)->Append(call); !s.ok()) return s;
   }
-  if (!file.Flush()) return absl::InternalError("cannot write " + path);
-  return absl::OkStatus();
+  return (*writer)->Close();
 }
 
 }  // namespace collide::testing
