@@ -171,7 +171,8 @@ std::string ShotGltf(const viewer::Scene& scene, const viewer::SceneShot& shot) 
   const v1::PosedBody* latest = explained.has_claimed_latest() ? &explained.claimed_latest()
                                 : shot.has_claimed_latest()    ? &shot.claimed_latest()
                                                                : nullptr;
-  if (rewound != nullptr) gltf.Add("claimed_rewound", BodyTriangles(*rewound), confirmed ? kAccepted : kRefused);
+  if (rewound != nullptr)
+    gltf.Add("claimed_rewound", BodyTriangles(*rewound), confirmed ? kAccepted : kRefused);
   if (latest != nullptr) gltf.Add("claimed_latest", BodyTriangles(*latest), kLatest);
   gltf.Add("ray", Lines({{Core(shot.shot().origin()), Core(shot.ray_end())}}),
            confirmed ? kAccepted : kRefused, kLines);
