@@ -73,7 +73,8 @@ export function bodyObject(body, material) {
 
 // The static elements, cut by `clippingPlanes`.
 export function levelObject(level, clippingPlanes) {
-  const material = new THREE.MeshLambertMaterial({color: 0x8a8f94, side: THREE.DoubleSide, clippingPlanes});
+  const material =
+      new THREE.MeshLambertMaterial({color: 0x8a8f94, side: THREE.DoubleSide, flatShading: true, clippingPlanes});
   const group = new THREE.Group();
   if (level.positions?.length) {
     const g = new THREE.BufferGeometry();

@@ -43,8 +43,9 @@ world.add(sun);
 // the "roof" box is ticked: at the first frame's highest part plus the
 // tallest body's height.
 const cut = new THREE.Plane(new THREE.Vector3(0, 0, -1), Infinity);
+let tallest = 0;
 {
-  let top = -Infinity, tallest = 0;
+  let top = -Infinity;
   for (const body of ticks[0]?.bodies ?? []) {
     const box = new THREE.Box3().setFromObject(bodyObject(body, null));
     top = Math.max(top, box.max.z);
@@ -73,6 +74,14 @@ const controls = new OrbitControls(camera, renderer.domElement);
   controls.update();
 }
 controls.addEventListener('change', render);
+
+// Looks at `point` from the current direction, ten body heights away.
+function focus(point) {
+  const offset = camera.position.clone().sub(controls.target).setLength(Math.max(10 * tallest, 1));
+  controls.target.copy(point);
+  camera.position.copy(point).add(offset);
+  controls.update();
+}
 
 function render() {
   const width = view.clientWidth, height = view.clientHeight;
@@ -157,10 +166,19 @@ function explain(verdict) {
 
 function select(verdict, item) {
   selected = verdict;
+  // Walls between the camera and the dispute are seen through once a verdict is selected.
+  level.traverse((o) => {
+    if (!o.material) return;
+    Object.assign(o.material, {transparent: true, opacity: 0.35, depthWrite: false});
+  });
   for (const li of document.querySelectorAll('.verdict')) li.classList.toggle('selected', li === item);
   document.getElementById('explanation').textContent = explain(verdict);
   item.scrollIntoView({block: 'center'});  // once the panel has its size
   timeline.value = tickIndexOf(verdict);
+  // The dispute's place: the rewound target, else where the ray ends, or where the move was stopped.
+  const e = verdict.entry;
+  const rewound = e.verdict?.explanation?.claimedRewound ?? e.claimedRewound;
+  focus(vec(verdict.kind === 'move' ? e.verdict?.allowedPosition : rewound ? rewound.pose?.position : e.rayEnd));
   show();
 }
 
