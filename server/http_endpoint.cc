@@ -104,8 +104,10 @@ void HttpEndpoint::Answer(int connection) const {
   const bool found = answer.has_value();
   if (!found) answer = HttpAnswer{"text/plain; charset=utf-8", "not found\n"};
   SendAll(connection, absl::StrCat(found ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 404 Not Found\r\n",
-                                   "Content-Type: ", answer->content_type, "\r\nContent-Length: ",
-                                   answer->body.size(), "\r\nConnection: close\r\n\r\n", answer->body));
+                                   "Content-Type: ", answer->content_type,
+                                   answer->content_encoding.empty() ? "" : "\r\nContent-Encoding: ",
+                                   answer->content_encoding, "\r\nContent-Length: ", answer->body.size(),
+                                   "\r\nConnection: close\r\n\r\n", answer->body));
 }
 
 }  // namespace collide::server

@@ -22,6 +22,8 @@ namespace collide::server {
 struct HttpAnswer {
   std::string content_type;
   std::string body;
+  // "gzip" when `body` is compressed so (browsers inflate it); empty: none.
+  std::string content_encoding = {};
 };
 // nullopt: 404.
 using HttpHandler = std::function<std::optional<HttpAnswer>(std::string_view path)>;

@@ -1,10 +1,13 @@
 // `collide world view FILE [--port N] [--maps_dir DIR]`: serves a match
 // recording's viewer on http://127.0.0.1:N/ until interrupted: the page
 // (client/viewer/, bundled at build time) at / and /viewer.js, the scene
-// (viewer/viewer_scene.proto in its JSON mapping) at /scene.json.
+// (viewer/viewer_scene.proto in its JSON mapping, gzip-compressed: a few
+// seconds of a match are tens of MB of JSON) at /scene.json.
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,6 +17,8 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_format.h"
 #include "commands.h"
+#include "google/protobuf/io/gzip_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/util/json_util.h"
 #include "recording_scene.h"
 #include "server/http_endpoint.h"
@@ -50,6 +55,35 @@ absl::StatusOr<std::string> ReadFile(const std::filesystem::path& path) {
   return bytes.str();
 }
 
+std::string Gzip(const std::string& bytes) {
+  std::string out;
+  google::protobuf::io::StringOutputStream sink(&out);
+  google::protobuf::io::GzipOutputStream gzip(&sink);
+  void* data;
+  int size;
+  for (std::size_t done = 0; done < bytes.size() && gzip.Next(&data, &size);) {
+    const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(size), bytes.size() - done);
+    std::memcpy(data, bytes.data() + done, n);
+    done += n;
+    if (n < static_cast<std::size_t>(size)) gzip.BackUp(size - static_cast<int>(n));
+  }
+  gzip.Close();
+  return out;
+}
+
+struct Page {
+  std::string html;
+  std::string script;
+  std::string scene_gzip;
+};
+
+std::optional<server::HttpAnswer> Serve(const Page& page, std::string_view path) {
+  if (path == "/" || path == "/index.html") return server::HttpAnswer{"text/html; charset=utf-8", page.html};
+  if (path == "/viewer.js") return server::HttpAnswer{"text/javascript; charset=utf-8", page.script};
+  if (path == "/scene.json") return server::HttpAnswer{"application/json", page.scene_gzip, "gzip"};
+  return std::nullopt;
+}
+
 int Fail(const absl::Status& status) {
   std::cerr << "world view: " << status.message() << "\n";
   return 1;
@@ -81,17 +115,9 @@ int RunWorldView(const std::vector<std::string>& args) {
   sigaddset(&stop, SIGINT);
   sigaddset(&stop, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
-  auto endpoint =
-      server::HttpEndpoint::Start("127.0.0.1", absl::GetFlag(FLAGS_port),
-                                  [&](std::string_view path) -> std::optional<server::HttpAnswer> {
-                                    if (path == "/" || path == "/index.html")
-                                      return server::HttpAnswer{"text/html; charset=utf-8", *html};
-                                    if (path == "/viewer.js")
-                                      return server::HttpAnswer{"text/javascript; charset=utf-8", *script};
-                                    if (path == "/scene.json")
-                                      return server::HttpAnswer{"application/json", scene_json};
-                                    return std::nullopt;
-                                  });
+  const Page page{*std::move(html), *std::move(script), Gzip(scene_json)};
+  auto endpoint = server::HttpEndpoint::Start("127.0.0.1", absl::GetFlag(FLAGS_port),
+                                              [&page](std::string_view path) { return Serve(page, path); });
   if (!endpoint.ok()) return Fail(endpoint.status());
   std::cout << absl::StrFormat("world view: %s, %d calls%s: %d frames, %d shots, %d moves\n", args[0],
                                scene->calls(), scene->stopped().empty() ? "" : " (" + scene->stopped() + ")",

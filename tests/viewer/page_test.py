@@ -168,7 +168,8 @@ class ViewerPageTest(unittest.TestCase):
     def test_the_scene_is_served_as_json_and_other_paths_are_not_found(self):
         with urllib.request.urlopen(self.url + 'scene.json', timeout=5) as r:
             self.assertEqual(r.headers['Content-Type'], 'application/json')
-            self.assertIn(b'"format":"collide.viewer.scene"', r.read())
+            self.assertEqual(r.headers['Content-Encoding'], 'gzip')
+            self.assertIn(b'"format":"collide.viewer.scene"', zlib.decompress(r.read(), 31))
         with self.assertRaises(urllib.error.HTTPError) as missing:
             urllib.request.urlopen(self.url + 'nothing', timeout=5)
         self.assertEqual(missing.exception.code, 404)
