@@ -99,8 +99,8 @@ let selected = null;
 
 // A copy of `body` carried by translation so that its origin is at `to`, as
 // moves are judged.
-function bodyAt(body, to, bodyMaterial) {
-  const object = bodyObject(body, bodyMaterial);
+function bodyAt(body, to, drawnWith) {
+  const object = bodyObject(body, drawnWith);
   object.position.subVectors(to, vec(body.pose?.position));
   return object;
 }
