@@ -10,9 +10,10 @@
 // pairs agree on 86-95% of the sweeps; the box, triangle and hull pairs, to
 // which the peer gives margin 0 as in pair_bench, on only 39-65%: Bullet
 // misses real hits, see bench/README.md, "Shape casts"). Time per sweep
-// is 1 / items_per_second (CPU time). Segment and capsule against a triangle
-// also time the GJK ray cast (sweep/<kinds>/gjk, internal::GjkSweep), the
-// path those pairs took before their closed form (issue 16).
+// is 1 / items_per_second (CPU time). Segment, capsule and box against a
+// triangle also time the GJK ray cast (sweep/<kinds>/gjk, internal::GjkSweep):
+// the path segment and capsule take, and box-triangle took before its
+// separating-axis cast (issue 31).
 #include <BulletCollision/NarrowPhaseCollision/btGjkConvexCast.h>
 #include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
 #include <benchmark/benchmark.h>
@@ -156,7 +157,9 @@ int main(int argc, char** argv) {
       if (bullet) std::printf("  bullet agrees on hit %5.1f%%", 100.0 * agree / kSweepCount);
       std::printf("\n");
       benchmark::RegisterBenchmark(("sweep/" + name + "/collide").c_str(), BM_Collide, s);
-      if ((a == ShapeKind::kSegment || a == ShapeKind::kCapsule) && b == ShapeKind::kTriangle) {
+      if ((a == ShapeKind::kSegment || a == ShapeKind::kCapsule || a == ShapeKind::kAabb ||
+           a == ShapeKind::kObb) &&
+          b == ShapeKind::kTriangle) {
         benchmark::RegisterBenchmark(("sweep/" + name + "/gjk").c_str(), BM_Gjk, s);
       }
       if (bullet)

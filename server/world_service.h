@@ -104,7 +104,7 @@ using WorldServiceBase = v1::WorldService::WithCallbackMethod_WatchAudit<
                                 v1::WorldService::WithRawCallbackMethod_ValidateShotsPacked<
                                     v1::WorldService::WithRawCallbackMethod_ValidateMoves<
                                         v1::WorldService::WithRawCallbackMethod_GetBodies<
-                                        v1::WorldService::Service>>>>>>>>>>>>>;
+                                            v1::WorldService::Service>>>>>>>>>>>>>;
 
 class WorldService final : public WorldServiceBase {
  public:

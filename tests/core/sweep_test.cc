@@ -176,6 +176,22 @@ TEST(SweepTest, StartingInContactOrOverlappingReportsTimeZeroAndContact) {
   EXPECT_NEAR(b.depth, 0.25, 1e-12);
 }
 
+// start_contacts_block = false (the world's ground probe) holds on the GJK
+// path too: a box touching a wall triangle beside it, moving down along it,
+// is not stopped by it, while moving into it is.
+TEST(SweepTest, StartContactMovingAwayDoesNotBlockWhenAsked) {
+  internal::SweepOptions probe;
+  probe.start_contacts_block = false;
+  const Triangle wall{{1, -5, -5}, {1, 5, -5}, {1, 0, 5}};
+  const Aabb box{{0, -1, -1}, {1, 1, 1}};
+  EXPECT_FALSE(internal::ShapeCast(box, {0, 0, -2}, wall, probe).hit);
+  EXPECT_FALSE(internal::ShapeCast(box, {-1, 0, -2}, wall, probe).hit);
+  const SweepResult into = internal::ShapeCast(box, {1, 0, -2}, wall, probe);
+  ASSERT_TRUE(into.hit);
+  EXPECT_EQ(into.t, 0.0);
+  EXPECT_TRUE(ShapeCast(box, {0, 0, -2}, wall).hit);
+}
+
 TEST(SweepTest, ZeroTranslationAnswersWhetherTheShapesTouch) {
   EXPECT_FALSE(ShapeCast(Sphere{{0, 0, 0}, 1}, {}, Sphere{{3, 0, 0}, 1}).hit);
   EXPECT_FALSE(ShapeCast(Capsule{{0, 0, 0}, {0, 1, 0}, 0.5}, {}, Aabb{{2, 0, 0}, {3, 1, 1}}).hit);

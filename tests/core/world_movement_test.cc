@@ -62,6 +62,27 @@ TEST(WorldMovement, StairsOf16AreWalkedAndOf24AreTooHigh) {
   EXPECT_LT(blocked.allowed_position.x, 5.0 + 1e-9);  // stopped at the riser (box front at x 20)
 }
 
+// Two steps of 12 along a wall (y <= -45), B beyond A in +x, reached from the
+// floor beside them: a tick that set off towards the wall (onto A) and slid
+// along it (up onto B) climbs 24 where the straight line meets both steps'
+// sides at once. The body's last heading tells the path: towards the wall
+// it is OK, along the wall it is too high.
+TEST(WorldMovement, StairsFromTheSideFollowTheLastHeading) {
+  const std::vector<Shape> level = {kFloor, Box({-100, -100, 0}, {20, -20, 12}),
+                                    Box({20, -100, 0}, {100, -20, 24}),
+                                    Box({-100, -200, 0}, {100, -45, 200})};
+  const Vec3 from{0, 0, 24}, to{30, -30, 48};
+  EXPECT_EQ(Move(Level(level, from), from, to, 0.12).code, MoveCode::kStepTooHigh);
+  const World towards_wall = Level(level, from);
+  ASSERT_EQ(Move(towards_wall, {0, 20, 24}, from, 0.05).code, MoveCode::kOk);
+  const MoveVerdict up = Move(towards_wall, from, to, 0.12);
+  EXPECT_EQ(up.code, MoveCode::kOk) << MoveCodeName(up.code);
+  EXPECT_TRUE(up.grounded);
+  const World along_wall = Level(level, from);
+  ASSERT_EQ(Move(along_wall, {-20, 0, 24}, from, 0.05).code, MoveCode::kOk);
+  EXPECT_EQ(Move(along_wall, from, to, 0.12).code, MoveCode::kStepTooHigh);
+}
+
 // A plane through the origin rising along +x at `degrees`, as two triangles.
 MeshData Ramp(double degrees) {
   const double k = std::tan(degrees * M_PI / 180.0);
@@ -83,6 +104,29 @@ TEST(WorldMovement, WalkableRampsAreWalkedSteepOnesAreTooSteep) {
   const MoveVerdict climb = Move(steep, {0, 0, OnRamp(60, 0)}, {5, 0, OnRamp(60, 5)});
   EXPECT_EQ(climb.code, MoveCode::kTooSteep) << MoveCodeName(climb.code);
   EXPECT_FALSE(climb.grounded);
+}
+
+// A body running at 290 units/s through the air into a 60-degree ramp (too
+// steep to stand on) ends its tick against it; the game clips its velocity
+// on the ramp, turning horizontal speed into upward speed, so the next tick
+// may rise off the ramp faster than its arc allows: the ramp under `from`
+// restarts the arc as a slide, with up to half the speed it carried. The
+// same rise with no ramp met is flying.
+TEST(WorldMovement, ASteepSurfaceMetAtTheEndOfATickLaunchesTheNext) {
+  constexpr double kTick48 = 0.048;
+  const Vec3 against{-40, 0, OnRamp(60, -40) + 0.03125};
+  const Vec3 run_from{-54, 0, against.z}, off{-44, 0, against.z + 4};
+  const World w = Level({}, run_from, {Ramp(60)});
+  const MoveVerdict hit = Move(w, run_from, against, kTick48);
+  ASSERT_EQ(hit.code, MoveCode::kOk) << MoveCodeName(hit.code);
+  ASSERT_FALSE(hit.grounded);
+  const MoveVerdict launched = Move(w, against, off, kTick48);
+  EXPECT_EQ(launched.code, MoveCode::kOk) << MoveCodeName(launched.code);
+  // Far from the ramp: the same moves, 100 units back.
+  const Vec3 back{-100, 0, 0};
+  const World far = Level({}, run_from + back, {Ramp(60)});
+  ASSERT_EQ(Move(far, run_from + back, against + back, kTick48).code, MoveCode::kOk);
+  EXPECT_EQ(Move(far, against + back, off + back, kTick48).code, MoveCode::kFlying);
 }
 
 TEST(WorldMovement, StepsDownALedgeOntoTheGround) {

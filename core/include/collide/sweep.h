@@ -15,11 +15,11 @@ namespace collide {
 // translation, B) <= kSweepRelativeTolerance * L (and the shapes do not
 // overlap by more than Contact's rounding). Closed forms (a point or sphere
 // against a point, segment, sphere, capsule, box, triangle or halfspace; a
-// segment or capsule against a segment or capsule; either order) are exact
-// to rounding; pairs without a Contact kernel (hulls; triangles against
-// triangles and hulls) and box-, segment- and capsule-triangle (faster so)
-// take a GJK ray cast against the Minkowski difference (van den Bergen
-// 2004), which stops within about 1e-12 * L, and
+// segment or capsule against a segment or capsule; a box against a
+// triangle; either order) are exact to rounding; pairs without a Contact
+// kernel (hulls; triangles against triangles and hulls) and segment- and
+// capsule-triangle (faster so) take a GJK ray cast against the Minkowski
+// difference (van den Bergen 2004), which stops within about 1e-12 * L, and
 // every other pair the conservative advancement on Contact, which stops
 // within this distance of the contact.
 inline constexpr double kSweepRelativeTolerance = 1e-9;

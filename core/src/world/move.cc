@@ -153,12 +153,20 @@ MoveVerdict Judge(const World& world, const MoveRequest& move, internal::MoveSta
         !(it->second.put_back && Length(*it->second.put_back - from) > model->tolerance)) {
       state = it->second;
     }
-    internal::JudgeWithModel(world, move, {model, &model->stances[move.stance], body, from, mask, trace},
-                             state, v);
+    internal::ModelMove m{model, &model->stances[move.stance], body, from, mask, trace, std::nullopt};
+    if (state && state->ended_at == from) m.heading = state->heading;
+    internal::JudgeWithModel(world, move, m, state, v);
     state->stance = move.stance;
     state->tick = latest->tick;
     state->put_back.reset();
+    state->off_ground_at.reset();
     if (v.code != MoveCode::kOk) state->put_back = v.allowed_position;
+    if (v.code == MoveCode::kOk && !v.grounded) state->off_ground_at = move.to, state->off_ground_mask = mask;
+    state->ended_at.reset();
+    if (v.code == MoveCode::kOk) {
+      state->ended_at = move.to;
+      state->heading = Vec3{move.to.x - from.x, move.to.y - from.y, 0.0} / move.elapsed;
+    }
     states.bodies[move.body] = *state;
   }
   if (budget != nullptr && v.code == MoveCode::kOk)

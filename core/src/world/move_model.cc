@@ -33,20 +33,25 @@ constexpr LiftedPath kJump{"jump up", "jump across", "jump down"};
 constexpr LiftedPath kStairs{"stairs up", "stairs across", "stairs down"};
 
 // Whether the step path is clear: up by the rise (and two skins of
-// clearance), across, and down onto `to` (PM_StepSlideMove's up, across and
-// down traces, up only as far as the step needs).
+// clearance), across (by way of `via`, at that height, when given), and down
+// onto `to` (PM_StepSlideMove's up, across and down traces, up only as far
+// as the step needs).
 bool StepPathIsClear(const Scene& scene, const ModelMove& m, const Vec3& to, double skin,
-                     std::vector<Shape>& shapes, const LiftedPath& names) {
+                     std::vector<Shape>& shapes, const LiftedPath& names, const Vec3* via = nullptr) {
   const Vec3 from = m.from;
   const double lift = std::max(to.z - from.z, 0.0) + 2.0 * skin;
-  const Vec3 up{from.x, from.y, from.z + lift};
-  const Vec3 over{to.x, to.y, up.z};
+  Vec3 p{from.x, from.y, from.z + lift};
   PlaceMoving(*m.body, &m.stance->shape, from, shapes);
-  if (SweepPath(scene, shapes, from, up - from, m.mask, skin, 0, m.trace, names.up).blocked) return false;
-  PlaceMoving(*m.body, &m.stance->shape, up, shapes);
-  if (SweepPath(scene, shapes, up, over - up, m.mask, skin, 0, m.trace, names.across).blocked) return false;
-  PlaceMoving(*m.body, &m.stance->shape, over, shapes);
-  return !SweepPath(scene, shapes, over, to - over, m.mask, skin, 0, m.trace, names.down).blocked;
+  if (SweepPath(scene, shapes, from, p - from, m.mask, skin, 0, m.trace, names.up).blocked) return false;
+  for (const Vec3* q : {via, &to}) {
+    if (q == nullptr) continue;
+    const Vec3 next{q->x, q->y, p.z};
+    PlaceMoving(*m.body, &m.stance->shape, p, shapes);
+    if (SweepPath(scene, shapes, p, next - p, m.mask, skin, 0, m.trace, names.across).blocked) return false;
+    p = next;
+  }
+  PlaceMoving(*m.body, &m.stance->shape, p, shapes);
+  return !SweepPath(scene, shapes, p, to - p, m.mask, skin, 0, m.trace, names.down).blocked;
 }
 
 // Whether sliding along what it meets brings the body to `to`: up to three
@@ -133,31 +138,62 @@ Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position,
   return g;
 }
 
-// Whether a grounded body rising more than step_height went up stairs (a
-// tick of several game frames, each stepping up at most step_height): the
-// lifted path (up, across, down) is clear, and the ground under the path,
-// sampled at least twice per step and every unit, rises by at most a
-// step between samples and reaches `to`.
-bool StairsAreClear(const Scene& scene, const ModelMove& m, const Vec3& to, double skin,
-                    std::vector<Shape>& shapes) {
+// A surface too steep to stand on under the body (facing up).
+bool IsSteep(const Ground& g) { return g.probe.hit && !g.walkable && g.probe.normal.z > 0.0; }
+
+// Whether a grounded body rising more than step_height could have gone up
+// stairs by way of `via` (nothing: the straight line): the lifted path (up,
+// across, down) is clear, and the ground under the path, sampled at least
+// twice per step and every unit, rises by at most a step between samples
+// and reaches `to`.
+bool StairsAlong(const Scene& scene, const ModelMove& m, const Vec3& to, const Vec3* via, double skin,
+                 std::vector<Shape>& shapes) {
   const MovementModel& model = *m.model;
-  if (!(model.step_height > 0.0) || !StepPathIsClear(scene, m, to, skin, shapes, kStairs)) return false;
-  const Vec3 from = m.from;
-  const double rise = to.z - from.z, across = std::hypot(to.x - from.x, to.y - from.y);
+  if (!StepPathIsClear(scene, m, to, skin, shapes, kStairs, via)) return false;
+  const Vec3 from = m.from, corner = via != nullptr ? *via : to;
+  const double first = std::hypot(corner.x - from.x, corner.y - from.y);
+  const double rise = to.z - from.z, across = first + std::hypot(to.x - corner.x, to.y - corner.y);
   const double top = to.z + 2.0 * skin, depth = top - from.z + model.step_height;
   const int n = static_cast<int>(
       std::min(64.0, std::max(2.0 * std::ceil(rise / model.step_height), std::ceil(across))));
   double below = from.z;
   for (int i = 1; i <= n; ++i) {
-    const double f = static_cast<double>(i) / n;
-    const Ground g = GroundUnder(scene, m, {from.x + (to.x - from.x) * f, from.y + (to.y - from.y) * f, top},
-                                 depth, shapes, "stairs ground probe");
+    // The point a fraction i / n of the way along from -> corner -> to.
+    const double along = across * i / n;
+    const bool on_first = along <= first && first > 0.0;
+    const Vec3 a = on_first ? from : corner, b = on_first ? corner : to;
+    const double f = on_first ? along / first : (across > first ? (along - first) / (across - first) : 1.0);
+    const Ground g = GroundUnder(scene, m, {a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, top}, depth, shapes,
+                                 "stairs ground probe");
     if (!g.walkable) return false;
     const double ground = top - g.probe.distance;
     if (ground - below > model.step_height + model.tolerance) return false;
     below = ground;
   }
   return below >= to.z - model.tolerance;
+}
+
+// Stairs within a tick of several game frames, each stepping up at most
+// step_height: along the straight line, or by way of a corner on the body's
+// last heading (the game's frames set off along it and turned towards `to`
+// where a side blocked them): a third of the move along it, or where it
+// meets the line through `to` along either axis (sliding along a wall of
+// an axis-aligned map).
+bool StairsAreClear(const Scene& scene, const ModelMove& m, const Vec3& to, double elapsed, double skin,
+                    std::vector<Shape>& shapes) {
+  if (!(m.model->step_height > 0.0)) return false;
+  if (StairsAlong(scene, m, to, nullptr, skin, shapes)) return true;
+  if (!m.heading) return false;
+  const Vec3 from = m.from, h = *m.heading;
+  double times[3] = {elapsed / 3.0, -1.0, -1.0};
+  for (int k = 0; k < 2; ++k)
+    if (h[k] != 0.0) times[k + 1] = (to[k] - from[k]) / h[k];
+  for (const double t : times) {
+    if (!(t > 0.0 && t < elapsed)) continue;
+    const Vec3 via = from + h * t;
+    if (StairsAlong(scene, m, to, &via, skin, shapes)) return true;
+  }
+  return false;
 }
 
 // Whether something static is within `margin` of the body's movement
@@ -254,7 +290,7 @@ bool PathIsClear(const World& world, const MoveRequest& move, const ModelMove& m
   // Higher than a step: a jump (up, across, down; the arc judges the
   // height), or from ground to ground, stairs.
   const bool stairs = grounded_start && ends_grounded;
-  if (too_high && (stairs ? StairsAreClear(scene, m, move.to, skin, scratch)
+  if (too_high && (stairs ? StairsAreClear(scene, m, move.to, move.elapsed, skin, scratch)
                           : StepPathIsClear(scene, m, move.to, skin, scratch, kJump))) {
     return true;
   }
@@ -293,9 +329,19 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   const int last_stance = state ? state->stance : -1;
   // The start: grounded when the body was, or when it stands on ground at
   // `from` (a landing the last move did not see: PM_GroundTrace runs every
-  // frame); unknown bodies are airborne with any speed unless on ground.
+  // frame); unknown bodies are airborne with any speed unless on ground. A
+  // body starting where its last move ended off the ground, in the same
+  // stance, has been probed there.
+  // A steep surface under `from` (the body met it at the end of its last
+  // move: its velocity clipped on it) lets it slide from there.
+  bool steep_at_from = false;
   if (!state || state->airborne) {
-    if (GroundUnder(scene, m, from, probe, shapes, "ground probe at from").walkable) {
+    const bool probed = state && state->off_ground_at == from && state->stance == move.stance &&
+                        state->off_ground_mask == m.mask;
+    const Ground start =
+        probed ? Ground{} : GroundUnder(scene, m, from, probe, shapes, "ground probe at from");
+    steep_at_from = probed ? state->steep_at_end : IsSteep(start);
+    if (start.walkable) {
       const double carry = state ? state->carry : 0.0;
       state = MoveState{};
       state->carry = carry;
@@ -343,13 +389,16 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
     }
     return;
   }
-  // Kept with the body's state when the move is OK, whichever way it ends.
+  // Kept with the body's state, whichever way the move ends: the total
+  // ahead when it is OK, and whether the probe at `to` met a steep surface.
   struct KeepAhead {
     std::optional<MoveState>& state;
     const MoveVerdict& v;
     double ahead;
+    bool steep_at_end = false;
     ~KeepAhead() {
       if (v.code == MoveCode::kOk) state->ahead = ahead;
+      state->steep_at_end = steep_at_end;
     }
   } keep_ahead{state, v, ahead};
   const double slope = across * SlopeRise(model);
@@ -374,6 +423,7 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   }
 
   const Ground ground = GroundUnder(scene, m, to, probe, shapes, "ground probe at to");
+  keep_ahead.steep_at_end = IsSteep(ground);
   // The start pose and the path: straight, up a step, or sliding; with
   // either shape when the stance changed (the first shape's failure is the
   // verdict's, and its reason).
@@ -453,9 +503,10 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
     // it slides (its velocity clipped on the plane of normal (s, c) gains up
     // to c s <= 1/2 of its horizontal speed upwards); from `from` it falls
     // no slower than along the steepest unwalkable slope, once per slide.
-    if (!s.sliding && ground.probe.hit && !ground.walkable && ground.probe.normal.z > 0.0) {
+    if (!s.sliding && (IsSteep(ground) || steep_at_from)) {
       const double v_now = std::max(s.v_hi - ArcOf(model, s).gravity * s.air_time, -model.max_fall_speed);
-      MoveState slide{true, 0.0, from.z, -model.max_fall_speed, v_now + 0.5 * across / elapsed};
+      const double speed = std::max(across / elapsed, state->carry);
+      MoveState slide{true, 0.0, from.z, -model.max_fall_speed, v_now + 0.5 * speed};
       slide.sliding = true;
       const Fit on_slope = FitArc(ArcOf(model, slide), slide, elapsed, to.z, tolerance, landing);
       if (on_slope.ok()) s = slide, fit = on_slope;
@@ -468,7 +519,7 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
     trace->out().highest_z = s.z0 + ArcOf(model, s).Height(s.v_hi, t) + tolerance + landing;
   }
   if (!fit.ok()) {
-    const bool steep = ground.probe.hit && !ground.walkable && ground.probe.normal.z > 0.0;
+    const bool steep = IsSteep(ground);
     v.code = above ? (steep ? MoveCode::kTooSteep : MoveCode::kFlying) : MoveCode::kTooFastVertical;
     if (trace != nullptr) {
       trace->Reason("airborne " + Num(s.air_time + elapsed) + " s since take-off at z " + Num(s.z0) + ": z " +

@@ -18,6 +18,9 @@ struct ModelMove {
   Vec3 from;
   CategoryMask mask = 0;
   MoveTrace* trace = nullptr;  // when explaining.
+  // The horizontal velocity of the body's last move when it was OK and
+  // ended where this one starts (nothing otherwise).
+  std::optional<Vec3> heading;
 };
 // Fills `v` (speed set) from the rules of movement.h; `state` is the body's
 // (nothing: unknown, found from the ground at `from`) and is updated.

@@ -32,6 +32,15 @@ struct MoveState {
   int stance = -1;               // of the body's last move (-1: none)
   std::int64_t tick = 0;         // the latest frame's when that move was judged
   std::optional<Vec3> put_back;  // where a rejected last move said the body belongs
+  // The `to` of an OK last move that ended off walkable ground, and the mask
+  // it was probed with (with `stance`): a move starting there needs no probe
+  // for a landing at its start (the statics never change).
+  std::optional<Vec3> off_ground_at;
+  CategoryMask off_ground_mask = 0;
+  bool steep_at_end = false;  // and its probe there met a surface too steep to stand on
+  // The `to` of the last move when it was OK, and its horizontal velocity.
+  std::optional<Vec3> ended_at;
+  Vec3 heading;
 };
 
 class MoveStates {

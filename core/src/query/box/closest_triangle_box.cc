@@ -161,30 +161,26 @@ PairResult DistanceTriangleBoxFrame(const TriangleBox& f) {
   return {QueryStatus::kOk, true, 0.0, p, p, {}};
 }
 
-PairResult ContactTriangleBoxFrame(const TriangleBox& f) {
-  const TriangleBoxOverlap o = LeastOverlapTriangleBox(f);
-  if (o.separated) return ApartResult(ClosestTriangleBox(f, /*known_apart=*/true));
-  const double distance = o.depth > 0.0 ? -o.depth : 0.0;
-  const Vec3 shift = o.normal * o.depth;
-  const auto result = [&](const Vec3& on_triangle, const Vec3& on_box) {
-    return PairResult{QueryStatus::kOk, true, distance, on_triangle, on_box, o.normal};
+TriangleBoxClosest TouchingWitnesses(const TriangleBox& f, int axis, const Vec3& normal, const Vec3& shift) {
+  const auto result = [](const Vec3& on_triangle, const Vec3& on_box) {
+    return TriangleBoxClosest{0.0, on_triangle, on_box};
   };
   // The witnesses of a face axis, read off the support features when the
   // Minkowski argument's face-vertex pair is there (each check exact):
   // a box face against the triangle's deepest vertex over it, or the
   // triangle's face against the box's deepest vertex under it.
-  if (o.axis < 3) {
-    const int k = o.axis;
-    const double s = o.normal[k];
+  if (axis < 3) {
+    const int k = axis;
+    const double s = normal[k];
     int m = 0;
     for (int j = 1; j < 3; ++j) m = s * f.v[j][k] > s * f.v[m][k] ? j : m;
     const Vec3& p = f.v[m];
     bool over = true;
     for (int j = 0; j < 3; ++j) over &= j == k || (p[j] >= f.lo[j] && p[j] <= f.hi[j]);
     if (over) return result(p, WithCoordinate(p, k, s > 0.0 ? f.lo[k] : f.hi[k]));
-  } else if (o.axis == 3) {
-    const Vec3 q{o.normal.x > 0.0 ? f.lo.x : f.hi.x, o.normal.y > 0.0 ? f.lo.y : f.hi.y,
-                 o.normal.z > 0.0 ? f.lo.z : f.hi.z};
+  } else if (axis == 3) {
+    const Vec3 q{normal.x > 0.0 ? f.lo.x : f.hi.x, normal.y > 0.0 ? f.lo.y : f.hi.y,
+                 normal.z > 0.0 ? f.lo.z : f.hi.z};
     const Vec3 p = q + shift;
     // Under the triangle: on the inner side of its three edges (strictly;
     // a sliver, whose plain cross products cancel, takes the search).
@@ -195,27 +191,34 @@ PairResult ContactTriangleBoxFrame(const TriangleBox& f) {
   } else {
     // An edge axis, edge m x box axis i: the triangle's edge m (when the
     // opposite vertex lies below it along the normal) against the box's
-    // edge along a_i deepest against the normal, moved by the depth; their
+    // edge along a_i deepest against the normal, moved by the shift; their
     // lines' closest points, when inside both edges.
-    const int m = (o.axis - 4) / 3, i = (o.axis - 4) % 3;
+    const int m = (axis - 4) / 3, i = (axis - 4) % 3;
     const Vec3 &a = f.v[m], &b = f.v[(m + 1) % 3];
-    Vec3 q0{o.normal.x > 0.0 ? f.lo.x : f.hi.x, o.normal.y > 0.0 ? f.lo.y : f.hi.y,
-            o.normal.z > 0.0 ? f.lo.z : f.hi.z};
+    Vec3 q0{normal.x > 0.0 ? f.lo.x : f.hi.x, normal.y > 0.0 ? f.lo.y : f.hi.y,
+            normal.z > 0.0 ? f.lo.z : f.hi.z};
     Vec3 q1 = q0;
     q0[i] = f.lo[i], q1[i] = f.hi[i];
-    if (Dot(o.normal, f.v[(m + 2) % 3] - a) < 0.0) {
+    if (Dot(normal, f.v[(m + 2) % 3] - a) < 0.0) {
       const SegmentPoints c = ClosestPointsSegments(a, b, q0 + shift, q1 + shift);
       if ((c.s > 0.0) & (c.s < 1.0) & (c.t > 0.0) & (c.t < 1.0)) return result(c.point1, c.point2 - shift);
     }
   }
   // Otherwise (an edge axis, or features that meet off the face): the box
-  // moved by the depth along the normal touches the triangle; a closest pair
-  // of the two (distance 0 to round-off) is a point of the triangle's
-  // support feature along the normal and, moved back, one of the box's
-  // against it.
+  // moved by the shift touches the triangle; a closest pair of the two
+  // (distance 0 to round-off) is a point of the triangle's support feature
+  // along the normal and, moved back, one of the box's against it.
   const TriangleBoxClosest c =
       ClosestTriangleBox({{f.v[0], f.v[1], f.v[2]}, f.lo + shift, f.hi + shift}, false);
   return result(c.on_triangle, c.on_box - shift);
+}
+
+PairResult ContactTriangleBoxFrame(const TriangleBox& f) {
+  const TriangleBoxOverlap o = LeastOverlapTriangleBox(f);
+  if (o.separated) return ApartResult(ClosestTriangleBox(f, /*known_apart=*/true));
+  const double distance = o.depth > 0.0 ? -o.depth : 0.0;
+  const TriangleBoxClosest w = TouchingWitnesses(f, o.axis, o.normal, o.normal * o.depth);
+  return PairResult{QueryStatus::kOk, true, distance, w.on_triangle, w.on_box, o.normal};
 }
 
 }  // namespace collide::internal

@@ -33,6 +33,13 @@ struct TriangleBoxClosest {
 // `known_apart`: the shapes are separated (no edge clip needed).
 TriangleBoxClosest ClosestTriangleBox(const TriangleBox& f, bool known_apart);
 
+// Witnesses of a triangle and a box that touch once the box is moved by
+// `shift`, meeting along `axis` (TriangleBoxOverlap::axis) whose unit
+// `normal` points from the triangle towards the box: read off the support
+// features when they meet there (exact), else a closest pair of the
+// triangle and the moved box. on_box is on the box as given (unmoved).
+TriangleBoxClosest TouchingWitnesses(const TriangleBox& f, int axis, const Vec3& normal, const Vec3& shift);
+
 // The three levels with the triangle as shape A and the box as B, in the
 // box's frame.
 bool IntersectTriangleBoxFrame(const TriangleBox& f);

@@ -26,16 +26,17 @@ struct MinkowskiCore {
 
 }  // namespace
 
-SweepResult GjkSweep(const Shape& a, const Vec3& v, const Shape& b) {
+SweepResult GjkSweep(const Shape& a, const Vec3& v, const Shape& b, const SweepOptions& options) {
   // Relative to a point of A, for round-off (support.h).
   const Vec3 shift = ReferencePoint(a);
   const ConvexCore ca(a, shift);
   const ConvexCore cb(b, shift);
   const double len = Length(v);
   const CastResult c = CastAgainstCore(MinkowskiCore{ca, cb}, v / len, len);
-  // Started in contact (the caller's Contact test at t = 0 normally catches
-  // it first) or the iteration cap: the conservative advancement answers.
-  if (c.status != QueryStatus::kOk || (c.hit && c.lambda == 0.0)) return ConservativeSweep(a, v, b, {});
+  // Started in contact or the iteration cap: the conservative advancement
+  // answers, with the caller's options (a start contact moving away does
+  // not block a ground probe).
+  if (c.status != QueryStatus::kOk || (c.hit && c.lambda == 0.0)) return ConservativeSweep(a, v, b, options);
   SweepResult r;
   if (!c.hit) return r;
   r.hit = true;

@@ -16,7 +16,7 @@ struct SweepOptions {
   // ShapeCast (touching is a hit, sweep.h); the world's moves use
   // skin_width / 2, so that a body touching a floor walks across the floor
   // triangles' shared edges, which it touches but never enters. A non-zero
-  // margin always takes the generic path.
+  // margin takes the generic path, but for a box against a triangle.
   double margin = 0.0;
   // A pair already in contact at t = 0 blocks only when approaching (false:
   // a body standing on the floor may walk along it).
@@ -41,9 +41,19 @@ SweepResult ConservativeSweep(const Shape& a, const Vec3& translation, const Sha
 // The GJK ray cast (van den Bergen 2004) of the translation against the
 // Minkowski difference B - A of the cores inflated by rA + rB
 // (convex/conservative_advancement.h, shared with the generic ray cast), for
-// two bounded shapes that do not touch at t = 0; ConservativeSweep answers
-// when it starts in contact or hits its iteration cap.
-SweepResult GjkSweep(const Shape& a, const Vec3& translation, const Shape& b);
+// two bounded shapes that do not touch at t = 0; ConservativeSweep answers,
+// with `options`, when it starts in contact or hits its iteration cap.
+SweepResult GjkSweep(const Shape& a, const Vec3& translation, const Shape& b,
+                     const SweepOptions& options = {});
+
+// A box (Aabb or Obb) and a triangle, either one moving by a non-zero
+// translation: the separating-axis cast (sweep_box_triangle.cc), to the
+// first overlap by options.margin along every axis, exact where GjkSweep
+// and ConservativeSweep stop within a tolerance; ConservativeSweep, with
+// `options`, answers a start in contact (overlapping by the margin).
+bool IsBoxTrianglePair(const Shape& a, const Shape& b);
+SweepResult BoxTriangleSweep(const Shape& a, const Vec3& translation, const Shape& b,
+                             const SweepOptions& options = {});
 
 // `shape` moved by `offset`. A hull's moved vertices go to `hull_storage`
 // (the result's span points into it); with no storage a hull is returned
