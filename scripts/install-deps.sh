@@ -39,8 +39,10 @@ TEST_PACKAGES=(
   golang-go golang-google-grpc-dev golang-google-protobuf-dev golang-google-genproto-dev
   golang-github-golang-protobuf-1-5-dev  # grpc-go 1.33 marshals through it; 1.3 predates protoc-gen-go 1.28
   protoc-gen-go protoc-gen-go-grpc
-  # Node.js client (client/node); its npm packages come from the lockfile below.
+  # Node.js client (client/node) and the match viewer's page (client/viewer: three.js bundled
+  # by esbuild); their npm packages come from the lockfiles below.
   nodejs
+  chromium  # the viewer's test loads its page headless (tests/viewer/)
   # Sanitizer and fuzzer builds (scripts/sanitize.sh, scripts/fuzz.sh): clang and its runtimes.
   clang libclang-rt-14-dev
   # The container test (scripts/container-test.sh): a Docker engine, and debootstrap to make
@@ -71,15 +73,17 @@ else
 fi
 ((FULL)) || exit 0
 
-# The Node.js client's npm packages, exactly as client/node/package-lock.json
-# pins them; skipped when node_modules already matches the lockfile.
-node_dir="$(dirname "$0")/../client/node"
-stamp="$node_dir/node_modules/.collide-lockfile"
-if ! cmp -s "$node_dir/package-lock.json" "$stamp"; then
-  echo "install-deps: npm ci in client/node"
-  (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error)
-  cp "$node_dir/package-lock.json" "$stamp"
-fi
+# The npm packages of the Node.js client and of the viewer's page, exactly as
+# their package-lock.json pins them; skipped when node_modules already matches
+# the lockfile.
+for node_dir in "$(dirname "$0")/../client/node" "$(dirname "$0")/../client/viewer"; do
+  stamp="$node_dir/node_modules/.collide-lockfile"
+  if ! cmp -s "$node_dir/package-lock.json" "$stamp"; then
+    echo "install-deps: npm ci in ${node_dir#*/../}"
+    (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$node_dir/package-lock.json" "$stamp"
+  fi
+done
 
 # The Go client's vendor/ from the Debian Go sources installed above
 # (client/go/vendor.py; the build refreshes it too): the module then builds

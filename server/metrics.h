@@ -2,7 +2,7 @@
 // call latency histograms by RPC, calls in flight, then the sections others
 // add (the worlds': WorldMetrics). Recording is a few
 // relaxed atomic adds (no lock); Render() writes the Prometheus text
-// exposition format 0.0.4 that MetricsEndpoint serves at GET /metrics.
+// exposition format 0.0.4 that the HttpEndpoint serves at GET /metrics.
 #ifndef COLLIDE_SERVER_METRICS_H_
 #define COLLIDE_SERVER_METRICS_H_
 

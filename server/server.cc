@@ -176,8 +176,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Options& options) {
   if (server->metrics_ != nullptr) {
     CollisionService* service = server->service_.get();
     server->metrics_->SetInFlightSource([service] { return service->calls_in_flight(); });
-    absl::StatusOr<std::unique_ptr<MetricsEndpoint>> endpoint = MetricsEndpoint::Start(
-        o.host, o.metrics_port, [metrics = server->metrics_.get()] { return metrics->Render(); });
+    absl::StatusOr<std::unique_ptr<HttpEndpoint>> endpoint = HttpEndpoint::Start(
+        o.host, o.metrics_port,
+        [metrics = server->metrics_.get()](std::string_view path) -> std::optional<HttpAnswer> {
+          if (path != "/metrics") return std::nullopt;
+          return HttpAnswer{"text/plain; version=0.0.4; charset=utf-8", metrics->Render()};
+        });
     if (!endpoint.ok()) return endpoint.status();
     server->metrics_endpoint_ = std::move(*endpoint);
   }

@@ -15,8 +15,8 @@
 #include "absl/types/optional.h"
 #include "grpcpp/server.h"
 #include "server/batch_runner.h"
+#include "server/http_endpoint.h"
 #include "server/metrics.h"
-#include "server/metrics_endpoint.h"
 #include "server/service.h"
 #include "server/test_hooks.h"
 #include "server/token_auth.h"
@@ -78,7 +78,7 @@ struct Options {
   absl::Duration min_ping_interval = absl::Seconds(10);
   int max_ping_strikes = 2;
 
-  // Port of the Prometheus endpoint (plain HTTP GET /metrics, MetricsEndpoint)
+  // Port of the Prometheus endpoint (plain HTTP GET /metrics, HttpEndpoint)
   // on `host`: -1 none, 0 a free one (Server::metrics_port() tells which).
   int metrics_port = -1;
 
@@ -139,7 +139,7 @@ class Server {
   std::unique_ptr<CollisionService> service_;
   std::unique_ptr<WorldService> world_service_;
   std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<MetricsEndpoint> metrics_endpoint_;  // Destroyed first: it reads service_.
+  std::unique_ptr<HttpEndpoint> metrics_endpoint_;  // Destroyed first: it reads service_.
   std::mutex mu_;
   bool shut_down_ = false;  // Guarded by mu_.
 };

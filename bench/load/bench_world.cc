@@ -43,9 +43,9 @@ ABSL_DECLARE_FLAG(int, concurrency);
 ABSL_DECLARE_FLAG(int, players);
 ABSL_DECLARE_FLAG(std::uint64_t, seed);
 ABSL_FLAG(std::string, maps_dir, "",
-          "bench --world, world demo --record and world replay: the directory holding the map files on "
-          "this machine (the server's --maps_dir), read here to run the same world in process (bench), "
-          "to pin them in a recording (demo) or to rebuild a recorded world (replay)");
+          "bench --world, world demo --record, world replay, view and export: the directory holding the map "
+          "files on this machine (the server's --maps_dir), read here to run the same world in process "
+          "(bench), to pin them in a recording (demo) or to rebuild a recorded world (replay, view, export)");
 ABSL_FLAG(absl::Duration, phase, absl::Seconds(2), "bench --world: how long each measured phase runs");
 
 namespace collide::cli {

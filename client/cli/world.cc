@@ -7,6 +7,8 @@
 //   collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N] [--record FILE]
 //                                                                                   (world_demo.cc)
 //   collide world replay FILE [--maps_dir DIR] [--target ADDR]                      (world_replay.cc)
+//   collide world view FILE [--port N] [--maps_dir DIR]                             (world_view.cc)
+//   collide world export FILE --call N (--shot I | --move I) OUT.gltf               (world_export.cc)
 //
 // A description file is CreateWorldRequest in the proto's JSON mapping
 // (proto/collide/v1/world.proto): {"statics": [{"id": 1, "mesh":
@@ -97,11 +99,15 @@ int RunWorld(const std::vector<std::string>& args) {
       "       collide world info ID | list | delete ID\n"
       "       collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N]\n"
       "                          [--tick_rate HZ] [--record FILE]\n"
-      "       collide world replay FILE [--maps_dir DIR] [--target ADDR]\n";
+      "       collide world replay FILE [--maps_dir DIR] [--target ADDR]\n"
+      "       collide world view FILE [--port N] [--maps_dir DIR]\n"
+      "       collide world export FILE --call N (--shot I | --move I) OUT.gltf [--maps_dir DIR]\n";
   const std::string command = args.empty() ? "" : args[0];
   const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
   if (command == "demo") return RunWorldDemo(rest);
   if (command == "replay") return RunWorldReplay(rest);
+  if (command == "view") return RunWorldView(rest);
+  if (command == "export") return RunWorldExport(rest);
   const bool needs_id = command == "create" || command == "info" || command == "delete";
   if ((!needs_id && command != "list") || (needs_id && rest.empty())) {
     std::cerr << kUsage;

@@ -1,4 +1,4 @@
-#include "server/metrics_endpoint.h"
+#include "server/http_endpoint.h"
 
 #include <netdb.h>
 #include <netinet/in.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 
@@ -32,9 +33,10 @@ void SendAll(int fd, const std::string& bytes) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::Start(const std::string& host, int port,
-                                                                        std::function<std::string()> render) {
-  if (port < 0 || port > 65535) return absl::InvalidArgumentError("metrics_port must be in [0, 65535]");
+absl::StatusOr<std::unique_ptr<HttpEndpoint>> HttpEndpoint::Start(const std::string& host, int port,
+                                                                  HttpHandler handler) {
+  if (port < 0 || port > 65535)
+    return absl::InvalidArgumentError(absl::StrCat("HTTP port ", port, " is not in [0, 65535]"));
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -43,7 +45,7 @@ absl::StatusOr<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::Start(const st
   const std::string service = std::to_string(port);
   if (const int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat("metrics endpoint: cannot resolve ", host, ": ", gai_strerror(rc)));
+        absl::StrCat("HTTP endpoint: cannot resolve ", host, ": ", gai_strerror(rc)));
   }
   const int fd = socket(found->ai_family, found->ai_socktype | SOCK_CLOEXEC, 0);
   const int on = 1;
@@ -56,23 +58,23 @@ absl::StatusOr<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::Start(const st
     const std::string why = std::strerror(errno);
     if (fd >= 0) close(fd);
     return absl::UnavailableError(
-        absl::StrCat("metrics endpoint: cannot listen on ", host, ":", port, ": ", why));
+        absl::StrCat("HTTP endpoint: cannot listen on ", host, ":", port, ": ", why));
   }
   const int bound_port = ntohs(addr.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port
                                                           : reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
-  return std::unique_ptr<MetricsEndpoint>(new MetricsEndpoint(fd, bound_port, std::move(render)));
+  return std::unique_ptr<HttpEndpoint>(new HttpEndpoint(fd, bound_port, std::move(handler)));
 }
 
-MetricsEndpoint::MetricsEndpoint(int fd, int port, std::function<std::string()> render)
-    : fd_(fd), port_(port), render_(std::move(render)), thread_([this] { Serve(); }) {}
+HttpEndpoint::HttpEndpoint(int fd, int port, HttpHandler handler)
+    : fd_(fd), port_(port), handler_(std::move(handler)), thread_([this] { Serve(); }) {}
 
-MetricsEndpoint::~MetricsEndpoint() {
+HttpEndpoint::~HttpEndpoint() {
   stop_ = true;
   thread_.join();
   close(fd_);
 }
 
-void MetricsEndpoint::Serve() {
+void HttpEndpoint::Serve() {
   while (!stop_) {
     pollfd p{fd_, POLLIN, 0};
     if (poll(&p, 1, 200) <= 0) continue;  // wakes to check stop_.
@@ -84,7 +86,7 @@ void MetricsEndpoint::Serve() {
   }
 }
 
-void MetricsEndpoint::Answer(int connection) const {
+void HttpEndpoint::Answer(int connection) const {
   std::string head;
   char buffer[1024];
   while (head.find("\r\n\r\n") == std::string::npos && head.size() < kMaxHead) {
@@ -92,12 +94,20 @@ void MetricsEndpoint::Answer(int connection) const {
     if (n <= 0) return;
     head.append(buffer, static_cast<std::size_t>(n));
   }
-  const std::string line = head.substr(0, head.find("\r\n"));
-  const bool metrics = line.rfind("GET /metrics ", 0) == 0 || line.rfind("GET /metrics?", 0) == 0;
-  const std::string body = metrics ? render_() : "GET /metrics\n";
-  SendAll(connection, absl::StrCat(metrics ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 404 Not Found\r\n",
-                                   "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n",
-                                   "Content-Length: ", body.size(), "\r\nConnection: close\r\n\r\n", body));
+  // "GET /path?query HTTP/1.1"
+  const std::string_view line = std::string_view(head).substr(0, head.find("\r\n"));
+  std::optional<HttpAnswer> answer;
+  if (line.starts_with("GET ")) {
+    std::string_view target = line.substr(4, line.find(' ', 4) - 4);
+    answer = handler_(target.substr(0, target.find('?')));
+  }
+  const bool found = answer.has_value();
+  if (!found) answer = HttpAnswer{"text/plain; charset=utf-8", "not found\n"};
+  SendAll(connection, absl::StrCat(found ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 404 Not Found\r\n",
+                                   "Content-Type: ", answer->content_type,
+                                   answer->content_encoding.empty() ? "" : "\r\nContent-Encoding: ",
+                                   answer->content_encoding, "\r\nContent-Length: ", answer->body.size(),
+                                   "\r\nConnection: close\r\n\r\n", answer->body));
 }
 
 }  // namespace collide::server
