@@ -308,7 +308,7 @@ std::optional<std::uint32_t> MapGeometryMask(const v1::MapFile& map, const std::
   std::uint32_t mask = 0;
   for (int i = 0; i < map.geometry_size(); ++i) {
     const int g = map.geometry(i);
-    if (g < v1::MAP_GEOMETRY_RENDER || g > v1::MAP_GEOMETRY_LAVA) {
+    if (g < v1::MAP_GEOMETRY_RENDER || g > v1::MAP_GEOMETRY_OCCLUDER) {
       violations.Add(path + "." + Index("geometry", i), "unknown geometry " + std::to_string(g));
       return std::nullopt;
     }
