@@ -16,16 +16,19 @@
 #include "collide/mesh.h"
 #include "collide/world.h"
 #include "support/case_count.h"
+#include "support/open_floor.h"
 
 namespace collide {
 namespace {
 
 using testing::CaseCount;
+using testing::kPlayerEyeHeight;
+using testing::kPlayerHalfWidth;
+using testing::kPlayerHeight;
+using testing::OpenFloorPoints;
 
 constexpr const char* kPak = "/usr/share/games/openarena/baseoa/pak6-patch088.pk3";
 constexpr CategoryMask kOccluderBit = 1, kReferenceBit = 2;
-// The Quake player: a 32 x 32 x 56 box from the feet, the eye 50 above them.
-constexpr double kHalfWidth = 16, kHeight = 56, kEyeHeight = 50;
 
 std::shared_ptr<const TriangleMesh> Import(const std::string& map, importer::CategoryMask categories) {
   importer::ImportOptions options;
@@ -80,33 +83,6 @@ struct MapCase {
 
 class VisibilityMapTest : public ::testing::TestWithParam<MapCase> {};
 
-// Feet positions in open space: the floor under a random point (a surface
-// facing up), the player's box there free of the reference geometry, and
-// geometry around the eye in the four horizontal directions and above (not
-// the void outside the map).
-std::vector<Vec3> OpenFloorPoints(const TriangleMesh& mesh, std::mt19937_64& rng, int count) {
-  const Aabb b = mesh.bounds();
-  const auto uniform = [&](double lo, double hi) {
-    return std::uniform_real_distribution<double>(lo, hi)(rng);
-  };
-  std::vector<Vec3> out;
-  while (static_cast<int>(out.size()) < count) {
-    const Vec3 p{uniform(b.min.x, b.max.x), uniform(b.min.y, b.max.y), uniform(b.min.z, b.max.z)};
-    const MeshRayHit floor = RayCastClosest(mesh, Ray{p, {0, 0, -1}, kInfinity});
-    if (!floor.hit || floor.normal.z < 0.7) continue;
-    const Vec3 feet = floor.point + Vec3{0, 0, 1};
-    const Aabb box{feet - Vec3{kHalfWidth, kHalfWidth, 0}, feet + Vec3{kHalfWidth, kHalfWidth, kHeight}};
-    if (QueryMesh(QueryLevel::kIntersect, box, mesh).result.hit) continue;
-    const Vec3 eye = feet + Vec3{0, 0, kEyeHeight};
-    bool enclosed = true;
-    for (const Vec3& d : {Vec3{1, 0, 0}, Vec3{-1, 0, 0}, Vec3{0, 1, 0}, Vec3{0, -1, 0}, Vec3{0, 0, 1}}) {
-      enclosed = enclosed && RayBlocked(mesh, Ray{eye, d, kInfinity});
-    }
-    if (enclosed) out.push_back(feet);
-  }
-  return out;
-}
-
 TEST_P(VisibilityMapTest, HiddenPairsAreHiddenFromEveryRay) {
   const MapCase& c = GetParam();
   const auto occluders = Import(c.map, importer::MaskOf(importer::Category::kOccluder));
@@ -145,9 +121,11 @@ TEST_P(VisibilityMapTest, HiddenPairsAreHiddenFromEveryRay) {
         BodyUpdate u;
         u.id = b + 1;
         u.pose = Pose{feet[b] + step[b] * (k - 1), Quat{1, 0, 0, 0}};
-        u.parts = {
-            BodyPart{0, Aabb{{-kHalfWidth, -kHalfWidth, 0}, {kHalfWidth, kHalfWidth, kHeight}}, Pose{}}};
-        u.eye = Vec3{0, 0, kEyeHeight};
+        u.parts = {BodyPart{0,
+                            Aabb{{-kPlayerHalfWidth, -kPlayerHalfWidth, 0},
+                                 {kPlayerHalfWidth, kPlayerHalfWidth, kPlayerHeight}},
+                            Pose{}}};
+        u.eye = Vec3{0, 0, kPlayerEyeHeight};
         frame.bodies.push_back(std::move(u));
       }
       ASSERT_TRUE(world.PushFrame(frame).ok());
@@ -167,15 +145,15 @@ TEST_P(VisibilityMapTest, HiddenPairsAreHiddenFromEveryRay) {
     for (const VisibilitySet& set : r.sets) {
       const int o = static_cast<int>(set.observer - 1);
       const Vec3 d_o = step[o] * (request.latency / request.tick_seconds);
-      const Vec3 eye = feet[o] + Vec3{0, 0, kEyeHeight};
+      const Vec3 eye = feet[o] + Vec3{0, 0, kPlayerEyeHeight};
       const Aabb eye_region = swept({eye, eye}, d_o);
       for (int t = 0; t < 64; ++t) {
         if (t == o) continue;
         ++pairs;
         const Vec3 d_t = step[t] * (request.latency / request.tick_seconds);
-        const Aabb target = swept(
-            {feet[t] - Vec3{kHalfWidth, kHalfWidth, 0}, feet[t] + Vec3{kHalfWidth, kHalfWidth, kHeight}},
-            d_t);
+        const Aabb target = swept({feet[t] - Vec3{kPlayerHalfWidth, kPlayerHalfWidth, 0},
+                                   feet[t] + Vec3{kPlayerHalfWidth, kPlayerHalfWidth, kPlayerHeight}},
+                                  d_t);
         const bool judged_hidden = !std::binary_search(set.visible.begin(), set.visible.end(), t + 1);
         const bool visible = ReferenceVisible(*reference, eye_region, target);
         hidden += judged_hidden;

@@ -14,7 +14,9 @@
 // solid only when it lies inside the union. A pair is hidden when, for some
 // plane between the two regions, every voxel its crossing rectangle meets is
 // solid (every segment between the regions crosses that plane inside solid
-// voxels). Anything else is visible.
+// voxels): the planes tried are those of the layers where the segment
+// between the regions' centres is in a solid voxel (no other can pass).
+// Anything else is visible.
 #ifndef COLLIDE_VISIBILITY_H_
 #define COLLIDE_VISIBILITY_H_
 
@@ -35,10 +37,7 @@ struct VisibilitySettings {
   // whole voxel fits inside them. Doubled until the grid has at most
   // max_voxels voxels.
   double voxel_size = 8.0;
-  std::int64_t max_voxels = std::int64_t{1} << 24;  // > 0; 7 bytes each.
-  // Planes tried per separating axis between two regions (>= 1): more cull
-  // more pairs and cost more per pair.
-  int planes_per_axis = 6;
+  std::int64_t max_voxels = std::int64_t{1} << 24;  // in [1, 2^30]; 8 bytes each.
 };
 // Appends a Violation per bad setting ("visibility.voxel_size", ...).
 bool ValidateVisibilitySettings(const VisibilitySettings& settings, std::vector<Violation>& out);

@@ -41,9 +41,6 @@ bool ValidateVisibilitySettings(const VisibilitySettings& s, std::vector<Violati
   if (s.max_voxels < 1 || s.max_voxels > (std::int64_t{1} << 30)) {
     out.push_back({"visibility.max_voxels", "must be in [1, 2^30]"});
   }
-  if (s.planes_per_axis < 1 || s.planes_per_axis > 64) {
-    out.push_back({"visibility.planes_per_axis", "must be in [1, 64]"});
-  }
   return out.size() == before;
 }
 

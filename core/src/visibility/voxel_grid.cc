@@ -86,6 +86,63 @@ bool VoxelGrid::PlaneHides(int axis, std::int64_t layer, const Aabb& a, const Aa
   return AllSolid(axis, layer, lo[0], hi[0], lo[1], hi[1]);
 }
 
+namespace {
+
+// The Chebyshev distance in voxels from each voxel of an n[0] x n[1] x n[2]
+// grid (x fastest) to the nearest marked one, capped at 255: the two-pass
+// chessboard distance transform (Rosenfeld and Pfaltz, "Sequential
+// Operations in Digital Picture Processing", JACM 1966), each pass taking
+// the 13 neighbours already visited, which is exact for this metric.
+std::vector<std::uint8_t> ChebyshevDistances(const std::vector<std::uint8_t>& marked,
+                                             const std::array<std::int64_t, 3>& n) {
+  std::vector<std::uint8_t> d(marked.size());
+  for (std::size_t i = 0; i < marked.size(); ++i) d[i] = marked[i] != 0 ? 0 : 255;
+  const auto at = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+    return static_cast<std::size_t>(x + n[0] * (y + n[1] * z));
+  };
+  for (const int sign : {1, -1}) {
+    for (std::int64_t zz = 0; zz < n[2]; ++zz) {
+      const std::int64_t z = sign > 0 ? zz : n[2] - 1 - zz;
+      for (std::int64_t yy = 0; yy < n[1]; ++yy) {
+        const std::int64_t y = sign > 0 ? yy : n[1] - 1 - yy;
+        for (std::int64_t xx = 0; xx < n[0]; ++xx) {
+          const std::int64_t x = sign > 0 ? xx : n[0] - 1 - xx;
+          std::uint8_t& here = d[at(x, y, z)];
+          if (here == 0) continue;
+          // The neighbours (dx, dy, dz) before this voxel in the pass's
+          // order: dz = -1 (9 of them), dz = 0 and dy = -1 (3), dx = -1.
+          for (int m = 0; m < 13; ++m) {
+            const std::int64_t dz = m < 9 ? -1 : 0, dy = m < 9 ? m / 3 - 1 : (m < 12 ? -1 : 0),
+                               dx = m < 9 ? m % 3 - 1 : (m < 12 ? m - 10 : -1);
+            const std::int64_t qx = x + sign * dx, qy = y + sign * dy, qz = z + sign * dz;
+            if (qx < 0 || qy < 0 || qz < 0 || qx >= n[0] || qy >= n[1] || qz >= n[2]) continue;
+            here = std::min<int>(here, d[at(qx, qy, qz)] + 1);
+          }
+        }
+      }
+    }
+  }
+  return d;
+}
+
+}  // namespace
+
+void VoxelGrid::BuildDistances() {
+  distance_ = ChebyshevDistances(solid_, n_);
+  for (int k = 0; k < 3; ++k) coarse_n_[k] = (n_[k] + kBlock - 1) / kBlock;
+  std::vector<std::uint8_t> any(static_cast<std::size_t>(coarse_n_[0] * coarse_n_[1] * coarse_n_[2]), 0);
+  for (std::int64_t z = 0; z < n_[2]; ++z) {
+    for (std::int64_t y = 0; y < n_[1]; ++y) {
+      for (std::int64_t x = 0; x < n_[0]; ++x) {
+        if (solid_[static_cast<std::size_t>(Index(x, y, z))] == 0) continue;
+        any[static_cast<std::size_t>(x / kBlock +
+                                     coarse_n_[0] * (y / kBlock + coarse_n_[1] * (z / kBlock)))] = 1;
+      }
+    }
+  }
+  coarse_distance_ = ChebyshevDistances(any, coarse_n_);
+}
+
 bool VoxelGrid::Hidden(const Aabb& a, const Aabb& b) const {
   if (!info_.built) return false;
   for (int k = 0; k < 3; ++k) {
@@ -103,12 +160,36 @@ bool VoxelGrid::Hidden(const Aabb& a, const Aabb& b) const {
     last = std::min(last, n_[k] - 1);
     while (first <= last && !(centre(first) > lo.max[k])) ++first;
     while (first <= last && !(centre(last) < hi.min[k])) --last;
-    if (first > last) continue;
-    const std::int64_t layers = last - first + 1;
-    const std::int64_t tries = std::min<std::int64_t>(planes_per_axis_, layers);
-    for (std::int64_t i = 0; i < tries; ++i) {
-      const std::int64_t s = tries == 1 ? first + layers / 2 : first + (layers - 1) * i / (tries - 1);
-      if (PlaneHides(k, s, lo, hi)) return true;
+    // Only a layer where the segment between the centres is in a solid
+    // voxel can hide (its rectangle holds that point). From a voxel d > 0
+    // from every solid one, the next m layers' points stay within d - 1
+    // voxels of it while m * (the point's motion per layer, in voxels)
+    // <= d - 1: those are skipped.
+    const Vec3 p = (lo.min + lo.max) * 0.5, dir = (hi.min + hi.max) * 0.5 - p;
+    double motion = 1.0;
+    for (int j = 0; j < 3; ++j) motion = std::max(motion, std::fabs(dir[j] / dir[k]));
+    motion *= 1 + 1e-9;
+    // The point at layer s, in voxel units from the origin.
+    const Vec3 start = (p + dir * ((centre(0) - p[k]) / dir[k]) - origin_) / h_, step = dir / dir[k];
+    for (std::int64_t s = first; s <= last;) {
+      const Vec3 q = start + step * static_cast<double>(s);
+      std::array<std::int64_t, 3> v{};
+      bool inside = true;
+      for (int j = 0; j < 3; ++j) {
+        inside = inside && q[j] >= 0 && q[j] < static_cast<double>(n_[j]);
+        v[j] = inside ? static_cast<std::int64_t>(q[j]) : 0;
+      }
+      v[k] = s;
+      int d = 1;  // beyond the grid: no solid voxel, one layer at a time.
+      if (inside) {
+        // A block of kBlock^3 voxels b blocks from any with a solid voxel:
+        // the voxels within kBlock * (b - 1) of this one are not solid.
+        const int b = coarse_distance_[static_cast<std::size_t>(
+            v[0] / kBlock + coarse_n_[0] * (v[1] / kBlock + coarse_n_[1] * (v[2] / kBlock)))];
+        d = b > 0 ? kBlock * (b - 1) + 1 : distance_[static_cast<std::size_t>(Index(v[0], v[1], v[2]))];
+      }
+      if (d == 0 && PlaneHides(k, s, lo, hi)) return true;
+      s += 1 + (d > 1 ? static_cast<std::int64_t>(std::floor((d - 1) / motion)) : 0);
     }
   }
   return false;

@@ -39,6 +39,7 @@ class VoxelGrid {
   // 0 or 1 + the voxel's index in `seams`.
   void SolidifySeams(const std::vector<std::int32_t>& touched, const std::vector<SeamPlanes>& seams);
   void BuildTables();
+  void BuildDistances();
   // Every voxel of layer `layer` along `axis` with the other two indices in
   // [u0, u1] x [v0, v1] (within the grid) is solid.
   bool AllSolid(int axis, std::int64_t layer, std::int64_t u0, std::int64_t u1, std::int64_t v0,
@@ -48,11 +49,19 @@ class VoxelGrid {
   bool PlaneHides(int axis, std::int64_t layer, const Aabb& a, const Aabb& b) const;
 
   VisibilityGridInfo info_;
-  int planes_per_axis_ = 1;
   Vec3 origin_;
   double h_ = 1.0;
   std::array<std::int64_t, 3> n_{};
   std::vector<std::uint8_t> solid_;
+  // Per voxel, the Chebyshev distance in voxels to the nearest solid one,
+  // capped at 255 (0: solid): Hidden skips the layers whose centre-line
+  // voxel is that far from any solid one.
+  std::vector<std::uint8_t> distance_;
+  // The same over blocks of kBlock^3 voxels (marked: holding a solid one),
+  // small enough to stay in cache: most layers are skipped with it alone.
+  static constexpr std::int64_t kBlock = 4;
+  std::array<std::int64_t, 3> coarse_n_{};
+  std::vector<std::uint8_t> coarse_distance_;
   // Per axis k, per layer along k, the summed-area table of the layer's
   // solid voxels over the other two axes (u = k + 1, v = k + 2, mod 3),
   // (n_u + 1) x (n_v + 1) counts modulo 2^16: a rectangle's count is exact

@@ -64,8 +64,7 @@ std::int64_t Clamp(double v, std::int64_t lo, std::int64_t hi) {
 
 }  // namespace
 
-VoxelGrid::VoxelGrid(const StaticSet& statics, const VisibilitySettings& settings)
-    : planes_per_axis_(std::max(1, settings.planes_per_axis)) {
+VoxelGrid::VoxelGrid(const StaticSet& statics, const VisibilitySettings& settings) {
   std::vector<const TriangleMesh*> meshes;
   std::vector<const Shape*> convex;
   Aabb box{{kInfinity, kInfinity, kInfinity}, {-kInfinity, -kInfinity, -kInfinity}};
@@ -227,13 +226,15 @@ VoxelGrid::VoxelGrid(const StaticSet& statics, const VisibilitySettings& setting
     }
   }
   BuildTables();
+  BuildDistances();
   info_.built = true;
   info_.voxel_size = h_;
   info_.nx = nx;
   info_.ny = ny;
   info_.nz = nz;
   for (std::uint8_t s : solid_) info_.solid_voxels += s;
-  info_.memory_bytes = solid_.size() + (tables_[0].size() + tables_[1].size() + tables_[2].size()) * 2;
+  info_.memory_bytes = solid_.size() + distance_.size() + coarse_distance_.size() +
+                       (tables_[0].size() + tables_[1].size() + tables_[2].size()) * 2;
 }
 
 void VoxelGrid::SeamPlanes::Add(int axis, double c) {
