@@ -55,7 +55,7 @@ void BM_VisibleSets64Players(benchmark::State& state) {
   if (occluders == nullptr || reference == nullptr) return state.SkipWithError("no OpenArena map");
   World world(Settings(), {{1, 1, occluders}});
   std::mt19937_64 rng(64);
-  const std::vector<Vec3> feet = testing::OpenFloorPoints(*reference, rng, 64);
+  const std::vector<Vec3> feet = testing::OpenFloorPoints(*reference, occluders.get(), rng, 64);
   for (int tick = 1; tick <= 2; ++tick) {
     Frame frame{tick, {}, {}};
     for (int b = 0; b < 64; ++b) {

@@ -30,9 +30,14 @@ inline std::size_t RequestItems(const v1::ValidateShotsPackedRequest& r) {
 inline std::size_t RequestItems(const v1::ValidateMovesRequest& r) {
   return static_cast<std::size_t>(r.moves_size());
 }
+// One per observer named, one for "every body".
+inline std::size_t RequestItems(const v1::GetVisibilityRequest& r) {
+  return static_cast<std::size_t>(r.observers_size()) + 1;
+}
 inline std::size_t RequestItems(const v1::TickRequest& r) {
   return RequestItems(r.frame()) + RequestItems(r.query()) + RequestItems(r.rays_packed()) +
-         RequestItems(r.shots()) + RequestItems(r.shots_packed()) + RequestItems(r.moves());
+         RequestItems(r.shots()) + RequestItems(r.shots_packed()) + RequestItems(r.moves()) +
+         (r.has_visibility() ? RequestItems(r.visibility()) : 0);
 }
 
 }  // namespace collide::server

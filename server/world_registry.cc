@@ -178,7 +178,11 @@ std::optional<RequestError> WorldRegistry::NewWorld(const std::string& owner, co
                                                     const std::vector<StaticElement>& statics,
                                                     int static_elements,
                                                     std::shared_ptr<WorldEntry>& entry) const {
+  const auto start = std::chrono::steady_clock::now();
   entry = std::make_shared<WorldEntry>(owner, id, World(settings, statics));
+  entry->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // The occluder grid (WorldSettings::visibility) is the world's too.
+  entry->static_bytes += static_cast<std::int64_t>(entry->world.visibility_info().memory_bytes);
   entry->static_elements = static_elements;
   for (const StaticElement& e : statics) {
     if (const auto* mesh = std::get_if<std::shared_ptr<const TriangleMesh>>(&e.geometry)) {

@@ -71,6 +71,7 @@ struct WorldEntry {
   std::int64_t triangles = 0;
   std::int64_t degenerate_triangles = 0;
   std::int64_t static_bytes = 0;
+  double build_seconds = 0.0;  // the World's construction (BVHs, occluder grid), wall clock.
   // Charged to the registry: static_bytes + the world's history bytes.
   std::atomic<std::int64_t> charged_bytes{0};
   std::atomic<std::int64_t> last_used_ns{0};  // steady_clock.

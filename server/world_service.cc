@@ -323,6 +323,10 @@ void WorldService::FillInfo(WorldEntry& entry, v1::WorldInfo* out) {
   convert::ToProto(w.settings(), out->mutable_policy());
   out->set_replica(config_.replica);
   out->set_detected_teleports(w.detected_teleports());
+  if (w.visibility_info().built) {
+    convert::ToProto(w.visibility_info(), out->mutable_visibility());
+    out->mutable_visibility()->set_build_seconds(entry.build_seconds);
+  }
 }
 
 Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequest& request,
@@ -362,8 +366,12 @@ Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequ
     response->Clear();
     return refused;
   }
-  spdlog::info("world {} created (statics={}, triangles={}, bytes={}, history_ticks={})", entry->id,
-               entry->static_elements, entry->triangles, entry->static_bytes, settings.history_ticks);
+  spdlog::info(
+      "world {} created (statics={}, triangles={}, bytes={}, history_ticks={}, build_s={:.3f}, "
+      "visibility_voxels={}, visibility_bytes={})",
+      entry->id, entry->static_elements, entry->triangles, entry->static_bytes, settings.history_ticks,
+      entry->build_seconds, entry->world.visibility_info().solid_voxels,
+      entry->world.visibility_info().memory_bytes);
   return std::nullopt;
 }
 
@@ -514,6 +522,23 @@ Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateMovesRequest& req
   }
   if (!violations.empty()) return InvalidFields(std::move(violations));
   for (const MoveVerdict& v : verdicts) convert::ToProto(v, response->add_verdicts());
+  return std::nullopt;
+}
+
+Outcome WorldService::Run(WorldEntry& entry, const v1::GetVisibilityRequest& request,
+                          v1::GetVisibilityResponse* response) {
+  if (Outcome refused = CheckItems(RequestItems(request), config_.max_items_per_request)) return refused;
+  VisibilityResult result;
+  {
+    std::shared_lock lock(entry.mu);
+    result = entry.world.VisibleSets(convert::DecodeVisibility(request));
+  }
+  if (!result.valid) {
+    convert::ViolationList violations;
+    for (Violation& v : result.problems) violations.Add(v.field, std::move(v.description));
+    return InvalidFields(std::move(violations));
+  }
+  convert::ToProto(result, response);
   return std::nullopt;
 }
 
@@ -678,6 +703,12 @@ grpc::ServerUnaryReactor* WorldService::ValidateMoves(grpc::CallbackServerContex
   return ServeRaw<v1::ValidateMovesRequest, v1::ValidateMovesResponse>(context, request, response);
 }
 
+grpc::ServerUnaryReactor* WorldService::GetVisibility(grpc::CallbackServerContext* context,
+                                                      const grpc::ByteBuffer* request,
+                                                      grpc::ByteBuffer* response) {
+  return ServeRaw<v1::GetVisibilityRequest, v1::GetVisibilityResponse>(context, request, response);
+}
+
 template <typename Request, typename Response>
 Outcome WorldService::RunPart(const char* name, WorldEntry& entry, const Request& part,
                               Response* (v1::TickResponse::*out)(), v1::TickResponse* response) {
@@ -754,6 +785,8 @@ Outcome WorldService::RunTick(const std::string& owner, const std::string& world
     refused = RunPart("shots_packed", *entry, request.shots_packed(), &R::mutable_shots_packed, response);
   if (!refused && request.has_moves())
     refused = RunPart("moves", *entry, request.moves(), &R::mutable_moves, response);
+  if (!refused && request.has_visibility())
+    refused = RunPart("visibility", *entry, request.visibility(), &R::mutable_visibility, response);
   return refused;
 }
 

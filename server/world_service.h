@@ -95,7 +95,8 @@ using WorldServiceBase = v1::WorldService::WithRawCallbackMethod_Tick<
                         v1::WorldService::WithRawCallbackMethod_ValidateShots<
                             v1::WorldService::WithRawCallbackMethod_ValidateShotsPacked<
                                 v1::WorldService::WithRawCallbackMethod_ValidateMoves<
-                                    v1::WorldService::Service>>>>>>>>>>>;
+                                    v1::WorldService::WithRawCallbackMethod_GetVisibility<
+                                        v1::WorldService::Service>>>>>>>>>>>>;
 
 class WorldService final : public WorldServiceBase {
  public:
@@ -127,6 +128,10 @@ class WorldService final : public WorldServiceBase {
                                                 const grpc::ByteBuffer* request,
                                                 grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ValidateMoves(grpc::CallbackServerContext* context,
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
+
+  grpc::ServerUnaryReactor* GetVisibility(grpc::CallbackServerContext* context,
                                           const grpc::ByteBuffer* request,
                                           grpc::ByteBuffer* response) override;
 
@@ -216,6 +221,8 @@ class WorldService final : public WorldServiceBase {
               v1::ValidateShotsResponse* response);
   Outcome Run(WorldEntry& entry, const v1::ValidateMovesRequest& request,
               v1::ValidateMovesResponse* response);
+  Outcome Run(WorldEntry& entry, const v1::GetVisibilityRequest& request,
+              v1::GetVisibilityResponse* response);
 
   // The Tick message's handling; AnswerTick puts a refusal into the
   // response. RunPart runs one part into a fresh response, moved to

@@ -112,7 +112,7 @@ TEST_P(VisibilityMapTest, HiddenPairsAreHiddenFromEveryRay) {
     // Every other frame with a look-ahead: bodies moving up to 320 units/s
     // (Quake's run speed) at 20 ticks/s, a 100 ms margin and 8 units more.
     const bool ahead = f % 2 == 1;
-    const std::vector<Vec3> feet = OpenFloorPoints(*reference, rng, 64);
+    const std::vector<Vec3> feet = OpenFloorPoints(*reference, occluders.get(), rng, 64);
     std::vector<Vec3> step(64);
     for (Vec3& s : step) s = ahead ? Vec3{uniform(-16, 16), uniform(-16, 16), 0} : Vec3{};
     for (int k = 0; k < 2; ++k) {

@@ -15,8 +15,11 @@ inline constexpr double kPlayerHalfWidth = 16, kPlayerHeight = 56, kPlayerEyeHei
 // Feet positions: the floor under a random point of the mesh's bounds (a
 // surface facing up), the player's box there free of the mesh, and
 // geometry around the eye in the four horizontal directions and above (not
-// the void outside the map).
-std::vector<Vec3> OpenFloorPoints(const TriangleMesh& mesh, std::mt19937_64& rng, int count);
+// the void outside the map). With `solids` (closed shells, counter-clockwise
+// seen from outside: the importer's occluder brushes), the eye and the feet
+// are outside every shell (a box inside a thick brush touches no surface).
+std::vector<Vec3> OpenFloorPoints(const TriangleMesh& mesh, const TriangleMesh* solids, std::mt19937_64& rng,
+                                  int count);
 
 }  // namespace collide::testing
 

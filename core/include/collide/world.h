@@ -306,7 +306,7 @@ enum class ShotCode : std::uint8_t {
   kOriginImplausible,
   kUnknownShooter,
   kUnknownTarget,
-  kInvalid,              // bad fields (a non-finite or zero direction, a bad time, ...): `problems`.
+  kInvalid,  // bad fields (a non-finite or zero direction, a bad time, ...): `problems`.
   kViewTimeImplausible,  // `at` farther than max_skew_ticks from expected_at.
 };
 std::string_view ShotCodeName(ShotCode code);  // "CONFIRMED", ...

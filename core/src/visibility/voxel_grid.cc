@@ -186,7 +186,7 @@ bool VoxelGrid::Hidden(const Aabb& a, const Aabb& b) const {
         // the voxels within kBlock * (b - 1) of this one are not solid.
         const int b = coarse_distance_[static_cast<std::size_t>(
             v[0] / kBlock + coarse_n_[0] * (v[1] / kBlock + coarse_n_[1] * (v[2] / kBlock)))];
-        d = b > 0 ? kBlock * (b - 1) + 1 : distance_[static_cast<std::size_t>(Index(v[0], v[1], v[2]))];
+        d = b > 1 ? kBlock * (b - 1) + 1 : distance_[static_cast<std::size_t>(Index(v[0], v[1], v[2]))];
       }
       if (d == 0 && PlaneHides(k, s, lo, hi)) return true;
       s += 1 + (d > 1 ? static_cast<std::int64_t>(std::floor((d - 1) / motion)) : 0);

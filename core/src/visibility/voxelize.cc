@@ -158,10 +158,27 @@ VoxelGrid::VoxelGrid(const StaticSet& statics, const VisibilitySettings& setting
             }
             continue;
           }
-          const double zc = a.z - (n.x * (px - a.x) + n.y * (py - a.y)) / n.z;
+          // The plane's height at the line: for a triangle steeper than
+          // 60 degrees the division loses too much (its error grows as
+          // |n| / |n.z|), so the voxels of its whole height in this column
+          // are left out instead (marked touched by a non-axis triangle).
+          double zc = a.z - (n.x * (px - a.x) + n.y * (py - a.y)) / n.z;
           if (!IsValidNumber(zc)) {
             undecided[static_cast<std::size_t>(column)] = 1;
             continue;
+          }
+          // The voxels below the triangle count it, those above do not,
+          // whatever the error.
+          zc = std::clamp(zc, lo.z, hi.z);
+          if (!(std::fabs(n.z) >= 0.5 * Length(n))) {
+            for (std::int64_t z = first_voxel(2, lo.z); z <= last_voxel(2, hi.z); ++z) {
+              std::int32_t& mark = touched[static_cast<std::size_t>(Index(x, y, z))];
+              if (mark == 0) {
+                seams.emplace_back();
+                mark = static_cast<std::int32_t>(seams.size());
+              }
+              seams[static_cast<std::size_t>(mark - 1)].Add(-1, 0.0);
+            }
           }
           // Voxels with their centre below the crossing count it.
           const std::int64_t below = Clamp(std::ceil((zc - origin_.z) / h_ - 0.5), 0, nz);
