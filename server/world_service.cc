@@ -323,10 +323,7 @@ void WorldService::FillInfo(WorldEntry& entry, v1::WorldInfo* out) {
   convert::ToProto(w.settings(), out->mutable_policy());
   out->set_replica(config_.replica);
   out->set_detected_teleports(w.detected_teleports());
-  if (w.visibility_info().built) {
-    convert::ToProto(w.visibility_info(), out->mutable_visibility());
-    out->mutable_visibility()->set_build_seconds(entry.build_seconds);
-  }
+  if (w.visibility_info().built) convert::ToProto(w.visibility_info(), out->mutable_visibility());
 }
 
 Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequest& request,

@@ -55,7 +55,8 @@ std::string ServiceConfigJson(const ClientOptions& options) {
         R"( {"service": "collide.v1.WorldService", "method": "CastWorldRaysPacked"},)"
         R"( {"service": "collide.v1.WorldService", "method": "ValidateShots"},)"
         R"( {"service": "collide.v1.WorldService", "method": "ValidateShotsPacked"},)"
-        R"( {"service": "collide.v1.WorldService", "method": "ValidateMoves"}],)"
+        R"( {"service": "collide.v1.WorldService", "method": "ValidateMoves"},)"
+        R"( {"service": "collide.v1.WorldService", "method": "GetVisibility"}],)"
         R"( "retryPolicy": {"maxAttempts": %d, "initialBackoff": "0.01s", "maxBackoff": "1s",)"
         R"( "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE", "CANCELLED"]}}])",
         options.max_attempts);

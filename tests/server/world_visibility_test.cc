@@ -68,7 +68,6 @@ TEST(WorldVisibilityService, SolidWallsHideGlassDoesNot) {
   EXPECT_EQ(info.visibility().voxel_size(), 8.0);
   EXPECT_GT(info.visibility().solid_voxels(), 0);
   EXPECT_GT(info.visibility().memory_bytes(), 0);
-  EXPECT_GE(info.visibility().build_seconds(), 0.0);
   EXPECT_EQ(info.policy().visibility().occluder_category_mask(), 4u);
 
   v1::PushFrameRequest push;

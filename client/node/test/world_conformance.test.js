@@ -90,6 +90,11 @@ class Runner {
         };
       case 'ValidateMoves':
         return {verdicts: (await w.validateMoves(req.moves || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('MoveVerdict', v))};
+      case 'GetVisibility':
+        return as('GetVisibilityResponse', await w.getVisibility({
+          at: req.at, observers: req.observers || [], tickSeconds: req.tick_seconds || 0, latency: req.latency || 0,
+          margin: req.margin || 0, targetCategoryMask: req.target_category_mask || 0,
+        }));
       default:
         throw new Error(`unknown rpc ${rpc}`);
     }

@@ -60,6 +60,8 @@ from collide.world_inputs import (  # noqa: E402
 )
 from collide.world_results import (  # noqa: E402
     MoveVerdict,
+    VisibilitySet,
+    VisibilitySets,
     OverlapHit,
     OverlapResult,
     PackedWorldRayHits,
@@ -141,6 +143,8 @@ __all__ = [
     "OverlapHit",
     "ShotVerdict",
     "MoveVerdict",
+    "VisibilitySet",
+    "VisibilitySets",
     "PackedWorldRayHits",
     "Target",
     "TimeUsed",

@@ -128,19 +128,36 @@ std::vector<std::uint8_t> ChebyshevDistances(const std::vector<std::uint8_t>& ma
 }  // namespace
 
 void VoxelGrid::BuildDistances() {
-  distance_ = ChebyshevDistances(solid_, n_);
   for (int k = 0; k < 3; ++k) coarse_n_[k] = (n_[k] + kBlock - 1) / kBlock;
-  std::vector<std::uint8_t> any(static_cast<std::size_t>(coarse_n_[0] * coarse_n_[1] * coarse_n_[2]), 0);
-  for (std::int64_t z = 0; z < n_[2]; ++z) {
-    for (std::int64_t y = 0; y < n_[1]; ++y) {
-      for (std::int64_t x = 0; x < n_[0]; ++x) {
-        if (solid_[static_cast<std::size_t>(Index(x, y, z))] == 0) continue;
-        any[static_cast<std::size_t>(x / kBlock +
-                                     coarse_n_[0] * (y / kBlock + coarse_n_[1] * (z / kBlock)))] = 1;
+  const auto solid_at = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+    return x >= 0 && y >= 0 && z >= 0 && x < n_[0] && y < n_[1] && z < n_[2] &&
+           solid_[static_cast<std::size_t>(Index(x, y, z))] != 0;
+  };
+  std::vector<std::uint8_t> thick(solid_.size());
+  for (int k = 0; k < 3; ++k) {
+    const int u = (k + 1) % 3, v = (k + 2) % 3;
+    std::vector<std::uint8_t> any(static_cast<std::size_t>(coarse_n_[0] * coarse_n_[1] * coarse_n_[2]), 0);
+    for (std::int64_t z = 0; z < n_[2]; ++z) {
+      for (std::int64_t y = 0; y < n_[1]; ++y) {
+        for (std::int64_t x = 0; x < n_[0]; ++x) {
+          bool all = true;
+          for (int m = 0; m < 9 && all; ++m) {
+            std::array<std::int64_t, 3> q{x, y, z};
+            q[u] += m % 3 - 1;
+            q[v] += m / 3 - 1;
+            all = solid_at(q[0], q[1], q[2]);
+          }
+          thick[static_cast<std::size_t>(Index(x, y, z))] = all ? 1 : 0;
+          if (all) {
+            any[static_cast<std::size_t>(x / kBlock +
+                                         coarse_n_[0] * (y / kBlock + coarse_n_[1] * (z / kBlock)))] = 1;
+          }
+        }
       }
     }
+    distance_[k] = ChebyshevDistances(thick, n_);
+    coarse_distance_[k] = ChebyshevDistances(any, coarse_n_);
   }
-  coarse_distance_ = ChebyshevDistances(any, coarse_n_);
 }
 
 bool VoxelGrid::Hidden(const Aabb& a, const Aabb& b) const {
@@ -160,15 +177,17 @@ bool VoxelGrid::Hidden(const Aabb& a, const Aabb& b) const {
     last = std::min(last, n_[k] - 1);
     while (first <= last && !(centre(first) > lo.max[k])) ++first;
     while (first <= last && !(centre(last) < hi.min[k])) --last;
-    // Only a layer where the segment between the centres is in a solid
-    // voxel can hide (its rectangle holds that point). From a voxel d > 0
-    // from every solid one, the next m layers' points stay within d - 1
-    // voxels of it while m * (the point's motion per layer, in voxels)
-    // <= d - 1: those are skipped.
+    // The layers tried: those where the segment between the centres is in
+    // a voxel solid with its 8 neighbours in the layer (a hiding rectangle
+    // holds that point; one a voxel wide or less near the eye is not
+    // tried: culling, never safety, depends on this choice). From a voxel
+    // d > 0 from every such one, the next m layers' points stay within
+    // d - 1 voxels of it while m * (the point's motion per layer, in
+    // voxels) <= d - 1: those are skipped.
     const Vec3 p = (lo.min + lo.max) * 0.5, dir = (hi.min + hi.max) * 0.5 - p;
     double motion = 1.0;
     for (int j = 0; j < 3; ++j) motion = std::max(motion, std::fabs(dir[j] / dir[k]));
-    motion *= 1 + 1e-9;
+    const double per_motion = 1 / (motion * (1 + 1e-9));  // rounded down: never too far
     // The point at layer s, in voxel units from the origin.
     const Vec3 start = (p + dir * ((centre(0) - p[k]) / dir[k]) - origin_) / h_, step = dir / dir[k];
     for (std::int64_t s = first; s <= last;) {
@@ -184,12 +203,12 @@ bool VoxelGrid::Hidden(const Aabb& a, const Aabb& b) const {
       if (inside) {
         // A block of kBlock^3 voxels b blocks from any with a solid voxel:
         // the voxels within kBlock * (b - 1) of this one are not solid.
-        const int b = coarse_distance_[static_cast<std::size_t>(
+        const int b = coarse_distance_[k][static_cast<std::size_t>(
             v[0] / kBlock + coarse_n_[0] * (v[1] / kBlock + coarse_n_[1] * (v[2] / kBlock)))];
-        d = b > 1 ? kBlock * (b - 1) + 1 : distance_[static_cast<std::size_t>(Index(v[0], v[1], v[2]))];
+        d = b > 1 ? kBlock * (b - 1) + 1 : distance_[k][static_cast<std::size_t>(Index(v[0], v[1], v[2]))];
       }
       if (d == 0 && PlaneHides(k, s, lo, hi)) return true;
-      s += 1 + (d > 1 ? static_cast<std::int64_t>(std::floor((d - 1) / motion)) : 0);
+      s += 1 + (d > 1 ? static_cast<std::int64_t>((d - 1) * per_motion) : 0);
     }
   }
   return false;
