@@ -37,7 +37,7 @@ struct VisibilitySettings {
   // whole voxel fits inside them. Doubled until the grid has at most
   // max_voxels voxels.
   double voxel_size = 8.0;
-  std::int64_t max_voxels = std::int64_t{1} << 24;  // in [1, 2^30]; 8 bytes each.
+  std::int64_t max_voxels = std::int64_t{1} << 24;  // in [1, 2^30]; about 10 bytes each.
 };
 // Appends a Violation per bad setting ("visibility.voxel_size", ...).
 bool ValidateVisibilitySettings(const VisibilitySettings& settings, std::vector<Violation>& out);

@@ -60,8 +60,8 @@ class VoxelGrid {
   // distance: a floor (thin along z) does not stop a walk along x.
   std::array<std::vector<std::uint8_t>, 3> distance_;
   // The same over blocks of kBlock^3 voxels (marked: holding such a voxel),
-  // an eighth of the size, more often in cache.
-  static constexpr std::int64_t kBlock = 2;
+  // a 64th of the size, which stays in cache.
+  static constexpr std::int64_t kBlock = 4;
   std::array<std::int64_t, 3> coarse_n_{};
   std::array<std::vector<std::uint8_t>, 3> coarse_distance_;
   // Per axis k, per layer along k, the summed-area table of the layer's
