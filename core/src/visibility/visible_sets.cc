@@ -27,6 +27,8 @@ void ValidateRequest(const VisibilityRequest& r, std::vector<Violation>& out) {
   if (!IsValidNumber(r.tick_seconds) || r.tick_seconds < 0.0 ||
       (r.latency > 0.0 && !(r.tick_seconds > 0.0))) {
     out.push_back({"tick_seconds", "must be a valid number > 0 when latency > 0 (>= 0 otherwise)"});
+  } else if (r.latency > 0.0 && !IsValidNumber(r.latency / r.tick_seconds)) {
+    out.push_back({"latency", "latency / tick_seconds must be a valid number"});
   }
 }
 
@@ -38,8 +40,8 @@ bool ValidateVisibilitySettings(const VisibilitySettings& s, std::vector<Violati
   if (!(s.voxel_size >= 1e-6) || !IsValidNumber(s.voxel_size)) {
     out.push_back({"visibility.voxel_size", "must be a valid number >= 1e-6"});
   }
-  if (s.max_voxels < 1 || s.max_voxels > (std::int64_t{1} << 30)) {
-    out.push_back({"visibility.max_voxels", "must be in [1, 2^30]"});
+  if (s.max_voxels < 1 || s.max_voxels > (std::int64_t{1} << 26)) {
+    out.push_back({"visibility.max_voxels", "must be in [1, 2^26]"});
   }
   return out.size() == before;
 }

@@ -161,7 +161,11 @@ void VoxelGrid::BuildDistances() {
 }
 
 bool VoxelGrid::Hidden(const Aabb& a, const Aabb& b) const {
-  if (!info_.built) return false;
+  // Regions swept or grown past the doubles' range say nothing: visible.
+  if (!info_.built || !IsValidNumber(a.min) || !IsValidNumber(a.max) || !IsValidNumber(b.min) ||
+      !IsValidNumber(b.max)) {
+    return false;
+  }
   for (int k = 0; k < 3; ++k) {
     const bool a_below = a.max[k] < b.min[k];
     if (!a_below && !(b.max[k] < a.min[k])) continue;
