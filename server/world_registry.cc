@@ -163,9 +163,9 @@ int WorldRegistry::default_history_ticks() const {
 
 std::optional<RequestError> WorldRegistry::Reserve(const std::string& owner, const std::string& id,
                                                    std::int64_t vertices, std::int64_t triangles,
-                                                   WorldReservation& reservation) {
+                                                   WorldReservation& reservation, std::int64_t extra_bytes) {
   if (Find(owner, id) != nullptr) return AlreadyExists(id);
-  const std::int64_t bytes = EstimateStaticBytes(vertices, triangles);
+  const std::int64_t bytes = EstimateStaticBytes(vertices, triangles) + extra_bytes;
   if (std::string full = ReserveBytes(owner, bytes); !full.empty()) return Exhausted(std::move(full));
   reservation.registry_ = this;
   reservation.owner_ = owner;

@@ -125,9 +125,11 @@ class WorldRegistry {
   // No live world (owner, id) (ALREADY_EXISTS), and room for one more world
   // of `owner` of these sizes (RESOURCE_EXHAUSTED naming the limit: worlds
   // per replica or per tenant, memory budget); idle worlds are evicted
-  // first. Charges an estimate (EstimateStaticBytes) to `reservation`.
+  // first. Charges an estimate (EstimateStaticBytes, plus `extra_bytes`:
+  // the occluder grid's most) to `reservation`.
   std::optional<RequestError> Reserve(const std::string& owner, const std::string& id, std::int64_t vertices,
-                                      std::int64_t triangles, WorldReservation& reservation);
+                                      std::int64_t triangles, WorldReservation& reservation,
+                                      std::int64_t extra_bytes = 0);
   // The world of the decoded `statics` with its accounting (triangles, static
   // bytes), in `entry`; RESOURCE_EXHAUSTED when its meshes and maps hold more
   // triangles than a world may.

@@ -339,9 +339,14 @@ Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequ
   if (!violations.empty()) return InvalidFields(std::move(violations));
   std::int64_t vertices = 0;
   for (const v1::StaticElement& e : request.statics()) vertices += e.mesh().vertices_size() / 3;
+  // The occluder grid at its cap, with its build's temporaries (about 20
+  // bytes a voxel at the peak: voxelize.cc, voxel_grid.cc), before it is
+  // built: a policy cannot allocate past the memory budget.
+  const std::int64_t grid_bytes =
+      settings.visibility.occluder_mask != 0 ? settings.visibility.max_voxels * 20 : 0;
   WorldReservation reservation;
   if (Outcome refused = registry_.Reserve(owner, request.world_id(), vertices,
-                                          static_cast<std::int64_t>(triangles), reservation)) {
+                                          static_cast<std::int64_t>(triangles), reservation, grid_bytes)) {
     return refused;
   }
 

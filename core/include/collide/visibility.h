@@ -37,9 +37,9 @@ struct VisibilitySettings {
   // whole voxel fits inside them. Doubled until the grid has at most
   // max_voxels voxels.
   double voxel_size = 8.0;
-  // The cap keeps one request's grid under about 700 MB; the server charges
-  // the grid to the world's memory budget once built.
-  std::int64_t max_voxels = std::int64_t{1} << 24;  // in [1, 2^26]; about 10 bytes each.
+  // The cap keeps one grid under about 350 MB (its build's peak near twice
+  // that); the server reserves the peak against its memory budget first.
+  std::int64_t max_voxels = std::int64_t{1} << 24;  // in [1, 2^25]; about 10 bytes each.
 };
 // Appends a Violation per bad setting ("visibility.voxel_size", ...).
 bool ValidateVisibilitySettings(const VisibilitySettings& settings, std::vector<Violation>& out);

@@ -40,8 +40,8 @@ bool ValidateVisibilitySettings(const VisibilitySettings& s, std::vector<Violati
   if (!(s.voxel_size >= 1e-6) || !IsValidNumber(s.voxel_size)) {
     out.push_back({"visibility.voxel_size", "must be a valid number >= 1e-6"});
   }
-  if (s.max_voxels < 1 || s.max_voxels > (std::int64_t{1} << 26)) {
-    out.push_back({"visibility.max_voxels", "must be in [1, 2^26]"});
+  if (s.max_voxels < 1 || s.max_voxels > (std::int64_t{1} << 25)) {
+    out.push_back({"visibility.max_voxels", "must be in [1, 2^25]"});
   }
   return out.size() == before;
 }

@@ -6028,8 +6028,10 @@ type VisibilityPolicy struct {
 	// The voxel edge (length units, >= 1e-6; 0: 8, a quarter of a Quake
 	// player's width). Walls thinner than about two voxels may not occlude.
 	VoxelSize float64 `protobuf:"fixed64,2,opt,name=voxel_size,json=voxelSize,proto3" json:"voxel_size,omitempty"`
-	// The most voxels (1 to 2^26, about 700 MB; 0: 2^24, about 170 MB at
+	// The most voxels (1 to 2^25, about 350 MB; 0: 2^24, about 170 MB at
 	// about 10 bytes each): the voxel edge is doubled until the grid fits.
+	// CreateWorld reserves 20 bytes a voxel of this cap (the build's peak)
+	// against --world_memory_budget_bytes first.
 	MaxVoxels int64 `protobuf:"varint,3,opt,name=max_voxels,json=maxVoxels,proto3" json:"max_voxels,omitempty"`
 }
 
