@@ -90,6 +90,27 @@ TEST(WorldVisibilityService, SolidWallsHideGlassDoesNot) {
   EXPECT_EQ(sets.hidden(), 4);
   EXPECT_EQ(sets.time().at().tick(), 1);
 
+  // The Tick part: after the frame (tick 2, player 2 gone), the sets at it.
+  {
+    grpc::ClientContext context;
+    context.AddMetadata("collide-world", kWorld);
+    auto stream = stub->Tick(&context);
+    v1::TickRequest message;
+    message.set_sequence(1);
+    message.mutable_frame()->set_tick(2);
+    message.mutable_frame()->add_removals(2);
+    message.mutable_visibility();
+    ASSERT_TRUE(stream->Write(message));
+    v1::TickResponse answer;
+    ASSERT_TRUE(stream->Read(&answer));
+    EXPECT_FALSE(answer.has_status()) << answer.status().message();
+    ASSERT_EQ(answer.visibility().sets_size(), 2);
+    EXPECT_EQ(answer.visibility().sets(0).visible_size(), 1);  // 1 sees 3
+    EXPECT_EQ(answer.visibility().time().at().tick(), 2);
+    stream->WritesDone();
+    EXPECT_TRUE(stream->Finish().ok());
+  }
+
   see.set_latency(-1);
   see.add_observers(2);
   const grpc::Status bad = stub->GetVisibility(Ctx().get(), see, &sets);
