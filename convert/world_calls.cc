@@ -263,6 +263,20 @@ CallOutcome RunMelee(WorldAccess& world, const WorldCallLimits& limits,
   return AnswerVerdicts("melee", verdicts, request.all_or_nothing(), response);
 }
 
+CallOutcome RunVisibility(WorldAccess& world, const WorldCallLimits& limits,
+                          const v1::GetVisibilityRequest& request, v1::GetVisibilityResponse* response) {
+  if (CallOutcome refused = CheckItems(RequestItems(request), limits.max_items_per_request)) return refused;
+  VisibilityResult result;
+  world.Read([&](const World& w) { result = w.VisibleSets(DecodeVisibility(request)); });
+  if (!result.valid) {
+    ViolationList violations;
+    for (Violation& v : result.problems) violations.Add(v.field, std::move(v.description));
+    return InvalidFields(std::move(violations));
+  }
+  ToProto(result, response);
+  return std::nullopt;
+}
+
 CallOutcome RunBodies(WorldAccess& world, const WorldCallLimits& limits, const v1::GetBodiesRequest& request,
                       v1::GetBodiesResponse* response) {
   if (CallOutcome refused = CheckItems(RequestItems(request), limits.max_items_per_request)) return refused;
@@ -326,6 +340,9 @@ CallOutcome RunTickParts(WorldAccess& world, const WorldCallLimits& limits, cons
                       response);
   if (!refused && request.has_melee())
     refused = RunPart("melee", with(RunMelee), request.melee(), &R::mutable_melee, response);
+  if (!refused && request.has_visibility())
+    refused =
+        RunPart("visibility", with(RunVisibility), request.visibility(), &R::mutable_visibility, response);
   // After every other part: the bodies as this message's frame left them.
   if (!refused && request.has_bodies())
     refused = RunPart("bodies", with(RunBodies), request.bodies(), &R::mutable_bodies, response);

@@ -1,10 +1,9 @@
 // The world calls as one world runs them: decode -> core World -> encode for
 // each part of a Tick message (frame, query, rays_packed, shots,
-// shots_packed, moves, projectiles, melee, bodies), and the message's parts in their order. The server's
-// handlers (server/world_service.cc: locks, admission, limits and memory
-// accounting around these) and a replay of a recording (record/replay.h)
-// both run these functions, so that a replay answers a recorded call with
-// the same bytes by construction.
+// shots_packed, moves, projectiles, melee, visibility, bodies), and the message's parts in their order. The
+// server's handlers (server/world_service.cc: locks, admission, limits and memory accounting around these)
+// and a replay of a recording (record/replay.h) both run these functions, so that a replay answers a recorded
+// call with the same bytes by construction.
 #ifndef COLLIDE_CONVERT_WORLD_CALLS_H_
 #define COLLIDE_CONVERT_WORLD_CALLS_H_
 
@@ -79,6 +78,8 @@ CallOutcome RunProjectiles(WorldAccess& world, const WorldCallLimits& limits,
                            v1::ValidateProjectilesResponse* response);
 CallOutcome RunMelee(WorldAccess& world, const WorldCallLimits& limits,
                      const v1::ValidateMeleeRequest& request, v1::ValidateMeleeResponse* response);
+CallOutcome RunVisibility(WorldAccess& world, const WorldCallLimits& limits,
+                          const v1::GetVisibilityRequest& request, v1::GetVisibilityResponse* response);
 CallOutcome RunBodies(WorldAccess& world, const WorldCallLimits& limits, const v1::GetBodiesRequest& request,
                       v1::GetBodiesResponse* response);
 

@@ -286,6 +286,26 @@ MoveVerdict FromProto(const v1::MoveVerdict& in) {
   return out;
 }
 
+void ToProto(const VisibilityRequest& in, v1::GetVisibilityRequest* out) {
+  if (in.at) ToProto(*in.at, out->mutable_at());
+  out->mutable_observers()->Add(in.observers.begin(), in.observers.end());
+  out->set_tick_seconds(in.tick_seconds);
+  out->set_latency(in.latency);
+  out->set_margin(in.margin);
+  out->set_target_category_mask(WireMask(in.target_mask));
+}
+
+VisibilityResult FromProto(const v1::GetVisibilityResponse& in) {
+  VisibilityResult out;
+  out.time = FromProto(in.time());
+  for (const v1::VisibilitySet& s : in.sets()) {
+    out.sets.push_back({s.observer(), s.found(), {s.visible().begin(), s.visible().end()}});
+  }
+  out.pairs = in.pairs();
+  out.hidden = in.hidden();
+  return out;
+}
+
 WorldSettings SettingsFromProto(const v1::WorldInfo& in) {
   WorldSettings out;
   out.history_ticks = in.history_ticks();

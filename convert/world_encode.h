@@ -32,6 +32,8 @@ void ToProto(const ShapeCastQuery& in, v1::WorldShapeCast* out);
 void ToProto(const OverlapQuery& in, v1::WorldOverlap* out);
 void ToProto(const ShotRequest& in, v1::Shot* out);
 void ToProto(const MoveRequest& in, v1::Move* out);
+// A target mask of all bits is sent as 0 (all).
+void ToProto(const VisibilityRequest& in, v1::GetVisibilityRequest* out);
 // The packed shot arrays (world_packed.h's layout), appended to `out`; the
 // batch's explain flag set when any shot asks (the wire's flag is per batch).
 void EncodePacked(std::span<const ShotRequest> shots, v1::ValidateShotsPackedRequest* out);
@@ -48,6 +50,7 @@ ShapeCastResult FromProto(const v1::WorldShapeCastResult& in);
 OverlapQueryResult FromProto(const v1::WorldOverlapResult& in);
 ShotVerdict FromProto(const v1::ShotVerdict& in);
 MoveVerdict FromProto(const v1::MoveVerdict& in);
+VisibilityResult FromProto(const v1::GetVisibilityResponse& in);
 // The settings a WorldInfo reports (history_ticks and every policy field).
 WorldSettings SettingsFromProto(const v1::WorldInfo& in);
 // The packed rays' answers for n rays, one closest hit at most each, all with

@@ -46,11 +46,16 @@ inline std::size_t RequestItems(const v1::ValidateProjectilesRequest& r) {
 inline std::size_t RequestItems(const v1::ValidateMeleeRequest& r) {
   return static_cast<std::size_t>(r.melee_size());
 }
+// One per observer named, one for "every body".
+inline std::size_t RequestItems(const v1::GetVisibilityRequest& r) {
+  return static_cast<std::size_t>(r.observers_size()) + 1;
+}
 inline std::size_t RequestItems(const v1::TickRequest& r) {
   return RequestItems(r.frame()) + RequestItems(r.query()) + RequestItems(r.rays_packed()) +
          RequestItems(r.shots()) + RequestItems(r.shots_packed()) + RequestItems(r.moves()) +
          RequestItems(r.projectiles()) + RequestItems(r.melee()) +
-         (r.has_bodies() ? RequestItems(r.bodies()) : 0);
+         (r.has_bodies() ? RequestItems(r.bodies()) : 0) +
+         (r.has_visibility() ? RequestItems(r.visibility()) : 0);
 }
 
 }  // namespace collide::convert

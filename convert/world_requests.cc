@@ -75,7 +75,24 @@ std::size_t TriangleCount(const v1::CreateWorldRequest& request) {
   return n;
 }
 
+VisibilityRequest DecodeVisibility(const v1::GetVisibilityRequest& in) {
+  VisibilityRequest out;
+  out.at = FromProto(in.has_at(), in.at());
+  out.observers.assign(in.observers().begin(), in.observers().end());
+  out.tick_seconds = in.tick_seconds();
+  out.latency = in.latency();
+  out.margin = in.margin();
+  if (in.target_category_mask() != 0) out.target_mask = in.target_category_mask();
+  return out;
+}
+
 bool ApplyPolicy(const v1::WorldPolicy& p, WorldSettings& out, ViolationList& violations) {
+  if (p.has_visibility()) {
+    const v1::VisibilityPolicy& v = p.visibility();
+    out.visibility.occluder_mask = v.occluder_category_mask();
+    if (v.voxel_size() != 0) out.visibility.voxel_size = v.voxel_size();
+    if (v.max_voxels() != 0) out.visibility.max_voxels = v.max_voxels();
+  }
   if (p.has_max_rewind_ticks()) out.max_rewind_ticks = p.max_rewind_ticks();
   if (p.has_max_origin_offset()) out.max_origin_offset = p.max_origin_offset();
   if (p.has_default_max_speed()) out.default_max_speed = p.default_max_speed();
@@ -308,7 +325,7 @@ std::optional<std::uint32_t> MapGeometryMask(const v1::MapFile& map, const std::
   std::uint32_t mask = 0;
   for (int i = 0; i < map.geometry_size(); ++i) {
     const int g = map.geometry(i);
-    if (g < v1::MAP_GEOMETRY_RENDER || g > v1::MAP_GEOMETRY_LAVA) {
+    if (g < v1::MAP_GEOMETRY_RENDER || g > v1::MAP_GEOMETRY_OCCLUDER) {
       violations.Add(path + "." + Index("geometry", i), "unknown geometry " + std::to_string(g));
       return std::nullopt;
     }

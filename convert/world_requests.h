@@ -85,6 +85,8 @@ bool DecodeShots(const v1::ValidateShotsRequest& in, std::vector<ShotRequest>& o
                  ViolationList& violations);
 bool DecodeMoves(const v1::ValidateMovesRequest& in, std::vector<MoveRequest>& out,
                  ViolationList& violations);
+// The numbers are the core's to validate (World::VisibleSets' problems).
+VisibilityRequest DecodeVisibility(const v1::GetVisibilityRequest& in);
 
 // The core's per-item `problems` (paths relative to the item, core names)
 // under "<list>[i]", with the few core names the proto spells differently

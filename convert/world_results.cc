@@ -112,6 +112,29 @@ void ToProto(const MoveVerdict& in, v1::MoveVerdict* out) {
   if (in.explanation) ToProto(*in.explanation, out->mutable_explanation());
 }
 
+void ToProto(const VisibilityResult& in, v1::GetVisibilityResponse* out) {
+  ToProto(in.time, out->mutable_time());
+  for (const VisibilitySet& s : in.sets) {
+    v1::VisibilitySet* set = out->add_sets();
+    set->set_observer(s.observer);
+    set->set_found(s.found);
+    set->mutable_visible()->Add(s.visible.begin(), s.visible.end());
+  }
+  out->set_pairs(in.pairs);
+  out->set_hidden(in.hidden);
+}
+
+void ToProto(const VisibilityGridInfo& in, v1::VisibilityGrid* out) {
+  out->set_built(in.built);
+  out->set_voxel_size(in.voxel_size);
+  out->set_nx(in.nx);
+  out->set_ny(in.ny);
+  out->set_nz(in.nz);
+  out->set_solid_voxels(in.solid_voxels);
+  out->set_undecided_voxels(in.undecided_voxels);
+  out->set_memory_bytes(static_cast<std::int64_t>(in.memory_bytes));
+}
+
 void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {
   out->set_max_rewind_ticks(in.max_rewind_ticks);
   out->set_max_origin_offset(in.max_origin_offset);
@@ -126,6 +149,12 @@ void ToProto(const WorldSettings& in, v1::WorldPolicy* out) {
   if (in.shot_mask != kAllCategories) out->set_shot_category_mask(in.shot_mask);
   if (in.movement) ToProto(*in.movement, out->mutable_movement());
   if (in.move_budget) ToProto(*in.move_budget, out->mutable_move_budget());
+  if (in.visibility.occluder_mask != 0) {
+    v1::VisibilityPolicy* v = out->mutable_visibility();
+    v->set_occluder_category_mask(in.visibility.occluder_mask);
+    v->set_voxel_size(in.visibility.voxel_size);
+    v->set_max_voxels(in.visibility.max_voxels);
+  }
 }
 
 }  // namespace collide::convert

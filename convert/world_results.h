@@ -24,6 +24,8 @@ void ToProto(const OverlapQueryResult& in, v1::WorldOverlapResult* out);
 std::string ProtoFieldName(std::string_view core_field);
 void ToProto(const ShotVerdict& in, v1::ShotVerdict* out);
 void ToProto(const MoveVerdict& in, v1::MoveVerdict* out);
+void ToProto(const VisibilityResult& in, v1::GetVisibilityResponse* out);
+void ToProto(const VisibilityGridInfo& in, v1::VisibilityGrid* out);
 // The settings as a policy with every field set.
 void ToProto(const WorldSettings& in, v1::WorldPolicy* out);
 

@@ -24,12 +24,12 @@ class Metrics {
  public:
   // The RPCs, in the order of collide.proto, then of world.proto's methods
   // (Tick: each message of the stream, timed from its read).
-  static constexpr std::array<const char*, 19> kRpcs = {
+  static constexpr std::array<const char*, 20> kRpcs = {
       "QueryPairs",    "QueryPairsPacked",    "CastRays",      "CastRaysPacked",
       "GetServerInfo", "CreateWorld",         "DeleteWorld",   "GetWorld",
       "ListWorlds",    "PushFrame",           "QueryWorld",    "CastWorldRaysPacked",
       "ValidateShots", "ValidateShotsPacked", "ValidateMoves", "Tick",
-      "GetBodies",     "ValidateProjectiles", "ValidateMelee"};
+      "GetBodies",     "ValidateProjectiles", "ValidateMelee", "GetVisibility"};
   // Upper bounds of the latency buckets, seconds (+Inf is implied): 50 us to
   // 10 s, about 2.5x apart.
   static constexpr std::array<double, 13> kLatencyBounds = {5e-5, 1e-4,   2.5e-4, 5e-4, 1e-3, 2.5e-3, 5e-3,

@@ -164,9 +164,9 @@ int WorldRegistry::default_history_ticks() const {
 
 std::optional<RequestError> WorldRegistry::Reserve(const std::string& owner, const std::string& id,
                                                    std::int64_t vertices, std::int64_t triangles,
-                                                   WorldReservation& reservation) {
+                                                   WorldReservation& reservation, std::int64_t extra_bytes) {
   if (Find(owner, id) != nullptr) return AlreadyExists(id);
-  const std::int64_t bytes = EstimateStaticBytes(vertices, triangles);
+  const std::int64_t bytes = EstimateStaticBytes(vertices, triangles) + extra_bytes;
   if (std::string full = ReserveBytes(owner, bytes); !full.empty()) return Exhausted(std::move(full));
   reservation.registry_ = this;
   reservation.owner_ = owner;
@@ -179,7 +179,11 @@ std::optional<RequestError> WorldRegistry::NewWorld(const std::string& owner, co
                                                     const std::vector<StaticElement>& statics,
                                                     int static_elements,
                                                     std::shared_ptr<WorldEntry>& entry) const {
+  const auto start = std::chrono::steady_clock::now();
   entry = std::make_shared<WorldEntry>(owner, id, World(settings, statics));
+  entry->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // The occluder grid (WorldSettings::visibility) is the world's too.
+  entry->static_bytes += static_cast<std::int64_t>(entry->world.visibility_info().memory_bytes);
   entry->static_elements = static_elements;
   for (const StaticElement& e : statics) {
     if (const auto* mesh = std::get_if<std::shared_ptr<const TriangleMesh>>(&e.geometry)) {

@@ -73,6 +73,7 @@ struct WorldEntry {
   std::int64_t triangles = 0;
   std::int64_t degenerate_triangles = 0;
   std::int64_t static_bytes = 0;
+  double build_seconds = 0.0;  // the World's construction (BVHs, occluder grid), wall clock.
   // Charged to the registry: static_bytes + the world's history bytes.
   std::atomic<std::int64_t> charged_bytes{0};
   std::atomic<std::int64_t> last_used_ns{0};  // steady_clock.
@@ -129,9 +130,11 @@ class WorldRegistry {
   // No live world (owner, id) (ALREADY_EXISTS), and room for one more world
   // of `owner` of these sizes (RESOURCE_EXHAUSTED naming the limit: worlds
   // per replica or per tenant, memory budget); idle worlds are evicted
-  // first. Charges an estimate (EstimateStaticBytes) to `reservation`.
+  // first. Charges an estimate (EstimateStaticBytes, plus `extra_bytes`:
+  // the occluder grid's most) to `reservation`.
   std::optional<RequestError> Reserve(const std::string& owner, const std::string& id, std::int64_t vertices,
-                                      std::int64_t triangles, WorldReservation& reservation);
+                                      std::int64_t triangles, WorldReservation& reservation,
+                                      std::int64_t extra_bytes = 0);
   // The world of the decoded `statics` with its accounting (triangles, static
   // bytes), in `entry`; RESOURCE_EXHAUSTED when its meshes and maps hold more
   // triangles than a world may.

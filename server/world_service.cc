@@ -285,6 +285,7 @@ void WorldService::FillInfo(WorldEntry& entry, v1::WorldInfo* out) {
   convert::ToProto(w.settings(), out->mutable_policy());
   out->set_replica(config_.replica);
   out->set_detected_teleports(w.detected_teleports());
+  if (w.visibility_info().built) convert::ToProto(w.visibility_info(), out->mutable_visibility());
 }
 
 Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequest& request,
@@ -301,9 +302,14 @@ Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequ
   if (!violations.empty()) return InvalidFields(std::move(violations));
   std::int64_t vertices = 0;
   for (const v1::StaticElement& e : request.statics()) vertices += e.mesh().vertices_size() / 3;
+  // The occluder grid at its cap, with its build's temporaries (about 20
+  // bytes a voxel at the peak: voxelize.cc, voxel_grid.cc), before it is
+  // built: a policy cannot allocate past the memory budget.
+  const std::int64_t grid_bytes =
+      settings.visibility.occluder_mask != 0 ? settings.visibility.max_voxels * 20 : 0;
   WorldReservation reservation;
   if (Outcome refused = registry_.Reserve(owner, request.world_id(), vertices,
-                                          static_cast<std::int64_t>(triangles), reservation)) {
+                                          static_cast<std::int64_t>(triangles), reservation, grid_bytes)) {
     return refused;
   }
 
@@ -337,8 +343,12 @@ Outcome WorldService::Create(const std::string& owner, const v1::CreateWorldRequ
     return refused;
   }
   if (entry->journal != nullptr) entry->journal->Commit();
-  spdlog::info("world {} created (statics={}, triangles={}, bytes={}, history_ticks={})", entry->id,
-               entry->static_elements, entry->triangles, entry->static_bytes, settings.history_ticks);
+  spdlog::info(
+      "world {} created (statics={}, triangles={}, bytes={}, history_ticks={}, build_s={:.3f}, "
+      "visibility_voxels={}, visibility_bytes={})",
+      entry->id, entry->static_elements, entry->triangles, entry->static_bytes, settings.history_ticks,
+      entry->build_seconds, entry->world.visibility_info().solid_voxels,
+      entry->world.visibility_info().memory_bytes);
   return std::nullopt;
 }
 
@@ -399,6 +409,12 @@ Outcome WorldService::Run(WorldEntry& entry, const v1::ValidateMeleeRequest& req
                           v1::ValidateMeleeResponse* response) {
   EntryAccess world(registry_, entry);
   return convert::RunMelee(world, call_limits_, request, response);
+}
+
+Outcome WorldService::Run(WorldEntry& entry, const v1::GetVisibilityRequest& request,
+                          v1::GetVisibilityResponse* response) {
+  EntryAccess world(registry_, entry);
+  return convert::RunVisibility(world, call_limits_, request, response);
 }
 
 Outcome WorldService::InWorld(const Caller& caller, const std::string& world_id, std::size_t items,
@@ -586,6 +602,12 @@ grpc::ServerUnaryReactor* WorldService::ValidateMelee(grpc::CallbackServerContex
                                                       const grpc::ByteBuffer* request,
                                                       grpc::ByteBuffer* response) {
   return ServeRaw<v1::ValidateMeleeRequest, v1::ValidateMeleeResponse>(context, request, response);
+}
+
+grpc::ServerUnaryReactor* WorldService::GetVisibility(grpc::CallbackServerContext* context,
+                                                      const grpc::ByteBuffer* request,
+                                                      grpc::ByteBuffer* response) {
+  return ServeRaw<v1::GetVisibilityRequest, v1::GetVisibilityResponse>(context, request, response);
 }
 
 Outcome WorldService::RunTick(const std::string& owner, const std::string& world,

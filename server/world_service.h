@@ -107,7 +107,8 @@ using WorldServiceBase = v1::WorldService::WithCallbackMethod_WatchAudit<
                                         v1::WorldService::WithRawCallbackMethod_GetBodies<
                                             v1::WorldService::WithRawCallbackMethod_ValidateProjectiles<
                                                 v1::WorldService::WithRawCallbackMethod_ValidateMelee<
-                                                    v1::WorldService::Service>>>>>>>>>>>>>>>;
+                                                    v1::WorldService::WithRawCallbackMethod_GetVisibility<
+                                                        v1::WorldService::Service>>>>>>>>>>>>>>>>;
 
 class WorldService final : public WorldServiceBase {
  public:
@@ -147,6 +148,10 @@ class WorldService final : public WorldServiceBase {
                                                 const grpc::ByteBuffer* request,
                                                 grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ValidateMelee(grpc::CallbackServerContext* context,
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response) override;
+
+  grpc::ServerUnaryReactor* GetVisibility(grpc::CallbackServerContext* context,
                                           const grpc::ByteBuffer* request,
                                           grpc::ByteBuffer* response) override;
 
@@ -245,6 +250,8 @@ class WorldService final : public WorldServiceBase {
   Outcome Run(WorldEntry& entry, const v1::ValidateMeleeRequest& request,
               v1::ValidateMeleeResponse* response);
 
+  Outcome Run(WorldEntry& entry, const v1::GetVisibilityRequest& request,
+              v1::GetVisibilityResponse* response);
   // Run, and on a world with a journal, the call in its Tick message form
   // recorded (its calls one at a time) and its verdicts audited.
   template <typename Request, typename Response>

@@ -54,6 +54,8 @@ export interface WorldPolicy {
   /** A budget across each body's moves (docs/moves.md); unset: none. */
   move_budget?: {tick_seconds: number; window?: number; max_speed?: number; time_slack?: number;
     distance_slack?: number};
+  /** Occluders for getVisibility (docs/visibility.md); unset: none. */
+  visibility?: {occluder_category_mask?: Int64; voxel_size?: number; max_voxels?: Int64};
 }
 
 /** world.proto MovementModel: a preset, the fields set replacing its values. */
@@ -474,6 +476,38 @@ export type MoveCode =
   | 'MOVE_CODE_TOO_FAST_VERTICAL' | 'MOVE_CODE_STEP_TOO_HIGH' | 'MOVE_CODE_FLYING' | 'MOVE_CODE_TOO_STEEP'
   | 'MOVE_CODE_DISTANCE_BUDGET' | 'MOVE_CODE_TIME_BUDGET';
 
+/** getVisibility's options (world.proto GetVisibilityRequest). */
+export interface VisibilityOptions {
+  /** Unset: the latest frame. */
+  at?: {tick: Int64; fraction?: number};
+  /** Empty: every body at the time, by id. */
+  observers?: Int64[];
+  /** The server's tick length, seconds (> 0 when latency > 0). */
+  tickSeconds?: number;
+  /** Seconds of look-ahead (>= 0). */
+  latency?: number;
+  /** Length units around every region (>= 0). */
+  margin?: number;
+  /** Targets: bodies with (category & mask) != 0; 0: all. */
+  targetCategoryMask?: Int64;
+}
+
+export interface VisibilitySet {
+  observer: number;
+  /** The observer exists at the time; else visible is empty. */
+  found: boolean;
+  /** The bodies it may see, increasing ids. */
+  visible: number[];
+}
+
+export interface VisibilitySets {
+  /** One per observer, in the order asked. */
+  sets: VisibilitySet[];
+  pairs: number;
+  hidden: number;
+  time: TimeUsed;
+}
+
 export interface MoveVerdict {
   code: MoveCode;
   allowedPosition: Triple;
@@ -616,6 +650,8 @@ export class World extends EventEmitter {
   getBodies(options?: {at?: WorldTime; bodyIds?: Int64[]}): Promise<Bodies>;
   validateProjectiles(projectiles: Projectile[], options?: VerdictOptions): Promise<ProjectileVerdict[]>;
   validateMelee(melee: Melee[], options?: VerdictOptions): Promise<MeleeVerdict[]>;
+  /** For each observer, the bodies it may see (docs/visibility.md). */
+  getVisibility(options?: VisibilityOptions): Promise<VisibilitySets>;
   /** Opens the world's Tick stream; budgetMs: its messages' default budget. */
   tick(options?: {budgetMs?: number}): TickStream;
   on(event: 'recreated', listener: (e: RecreatedEvent) => void): this;

@@ -229,6 +229,20 @@ class World extends EventEmitter {
     const r = await this._call('GetBodies', this._client._toProto(request, 'GetBodiesRequest'));
     return this._view('GetBodiesResponse', r);
   }
+
+  // Visibility sets (docs/visibility.md): for each observer (empty: every
+  // body), the bodies it may see; send each client only those. latency:
+  // seconds of look-ahead, with tickSeconds the server's tick length;
+  // margin: length units around every region; at: {tick, fraction} (unset:
+  // the latest frame). Resolves to {sets: [{observer, found, visible}],
+  // pairs, hidden, time}.
+  async getVisibility({at, observers = [], tickSeconds = 0, latency = 0, margin = 0, targetCategoryMask = 0} = {}) {
+    const request = {world_id: this.id, observers, tick_seconds: tickSeconds, latency, margin,
+      target_category_mask: targetCategoryMask};
+    if (at !== undefined && at !== null) request.at = at;
+    const r = await this._call('GetVisibility', this._client._toProto(request, 'GetVisibilityRequest'));
+    return this._view('GetVisibilityResponse', r);
+  }
 }
 
 // ticks[i] of a packed shot at the latest frame: INT64_MIN, never a tick

@@ -58,7 +58,8 @@ std::string ServiceConfigJson(const ClientOptions& options) {
         R"( {"service": "collide.v1.WorldService", "method": "ValidateMoves"},)"
         R"( {"service": "collide.v1.WorldService", "method": "GetBodies"},)"
         R"( {"service": "collide.v1.WorldService", "method": "ValidateProjectiles"},)"
-        R"( {"service": "collide.v1.WorldService", "method": "ValidateMelee"}],)"
+        R"( {"service": "collide.v1.WorldService", "method": "ValidateMelee"},)"
+        R"( {"service": "collide.v1.WorldService", "method": "GetVisibility"}],)"
         R"( "retryPolicy": {"maxAttempts": %d, "initialBackoff": "0.01s", "maxBackoff": "1s",)"
         R"( "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE", "CANCELLED"]}}])",
         options.max_attempts);

@@ -61,6 +61,12 @@ void ToProto(const WorldPolicy& in, pb::WorldPolicy* out) {
   if (in.shot_category_mask) out->set_shot_category_mask(*in.shot_category_mask);
   if (in.movement) convert::ToProto(*in.movement, out->mutable_movement());
   if (in.move_budget) convert::ToProto(*in.move_budget, out->mutable_move_budget());
+  if (in.visibility) {
+    pb::VisibilityPolicy* v = out->mutable_visibility();
+    v->set_occluder_category_mask(in.visibility->occluder_mask);
+    v->set_voxel_size(in.visibility->voxel_size);
+    v->set_max_voxels(in.visibility->max_voxels);
+  }
 }
 
 absl::Status SizeMismatch(std::string_view what, int answered, std::size_t asked) {
@@ -334,6 +340,17 @@ absl::StatusOr<BodiesResult> WorldClient::GetBodies(std::string_view world_id, s
   convert::ToProto(at, ids, &request);
   pb::GetBodiesResponse response;
   absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::GetBodies, world_id, request, response);
+  if (!s.ok()) return s;
+  return convert::FromProto(response);
+}
+
+absl::StatusOr<VisibilityResult> WorldClient::GetVisibility(std::string_view world_id,
+                                                            const VisibilityRequest& request) {
+  pb::GetVisibilityRequest wire;
+  wire.set_world_id(std::string(world_id));
+  convert::ToProto(request, &wire);
+  pb::GetVisibilityResponse response;
+  absl::Status s = impl_->CallInWorld(&pb::WorldService::Stub::GetVisibility, world_id, wire, response);
   if (!s.ok()) return s;
   return convert::FromProto(response);
 }

@@ -134,6 +134,8 @@ absl::StatusOr<ImportedMesh> ImportWithAssimp(const std::string& path, const std
     }
   }
   out.mesh = std::move(builder).Finish(UpAxis::kY, options, out.stats);
+  // Occluders must be closed solids, which these triangles are not known to be.
+  if (options.categories == MaskOf(Category::kOccluder) && !options.clip_brushes) out.mesh = {};
   // No categories in these formats: everything is drawn geometry.
   CategoryStats& render = out.stats.categories[static_cast<int>(Category::kRender)];
   render.triangles = out.mesh.triangles.size();

@@ -16,9 +16,10 @@ inline constexpr std::int32_t kContentsSlime = 0x10;
 inline constexpr std::int32_t kContentsWater = 0x20;
 inline constexpr std::int32_t kContentsPlayerClip = 0x10000;
 inline constexpr std::int32_t kContentsMonsterClip = 0x20000;
+inline constexpr std::int32_t kContentsTranslucent = 0x20000000;
 inline constexpr std::int32_t kSurfaceNonSolid = 0x4000;
 
-// The collision categories (never kRender) of a brush or patch with these
+// The collision categories (never kRender or kOccluder) of a brush or patch with these
 // contents. Contents alone decide, as in the game's traces (cm_trace.c tests
 // `contents & mask`); q3map already clears CONTENTS_SOLID for `nonsolid`.
 CategoryMask CollisionCategories(std::int32_t contents);

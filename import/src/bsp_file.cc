@@ -184,8 +184,14 @@ absl::StatusOr<BspFile> ParseBsp(std::string_view bytes, std::string_view name) 
 
   if (lump = parser.Records(kBrushSides, &n); !lump.ok()) return lump.status();
   bsp.brush_side_planes.resize(n);
+  bsp.brush_side_shaders.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const std::int32_t plane = LoadI32(lump->data() + i * kBrushSides.record_size);
+    // Only the occluder rule reads a side's shader: one out of range makes
+    // its brush no occluder rather than the file unreadable.
+    const std::int32_t shader = LoadI32(lump->data() + i * kBrushSides.record_size + 4);
+    bsp.brush_side_shaders[i] =
+        shader >= 0 && static_cast<std::size_t>(shader) < bsp.shaders.size() ? shader : -1;
     if (plane < 0 || static_cast<std::size_t>(plane) >= bsp.planes.size()) {
       return parser.Bad(absl::StrCat("brush side ", i, ": plane ", plane, " is out of range (",
                                      bsp.planes.size(), " planes)"));

@@ -67,7 +67,8 @@ struct BspFile {
   std::vector<BspModel> models;  // models[0] is the static world
   std::vector<BspPlane> planes;
   std::vector<BspBrush> brushes;
-  std::vector<std::int32_t> brush_side_planes;  // the plane of each brush side
+  std::vector<std::int32_t> brush_side_planes;   // the plane of each brush side
+  std::vector<std::int32_t> brush_side_shaders;  // the shader of each brush side, -1 when out of range
 };
 
 // Largest patch control grid side accepted: Quake 3's renderer limit

@@ -12,8 +12,8 @@ namespace {
 
 // Indexed by Category.
 constexpr std::array<const char*, kCategoryCount> kNames = {"render", "solid", "player_clip", "monster_clip",
-                                                            "water",  "slime", "lava"};
-constexpr std::array<std::pair<std::int32_t, Category>, kCategoryCount - 1> kContentsOf = {{
+                                                            "water",  "slime", "lava",        "occluder"};
+constexpr std::array<std::pair<std::int32_t, Category>, 6> kContentsOf = {{
     {kContentsSolid, Category::kSolid},
     {kContentsPlayerClip, Category::kPlayerClip},
     {kContentsMonsterClip, Category::kMonsterClip},

@@ -379,6 +379,44 @@ TEST_F(WorldClientTest, ExplanationsAndBodiesEqualTheCore) {
   EXPECT_EQ(Fields(client.GetBodies(kWorld, Time{1, 2.0}).status()), std::vector<std::string>{"at.fraction"});
 }
 
+TEST_F(WorldClientTest, VisibilityEqualsTheCore) {
+  WorldClient client = NewClient();
+  WorldSpec spec = Spec("seen");
+  // The ball (radius 1) holds whole voxels of 0.25.
+  spec.policy.visibility = VisibilitySettings{.occluder_mask = kAllCategories, .voxel_size = 0.25};
+  ASSERT_TRUE(client.CreateWorld(spec).ok());
+  ASSERT_TRUE(client.PushFrame("seen", Frame1()).ok());
+  ASSERT_TRUE(client.PushFrame("seen", Frame2()).ok());
+  WorldSettings settings;
+  settings.history_ticks = 16;
+  settings.max_rewind_ticks = 8;
+  settings.visibility = *spec.policy.visibility;
+  World core(settings, {{kWall, kAllCategories, std::make_shared<const TriangleMesh>(Wall())},
+                        {kBall, kAllCategories, Ball()}});
+  ASSERT_TRUE(core.PushFrame(Frame1()).ok());
+  ASSERT_TRUE(core.PushFrame(Frame2()).ok());
+  VisibilityRequest request;
+  request.tick_seconds = 0.05;
+  request.latency = 0.1;
+  request.margin = 0.5;
+  const VisibilityResult want = core.VisibleSets(request);
+  absl::StatusOr<VisibilityResult> got = client.GetVisibility("seen", request);
+  ASSERT_TRUE(got.ok()) << DescribeStatus(got.status());
+  ASSERT_EQ(got->sets.size(), want.sets.size());
+  for (std::size_t i = 0; i < want.sets.size(); ++i) {
+    EXPECT_EQ(got->sets[i].observer, want.sets[i].observer);
+    EXPECT_EQ(got->sets[i].found, want.sets[i].found);
+    EXPECT_EQ(got->sets[i].visible, want.sets[i].visible);
+  }
+  EXPECT_EQ(got->pairs, want.pairs);
+  EXPECT_EQ(got->hidden, want.hidden);
+  EXPECT_EQ(got->time, want.time);
+  request.latency = -1;
+  const absl::StatusOr<VisibilityResult> bad = client.GetVisibility("seen", request);
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Fields(bad.status()), std::vector<std::string>{"latency"});
+}
+
 // The world deleted behind the client's back (as a replica restart or a ring
 // change would lose it): the next call re-creates it from the kept request
 // and latest state, answers as the core does at the latest frame, and

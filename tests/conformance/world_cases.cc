@@ -316,6 +316,20 @@ class Script {
     Ok("ValidateMelee", request, response);
   }
 
+  void Visibility(Json request) {
+    request["world_id"] = id_;
+    const auto in = FromJson<v1::GetVisibilityRequest>(request);
+    const VisibilityResult r = World().VisibleSets(convert::DecodeVisibility(in));
+    if (!r.valid) {
+      convert::ViolationList violations;
+      for (const Violation& v : r.problems) violations.Add(v.field, v.description);
+      return Error("GetVisibility", request, "INVALID_ARGUMENT", Paths(violations));
+    }
+    v1::GetVisibilityResponse out;
+    convert::ToProto(r, &out);
+    Ok("GetVisibility", request, ToJson(out));
+  }
+
   // The server loses every world; the client re-creates this one from its
   // creation request and the state after the latest frame, on the next call.
   void Restart() {
@@ -442,6 +456,7 @@ class Script {
     info.set_frames_kept(static_cast<int>(w.frame_count()));
     info.set_history_ticks(w.settings().history_ticks);
     convert::ToProto(w.settings(), info.mutable_policy());
+    if (w.visibility_info().built) convert::ToProto(w.visibility_info(), info.mutable_visibility());
     Json j = ToJson(info);
     j.erase("replica");
     j.erase("memory_bytes");
@@ -939,6 +954,24 @@ Json Melee() {
   return s.Done();
 }
 
+// Visibility sets on the arena (no occluders, so every body sees every
+// other: the culling has its own tests), by observer, target category and
+// look-ahead; an unknown observer; a bad latency.
+Json Visibility() {
+  Script s = Arena("world/visibility", "conf-visibility");
+  s.Visibility(Json::object());
+  s.Visibility({{"observers", {2, 99}},
+                {"target_category_mask", kPlayers},
+                {"tick_seconds", 0.05},
+                {"latency", 0.1},
+                {"margin", 1},
+                {"at", At(3)}});
+  s.Visibility({{"observers", {1}}, {"target_category_mask", 1}});  // no body is in category 1
+  s.Visibility({{"latency", -1}});
+  s.Delete();
+  return s.Done();
+}
+
 // The movement model (Quake preset, docs/moves.md): each new code on a floor
 // with a 16-unit step, a 24-unit step and a low ceiling, one body a rule;
 // a jump arc and a climb in the air judged move after move.
@@ -1223,7 +1256,7 @@ Json TickProjectiles() {
 Json BuildWorldGolden() {
   Json cases = Json::array({Lifecycle(), Frames(), Queries(), Shots(), ShotPolicy(), NegativeTicks(), Moves(),
                             MovementModel(), MovementRules(), MoveBudget(), Errors(), Recreate(), Explain(),
-                            ExplainModel(), Projectiles(), Melee()});
+                            ExplainModel(), Projectiles(), Melee(), Visibility()});
   return {{"tolerance", {{"abs", kAbsTolerance}, {"rel", kRelTolerance}}},
           {"server_args",
            {"--max_items_per_request=" + std::to_string(kMaxItemsPerRequest),

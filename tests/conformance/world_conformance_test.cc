@@ -196,6 +196,15 @@ absl::Status RunStep(WorldClient& client, const std::string& rpc, const Json& re
     }
     return absl::OkStatus();
   }
+  if (rpc == "GetVisibility") {
+    absl::StatusOr<VisibilityResult> sets =
+        client.GetVisibility(id, convert::DecodeVisibility(FromJson<v1::GetVisibilityRequest>(request)));
+    if (!sets.ok()) return sets.status();
+    v1::GetVisibilityResponse out;
+    convert::ToProto(*sets, &out);
+    response = ToJson(out);
+    return absl::OkStatus();
+  }
   return absl::InvalidArgumentError("unknown rpc " + rpc);
 }
 

@@ -29,6 +29,7 @@ std::int32_t SyntheticBsp::Brush(const std::vector<importer::BspPlane>& sides, s
   const std::int32_t first = static_cast<std::int32_t>(brush_side_planes.size());
   for (const importer::BspPlane& side : sides) {
     brush_side_planes.push_back(static_cast<std::int32_t>(planes.size()));
+    brush_side_shaders.push_back(shader);
     planes.push_back(side);
   }
   brushes.push_back({first, static_cast<std::int32_t>(sides.size()), shader});
@@ -82,9 +83,9 @@ std::string SyntheticBsp::Bytes() const {
     PutI32(lumps[8], b.num_sides);
     PutI32(lumps[8], b.shader);
   }
-  for (std::int32_t plane : brush_side_planes) {
-    PutI32(lumps[9], plane);
-    PutI32(lumps[9], 0);
+  for (std::size_t i = 0; i < brush_side_planes.size(); ++i) {
+    PutI32(lumps[9], brush_side_planes[i]);
+    PutI32(lumps[9], brush_side_shaders[i]);
   }
   for (const Vec3& v : vertices) {
     PutVec(lumps[10], v);

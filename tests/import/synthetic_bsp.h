@@ -16,6 +16,7 @@ struct SyntheticBsp {
   std::vector<importer::BspPlane> planes;
   std::vector<importer::BspBrush> brushes;
   std::vector<std::int32_t> brush_side_planes;
+  std::vector<std::int32_t> brush_side_shaders;  // Brush: the brush's shader on every side
   std::vector<Vec3> vertices;
   std::vector<std::int32_t> meshverts;
   std::vector<importer::BspFace> faces;

@@ -324,6 +324,16 @@ func (w *World) ValidateMelee(ctx context.Context, swings []Melee, opts ...Verdi
 	return out, nil
 }
 
+// GetVisibility returns, for each observer, the bodies it may see
+// (docs/visibility.md): send each client only those.
+func (w *World) GetVisibility(ctx context.Context, q VisibilityQuery) (VisibilitySets, error) {
+	r, err := w.Messages().GetVisibility(ctx, q.proto(w.id))
+	if err != nil {
+		return VisibilitySets{}, err
+	}
+	return VisibilitySetsOf(r), nil
+}
+
 // WorldMessages is a World's calls on the generated collide.v1 messages
 // (what the conformance suite replays; any field the Go types lack): the
 // same handle, header and re-creation.
@@ -405,6 +415,20 @@ func (m WorldMessages) ValidateShotsPacked(ctx context.Context, shots *PackedSho
 }
 
 // ValidateMoves judges every move; verdict i answers moves[i].
+// GetVisibility is GetVisibility on the message (its world_id set to the
+// handle's).
+func (m WorldMessages) GetVisibility(ctx context.Context, req *pb.GetVisibilityRequest) (*pb.GetVisibilityResponse, error) {
+	var resp *pb.GetVisibilityResponse
+	r := &pb.GetVisibilityRequest{WorldId: m.w.id, At: req.GetAt(), Observers: req.GetObservers(),
+		TickSeconds: req.GetTickSeconds(), Latency: req.GetLatency(), Margin: req.GetMargin(),
+		TargetCategoryMask: req.GetTargetCategoryMask()}
+	err := m.w.call(ctx, func(ctx context.Context) (e error) {
+		resp, e = m.w.svc.GetVisibility(ctx, r)
+		return e
+	})
+	return resp, err
+}
+
 func (m WorldMessages) ValidateMoves(ctx context.Context, moves []*pb.Move, opts ...VerdictOption) ([]*pb.MoveVerdict, error) {
 	o := verdictOptions(opts)
 	var resp *pb.ValidateMovesResponse

@@ -308,6 +308,16 @@ func (r *worldRunner) run(ctx context.Context, rpc string, raw json.RawMessage) 
 		if err != nil {
 			return nil, err
 		}
+	case "GetVisibility":
+		q := &pb.GetVisibilityRequest{}
+		if err := req(q); err != nil {
+			return nil, err
+		}
+		r, err := w.Messages().GetVisibility(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		answer = r
 	case "ValidateMoves":
 		q := &pb.ValidateMovesRequest{}
 		if err := req(q); err != nil {

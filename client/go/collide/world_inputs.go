@@ -91,6 +91,7 @@ type Policy struct {
 	ShotCategoryMask *uint64
 	Movement         *pb.MovementModel // the movement model of moves (docs/moves.md); nil: straight sweeps
 	MoveBudget       *pb.MoveBudget
+	Visibility       *pb.VisibilityPolicy // occluders for GetVisibility (docs/visibility.md); nil: none
 }
 
 // Ptr is a pointer to v, for the optional fields of Policy, Body and Move.
@@ -247,7 +248,8 @@ func (p *Policy) Proto() *pb.WorldPolicy {
 	return &pb.WorldPolicy{MaxRewindTicks: p.MaxRewindTicks, MaxOriginOffset: p.MaxOriginOffset,
 		DefaultMaxSpeed: p.DefaultMaxSpeed, SkinWidth: p.SkinWidth, SlideIterations: p.SlideIterations,
 		ClampOldShots: p.ClampOldShots, MaxTickDistance: p.MaxTickDistance, MoveCategoryMask: p.MoveCategoryMask,
-		ShotCategoryMask: p.ShotCategoryMask, Movement: p.Movement, MoveBudget: p.MoveBudget}
+		ShotCategoryMask: p.ShotCategoryMask, Movement: p.Movement, MoveBudget: p.MoveBudget,
+		Visibility: p.Visibility}
 }
 
 // Proto is the creation request as the generated message.
@@ -392,4 +394,20 @@ func (m Melee) Proto() *pb.Melee {
 		out.Claimed = &pb.BodyTarget{BodyId: m.Claimed.Body, PartId: m.Claimed.Part}
 	}
 	return out
+}
+
+// VisibilityQuery asks GetVisibility (docs/visibility.md) which bodies each
+// observer may see.
+type VisibilityQuery struct {
+	At                 *Time   // nil: the latest frame
+	Observers          []int64 // empty: every body at the time
+	TickSeconds        float64 // the server's tick length (> 0 when Latency > 0)
+	Latency            float64 // seconds of look-ahead
+	Margin             float64 // length units around every region
+	TargetCategoryMask uint64  // targets: bodies with (category & mask) != 0; 0: all
+}
+
+func (q VisibilityQuery) proto(world string) *pb.GetVisibilityRequest {
+	return &pb.GetVisibilityRequest{WorldId: world, At: q.At.proto(), Observers: q.Observers,
+		TickSeconds: q.TickSeconds, Latency: q.Latency, Margin: q.Margin, TargetCategoryMask: q.TargetCategoryMask}
 }

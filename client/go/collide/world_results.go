@@ -469,3 +469,29 @@ func MeleeVerdictOf(v *pb.MeleeVerdict) MeleeVerdict {
 	}
 	return out
 }
+
+// VisibilitySet is the bodies Observer may see (increasing ids); Found false:
+// it does not exist at the time (Visible empty).
+type VisibilitySet struct {
+	Observer int64
+	Found    bool
+	Visible  []int64
+}
+
+// VisibilitySets is GetVisibility's answer: one set per observer, in the
+// order asked; the pairs judged and of them hidden.
+type VisibilitySets struct {
+	Sets   []VisibilitySet
+	Pairs  int64
+	Hidden int64
+	Time   TimeUsed
+}
+
+// VisibilitySetsOf reads a generated answer.
+func VisibilitySetsOf(r *pb.GetVisibilityResponse) VisibilitySets {
+	out := VisibilitySets{Pairs: r.GetPairs(), Hidden: r.GetHidden(), Time: timeUsedOf(r.GetTime())}
+	for _, s := range r.GetSets() {
+		out.Sets = append(out.Sets, VisibilitySet{s.GetObserver(), s.GetFound(), s.GetVisible()})
+	}
+	return out
+}

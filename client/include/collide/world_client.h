@@ -101,8 +101,9 @@ struct WorldPolicy {
   std::optional<int> slide_iterations;
   std::optional<std::uint64_t> move_category_mask;  // moves with mask 0
   std::optional<std::uint64_t> shot_category_mask;
-  std::optional<MovementModel> movement;  // moves judged by a game's rules (collide/movement.h)
-  std::optional<MoveBudget> move_budget;  // a budget across each body's moves
+  std::optional<MovementModel> movement;         // moves judged by a game's rules (collide/movement.h)
+  std::optional<MoveBudget> move_budget;         // a budget across each body's moves
+  std::optional<VisibilitySettings> visibility;  // occluders for GetVisibility (collide/visibility.h)
 };
 
 // What the server keeps of the world's calls (world.proto WorldJournal,
@@ -326,6 +327,10 @@ class WorldClient {
   // body when empty; missing ids listed (docs/worlds.md, GetBodies).
   absl::StatusOr<BodiesResult> GetBodies(std::string_view world_id, std::optional<Time> at = std::nullopt,
                                          std::span<const std::int64_t> ids = {});
+
+  // Visibility sets (docs/visibility.md): for each observer, the bodies it
+  // may see; kInvalidArgument naming the bad fields.
+  absl::StatusOr<VisibilityResult> GetVisibility(std::string_view world_id, const VisibilityRequest& request);
 
   // Opens the Tick stream of a world (the header set to `world_id`). Fails
   // when the stream cannot start; an unknown world is reported per message.

@@ -96,6 +96,11 @@ class Runner {
         return {verdicts: (await w.validateProjectiles(req.projectiles || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('ProjectileVerdict', v))};
       case 'ValidateMelee':
         return {verdicts: (await w.validateMelee(req.melee || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('MeleeVerdict', v))};
+      case 'GetVisibility':
+        return as('GetVisibilityResponse', await w.getVisibility({
+          at: req.at, observers: req.observers || [], tickSeconds: req.tick_seconds || 0, latency: req.latency || 0,
+          margin: req.margin || 0, targetCategoryMask: req.target_category_mask || 0,
+        }));
       default:
         throw new Error(`unknown rpc ${rpc}`);
     }

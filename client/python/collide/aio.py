@@ -48,7 +48,7 @@ from collide.results import PackedPairResults, PackedRayHits, PairResult, RayHit
 from collide.stream import AsyncTickStream
 from collide.v1 import collide_pb2, collide_pb2_grpc, world_pb2, world_pb2_grpc
 from collide.world import HEADER, World
-from collide.world_inputs import At, frame_to_proto
+from collide.world_inputs import At, frame_to_proto, visibility_to_proto
 from collide.world_results import (
     Bodies,
     MeleeVerdict,
@@ -58,6 +58,7 @@ from collide.world_results import (
     QueryResults,
     RayResult,
     ShotVerdict,
+    VisibilitySets,
     WorldInfo,
 )
 
@@ -321,6 +322,15 @@ class AsyncWorld:
         """Melee verdicts, in order (World.validate_melee)."""
         request = self.world.melee_request(swings, all_or_nothing=all_or_nothing)
         return [MeleeVerdict.from_proto(v) for v in (await self.call("ValidateMelee", request)).verdicts]
+
+    async def get_visibility(self, *, at: Any = None, observers: Iterable[int] = (), tick_seconds: float = 0.0,
+                             latency: float = 0.0, margin: float = 0.0,
+                             target_category_mask: int = 0) -> VisibilitySets:
+        """Visibility sets (World.get_visibility)."""
+        request = visibility_to_proto(self.world.world_id, at=at, observers=list(observers),
+                                      tick_seconds=tick_seconds, latency=latency, margin=margin,
+                                      target_category_mask=target_category_mask)
+        return VisibilitySets.from_proto(await self.call("GetVisibility", request))
 
     # -- the tick stream --------------------------------------------------------
 

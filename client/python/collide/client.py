@@ -31,7 +31,7 @@ def _service_config(max_attempts: int) -> str:
     retried (a retry could answer ALREADY_EXISTS or FAILED_PRECONDITION for
     its own first attempt), nor the Tick stream."""
     read_only = ["GetWorld", "ListWorlds", "QueryWorld", "CastWorldRaysPacked", "ValidateShots",
-                 "ValidateShotsPacked", "ValidateMoves", "GetBodies"]
+                 "ValidateShotsPacked", "ValidateMoves", "GetBodies", "GetVisibility"]
     return json.dumps({"methodConfig": [{
         "name": [{"service": "collide.v1.CollisionService"}] +
                 [{"service": "collide.v1.WorldService", "method": m} for m in read_only],

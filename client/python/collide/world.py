@@ -36,6 +36,7 @@ from collide.world_inputs import (
     shape_cast_to_proto,
     shot_to_proto,
     time_to_proto,
+    visibility_to_proto,
 )
 from collide.world_results import (
     Bodies,
@@ -46,6 +47,7 @@ from collide.world_results import (
     QueryResults,
     RayResult,
     ShotVerdict,
+    VisibilitySets,
     WorldInfo,
 )
 
@@ -261,6 +263,16 @@ class World:
                       all_or_nothing: bool = False) -> world_pb2.ValidateMeleeRequest:
         return world_pb2.ValidateMeleeRequest(world_id=self.world_id, melee=[melee_to_proto(m) for m in swings],
                                               all_or_nothing=all_or_nothing)
+
+    def get_visibility(self, *, at: At = None, observers: Sequence[int] = (), tick_seconds: float = 0.0,
+                       latency: float = 0.0, margin: float = 0.0, target_category_mask: int = 0) -> VisibilitySets:
+        """For each observer (empty: every body), the bodies it may see
+        (docs/visibility.md): send each client only those. latency:
+        seconds of look-ahead (with tick_seconds, the server's tick length);
+        margin: length units around every region."""
+        request = visibility_to_proto(self.world_id, at=at, observers=observers, tick_seconds=tick_seconds,
+                                      latency=latency, margin=margin, target_category_mask=target_category_mask)
+        return VisibilitySets.from_proto(self.call("GetVisibility", request))
 
     # -- the tick stream --------------------------------------------------------
 

@@ -117,6 +117,8 @@ class Policy:
     movement: Any = None
     # A world_pb2.MoveBudget or its JSON dict ({"tick_seconds": 0.016, "max_speed": 320}).
     move_budget: Any = None
+    # A world_pb2.VisibilityPolicy or its JSON dict ({"occluder_category_mask": 4}).
+    visibility: Any = None
 
 
 @dataclass(frozen=True)
@@ -362,7 +364,23 @@ def policy_to_proto(policy: Any) -> world_pb2.WorldPolicy:
         fields["movement"] = message(fields["movement"], world_pb2.MovementModel)
     if "move_budget" in fields:
         fields["move_budget"] = message(fields["move_budget"], world_pb2.MoveBudget)
+    if "visibility" in fields:
+        fields["visibility"] = message(fields["visibility"], world_pb2.VisibilityPolicy)
     return world_pb2.WorldPolicy(**fields)
+
+
+def visibility_to_proto(world_id: str, *, at: At = None, observers: Sequence[int] = (), tick_seconds: float = 0.0,
+                        latency: float = 0.0, margin: float = 0.0,
+                        target_category_mask: int = 0) -> world_pb2.GetVisibilityRequest:
+    """A GetVisibilityRequest (docs/visibility.md): observers empty: every
+    body; latency in seconds with the tick length; margin in length units."""
+    out = world_pb2.GetVisibilityRequest(world_id=world_id, observers=list(observers), tick_seconds=tick_seconds,
+                                         latency=latency, margin=margin,
+                                         target_category_mask=target_category_mask)
+    when = time_to_proto(at)
+    if when is not None:
+        out.at.CopyFrom(when)
+    return out
 
 
 def _filter(at: At, mask: int, ignore: Sequence[int]) -> world_pb2.SceneFilter:

@@ -402,6 +402,37 @@ class MeleeVerdict:
 
 
 @dataclass(frozen=True)
+class VisibilitySet:
+    """The bodies `observer` may see (increasing ids); found False: it does
+    not exist at the time (visible empty)."""
+
+    observer: int
+    found: bool
+    visible: List[int]
+
+
+@dataclass(frozen=True)
+class VisibilitySets:
+    """GetVisibility's answer (docs/visibility.md): one set per observer, in
+    the order asked (every body by id when none was named); pairs judged
+    and of them hidden."""
+
+    sets: List[VisibilitySet]
+    pairs: int
+    hidden: int
+    time: TimeUsed
+
+    def visible(self) -> Dict[int, List[int]]:
+        """{observer: the bodies it may see} for the observers found."""
+        return {s.observer: s.visible for s in self.sets if s.found}
+
+    @classmethod
+    def from_proto(cls, r: world_pb2.GetVisibilityResponse) -> "VisibilitySets":
+        return cls([VisibilitySet(s.observer, s.found, list(s.visible)) for s in r.sets], r.pairs, r.hidden,
+                   TimeUsed.from_proto(r.time))
+
+
+@dataclass(frozen=True)
 class PackedWorldRayHits:
     """Parallel arrays: ray i at [i], vectors at [3i:3i+3]; target_kind 0
     none, 1 static (target_index: triangle, 0 for a shape), 2 body (part)."""
@@ -481,6 +512,6 @@ def count_codes(verdicts: List[Any]) -> Counts:
 __all__: Tuple[str, ...] = ("Target", "TimeUsed", "WorldRayHit", "RayResult", "ShapeCastResult", "OverlapHit",
                             "OverlapResult", "QueryResults", "ShotVerdict", "MoveVerdict", "ProjectileContact",
                             "ProjectileVerdict", "MeleeHit", "MeleeVerdict",
-                            "PackedWorldRayHits", "WorldInfo", "count_codes", "PosedPart", "PosedBody",
-                            "Bodies", "ShotExplanation", "MoveSweep", "MoveContact", "MoveExplanation",
-                            "shape_from_proto")
+                            "PackedWorldRayHits", "VisibilitySet", "VisibilitySets", "WorldInfo", "count_codes",
+                            "PosedPart", "PosedBody", "Bodies", "ShotExplanation", "MoveSweep", "MoveContact",
+                            "MoveExplanation", "shape_from_proto")

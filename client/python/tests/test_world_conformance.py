@@ -165,6 +165,12 @@ def _info(i):
             "policy": policy, "detected_teleports": i.detected_teleports}
 
 
+def _visibility(v):
+    """VisibilitySets as golden JSON: one set per observer asked, in order."""
+    return {"sets": [{"observer": s.observer, "found": s.found, "visible": s.visible} for s in v.sets],
+            "pairs": v.pairs, "hidden": v.hidden, "time": _time(v.time)}
+
+
 class Runner:
     """One client and its world handles, by world id, across a script."""
 
@@ -219,6 +225,13 @@ class Runner:
         if rpc == "ValidateMelee":
             verdicts = w.validate_melee(req.get("melee", []), all_or_nothing=req.get("all_or_nothing", False))
             return {"verdicts": [_melee(v) for v in verdicts]}
+        if rpc == "GetVisibility":
+            at = req.get("at")
+            return _visibility(w.get_visibility(
+                at=None if at is None else (at.get("tick", 0), at.get("fraction", 0.0)),
+                observers=req.get("observers", []), tick_seconds=req.get("tick_seconds", 0.0),
+                latency=req.get("latency", 0.0), margin=req.get("margin", 0.0),
+                target_category_mask=req.get("target_category_mask", 0)))
         raise ValueError(f"unknown rpc {rpc}")
 
     def tick_args(self, message):

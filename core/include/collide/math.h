@@ -146,7 +146,8 @@ inline Mat3 RotationFromQuat(const Quat& q_in) {
   Quat q = q_in;
   double n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
   if (!(n2 >= 1e-150 && n2 <= 1e150)) {
-    const double m = std::fmax(std::fmax(std::fabs(q.w), std::fabs(q.x)), std::fmax(std::fabs(q.y), std::fabs(q.z)));
+    const double m =
+        std::fmax(std::fmax(std::fabs(q.w), std::fabs(q.x)), std::fmax(std::fabs(q.y), std::fabs(q.z)));
     q = m > 0.0 && std::isfinite(m) ? Quat{q_in.w / m, q_in.x / m, q_in.y / m, q_in.z / m} : Quat{};
     n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
   }

@@ -102,6 +102,7 @@
 #include "collide/result.h"
 #include "collide/shapes.h"
 #include "collide/validate.h"
+#include "collide/visibility.h"
 
 namespace collide {
 
@@ -110,6 +111,7 @@ class HistoryMemory;
 struct Snapshot;
 struct StaticSet;
 struct SceneAccess;
+class VoxelGrid;
 class MoveStates;
 }  // namespace internal
 
@@ -144,6 +146,9 @@ struct WorldSettings {
   std::optional<MovementModel> movement;
   // A budget across each body's moves (collide/movement.h); unset: none.
   std::optional<MoveBudget> move_budget;
+  // Occluders for visibility sets (collide/visibility.h); mask 0: none,
+  // every body sees every other.
+  VisibilitySettings visibility;
 };
 // Appends a Violation per bad setting ("history_ticks", ...).
 bool ValidateSettings(const WorldSettings& settings, std::vector<Violation>& out);
@@ -483,6 +488,34 @@ struct MoveVerdict {
   std::shared_ptr<const MoveExplanation> explanation;  // MoveRequest::explain; null otherwise.
 };
 
+// Visibility sets (collide/visibility.h, docs/visibility.md): which bodies
+// each observer may see at a time. An observer's eye region is its eye
+// (BodyUpdate::eye) swept by its velocity over `latency` seconds; a
+// target's region is the bounds of its parts swept likewise; both grown by
+// `margin`. Velocities come from the poses one tick before the time and at
+// it (zero for a body new then, or at the oldest kept frame).
+struct VisibilityRequest {
+  std::optional<Time> at;
+  std::vector<std::int64_t> observers;        // empty: every body at the time, by id.
+  double tick_seconds = 0.0;                  // the server's tick length (> 0 when latency > 0).
+  double latency = 0.0;                       // seconds of look-ahead (>= 0).
+  double margin = 0.0;                        // length units added around every region (>= 0).
+  CategoryMask target_mask = kAllCategories;  // targets: bodies with (category & mask) != 0.
+};
+struct VisibilitySet {
+  std::int64_t observer = 0;
+  bool found = false;                 // the observer exists at the time; else `visible` is empty.
+  std::vector<std::int64_t> visible;  // target ids, increasing; never the observer.
+};
+struct VisibilityResult {
+  bool valid = true;  // false: `problems` says why; nothing else set.
+  std::vector<Violation> problems;
+  TimeUsed time;
+  std::vector<VisibilitySet> sets;  // one per observer, in request order.
+  std::int64_t pairs = 0;           // observer-target pairs judged.
+  std::int64_t hidden = 0;          // of them, hidden.
+};
+
 // Why a frame was rejected.
 struct FrameError {
   enum class Kind : std::uint8_t { kOk, kTickNotIncreasing, kInvalid };
@@ -535,6 +568,9 @@ class World {
   // Projectile and melee verdicts: collide/projectile.h, collide/melee.h.
   std::vector<ProjectileVerdict> ValidateProjectiles(std::span<const ProjectileRequest> projectiles) const;
   std::vector<MeleeVerdict> ValidateMelee(std::span<const MeleeRequest> swings) const;
+  VisibilityResult VisibleSets(const VisibilityRequest& request) const;
+  // The occluder grid built at creation (built false without occluders).
+  const VisibilityGridInfo& visibility_info() const;
 
   // The static elements as given (convex hull vertices owned by the world).
   std::span<const StaticElement> statics() const;
@@ -548,6 +584,7 @@ class World {
   // What the movement model keeps per body between moves (its arc), under
   // its own lock: ValidateMoves stays const and batches are judged in order.
   std::unique_ptr<internal::MoveStates> move_states_;
+  std::unique_ptr<internal::VoxelGrid> visibility_;  // the occluders' voxels (settings_.visibility).
   friend struct internal::SceneAccess;
 };
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <string>
 
+#include "visibility/voxel_grid.h"
 #include "world/history_memory.h"
 #include "world/move_states.h"
 #include "world/scene.h"
@@ -33,6 +34,7 @@ bool ValidateSettings(const WorldSettings& s, std::vector<Violation>& out) {
   if (s.shot_mask == 0) out.push_back({"shot_mask", "must not be 0"});
   if (s.movement) ValidateMovementModel(*s.movement, "movement", out);
   if (s.move_budget) ValidateMoveBudget(*s.move_budget, "move_budget", out);
+  ValidateVisibilitySettings(s.visibility, out);
   return out.size() == before;
 }
 
@@ -40,7 +42,8 @@ World::World(WorldSettings settings, std::vector<StaticElement> statics)
     : settings_(settings),
       statics_(internal::MakeStaticSet(std::move(statics))),
       memory_(std::make_unique<internal::HistoryMemory>()),
-      move_states_(std::make_unique<internal::MoveStates>()) {}
+      move_states_(std::make_unique<internal::MoveStates>()),
+      visibility_(std::make_unique<internal::VoxelGrid>(*statics_, settings_.visibility)) {}
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 World::~World() = default;

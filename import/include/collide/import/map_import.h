@@ -40,9 +40,15 @@ enum class UpAxis { kAsStored, kY, kZ };
 // shader's contents name (code/game/surfaceflags.h: CONTENTS_SOLID 0x1,
 // CONTENTS_PLAYERCLIP 0x10000, CONTENTS_MONSTERCLIP 0x20000, CONTENTS_WATER
 // 0x20, CONTENTS_SLIME 0x10, CONTENTS_LAVA 0x8), as the game's traces test
-// `contents & mask`. glTF and OBJ files have render triangles only.
-enum class Category : int { kRender, kSolid, kPlayerClip, kMonsterClip, kWater, kSlime, kLava };
-inline constexpr int kCategoryCount = 7;
+// `contents & mask`. kOccluder is what blocks sight, as closed solids for
+// visibility sets (collide/visibility.h): the hulls of the solid brushes
+// none of whose shaders is translucent (CONTENTS_TRANSLUCENT 0x20000000,
+// `surfaceparm trans`: glass, grates, fences), each closed and
+// counter-clockwise seen from outside (brush_hull.h); never patches, which
+// are open surfaces. glTF and OBJ files have render triangles only (none
+// for kOccluder alone: their meshes are not known to be closed).
+enum class Category : int { kRender, kSolid, kPlayerClip, kMonsterClip, kWater, kSlime, kLava, kOccluder };
+inline constexpr int kCategoryCount = 8;
 // A set of categories, bit (1 << Category).
 using CategoryMask = std::uint32_t;
 constexpr CategoryMask MaskOf(Category c) { return CategoryMask{1} << static_cast<int>(c); }
@@ -53,7 +59,8 @@ inline constexpr CategoryMask kPlayerCollision = MaskOf(Category::kSolid) | Mask
 // What its shots hit (MASK_SHOT: solid; body and corpse are entities).
 inline constexpr CategoryMask kShotCollision = MaskOf(Category::kSolid);
 
-// "render", "solid", "player_clip", "monster_clip", "water", "slime", "lava".
+// "render", "solid", "player_clip", "monster_clip", "water", "slime", "lava",
+// "occluder".
 std::string_view CategoryName(Category category);
 // A comma-separated list of those names, or "all"; InvalidArgument naming
 // the unknown name, or for an empty list.

@@ -37,6 +37,10 @@ type WorldServiceClient interface {
 	ValidateMoves(ctx context.Context, in *ValidateMovesRequest, opts ...grpc.CallOption) (*ValidateMovesResponse, error)
 	// The tick loop: frames and batches in order on one stream per world.
 	Tick(ctx context.Context, opts ...grpc.CallOption) (WorldService_TickClient, error)
+	// Visibility sets: for each observer, the bodies it may see
+	// (docs/visibility.md). Needs WorldPolicy.visibility's occluders;
+	// without them every body sees every other.
+	GetVisibility(ctx context.Context, in *GetVisibilityRequest, opts ...grpc.CallOption) (*GetVisibilityResponse, error)
 	// Bodies as posed at a time: each body's pose and parts in the world frame,
 	// interpolated as the verdicts interpolate them (the rewound hitboxes).
 	GetBodies(ctx context.Context, in *GetBodiesRequest, opts ...grpc.CallOption) (*GetBodiesResponse, error)
@@ -181,6 +185,15 @@ func (x *worldServiceTickClient) Recv() (*TickResponse, error) {
 	return m, nil
 }
 
+func (c *worldServiceClient) GetVisibility(ctx context.Context, in *GetVisibilityRequest, opts ...grpc.CallOption) (*GetVisibilityResponse, error) {
+	out := new(GetVisibilityResponse)
+	err := c.cc.Invoke(ctx, "/collide.v1.WorldService/GetVisibility", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *worldServiceClient) GetBodies(ctx context.Context, in *GetBodiesRequest, opts ...grpc.CallOption) (*GetBodiesResponse, error) {
 	out := new(GetBodiesResponse)
 	err := c.cc.Invoke(ctx, "/collide.v1.WorldService/GetBodies", in, out, opts...)
@@ -264,6 +277,10 @@ type WorldServiceServer interface {
 	ValidateMoves(context.Context, *ValidateMovesRequest) (*ValidateMovesResponse, error)
 	// The tick loop: frames and batches in order on one stream per world.
 	Tick(WorldService_TickServer) error
+	// Visibility sets: for each observer, the bodies it may see
+	// (docs/visibility.md). Needs WorldPolicy.visibility's occluders;
+	// without them every body sees every other.
+	GetVisibility(context.Context, *GetVisibilityRequest) (*GetVisibilityResponse, error)
 	// Bodies as posed at a time: each body's pose and parts in the world frame,
 	// interpolated as the verdicts interpolate them (the rewound hitboxes).
 	GetBodies(context.Context, *GetBodiesRequest) (*GetBodiesResponse, error)
@@ -316,6 +333,9 @@ func (UnimplementedWorldServiceServer) ValidateMoves(context.Context, *ValidateM
 }
 func (UnimplementedWorldServiceServer) Tick(WorldService_TickServer) error {
 	return status.Errorf(codes.Unimplemented, "method Tick not implemented")
+}
+func (UnimplementedWorldServiceServer) GetVisibility(context.Context, *GetVisibilityRequest) (*GetVisibilityResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetVisibility not implemented")
 }
 func (UnimplementedWorldServiceServer) GetBodies(context.Context, *GetBodiesRequest) (*GetBodiesResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method GetBodies not implemented")
@@ -548,6 +568,24 @@ func (x *worldServiceTickServer) Recv() (*TickRequest, error) {
 	return m, nil
 }
 
+func _WorldService_GetVisibility_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetVisibilityRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(WorldServiceServer).GetVisibility(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/collide.v1.WorldService/GetVisibility",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(WorldServiceServer).GetVisibility(ctx, req.(*GetVisibilityRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _WorldService_GetBodies_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetBodiesRequest)
 	if err := dec(in); err != nil {
@@ -666,6 +704,10 @@ var _WorldService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ValidateMoves",
 			Handler:    _WorldService_ValidateMoves_Handler,
+		},
+		{
+			MethodName: "GetVisibility",
+			Handler:    _WorldService_GetVisibility_Handler,
 		},
 		{
 			MethodName: "GetBodies",

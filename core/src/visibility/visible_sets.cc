@@ -1,0 +1,107 @@
+// World::VisibleSets: each observer's eye region against every target's
+// region through the occluder grid (voxel_grid.h).
+#include <algorithm>
+#include <string>
+
+#include "shapes/shape_bounds.h"
+#include "visibility/voxel_grid.h"
+#include "world/scene.h"
+
+namespace collide {
+namespace {
+
+using internal::BoundsOf;
+using internal::Scene;
+
+Aabb Swept(Aabb box, const Vec3& displacement, double margin) {
+  box = {Min(box.min, box.min + displacement), Max(box.max, box.max + displacement)};
+  const Vec3 m{margin, margin, margin};
+  return {box.min - m, box.max + m};
+}
+
+void ValidateRequest(const VisibilityRequest& r, std::vector<Violation>& out) {
+  if (!(r.latency >= 0.0) || !IsValidNumber(r.latency))
+    out.push_back({"latency", "must be a valid number >= 0"});
+  if (!(r.margin >= 0.0) || !IsValidNumber(r.margin))
+    out.push_back({"margin", "must be a valid number >= 0"});
+  if (!IsValidNumber(r.tick_seconds) || r.tick_seconds < 0.0 ||
+      (r.latency > 0.0 && !(r.tick_seconds > 0.0))) {
+    out.push_back({"tick_seconds", "must be a valid number > 0 when latency > 0 (>= 0 otherwise)"});
+  } else if (r.latency > 0.0 && !IsValidNumber(r.latency / r.tick_seconds)) {
+    out.push_back({"latency", "latency / tick_seconds must be a valid number"});
+  }
+}
+
+}  // namespace
+
+bool ValidateVisibilitySettings(const VisibilitySettings& s, std::vector<Violation>& out) {
+  const std::size_t before = out.size();
+  // Below 1e-6 of a unit the grid's rounding margins stop being small.
+  if (!(s.voxel_size >= 1e-6) || !IsValidNumber(s.voxel_size)) {
+    out.push_back({"visibility.voxel_size", "must be a valid number >= 1e-6"});
+  }
+  if (s.max_voxels < 1 || s.max_voxels > (std::int64_t{1} << 25)) {
+    out.push_back({"visibility.max_voxels", "must be in [1, 2^25]"});
+  }
+  return out.size() == before;
+}
+
+const VisibilityGridInfo& World::visibility_info() const { return visibility_->info(); }
+
+VisibilityResult World::VisibleSets(const VisibilityRequest& request) const {
+  VisibilityResult r;
+  ValidateRequest(request, r.problems);
+  std::optional<Scene> scene = internal::Begin(*this, request.at, r);
+  if (!scene) return r;
+  // Every body's eye region and target region at the time.
+  const std::size_t n = scene->body_count();
+  std::vector<Aabb> eyes(n), regions(n);
+  std::vector<internal::PlacedPart> placed;
+  const Time before{r.time.used.tick - 1, r.time.used.fraction};
+  const bool has_before = r.time.used.tick - 1 >= -kMaxWorldTick;
+  for (std::size_t i = 0; i < n; ++i) {
+    const internal::BodyState& body = scene->body(i);
+    const Pose pose = scene->BodyPose(i);
+    Vec3 displacement{};
+    if (request.latency > 0.0 && has_before) {
+      if (const std::optional<Pose> earlier = BodyPoseAt(body.id, before)) {
+        displacement = (pose.position - earlier->position) * (request.latency / request.tick_seconds);
+      }
+    }
+    const Vec3 eye = Apply(pose, body.eye);
+    eyes[i] = Swept({eye, eye}, displacement, request.margin);
+    scene->PlaceParts(i, placed);
+    Aabb box{eye, eye};
+    if (!placed.empty()) box = BoundsOf(placed[0].shape);
+    for (const internal::PlacedPart& p : placed) {
+      const Aabb b = BoundsOf(p.shape);
+      box = {Min(box.min, b.min), Max(box.max, b.max)};
+    }
+    regions[i] = Swept(box, displacement, request.margin);
+  }
+  std::vector<std::int64_t> observers = request.observers;
+  if (observers.empty()) {
+    for (std::size_t i = 0; i < n; ++i) observers.push_back(scene->body(i).id);
+  }
+  r.sets.reserve(observers.size());
+  for (std::int64_t id : observers) {
+    VisibilitySet& set = r.sets.emplace_back();
+    set.observer = id;
+    const std::size_t o = scene->s0 != nullptr ? scene->s0->IndexOf(id) : n;
+    if (o >= n) continue;
+    set.found = true;
+    for (std::size_t t = 0; t < n; ++t) {
+      const internal::BodyState& target = scene->body(t);
+      if (t == o || (target.category & request.target_mask) == 0) continue;
+      ++r.pairs;
+      if (visibility_->Hidden(eyes[o], regions[t])) {
+        ++r.hidden;
+      } else {
+        set.visible.push_back(target.id);  // bodies are sorted by id
+      }
+    }
+  }
+  return r;
+}
+
+}  // namespace collide

@@ -1,0 +1,76 @@
+// The occluders as solid voxels, and the test that two boxes cannot see
+// each other through them (docs/visibility.md has the proof).
+#ifndef COLLIDE_CORE_SRC_VISIBILITY_VOXEL_GRID_H_
+#define COLLIDE_CORE_SRC_VISIBILITY_VOXEL_GRID_H_
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "collide/visibility.h"
+#include "world/statics.h"
+
+namespace collide::internal {
+
+class VoxelGrid {
+ public:
+  // Voxelizes the statics in settings.occluder_mask (voxelize.cc).
+  VoxelGrid(const StaticSet& statics, const VisibilitySettings& settings);
+
+  const VisibilityGridInfo& info() const { return info_; }
+  bool solid(std::int64_t x, std::int64_t y, std::int64_t z) const { return solid_[Index(x, y, z)] != 0; }
+  // True when every segment from a point of `a` to a point of `b` crosses
+  // solid voxels only on some plane tried: then no occluder-free line joins
+  // them. False says nothing.
+  bool Hidden(const Aabb& a, const Aabb& b) const;
+
+ private:
+  std::int64_t Index(std::int64_t x, std::int64_t y, std::int64_t z) const {
+    return x + n_[0] * (y + n_[1] * z);
+  }
+  // The axis-aligned planes of the triangles touching a voxel.
+  struct SeamPlanes {
+    std::array<double, 3> at{};
+    std::array<bool, 3> has{};
+    bool other = false;  // a triangle in no axis plane, or a second plane on an axis.
+    void Add(int axis, double c);
+  };
+  // Touched voxels made solid by the seam rule (voxelize.cc); touched[i] is
+  // 0 or 1 + the voxel's index in `seams`.
+  void SolidifySeams(const std::vector<std::int32_t>& touched, const std::vector<SeamPlanes>& seams);
+  void BuildTables();
+  void BuildDistances();
+  // Every voxel of layer `layer` along `axis` with the other two indices in
+  // [u0, u1] x [v0, v1] (within the grid) is solid.
+  bool AllSolid(int axis, std::int64_t layer, std::int64_t u0, std::int64_t u1, std::int64_t v0,
+                std::int64_t v1) const;
+  // The plane of layer `layer`'s centre along `axis` between a (below) and
+  // b (above) along it.
+  bool PlaneHides(int axis, std::int64_t layer, const Aabb& a, const Aabb& b) const;
+
+  VisibilityGridInfo info_;
+  Vec3 origin_;
+  double h_ = 1.0;
+  std::array<std::int64_t, 3> n_{};
+  std::vector<std::uint8_t> solid_;
+  // Per axis k and voxel, the Chebyshev distance in voxels to the nearest
+  // voxel that is solid with its 8 neighbours in its layer along k, capped
+  // at 255 (0: such a voxel). Hidden walks the layers along k whose
+  // centre-line voxel is such a voxel and skips the others by this
+  // distance: a floor (thin along z) does not stop a walk along x.
+  std::array<std::vector<std::uint8_t>, 3> distance_;
+  // The same over blocks of kBlock^3 voxels (marked: holding such a voxel),
+  // a 64th of the size, which stays in cache.
+  static constexpr std::int64_t kBlock = 4;
+  std::array<std::int64_t, 3> coarse_n_{};
+  std::array<std::vector<std::uint8_t>, 3> coarse_distance_;
+  // Per axis k, per layer along k, the summed-area table of the layer's
+  // solid voxels over the other two axes (u = k + 1, v = k + 2, mod 3),
+  // (n_u + 1) x (n_v + 1) counts modulo 2^16: a rectangle's count is exact
+  // when its area is below 2^16 (AllSolid splits larger ones).
+  std::array<std::vector<std::uint16_t>, 3> tables_;
+};
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_CORE_SRC_VISIBILITY_VOXEL_GRID_H_
