@@ -3,7 +3,7 @@
 # seed is one selector byte (the RPC: 0 CreateWorld, 1 PushFrame, 2 QueryWorld,
 # 3 CastWorldRaysPacked, 4 ValidateShots, 5 ValidateShotsPacked,
 # 6 ValidateMoves, 7 GetWorld, 8 DeleteWorld, 9 ListWorlds, 10 a Tick message,
-# 11 ValidateProjectiles, 12 ValidateMelee;
+# 11 ValidateProjectiles, 12 ValidateMelee, 13 GetBodies, 14 GetVisibility;
 # +128 the collide-world header absent, +192 a wrong one; see world_fuzz.cc)
 # followed by the message's wire bytes, encoded from the text protos below by
 # protoc. The fuzzer's world "fuzz" has a wall at x = 10, a ball at (5, 4, 1)
@@ -134,4 +134,14 @@ seed 12 ValidateMeleeRequest "$W all_or_nothing: true
 melee { attacker_id: 1 arc { direction { z: 1 } up { z: 2 } radius: nan angle: 0 } }
 melee { attacker_id: 1 sweep { from { radius: 1 } to { radius: 2 } } claimed { body_id: 1 } }
 melee { attacker_id: 9 }"
+# Posed bodies: all, some and unknown ids, a bad fraction; a Tick part.
+seed 13 GetBodiesRequest "$W"
+seed 13 GetBodiesRequest "$W at { tick: 1 fraction: 0.5 } body_ids: 2 body_ids: 99 body_ids: 2"
+seed 13 GetBodiesRequest "$W at { tick: 1 fraction: 1.5 }"
+seed 10 TickRequest "sequence: 12 frame { tick: 6 } bodies { body_ids: 1 }"
+# Visibility sets: every observer, look-ahead, bad numbers; a Tick part.
+seed 14 GetVisibilityRequest "$W"
+seed 14 GetVisibilityRequest "$W observers: 1 observers: 9 tick_seconds: 0.05 latency: 0.1 margin: 1 target_category_mask: 1"
+seed 14 GetVisibilityRequest "$W latency: nan margin: -1 tick_seconds: 0 at { tick: 1 fraction: -1 }"
+seed 10 TickRequest "sequence: 13 visibility { latency: 0.2 tick_seconds: 0.05 }"
 echo "make_world_seeds: wrote $n seeds to $seeds_out"

@@ -360,6 +360,23 @@ void CheckOk(const v1::ValidateProjectilesRequest& q, const v1::ValidateProjecti
 void CheckOk(const v1::ValidateMeleeRequest& q, const v1::ValidateMeleeResponse& r, const grpc::Status& s) {
   CheckCount(r.verdicts(), q.melee_size(), s, "melee");
 }
+// Every body once, sorted; asked ids either answered or missing.
+void CheckOk(const v1::GetBodiesRequest& q, const v1::GetBodiesResponse& r, const grpc::Status& s) {
+  for (int i = 1; i < r.bodies_size(); ++i) {
+    if (r.bodies(i - 1).id() >= r.bodies(i).id()) Fail("bodies not sorted by id, or repeated", s);
+  }
+  if (q.body_ids_size() > 0 && r.bodies_size() + r.missing_size() > q.body_ids_size())
+    Fail("more bodies and missing ids than asked", s);
+}
+// One set per observer asked, never containing the observer.
+void CheckOk(const v1::GetVisibilityRequest& q, const v1::GetVisibilityResponse& r, const grpc::Status& s) {
+  if (q.observers_size() > 0) CheckCount(r.sets(), q.observers_size(), s, "visibility sets");
+  for (const v1::VisibilitySet& set : r.sets()) {
+    for (std::int64_t id : set.visible())
+      if (id == set.observer()) Fail("an observer in its own visibility set", s);
+  }
+  if (r.hidden() > r.pairs()) Fail("more hidden pairs than pairs", s);
+}
 
 const v1::Frame* FrameOf(const v1::PushFrameRequest& r) { return &r.frame(); }
 template <typename Request>
@@ -462,9 +479,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t s = data[0];
   const std::uint8_t* d = data + 1;
   const std::size_t n = size - 1;
-  // The unary RPC of each selector (its low six bits mod 13; make_world_seeds.sh
-  // lists them); 10 is a Tick message, 11 and 12 the verdicts added after it
-  // (so that older seeds keep their meaning).
+  // The unary RPC of each selector (its low six bits mod 15; make_world_seeds.sh
+  // lists them); 10 is a Tick message, 11 to 14 the calls added after it (so
+  // that older seeds keep their meaning).
   using RunRpc = void (*)(std::uint8_t, const std::uint8_t*, std::size_t);
   static constexpr RunRpc kRpcs[] = {
       server::Run<CreateWorldRequest, WorldInfo>,
@@ -478,15 +495,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       server::Run<DeleteWorldRequest, DeleteWorldResponse>,
       server::Run<ListWorldsRequest, ListWorldsResponse>,
   };
-  const std::size_t rpc = (s & 0x3f) % 13;
+  const std::size_t rpc = (s & 0x3f) % 15;
   if (rpc < std::size(kRpcs)) {
     kRpcs[rpc](s, d, n);
   } else if (rpc == 10) {
     server::RunTick(d, n);
   } else if (rpc == 11) {
     server::Run<ValidateProjectilesRequest, ValidateProjectilesResponse>(s, d, n);
-  } else {
+  } else if (rpc == 12) {
     server::Run<ValidateMeleeRequest, ValidateMeleeResponse>(s, d, n);
+  } else if (rpc == 13) {
+    server::Run<GetBodiesRequest, GetBodiesResponse>(s, d, n);
+  } else {
+    server::Run<GetVisibilityRequest, GetVisibilityResponse>(s, d, n);
   }
   return 0;
 }
