@@ -201,9 +201,10 @@ TEST(WorldExplain, BodiesAreTheFramesInterpolated) {
     std::map<std::int64_t, Kept> now = kept.empty() ? std::map<std::int64_t, Kept>{} : kept.back();
     for (const std::int64_t id : f.removals) now.erase(id);
     for (const BodyUpdate& b : f.bodies) now[b.id] = {*b.pose, b.part_poses[0].local, b.teleport};
-    for (auto& [id, k] : now) {
+    for (auto& entry : now) {
+      const std::int64_t id = entry.first;  // a lambda cannot capture a structured binding (clang 15)
       if (std::none_of(f.bodies.begin(), f.bodies.end(), [&](const BodyUpdate& b) { return b.id == id; }))
-        k.teleport = false;
+        entry.second.teleport = false;
     }
     kept.push_back(std::move(now));
   }
