@@ -175,7 +175,10 @@ TEST(SweepBoxTriangleTest, WithAMarginMatchesTheConservativeAdvancement) {
         const SweepResult ca = internal::ConservativeSweep(box, v, tri, options);
         const std::string what = Describe(box) + " v=" + Describe(v) + " " + Describe(tri) +
                                  " margin=" + DescribeNumber(options.margin);
-        const auto depth_at = [&](double t) { return -Contact(f.Translated(box, v * t), tri).distance; };
+        // Copies: a lambda cannot capture a structured binding (clang 15).
+        const auto depth_at = [&f, &v, b = box, c = tri](double t) {
+          return -Contact(f.Translated(b, v * t), c).distance;
+        };
         if (sat.hit != ca.hit) {
           double deepest = -kInfinity;
           for (int k = 0; k <= 64; ++k) deepest = std::max(deepest, depth_at(k / 64.0));
