@@ -12,14 +12,10 @@
 #include "collide/query.h"
 #include "world/scene_query.h"
 #include "world/shot_explain.h"
+#include "world/verdict_policy.h"
 
 namespace collide {
 namespace {
-
-// Ticks from `at` back to the latest frame (negative: in the future).
-double TicksBeforeLatest(std::int64_t latest, const Time& at) {
-  return static_cast<double>(latest - at.tick) - at.fraction;
-}
 
 // a - b in ticks (ticks are bounded so that the difference is an int64).
 double TicksBetween(const Time& a, const Time& b) {
@@ -102,9 +98,11 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
     return v;
   }
   const WorldSettings& settings = world.settings();
-  const std::optional<std::int64_t> latest = world.latest_tick();
   v.time = world.Resolve(shot.at);
-  if (latest && shot.at && TicksBeforeLatest(*latest, *shot.at) < 0.0) {
+  // The rewind window, with VIEW_TIME_IMPLAUSIBLE decided between its two
+  // rejections (world.proto's order).
+  const internal::Rewound rewound = internal::RewindWithinPolicy(world, shot.at);
+  if (rewound.outcome == internal::Rewound::Outcome::kInTheFuture) {
     v.code = ShotCode::kInTheFuture;
     return v;
   }
@@ -115,20 +113,12 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
       return v;
     }
   }
-  std::optional<Time> at = shot.at;
-  bool clamped_by_policy = false;
-  if (latest && shot.at &&
-      TicksBeforeLatest(*latest, *shot.at) > static_cast<double>(settings.max_rewind_ticks)) {
-    if (!settings.clamp_old_shots) {
-      v.code = ShotCode::kRewindTooOld;
-      return v;
-    }
-    at = Time{*latest - settings.max_rewind_ticks, 0.0};
-    clamped_by_policy = true;
+  if (rewound.outcome == internal::Rewound::Outcome::kTooOld) {
+    v.code = ShotCode::kRewindTooOld;
+    return v;
   }
-  const internal::Scene scene = internal::SceneAccess::At(world, at);
+  const internal::Scene& scene = rewound.scene;
   v.time = scene.time;
-  v.time.clamped = v.time.clamped || clamped_by_policy;
   Vec3 eye;
   double motion = 0.0;
   if (!ShooterAtCommand(world, shot, eye, motion)) {
@@ -144,15 +134,12 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
   // The claimed body and the index of the claimed part in its part set.
   std::size_t target = scene.body_count(), part = 0;
   if (shot.claim) {
-    target = scene.s0 != nullptr ? scene.s0->IndexOf(shot.claim->body) : 0;
-    if (target < scene.body_count()) {
-      const auto& ids = scene.body(target).parts->ids;
-      part = static_cast<std::size_t>(std::find(ids.begin(), ids.end(), shot.claim->part) - ids.begin());
-    }
-    if (target == scene.body_count() || part == scene.body(target).parts->ids.size()) {
+    const std::optional<internal::ClaimedPart> claimed = internal::FindClaim(scene, *shot.claim);
+    if (!claimed) {
       v.code = ShotCode::kUnknownTarget;
       return v;
     }
+    target = claimed->body, part = claimed->part;
     if ((scene.body(target).category & shot.mask) == 0) {
       v.code = ShotCode::kInvalid;
       v.problems.push_back({"claim.body", "is outside the shot's category mask"});
@@ -161,10 +148,7 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
   }
   v.rewound_across_teleport = RewoundAcrossTeleport(
       world, scene, shot.shooter, shot.claim ? std::optional(shot.claim->body) : std::nullopt);
-  QueryFilter filter;
-  filter.mask = shot.mask & world.settings().shot_mask;
-  filter.ignored_bodies = shot.ignored_bodies;
-  filter.ignored_bodies.push_back(shot.shooter);
+  const QueryFilter filter = internal::VerdictFilter(world, shot.mask, shot.ignored_bodies, shot.shooter);
   const Ray ray{shot.origin, shot.direction, shot.max_range};
   const double grow = shot.claim ? shot.tolerance : 0.0;
   const internal::Inflation inflation{shot.claim ? shot.claim->body : 0, grow};

@@ -1,5 +1,5 @@
-// The rewind window and claim checks of projectile and melee verdicts, the
-// rules of shot.cc's (world.h, "Shot checks").
+// The rewind window and claim checks shared by shot, projectile and melee
+// verdicts (world.h, "Shot checks").
 #include "world/verdict_policy.h"
 
 #include <algorithm>

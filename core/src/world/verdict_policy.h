@@ -1,5 +1,5 @@
-// The policy checks that projectile and melee verdicts share with shots
-// (world.h, "Shot checks"): the rewind window and the claimed target.
+// The policy checks shot, projectile and melee verdicts share (world.h,
+// "Shot checks"): the rewind window, the claimed target, the filter.
 #ifndef COLLIDE_CORE_SRC_WORLD_VERDICT_POLICY_H_
 #define COLLIDE_CORE_SRC_WORLD_VERDICT_POLICY_H_
 
