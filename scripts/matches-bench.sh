@@ -24,7 +24,8 @@
 #      SHORT_M (4), SHORT_S (5), SOAK_S (600), AUDIT and RECORD (set: the
 #      worlds keep an audit trail, a match recording, the server writing them
 #      under a temporary --audit_dir, --recordings_dir; docs/replay.md has
-#      the overhead).
+#      the overhead), VISIBILITY (set: the worlds carry the map's occluders and
+#      every tick asks for every player's visibility set; docs/visibility.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/local-server.sh
@@ -69,7 +70,7 @@ run() {
   start_local_server "$work/server.log" "$SERVER_BIN" --worker_threads=2 --maps_dir="$MAPS_DIR" "${audit[@]}" \
     --max_worlds=$((m + 8)) --max_concurrent_streams=$((m + 64)) --max_concurrent_calls=0 || { echo "matches-bench: the server did not start"; exit 1; }
   "$CLI_BIN" bench --target="127.0.0.1:$port" --matches="$m" --map="$MAP" --transport=stream \
-    --duration="${s}s" --server_pid="$server_pid" ${AUDIT:+--audit} ${RECORD:+--record_worlds} "$@" >"$work/run.out" 2>&1 || true
+    --duration="${s}s" --server_pid="$server_pid" ${AUDIT:+--audit} ${RECORD:+--record_worlds} ${VISIBILITY:+--visibility} "$@" >"$work/run.out" 2>&1 || true
   rm -rf "$work/audit" "$work/recordings"
   kill -KILL "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null || true
   server_pid=""
@@ -103,7 +104,7 @@ row() {
     "$r_client_cpu_pct" "$r_load" "$ok"
 }
 
-echo "matches-bench: $MAP from $MAPS_DIR, 64 players, 64 ticks/s, 10 shots per player per second," \
+echo "matches-bench: $MAP from $MAPS_DIR, 64 players, 64 ticks/s, 10 shots per player per second${VISIBILITY:+, visibility sets every tick}," \
   "p99 < ${P99_MS} ms; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 if [[ $MODE == short ]]; then

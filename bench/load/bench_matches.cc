@@ -4,6 +4,9 @@
 // every tick one message holding the frame (each bot where last tick's move
 // verdict put it), --shots_per_second shots per player spread over the ticks
 // (lagged head shots, validated), and every bot's next move (validated).
+// With --visibility each message also asks for every player's visibility
+// set (the worlds carry the map's occluders: AddOccluders), as a game server
+// against wallhacks does every tick; the share of pairs hidden is reported.
 // The tick latency is that message's round trip. Matches are phased evenly
 // over a tick period (game servers are not in lockstep); a match whose
 // answer comes back after its next tick was due skips the tick slots it
@@ -55,6 +58,9 @@ ABSL_FLAG(bool, audit, false,
 ABSL_FLAG(bool, record_worlds, false,
           "bench --matches: create the worlds with journal.record (the server needs --recordings_dir): the "
           "match recordings' cost");
+ABSL_FLAG(bool, visibility, false,
+          "bench --matches: worlds with occluders, and every tick message asks for every player's visibility "
+          "set (docs/visibility.md)");
 ABSL_FLAG(absl::Duration, report_every, absl::ZeroDuration(),
           "bench --matches: print a line per interval (ticks, p99, errors, server memory); 0: none");
 
@@ -70,13 +76,15 @@ struct MatchStats {
   std::vector<double> all_us;
   std::int64_t ticks = 0, missed = 0, errors = 0;
   std::int64_t shots = 0, confirmed = 0, moves = 0, moves_ok = 0;
+  std::int64_t pairs = 0, hidden = 0;  // visibility sets.
   std::string first_error;
 };
 
 struct MatchRun {
   std::unique_ptr<TickTransport> transport;
   Match match;
-  std::vector<MoveVerdict> last_moves;  // the verdicts of the moves sent last tick.
+  std::vector<MoveVerdict> last_moves;          // the verdicts of the moves sent last tick.
+  std::optional<VisibilityRequest> visibility;  // asked every tick.
 };
 
 Clock::duration Seconds(double s) {
@@ -108,7 +116,8 @@ void PlayMatch(MatchRun& run, std::int64_t players, double tick_rate, double sho
     }
     const std::vector<MoveRequest> moves = run.match.ProposeMoves();
     const Clock::time_point t0 = Clock::now();
-    absl::StatusOr<TickAnswers> answers = run.transport->Send(&frame, shots, moves);
+    absl::StatusOr<TickAnswers> answers =
+        run.transport->Send(&frame, shots, moves, run.visibility ? &*run.visibility : nullptr);
     const Clock::time_point t1 = Clock::now();
     if (!answers.ok()) {
       const std::lock_guard lock(stats.mu);
@@ -120,6 +129,8 @@ void PlayMatch(MatchRun& run, std::int64_t players, double tick_rate, double sho
     for (const MoveVerdict& v : answers->moves) stats.moves_ok += v.code == MoveCode::kOk;
     stats.shots += static_cast<std::int64_t>(answers->shots.size());
     stats.moves += static_cast<std::int64_t>(answers->moves.size());
+    if (answers->visibility)
+      stats.pairs += answers->visibility->pairs, stats.hidden += answers->visibility->hidden;
     run.last_moves = std::move(answers->moves);
     {
       const std::lock_guard lock(stats.mu);
@@ -161,6 +172,7 @@ int RunMatchesBench() {
   const int server_pid = absl::GetFlag(FLAGS_server_pid);
   const std::uint64_t seed = absl::GetFlag(FLAGS_seed);
   const std::int64_t max_ticks = absl::GetFlag(FLAGS_ticks);
+  const bool visibility = absl::GetFlag(FLAGS_visibility);
   if (max_ticks < 0 || matches < 1 || matches > 4096 || players < 2 || players > 1000 ||
       !(tick_rate > 0 && tick_rate <= 1000) ||
       !(shots_per_second >= 0 && shots_per_second <= tick_rate * 16) || duration <= absl::ZeroDuration() ||
@@ -189,6 +201,7 @@ int RunMatchesBench() {
     WorldSpec spec = MatchSpec(ids.back(), map, scale);
     spec.journal.audit = absl::GetFlag(FLAGS_audit);
     spec.journal.record = absl::GetFlag(FLAGS_record_worlds);
+    if (visibility) AddOccluders(spec, map, scale);
     absl::StatusOr<WorldInfo> info = client.CreateWorld(spec);
     if (!info.ok()) return Fail(absl::StrCat("creating world ", i + 1, " of ", matches), info.status());
     deleters.push_back(std::unique_ptr<DeleteOnExit>(new DeleteOnExit{client, ids.back()}));
@@ -206,7 +219,8 @@ int RunMatchesBench() {
     if (!t.ok()) return Fail(absl::StrCat("opening match ", i + 1, "'s transport"), t.status());
     transport_name = (*t)->name();
     auto run = std::make_unique<MatchRun>(
-        MatchRun{*std::move(t), Match(*floor, players, scale, 1 / tick_rate, seed + i), {}});
+        MatchRun{*std::move(t), Match(*floor, players, scale, 1 / tick_rate, seed + i), {}, std::nullopt});
+    if (visibility) run->visibility = MatchVisibilityRequest(scale, tick_rate);
     const Frame spawn = run->match.SpawnFrame(1);
     absl::StatusOr<TickAnswers> answers = run->transport->Send(&spawn, {}, run->match.ProposeMoves());
     if (!answers.ok()) return Fail(absl::StrCat("match ", i + 1, "'s spawn"), answers.status());
@@ -214,10 +228,11 @@ int RunMatchesBench() {
     runs.push_back(std::move(run));
   }
   std::cout << absl::StrFormat(
-      "%d matches of %d players on %s at %g ticks/s, %g shots per player per second, through %s; %d floor "
+      "%d matches of %d players on %s at %g ticks/s, %g shots per player per second%s, through %s; %d floor "
       "points; %s\n",
-      matches, players, map.empty() ? "the built-in arena" : map, tick_rate, shots_per_second, transport_name,
-      floor->size(), absl::FormatDuration(duration));
+      matches, players, map.empty() ? "the built-in arena" : map, tick_rate, shots_per_second,
+      visibility ? ", visibility sets every tick" : "", transport_name, floor->size(),
+      absl::FormatDuration(duration));
   std::cout.flush();
 
   // The measured run.
@@ -275,12 +290,14 @@ int RunMatchesBench() {
 
   std::vector<double> us;
   std::int64_t ticks = 0, missed = 0, errors = 0, shots = 0, confirmed = 0, moves = 0, moves_ok = 0;
+  std::int64_t pairs = 0, hidden = 0;
   std::string first_error;
   for (MatchStats& s : stats) {
     us.insert(us.end(), s.all_us.begin(), s.all_us.end());
     us.insert(us.end(), s.interval_us.begin(), s.interval_us.end());
     ticks += s.ticks, missed += s.missed, errors += s.errors;
     shots += s.shots, confirmed += s.confirmed, moves += s.moves, moves_ok += s.moves_ok;
+    pairs += s.pairs, hidden += s.hidden;
     if (first_error.empty()) first_error = s.first_error;
   }
   const Percentiles p = Summarize(us);
@@ -294,10 +311,15 @@ int RunMatchesBench() {
       ticks, ticks / elapsed, matches * tick_rate, missed, shots, shots / elapsed,
       shots ? 100.0 * confirmed / shots : 0.0, moves, moves / elapsed, moves ? 100.0 * moves_ok / moves : 0.0,
       errors);
+  if (visibility) {
+    std::cout << absl::StrFormat(
+        "visibility: %d observer-target pairs judged (%.0f per tick), %.1f%% hidden\n", pairs,
+        ticks ? static_cast<double>(pairs) / ticks : 0.0, pairs ? 100.0 * hidden / pairs : 0.0);
+  }
   std::cout << absl::StrFormat(
-      "tick latency (frame + shots + moves, round trip) p50 %.0f us  p90 %.0f us  p99 "
+      "tick latency (frame + shots + moves%s, round trip) p50 %.0f us  p90 %.0f us  p99 "
       "%.0f us  max %.0f us\n",
-      p.p50, p.p90, p.p99, p.max);
+      visibility ? " + visibility" : "", p.p50, p.p90, p.p99, p.max);
   // The server's own accounting of one world (statics and history).
   absl::StatusOr<WorldInfo> world = client.GetWorld(ids[0]);
   const double world_mb = world.ok() ? static_cast<double>(world->memory_bytes) / (1 << 20) : -1;
@@ -321,9 +343,10 @@ int RunMatchesBench() {
       "result matches=%d p50_us=%.0f p99_us=%.0f max_us=%.0f errors=%d ticks=%d missed=%d "
       "cpu_ms_per_match_s=%.2f "
       "rss_mb_per_match=%.2f world_mb=%.2f rss_mb_end=%.1f server_cpu_pct=%.0f client_cpu_pct=%.0f "
-      "load=%.1f\n",
+      "load=%.1f visibility=%d hidden_pct=%.1f\n",
       matches, p.p50, p.p99, p.max, errors, ticks, missed, cpu_ms, rss_per_match, world_mb,
-      after ? after->rss_mb : -1.0, server_cpu_pct, 100 * self_cpu / elapsed, LoadAverage());
+      after ? after->rss_mb : -1.0, server_cpu_pct, 100 * self_cpu / elapsed, LoadAverage(),
+      visibility ? 1 : 0, pairs ? 100.0 * hidden / pairs : 0.0);
   return errors == 0 && ticks > 0 ? 0 : 1;
 }
 

@@ -1,5 +1,6 @@
 #include "world_arena.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "absl/strings/ascii.h"
@@ -85,6 +86,32 @@ WorldSpec MatchSpec(std::string world_id, std::string_view map, const BotScale& 
   return spec;
 }
 
+void AddOccluders(WorldSpec& spec, std::string_view map, const BotScale& scale) {
+  constexpr CategoryMask kOccluders = CategoryMask{1} << 40;
+  constexpr int kOccluderGeometry = 8;  // world.proto MAP_GEOMETRY_OCCLUDER
+  std::int64_t next_id = 1;
+  for (const WorldStatic& s : spec.statics) next_id = std::max(next_id, s.id + 1);
+  if (map.empty()) {
+    const std::size_t n = spec.statics.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (const Shape* shape = std::get_if<Shape>(&spec.statics[i].geometry)) {
+        spec.statics.push_back({next_id++, kOccluders, *shape});
+      }
+    }
+  } else {
+    MapFileRef occluders = ParseMapFlag(map);
+    occluders.geometry = {kOccluderGeometry};
+    spec.statics.push_back({next_id, kOccluders, std::move(occluders)});
+  }
+  spec.policy.move_category_mask = ~kOccluders;
+  spec.policy.shot_category_mask = ~kOccluders;
+  spec.policy.visibility = VisibilitySettings{.occluder_mask = kOccluders, .voxel_size = scale.height / 7};
+}
+
+VisibilityRequest MatchVisibilityRequest(const BotScale& scale, double tick_rate) {
+  return {.tick_seconds = 1 / tick_rate, .latency = 0.1, .margin = 0.05 * scale.speed};
+}
+
 absl::StatusOr<std::vector<StaticElement>> CoreStatics(const WorldSpec& spec, const std::string& maps_dir) {
   std::vector<StaticElement> out;
   for (const WorldStatic& s : spec.statics) {
@@ -125,6 +152,7 @@ WorldSettings CoreSettings(const WorldSpec& spec) {
   out.shot_mask = p.shot_category_mask.value_or(out.shot_mask);
   out.movement = p.movement;
   out.move_budget = p.move_budget;
+  if (p.visibility) out.visibility = *p.visibility;
   return out;
 }
 

@@ -48,6 +48,16 @@ MapFileRef ParseMapFlag(std::string_view flag);
 // width a 180th of a height.
 WorldSpec MatchSpec(std::string world_id, std::string_view map, const BotScale& scale);
 
+// Visibility sets on (docs/visibility.md): occluders under a category bit
+// of their own, kept out of the moves' and shots' masks: a map's OCCLUDER
+// brushes, or copies of the arena's pillars and crates (its hall is open
+// quads, not closed solids); voxels a seventh of a player's height.
+void AddOccluders(WorldSpec& spec, std::string_view map, const BotScale& scale);
+
+// The visibility sets a game server asks for every tick: every observer,
+// looking 100 ms ahead, with a margin of what a player runs in 50 ms.
+VisibilityRequest MatchVisibilityRequest(const BotScale& scale, double tick_rate);
+
 // The spec's statics as core elements, for running the same world in
 // process: map files read from `maps_dir` with the import library.
 absl::StatusOr<std::vector<StaticElement>> CoreStatics(const WorldSpec& spec, const std::string& maps_dir);

@@ -7,7 +7,8 @@ class UnaryTransport final : public TickTransport {
  public:
   UnaryTransport(WorldClient& client, std::string world_id) : client_(client), id_(std::move(world_id)) {}
   absl::StatusOr<TickAnswers> Send(const Frame* frame, std::span<const ShotRequest> shots,
-                                   std::span<const MoveRequest> moves) override {
+                                   std::span<const MoveRequest> moves,
+                                   const VisibilityRequest* visibility) override {
     TickAnswers out;
     if (frame != nullptr) {
       if (absl::StatusOr<std::int64_t> pushed = client_.PushFrame(id_, *frame); !pushed.ok())
@@ -22,6 +23,11 @@ class UnaryTransport final : public TickTransport {
       absl::StatusOr<std::vector<MoveVerdict>> verdicts = client_.ValidateMoves(id_, moves);
       if (!verdicts.ok()) return verdicts.status();
       out.moves = *std::move(verdicts);
+    }
+    if (visibility != nullptr) {
+      absl::StatusOr<VisibilityResult> sets = client_.GetVisibility(id_, *visibility);
+      if (!sets.ok()) return sets.status();
+      out.visibility = *std::move(sets);
     }
     return out;
   }
@@ -38,15 +44,17 @@ class StreamTransport final : public TickTransport {
   explicit StreamTransport(std::unique_ptr<TickStream> stream) : stream_(std::move(stream)) {}
   ~StreamTransport() override { stream_->Finish().IgnoreError(); }
   absl::StatusOr<TickAnswers> Send(const Frame* frame, std::span<const ShotRequest> shots,
-                                   std::span<const MoveRequest> moves) override {
+                                   std::span<const MoveRequest> moves,
+                                   const VisibilityRequest* visibility) override {
     TickMessage m;
     if (frame != nullptr) m.frame = *frame;
     m.shots.assign(shots.begin(), shots.end());
     m.moves.assign(moves.begin(), moves.end());
+    if (visibility != nullptr) m.visibility = *visibility;
     absl::StatusOr<TickReply> reply = stream_->Send(std::move(m));
     if (!reply.ok()) return reply.status();
     if (!reply->status.ok()) return reply->status;
-    return TickAnswers{std::move(reply->shots), std::move(reply->moves)};
+    return TickAnswers{std::move(reply->shots), std::move(reply->moves), std::move(reply->visibility)};
   }
   std::string name() const override { return "the Tick stream"; }
 

@@ -5,6 +5,7 @@
 #define COLLIDE_CLIENT_CLI_WORLD_TICK_H_
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,15 +18,22 @@ namespace collide::cli {
 struct TickAnswers {
   std::vector<ShotVerdict> shots;
   std::vector<MoveVerdict> moves;
+  std::optional<VisibilityResult> visibility;  // asked for.
 };
 
 class TickTransport {
  public:
   virtual ~TickTransport() = default;
   // Pushes `frame` (when given), then validates `shots` (packed) and `moves`
-  // (each when not empty), in that order: the verdicts see the frame.
+  // (each when not empty), then computes the `visibility` sets (when
+  // given), in that order: the verdicts and the sets see the frame.
   virtual absl::StatusOr<TickAnswers> Send(const Frame* frame, std::span<const ShotRequest> shots,
-                                           std::span<const MoveRequest> moves) = 0;
+                                           std::span<const MoveRequest> moves,
+                                           const VisibilityRequest* visibility) = 0;
+  absl::StatusOr<TickAnswers> Send(const Frame* frame, std::span<const ShotRequest> shots,
+                                   std::span<const MoveRequest> moves) {
+    return Send(frame, shots, moves, nullptr);
+  }
   virtual std::string name() const = 0;
 };
 

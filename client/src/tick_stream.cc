@@ -10,6 +10,7 @@
 #include "collide/world_client.h"
 #include "collide/world_client_proto.h"
 #include "convert/packed.h"
+#include "convert/world_encode.h"
 #include "convert/world_explain.h"
 #include "convert/world_projectiles.h"
 #include "google/protobuf/arena.h"
@@ -58,6 +59,7 @@ void Encode(const TickMessage& m, std::int64_t sequence, pb::TickRequest& out) {
     convert::ToProto(p, out.mutable_projectiles()->add_projectiles());
   }
   for (const MeleeRequest& swing : m.melee) convert::ToProto(swing, out.mutable_melee()->add_melee());
+  if (m.visibility) convert::ToProto(*m.visibility, out.mutable_visibility());
 }
 
 absl::StatusOr<TickReply> Decode(const TickMessage& m, const pb::TickResponse& r) {
@@ -97,6 +99,7 @@ absl::StatusOr<TickReply> Decode(const TickMessage& m, const pb::TickResponse& r
     if (!swings.ok()) return swings.status();
     out.melee = *std::move(swings);
   }
+  if (r.has_visibility()) out.visibility = convert::FromProto(r.visibility());
   return out;
 }
 

@@ -118,6 +118,34 @@ TEST_F(CliWorldTest, BenchMatchesJudgesEveryMoveEveryTick) {
   EXPECT_EQ(list.out.find("match-"), std::string::npos) << list.out;
 }
 
+// --visibility: every tick message also asks for every player's visibility
+// set, on worlds carrying occluders (the map's OCCLUDER brushes; the arena's
+// pillars and crates): every pair of every tick judged, some hidden and some
+// not. Through the Tick stream on a map, and unary calls in the arena.
+TEST_F(CliWorldTest, BenchMatchesAsksForVisibilitySetsEveryTick) {
+  for (const std::vector<std::string> where :
+       {std::vector<std::string>{"--map=pak6-patch088.pk3:aggressor", "--transport=stream"},
+        std::vector<std::string>{"--transport=unary"}}) {
+    std::vector<std::string> args = {"bench",      "--matches=2",    "--players=12",
+                                     "--ticks=16", "--duration=50s", "--visibility"};
+    args.insert(args.end(), where.begin(), where.end());
+    const CommandResult r = Cli(*server_, args);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("ticks ([0-9]+) .*errors 0"))) << r.out;
+    const long ticks = std::stol(m[1]);
+    EXPECT_EQ(ticks, 2 * 16) << r.out;
+    ASSERT_TRUE(std::regex_search(
+        r.out, m, std::regex("visibility: ([0-9]+) observer-target pairs judged .*, ([0-9.]+)% hidden")))
+        << r.out;
+    EXPECT_EQ(std::stol(m[1]), ticks * 12 * 11) << r.out;
+    const double hidden = std::stod(m[2]);
+    EXPECT_GT(hidden, 0) << r.out;
+    EXPECT_LT(hidden, 100) << r.out;
+    EXPECT_NE(r.out.find("visibility sets every tick"), std::string::npos) << r.out;
+  }
+}
+
 TEST_F(CliWorldTest, CreateInfoListDelete) {
   CommandResult r = Cli(*server_, {"world", "create", "cli-arena", "--arena"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -181,6 +181,7 @@ struct TickMessage {
   std::optional<TickBodies> bodies;  // after every other part: sees this message's frame.
   std::vector<ProjectileRequest> projectiles;
   std::vector<MeleeRequest> melee;
+  std::optional<VisibilityRequest> visibility;  // after the verdicts: sees this message's frame.
   // Milliseconds the message may wait on the server before it starts; past
   // it, it is not run and answered DEADLINE_EXCEEDED alone. 0: no budget.
   double budget_ms = 0;
@@ -202,6 +203,7 @@ struct TickReply {
   std::optional<BodiesResult> bodies;  // the part ran.
   std::vector<ProjectileVerdict> projectiles;
   std::vector<MeleeVerdict> melee;
+  std::optional<VisibilityResult> visibility;  // the part ran.
 };
 
 class WorldClient;
