@@ -90,7 +90,10 @@ void AddOccluders(WorldSpec& spec, std::string_view map, const BotScale& scale) 
   constexpr CategoryMask kOccluders = CategoryMask{1} << 40;
   constexpr int kOccluderGeometry = 8;  // world.proto MAP_GEOMETRY_OCCLUDER
   std::int64_t next_id = 1;
-  for (const WorldStatic& s : spec.statics) next_id = std::max(next_id, s.id + 1);
+  for (WorldStatic& s : spec.statics) {
+    next_id = std::max(next_id, s.id + 1);
+    s.category &= ~kOccluders;  // the open hall and the render triangles must not occlude.
+  }
   if (map.empty()) {
     const std::size_t n = spec.statics.size();
     for (std::size_t i = 0; i < n; ++i) {
