@@ -1,8 +1,8 @@
 'use strict';
 // The tick loop of one world on one WorldService.Tick stream (world.proto
-// TickRequest): each message carries any of a frame, a query, shots, moves,
-// packed shots and packed rays, run by the server in that order, and a
-// message sent after a frame sees it. send() writes a message at once and
+// TickRequest): each message carries any of a frame, a query, packed rays,
+// shots, packed shots, moves, projectiles, melee, visibility and bodies, run
+// by the server in that order, and a message sent after a frame sees it. send() writes a message at once and
 // returns a promise of its answer, so a game loop may pipeline several
 // ticks; answers are matched by sequence number.
 //
@@ -50,9 +50,11 @@ class TickStream {
   }
 
   // parts: {frame, query, shots, moves, projectiles, melee, shots_packed,
-  // rays_packed} as the World methods take them (shots, moves, projectiles
-  // and melee as arrays; shots_packed as
-  // validateShotsPacked's object; rays_packed {rays, filter}).
+  // rays_packed, visibility, bodies} as the World methods take them (shots,
+  // moves, projectiles and melee as arrays; shots_packed as
+  // validateShotsPacked's object; rays_packed {rays, filter}; visibility as
+  // getVisibility's options, {} for every observer's set; bodies as
+  // getBodies').
   // options.budgetMs: how long the message may wait on the server before it
   // is answered DEADLINE_EXCEEDED unrun (default: the stream's).
   send(parts, options = {}) {
@@ -106,6 +108,7 @@ class TickStream {
     const raysPacked = parts.raysPacked || parts.rays_packed;
     if (shotsPacked) m.shots_packed = world._shotsPackedRequest(shotsPacked);
     if (raysPacked) m.rays_packed = world._raysPackedRequest(raysPacked);
+    if (parts.visibility) m.visibility = world._visibilityRequest(parts.visibility);
     // {at, bodyIds}, as World.getBodies takes them.
     if (parts.bodies) {
       const {at, bodyIds = []} = parts.bodies;
@@ -176,6 +179,7 @@ class TickStream {
       shotsPacked: r.shots_packed ? view('ValidateShotsResponse', r.shots_packed).verdicts : null,
       raysPacked: r.rays_packed ? world._raysPackedView(r.rays_packed) : null,
       bodies: view('GetBodiesResponse', r.bodies),
+      visibility: view('GetVisibilityResponse', r.visibility),
     };
   }
 }

@@ -603,6 +603,8 @@ export interface TickParts {
   allOrNothing?: boolean;
   shotsPacked?: PackedShots;
   raysPacked?: {rays: ArrayLike<number>; filter?: SceneFilter};
+  /** As World.getVisibility's options ({}: every observer's set); run after the frame and the verdicts. */
+  visibility?: VisibilityOptions;
   /** As World.getBodies' options; run after every other part. */
   bodies?: {at?: WorldTime; bodyIds?: Int64[]};
 }
@@ -619,6 +621,7 @@ export interface TickAnswer {
   shotsPacked: ShotVerdict[] | null;
   raysPacked: PackedWorldRayHits | null;
   bodies: Bodies | null;
+  visibility: VisibilitySets | null;
 }
 
 /** One world's Tick stream (tick.js). */

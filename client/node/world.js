@@ -236,12 +236,16 @@ class World extends EventEmitter {
   // margin: length units around every region; at: {tick, fraction} (unset:
   // the latest frame). Resolves to {sets: [{observer, found, visible}],
   // pairs, hidden, time}.
-  async getVisibility({at, observers = [], tickSeconds = 0, latency = 0, margin = 0, targetCategoryMask = 0} = {}) {
+  async getVisibility(options = {}) {
+    const r = await this._call('GetVisibility', this._visibilityRequest(options));
+    return this._view('GetVisibilityResponse', r);
+  }
+
+  _visibilityRequest({at, observers = [], tickSeconds = 0, latency = 0, margin = 0, targetCategoryMask = 0} = {}) {
     const request = {world_id: this.id, observers, tick_seconds: tickSeconds, latency, margin,
       target_category_mask: targetCategoryMask};
     if (at !== undefined && at !== null) request.at = at;
-    const r = await this._call('GetVisibility', this._client._toProto(request, 'GetVisibilityRequest'));
-    return this._view('GetVisibilityResponse', r);
+    return this._client._toProto(request, 'GetVisibilityRequest');
   }
 }
 

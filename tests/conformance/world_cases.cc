@@ -460,6 +460,7 @@ class Script {
     Json j = ToJson(info);
     j.erase("replica");
     j.erase("memory_bytes");
+    j.erase("visibility");  // the occluder grid (world_cases.h)
     return j;
   }
 
@@ -504,6 +505,8 @@ class Script {
       Projectiles(part.body);
     } else if (part.name == "melee") {
       Melee(part.body);
+    } else if (part.name == "visibility") {
+      Visibility(part.body);
     } else {
       Fail(name_ + ": no Tick part " + part.name);
     }
@@ -603,9 +606,11 @@ Json Frames() {
 // The arena with four players at tick 5 (frames 3 and 5; body 2 moved from
 // y = -1 to 0 across the gap): 1 the shooter at the origin, 2 in front at
 // x = 2, 3 behind it at x = 3.5 (before the wall), 4 inside the pillar.
-Script Arena(const std::string& name, const std::string& id) {
+// `policy`: fields beside max_rewind_ticks 2.
+Script Arena(const std::string& name, const std::string& id, Json policy = Json::object()) {
   Script s(name, id);
-  s.Create({{"statics", ArenaStatics()}, {"policy", {{"max_rewind_ticks", 2}}}});
+  policy["max_rewind_ticks"] = 2;
+  s.Create({{"statics", ArenaStatics()}, {"policy", policy}});
   Json shooter = Player(1, V(0, 0, 0));
   shooter["movement_shape"] = CapsuleJ(V(0, 0, 0.5), V(0, 0, 1.3), 0.4);
   s.Push({{"tick", 3},
@@ -1251,6 +1256,29 @@ Json TickProjectiles() {
   return s.Done();
 }
 
+// The Tick part `visibility` on the arena whose wall and pillar occlude:
+// after the message's frame (body 3 stepped behind the wall: hidden from 1
+// and 2, it sees neither; 4's eye inside the pillar sees nothing, while 4,
+// inside it down to its base, stays visible: conservative), the sets at it;
+// then an earlier time with a look-ahead and an unknown observer; its
+// errors named under "visibility", after the frame applied.
+Json TickVisibility() {
+  Script s = Arena(
+      "world/tick_visibility", "conf-tick-visibility",
+      {{"visibility", {{"occluder_category_mask", 2 | 4}, {"voxel_size", 0.1}, {"max_voxels", 1 << 20}}}});
+  using P = Script::TickPart;
+  Json bodies = Json::array();
+  for (std::int64_t id : {1, 2, 3, 4}) bodies.push_back({{"id", id}, {"eye", V(0, 0, 1.6)}});
+  bodies[2]["pose"] = Pose(V(6, 0, 0));
+  s.Tick(
+      {{P{"frame", {{"tick", 6}, {"bodies", bodies}}}, P{"visibility", Json::object()}},
+       {P{"visibility",
+          {{"observers", {1, 99}}, {"tick_seconds", 0.5}, {"latency", 0.5}, {"margin", 0.1}, {"at", At(5)}}}},
+       {P{"frame", {{"tick", 7}}}, P{"visibility", {{"observers", {1}}, {"latency", -1}}}}});
+  s.Delete();
+  return s.Done();
+}
+
 }  // namespace
 
 Json BuildWorldGolden() {
@@ -1264,7 +1292,7 @@ Json BuildWorldGolden() {
             "--max_bodies_per_world=" + std::to_string(kWorldMaxBodies),
             "--max_parts_per_body=" + std::to_string(kWorldMaxParts)}},
           {"cases", cases},
-          {"stream_cases", Json::array({TickStream(), TickBodies(), TickProjectiles()})}};
+          {"stream_cases", Json::array({TickStream(), TickBodies(), TickProjectiles(), TickVisibility()})}};
 }
 
 }  // namespace collide::conformance

@@ -25,7 +25,8 @@
 //   {"restart_server": true}
 // R is a WorldService method: CreateWorld, DeleteWorld, GetWorld, ListWorlds,
 // PushFrame, QueryWorld, CastWorldRaysPacked, ValidateShots,
-// ValidateShotsPacked, ValidateMoves, GetBodies. The request is R's request
+// ValidateShotsPacked, ValidateMoves, GetBodies, ValidateProjectiles,
+// ValidateMelee, GetVisibility. The request is R's request
 // message (ValidateShots, ValidateShotsPacked and ValidateMoves may carry
 // "explain": the verdicts then carry their explanation),
 // world_id included; a runner sends it through its client's world API (which
@@ -38,7 +39,8 @@
 // absent from the client's answer counts as zeros); a key whose value is null
 // names a message that must be unset (a verdict's first_hit, a target, an
 // overlap's contact). WorldInfo leaves out replica and memory_bytes (they
-// vary); ListWorlds lists the worlds sorted by world_id.
+// vary) and the occluder grid `visibility` (not in every client's
+// WorldInfo); ListWorlds lists the worlds sorted by world_id.
 // "stream_cases" (beside "cases"; a runner without a Tick stream leaves them
 // out) are scripts whose steps may also be
 //   {"tick": [{"message": {...}, "answer": {...}}, ...]}
@@ -46,13 +48,14 @@
 // stream API, which sets the header), sends each message and waits for its
 // answer before the next, and closes the stream. A message holds the
 // TickRequest parts, named as there ("frame", "query", "rays_packed",
-// "shots", "shots_packed", "moves", "bodies"), each in its unary request's
-// form (a Frame for "frame"); the runner numbers the messages itself (sequences are
-// not compared). An answer holds each part's response as in the unary step
-// (the frame's PushFrameResponse), null for a part that did not run, and
-// "error" (as a step's, field paths under the part's name, a frame's as
-// PushFrame's) when the message failed; an empty message is a ping, answered
-// {}. "history_lost": true on a message as on a step (the re-creation happens
+// "shots", "shots_packed", "moves", "projectiles", "melee", "visibility",
+// "bodies"), each in its unary request's form (a Frame for "frame"); the
+// runner numbers the messages itself (sequences are not compared). An
+// answer holds each part's response as in the unary step (the frame's
+// PushFrameResponse), null for a part that did not run, and "error" (as a
+// step's, field paths under the part's name, a frame's as PushFrame's) when
+// the message failed; an empty message is a ping, answered {}.
+// "history_lost": true on a message as on a step (the re-creation happens
 // on the stream: the message answered WORLD_NOT_FOUND is re-sent once).
 // restart_server: the runner kills the server (SIGKILL, a replica that dies)
 // and starts it again, same arguments and port: every world is lost. The

@@ -65,6 +65,12 @@ Json InfoJson(const WorldInfo& info) {
           {"policy", ToJson(policy)}};
 }
 
+Json VisibilityJson(const VisibilityResult& sets) {
+  v1::GetVisibilityResponse out;
+  convert::ToProto(sets, &out);
+  return ToJson(out);
+}
+
 // Runs one step through the typed API; `response` gets the answer as golden JSON.
 absl::Status RunStep(WorldClient& client, const std::string& rpc, const Json& request, Json& response) {
   const std::string id = request.value("world_id", "");
@@ -199,11 +205,8 @@ absl::Status RunStep(WorldClient& client, const std::string& rpc, const Json& re
   if (rpc == "GetVisibility") {
     absl::StatusOr<VisibilityResult> sets =
         client.GetVisibility(id, convert::DecodeVisibility(FromJson<v1::GetVisibilityRequest>(request)));
-    if (!sets.ok()) return sets.status();
-    v1::GetVisibilityResponse out;
-    convert::ToProto(*sets, &out);
-    response = ToJson(out);
-    return absl::OkStatus();
+    if (sets.ok()) response = VisibilityJson(*sets);
+    return sets.status();
   }
   return absl::InvalidArgumentError("unknown rpc " + rpc);
 }
@@ -240,6 +243,8 @@ absl::Status TickMessageOf(const Json& message, TickMessage& out, convert::Decod
       out.projectiles = convert::DecodeProjectiles(FromJson<v1::ValidateProjectilesRequest>(request));
     } else if (part == "melee") {
       out.melee = convert::DecodeMelee(FromJson<v1::ValidateMeleeRequest>(request));
+    } else if (part == "visibility") {
+      out.visibility = convert::DecodeVisibility(FromJson<v1::GetVisibilityRequest>(request));
     } else {
       return absl::InvalidArgumentError("unknown Tick part " + part);
     }
@@ -287,6 +292,8 @@ Json TickAnswerJson(const Json& message, const TickReply& reply) {
       v1::ValidateMeleeResponse r;
       for (const MeleeVerdict& v : reply.melee) convert::ToProto(v, r.add_verdicts());
       out[part] = ToJson(r);
+    } else if (part == "visibility" && reply.visibility) {
+      out[part] = VisibilityJson(*reply.visibility);
     } else {
       out[part] = nullptr;
     }

@@ -11,8 +11,9 @@ import (
 
 // TickStream is the tick loop of one world on one WorldService.Tick stream
 // (world.proto TickRequest): each message carries any of a frame, a query,
-// shots, moves, packed shots and packed rays, run by the server in that
-// order, so a message sent after a frame sees it. Send and Recv may run on
+// packed rays, shots, packed shots, moves, projectiles, melee, visibility
+// and bodies, run by the server in that order, so a message sent after a
+// frame sees it. Send and Recv may run on
 // different goroutines (one of each at a time), so a loop can pipeline
 // ticks.
 //
@@ -211,9 +212,9 @@ func (s *TickStream) recover(lost *tickPending, cause *Error) (err error) {
 }
 
 // TickMessage is one message of the Tick stream as Go values: any of a
-// frame, a scene query, shots, moves, packed shots, packed rays (7 doubles a
-// ray, seen through RaysFilter) and bodies, run by the server in that order
-// (bodies last).
+// frame, a scene query, packed rays (7 doubles a ray, seen through
+// RaysFilter), shots, packed shots, moves, projectiles, melee, visibility
+// and bodies, run by the server in that order (bodies last).
 // BudgetMs > 0: the message is refused DEADLINE_EXCEEDED when it waited
 // longer than that on the server.
 type TickMessage struct {
@@ -229,6 +230,9 @@ type TickMessage struct {
 	AllOrNothing bool // for Shots, Moves, Projectiles and Melee, as the AllOrNothing option
 	BudgetMs     float64
 	Bodies       *TickBodies // GetBodies, run after every other part
+	// GetVisibility after the frame and the verdicts (&VisibilityQuery{}:
+	// every observer's set at the latest frame).
+	Visibility *VisibilityQuery
 }
 
 // TickBodies is GetBodies as a Tick part: the bodies at At (nil: the latest
@@ -252,6 +256,7 @@ type TickAnswer struct {
 	ShotsPacked  []ShotVerdict
 	RaysPacked   *PackedWorldRayHits
 	Bodies       *Bodies
+	Visibility   *VisibilitySets
 }
 
 // Proto is the message as the generated TickRequest (without a sequence).
@@ -292,6 +297,9 @@ func (m TickMessage) Proto() *pb.TickRequest {
 	if m.Bodies != nil {
 		req.Bodies = &pb.GetBodiesRequest{At: m.Bodies.At.proto(), BodyIds: m.Bodies.IDs}
 	}
+	if m.Visibility != nil {
+		req.Visibility = m.Visibility.proto("")
+	}
 	return req
 }
 
@@ -311,6 +319,10 @@ func TickAnswerOf(r *pb.TickResponse) *TickAnswer {
 	}
 	if r.GetBodies() != nil {
 		out.Bodies = BodiesOf(r.GetBodies())
+	}
+	if r.GetVisibility() != nil {
+		sets := VisibilitySetsOf(r.GetVisibility())
+		out.Visibility = &sets
 	}
 	for _, v := range r.GetProjectiles().GetVerdicts() {
 		out.Projectiles = append(out.Projectiles, ProjectileVerdictOf(v))

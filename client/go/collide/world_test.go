@@ -569,3 +569,25 @@ func TestExplanationsAndBodiesReadTheMessages(t *testing.T) {
 		t.Error("no bodies unless the part ran")
 	}
 }
+
+// The Tick part visibility, both ways.
+func TestTickVisibilityReadsAndBuildsTheMessages(t *testing.T) {
+	seen := TickMessage{Visibility: &VisibilityQuery{At: TimeAt(4, 0), Observers: []int64{1}, TickSeconds: 0.5,
+		Latency: 0.1, Margin: 2, TargetCategoryMask: 8}}.Proto()
+	if want := (&pb.GetVisibilityRequest{At: At(4, 0), Observers: []int64{1}, TickSeconds: 0.5, Latency: 0.1,
+		Margin: 2, TargetCategoryMask: 8}); !proto.Equal(seen.GetVisibility(), want) {
+		t.Errorf("tick visibility %v", seen.GetVisibility())
+	}
+	if every := (TickMessage{Visibility: &VisibilityQuery{}}).Proto(); every.GetVisibility() == nil {
+		t.Error("an empty query asks for every observer's set")
+	}
+	sets := TickAnswerOf(&pb.TickResponse{Visibility: &pb.GetVisibilityResponse{Pairs: 2, Hidden: 1,
+		Sets: []*pb.VisibilitySet{{Observer: 1, Found: true, Visible: []int64{2}}}}}).Visibility
+	if sets == nil || sets.Pairs != 2 || sets.Hidden != 1 || len(sets.Sets) != 1 ||
+		!reflect.DeepEqual(sets.Sets[0], VisibilitySet{1, true, []int64{2}}) {
+		t.Errorf("tick answer visibility %+v", sets)
+	}
+	if TickAnswerOf(&pb.TickResponse{}).Visibility != nil {
+		t.Error("no visibility sets unless the part ran")
+	}
+}

@@ -166,8 +166,8 @@ struct TickBodies {
   std::vector<std::int64_t> ids;
 };
 
-// One message of the tick loop (world.proto TickRequest): any of its parts,
-// run on the server in this order: frame, query, rays, shots, moves, bodies.
+// One message of the tick loop (world.proto TickRequest): any of its parts, run on the
+// server in this order: frame, query, rays, shots, moves, projectiles, melee, visibility, bodies.
 // A message without parts is a ping.
 struct TickMessage {
   std::optional<Frame> frame;

@@ -52,7 +52,7 @@ describe('the Tick stream against a live server', {skip: !process.env.COLLIDE_SE
     assert.ok(answers[3].raysPacked.distance instanceof Float64Array);
     near(answers[3].raysPacked.distance[0], 7 - 0.3, 'distance');
     assert.deepEqual(answers[4], {sequence: 5, frame: null, query: null, shots: null, moves: null, projectiles: null, melee: null,
-      shotsPacked: null, raysPacked: null, bodies: null});
+      shotsPacked: null, raysPacked: null, bodies: null, visibility: null});
     await stream.end();
     // The same requests as unary calls on the world the stream left.
     assert.deepEqual(answers[2].shots, await world.validateShots([chestShot]));

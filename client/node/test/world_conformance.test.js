@@ -39,6 +39,12 @@ function golden_(value, type) {
 
 const nums = (values) => (values || []).map(num);
 
+// A GetVisibilityRequest's JSON as World.getVisibility's options.
+const visibilityOptions = (req) => ({
+  at: req.at, observers: req.observers || [], tickSeconds: req.tick_seconds || 0, latency: req.latency || 0,
+  margin: req.margin || 0, targetCategoryMask: req.target_category_mask || 0,
+});
+
 // One client and its world handles across a script; counts re-creations.
 class Runner {
   constructor() {
@@ -97,10 +103,7 @@ class Runner {
       case 'ValidateMelee':
         return {verdicts: (await w.validateMelee(req.melee || [], {allOrNothing: Boolean(req.all_or_nothing)})).map((v) => as('MeleeVerdict', v))};
       case 'GetVisibility':
-        return as('GetVisibilityResponse', await w.getVisibility({
-          at: req.at, observers: req.observers || [], tickSeconds: req.tick_seconds || 0, latency: req.latency || 0,
-          margin: req.margin || 0, targetCategoryMask: req.target_category_mask || 0,
-        }));
+        return as('GetVisibilityResponse', await w.getVisibility(visibilityOptions(req)));
       default:
         throw new Error(`unknown rpc ${rpc}`);
     }
@@ -121,6 +124,8 @@ class Runner {
         };
       } else if (part === 'bodies') {
         parts.bodies = {at: req.at, bodyIds: req.body_ids || []};
+      } else if (part === 'visibility') {
+        parts.visibility = visibilityOptions(req);
       } else {
         throw new Error(`unknown Tick part ${part}`);
       }
@@ -138,6 +143,7 @@ class Runner {
       shots_packed: verdicts(a.shotsPacked, 'ShotVerdict'), moves: verdicts(a.moves, 'MoveVerdict'),
       bodies: as('GetBodiesResponse', a.bodies),
       projectiles: verdicts(a.projectiles, 'ProjectileVerdict'), melee: verdicts(a.melee, 'MeleeVerdict'),
+      visibility: as('GetVisibilityResponse', a.visibility),
     };
   }
 }

@@ -14,15 +14,18 @@ and `receive()` (or iterating the stream) pipeline several. With asyncio:
         a = await s.tick(frame=..., shots=...)
 
 A message's parts run in this order: frame, query (ray_casts, shape_casts,
-overlaps), packed rays, shots, packed shots, moves, bodies (bodies={"at": ...,
-"body_ids": [...]}, as World.get_bodies takes them; answer.bodies); so a batch
-sees the frame sent with it. An error ends only its message (answer.error, a CollideError:
-the unary call's code, field paths under the part's name, "shots.shots[2]
-.direction", and ErrorInfo reason); the parts before it ran, those after it
-did not. A message answered WORLD_NOT_FOUND is re-sent once after the world
-was re-created (World.recover: the handle's creation request and the state
-after the latest frame it saw applied, on this stream or by unary calls); its
-answer then stands in the original's place, so answers stay in send order
+overlaps), packed rays, shots, packed shots, moves, projectiles, melee,
+visibility (visibility={"tick_seconds": ..., "latency": ...}, the keywords
+World.get_visibility takes; answer.visibility, VisibilitySets), bodies
+(bodies={"at": ..., "body_ids": [...]}, as World.get_bodies takes them;
+answer.bodies); so a batch sees the frame sent with it. An error ends only
+its message (answer.error, a CollideError: the unary call's code, field
+paths under the part's name, "shots.shots[2].direction", and ErrorInfo
+reason); the parts before it ran, those after it did not. A message answered
+WORLD_NOT_FOUND is re-sent once after the world was re-created
+(World.recover: the handle's creation request and the state after the latest
+frame it saw applied, on this stream or by unary calls); its answer then
+stands in the original's place, so answers stay in send order
 (answer.recreated says so). With several messages in flight, the world is
 re-created only once every one of them is answered, and messages sent
 meanwhile (also from on_history_lost) are held, not blocked; then each
@@ -47,7 +50,7 @@ import grpc
 
 from collide.errors import CollideError
 from collide.v1 import world_pb2
-from collide.world_inputs import At, frame_to_proto
+from collide.world_inputs import At, frame_to_proto, visibility_to_proto
 from collide.world_results import (
     Bodies,
     MeleeVerdict,
@@ -56,6 +59,7 @@ from collide.world_results import (
     ProjectileVerdict,
     QueryResults,
     ShotVerdict,
+    VisibilitySets,
 )
 
 if TYPE_CHECKING:
@@ -80,6 +84,7 @@ class TickAnswer:
     bodies: Optional[Bodies] = None  # the part `bodies` (after the others)
     projectiles: Optional[List[ProjectileVerdict]] = None
     melee: Optional[List[MeleeVerdict]] = None
+    visibility: Optional[VisibilitySets] = None
 
     def raise_for_error(self) -> "TickAnswer":
         if self.error is not None:
@@ -101,7 +106,8 @@ class TickAnswer:
                    recreated, Bodies.from_proto(r.bodies) if r.HasField("bodies") else None,
                    [ProjectileVerdict.from_proto(v) for v in r.projectiles.verdicts]
                    if r.HasField("projectiles") else None,
-                   [MeleeVerdict.from_proto(v) for v in r.melee.verdicts] if r.HasField("melee") else None)
+                   [MeleeVerdict.from_proto(v) for v in r.melee.verdicts] if r.HasField("melee") else None,
+                   VisibilitySets.from_proto(r.visibility) if r.HasField("visibility") else None)
 
 
 _CODES = {c.value[0]: c for c in grpc.StatusCode}
@@ -148,7 +154,8 @@ class _Sequencer:
               shots_packed: Optional[Dict[str, Any]] = None, moves: Iterable[Any] = (),
               projectiles: Iterable[Any] = (), melee: Iterable[Any] = (),
               all_or_nothing: bool = False, budget_ms: Optional[float] = None,
-              bodies: Optional[Dict[str, Any]] = None) -> world_pb2.TickRequest:
+              bodies: Optional[Dict[str, Any]] = None,
+              visibility: Optional[Dict[str, Any]] = None) -> world_pb2.TickRequest:
         w = self.world
         request = world_pb2.TickRequest(budget_ms=self.budget_ms if budget_ms is None else budget_ms)
         if frame is not None:
@@ -174,6 +181,8 @@ class _Sequencer:
         melee_request = w.melee_request(melee, all_or_nothing=all_or_nothing)
         if len(melee_request.melee):
             request.melee.CopyFrom(melee_request)
+        if visibility is not None:  # {} asks for every observer's set, as get_visibility() does
+            request.visibility.CopyFrom(visibility_to_proto(w.world_id, **visibility))
         return request
 
     def number(self, request: world_pb2.TickRequest) -> bool:

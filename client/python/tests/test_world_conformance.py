@@ -226,12 +226,7 @@ class Runner:
             verdicts = w.validate_melee(req.get("melee", []), all_or_nothing=req.get("all_or_nothing", False))
             return {"verdicts": [_melee(v) for v in verdicts]}
         if rpc == "GetVisibility":
-            at = req.get("at")
-            return _visibility(w.get_visibility(
-                at=None if at is None else (at.get("tick", 0), at.get("fraction", 0.0)),
-                observers=req.get("observers", []), tick_seconds=req.get("tick_seconds", 0.0),
-                latency=req.get("latency", 0.0), margin=req.get("margin", 0.0),
-                target_category_mask=req.get("target_category_mask", 0)))
+            return _visibility(w.get_visibility(**_visibility_args(req)))
         raise ValueError(f"unknown rpc {rpc}")
 
     def tick_args(self, message):
@@ -252,6 +247,8 @@ class Runner:
                 at = req.get("at")
                 args["bodies"] = {"at": (at.get("tick", 0), at.get("fraction", 0.0)) if at else None,
                                   "body_ids": req.get("body_ids", [])}
+            elif part == "visibility":
+                args["visibility"] = _visibility_args(req)
             else:
                 raise ValueError(f"unknown Tick part {part}")
         return args
@@ -264,7 +261,17 @@ def _tick_answer(a):
             "shots": _verdicts(a.shots), "shots_packed": _verdicts(a.shots_packed), "moves": _verdicts(a.moves),
             "bodies": a.bodies and _bodies(a.bodies),
             "projectiles": None if a.projectiles is None else {"verdicts": [_projectile(v) for v in a.projectiles]},
-            "melee": None if a.melee is None else {"verdicts": [_melee(v) for v in a.melee]}}
+            "melee": None if a.melee is None else {"verdicts": [_melee(v) for v in a.melee]},
+            "visibility": a.visibility and _visibility(a.visibility)}
+
+
+def _visibility_args(req):
+    """A GetVisibilityRequest's JSON as World.get_visibility's keywords."""
+    at = req.get("at")
+    return {"at": None if at is None else (at.get("tick", 0), at.get("fraction", 0.0)),
+            "observers": req.get("observers", []), "tick_seconds": req.get("tick_seconds", 0.0),
+            "latency": req.get("latency", 0.0), "margin": req.get("margin", 0.0),
+            "target_category_mask": req.get("target_category_mask", 0)}
 
 
 def _query_args(req):

@@ -52,6 +52,8 @@ async function usage(): Promise<void> {
   const stream = world.tick({budgetMs: 50});
   const answer = await stream.send({frame: {tick: 2}, shots: [{shooterId: 7}], raysPacked: {rays: new Float64Array(7)}});
   if (answer.shots) console.log(answer.sequence, answer.shots[0].code, answer.raysPacked && answer.raysPacked.distance[0]);
+  const seen = await stream.send({frame: {tick: 4}, visibility: {tickSeconds: 1 / 64, latency: 0.1, margin: 16}});
+  if (seen.visibility) console.log(seen.visibility.sets[0].visible, seen.visibility.hidden);
   await stream.end();
   await client.world('other').delete();
   try {
