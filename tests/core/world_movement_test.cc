@@ -83,6 +83,21 @@ TEST(WorldMovement, StairsFromTheSideFollowTheLastHeading) {
   EXPECT_EQ(Move(along_wall, from, to, 0.12).code, MoveCode::kStepTooHigh);
 }
 
+// Two steps of 11 (A from x 20, B from x 40) with a lintel over the start
+// (x <= -12, 2 above the box's top): in 0.1 s (six game frames) the body
+// walks to A's riser, steps up once clear of the lintel, and up B. Every
+// lifted path (stairs, a jump) rises by the whole 22 at `from`, into the
+// lintel; the walk of the game's frames climbs it.
+TEST(WorldMovement, StairsUnderALintelAreWalkedFrameByFrame) {
+  const std::vector<Shape> level = {kFloor, Box({20, -100, 0}, {40, 100, 11}),
+                                    Box({40, -100, 0}, {300, 100, 22}),
+                                    Box({-100, -100, 58}, {-12, 100, 200})};
+  const World w = Level(level, {0, 0, 24});
+  const MoveVerdict up = Move(w, {0, 0, 24}, {28, 0, 46}, 0.1);
+  EXPECT_EQ(up.code, MoveCode::kOk) << MoveCodeName(up.code);
+  EXPECT_TRUE(up.grounded);
+}
+
 // A plane through the origin rising along +x at `degrees`, as two triangles.
 MeshData Ramp(double degrees) {
   const double k = std::tan(degrees * M_PI / 180.0);
