@@ -9,8 +9,8 @@
 // cheats of each kind, the straight sweep with a 3-D limit of 1.1 x 320
 // units/s; --model judges with the Quake movement model instead; --dump N
 // prints the first N rejected legitimate moves of each judge to stderr;
-// --trace prints every verdict of one bot between two ticks; --tick and
-// --shape judge one tick length or shape only.
+// --trace prints every verdict of one bot between two ticks (with the
+// rule's reason); --tick and --shape judge one tick length or shape only.
 #include "support/move_corpus.h"
 
 #include <cstdio>

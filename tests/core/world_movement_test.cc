@@ -83,6 +83,21 @@ TEST(WorldMovement, StairsFromTheSideFollowTheLastHeading) {
   EXPECT_EQ(Move(along_wall, from, to, 0.12).code, MoveCode::kStepTooHigh);
 }
 
+// Two steps of 11 (A from x 20, B from x 40) with a lintel over the start
+// (x <= -12, 2 above the box's top): in 0.1 s (six game frames) the body
+// walks to A's riser, steps up once clear of the lintel, and up B. Every
+// lifted path (stairs, a jump) rises by the whole 22 at `from`, into the
+// lintel; the walk of the game's frames climbs it.
+TEST(WorldMovement, StairsUnderALintelAreWalkedFrameByFrame) {
+  const std::vector<Shape> level = {kFloor, Box({20, -100, 0}, {40, 100, 11}),
+                                    Box({40, -100, 0}, {300, 100, 22}),
+                                    Box({-100, -100, 58}, {-12, 100, 200})};
+  const World w = Level(level, {0, 0, 24});
+  const MoveVerdict up = Move(w, {0, 0, 24}, {28, 0, 46}, 0.1);
+  EXPECT_EQ(up.code, MoveCode::kOk) << MoveCodeName(up.code);
+  EXPECT_TRUE(up.grounded);
+}
+
 // A plane through the origin rising along +x at `degrees`, as two triangles.
 MeshData Ramp(double degrees) {
   const double k = std::tan(degrees * M_PI / 180.0);
@@ -191,6 +206,49 @@ TEST(WorldMovement, FlyingIsCaughtWithinHalfASecond) {
     ASSERT_TRUE(v.code == MoveCode::kOk || v.code == MoveCode::kFlying) << MoveCodeName(v.code);
   }
   EXPECT_GT(caught_at, 0);
+}
+
+// A wall (y <= 0) whose top edge at z 40 is bevelled at 45 degrees back to
+// y -10 (MeshData: the bevel; with `bevel` off, a plain wall to 200).
+std::vector<Shape> WallAt(bool bevel) {
+  if (!bevel) return {kFloor, Box({-500, -100, -16}, {500, 0, 200})};
+  return {kFloor, Box({-500, -100, -16}, {500, 0, 40}), Box({-500, -100, 50}, {500, -10, 200})};
+}
+MeshData Bevel() {
+  MeshData m;
+  m.vertices = {{-500, 0, 40}, {500, 0, 40}, {500, -10, 50}, {-500, -10, 50}};
+  m.triangles = {{0, 1, 2}, {0, 2, 3}};
+  return m;
+}
+
+// A 48 ms tick (three game frames) falling beside the wall, its feet a unit
+// below the bevel's edge: pressing into the wall, the game steps the box up
+// onto the bevel (PM_StepSlideMove in the air) and it jumps again within
+// the tick, rising 8 where its arc falls. Under none of the boxes at from,
+// the middle or `to`: only the walk of the game's frames finds the landing.
+// Beside a plain wall the same moves are flying.
+TEST(WorldMovement, AFallOntoABevelBesideTheBodyAndAJumpWithinATickAreOk) {
+  constexpr double kTick48 = 0.048;
+  const Vec3 p0{0, 15.03125, 63}, p1{17, p0.y, 63 - 0.92}, p2{34, p0.y, p1.z + 8};
+  const World bevelled = Level(WallAt(true), p0, {Bevel()});
+  ASSERT_EQ(Move(bevelled, p0, p1, kTick48).code, MoveCode::kOk);
+  const MoveVerdict jump = Move(bevelled, p1, p2, kTick48);
+  EXPECT_EQ(jump.code, MoveCode::kOk) << MoveCodeName(jump.code);
+  const World plain = Level(WallAt(false), p0);
+  ASSERT_EQ(Move(plain, p0, p1, kTick48).code, MoveCode::kOk);
+  EXPECT_EQ(Move(plain, p1, p2, kTick48).code, MoveCode::kFlying);
+}
+
+// Hovering 48 ms ticks beside a ledge whose top is 6 above the box's feet:
+// the walk steps onto the ledge, but from there `to`, 6 lower beside it, is
+// more than a fall from rest in the time left: flying within 0.5 s.
+TEST(WorldMovement, HoveringBesideALedgeWithinAStepIsFlying) {
+  constexpr double kTick48 = 0.048;
+  const World w = Level({kFloor, Box({-500, -100, -16}, {500, 0, 46})}, {0, 15.03125, 64});
+  MoveCode code = MoveCode::kOk;
+  for (int i = 0; i * kTick48 < 0.5 && code == MoveCode::kOk; ++i)
+    code = Move(w, {17.0 * i, 15.03125, 64}, {17.0 * (i + 1), 15.03125, 64}, kTick48).code;
+  EXPECT_EQ(code, MoveCode::kFlying) << MoveCodeName(code);
 }
 
 // Falling at twice gravity off the ledge is caught; at gravity it is not.

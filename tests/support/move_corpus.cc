@@ -150,6 +150,7 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
         m.to = now.origin;  // from: the body's position in the frame before
         m.elapsed = tick_seconds;
         m.stance = crouched ? 1 : 0;
+        m.explain = static_cast<int>(b) == setup.trace_bot;  // the trace prints the rule's reason
         moves.push_back(m);
         movers.push_back(b);
       }
@@ -161,6 +162,9 @@ JudgeResult JudgeCorpus(const MapCorpus& corpus, const JudgeSetup& setup) {
           tick <= setup.trace_to) {
         DumpVerdict(movers[k], tick, StateAtTick(tracks[movers[k]], cpt, tick - 1),
                     StateAtTick(tracks[movers[k]], cpt, tick), verdicts[k]);
+        if (verdicts[k].explanation)
+          std::fprintf(stderr, "  why: %s [z %.3f..%.3f]\n", verdicts[k].explanation->reason.c_str(),
+                       verdicts[k].explanation->lowest_z, verdicts[k].explanation->highest_z);
       }
       ++r.legit.moves;
       if (verdicts[k].code == MoveCode::kOk) continue;

@@ -70,7 +70,8 @@ struct JudgeSetup {
   // Prints up to this many rejected legitimate moves to stderr (the bots'
   // states at both ends and the verdict), for tuning a judge.
   int dump_rejected = 0;
-  // Prints every verdict of bot `trace_bot` (>= 0) between these ticks.
+  // Prints every verdict of bot `trace_bot` (>= 0) between these ticks, with
+  // the rule's reason and the heights the arc allowed (its moves are explained).
   int trace_bot = -1;
   std::size_t trace_from = 0, trace_to = 0;
 };

@@ -17,7 +17,9 @@
 //   rise is at most step_height, the step path (up, across, down onto `to`:
 //   Quake's PM_StepSlideMove, Unreal's StepUp) or up to three slides;
 //   higher, from ground to ground, stairs (the ground under the path rises
-//   by at most a step at a time), else a jump's path (up, across, down).
+//   by at most a step at a time), else a jump's path (up, across, down);
+//   else the game's frames walked (16 ms step-slide moves heading for `to`)
+//   ending within tolerance of it.
 // - Speeds. Horizontal |to - from| in the plane: grounded, at most the
 //   stance's ground speed (max_speed x sqrt(ground_accelerate /
 //   ground_friction): a player turning as it runs), or a faster speed the
@@ -32,7 +34,8 @@
 //   each airborne move narrows, within tolerance, kept per body in the
 //   World. Above every arc is FLYING (TOO_STEEP on a surface too steep to
 //   walk) unless the body could have landed and jumped again within the
-//   move, or it slides on a steep surface (a slower fall, once per slide);
+//   move (on ground under from, the middle or `to`, or where a walk of the
+//   game's frames on the lowest arc lands), or it slides on a steep surface (a slower fall, once per slide);
 //   below every arc is TOO_FAST_VERTICAL unless something static is near
 //   that it could have met (the arc restarts there). A landing may be up to
 //   step_height above the arc. Grounded again, the arc ends.

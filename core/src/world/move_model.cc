@@ -12,8 +12,26 @@
 #include "world/arc.h"
 #include "world/ground.h"
 #include "world/move_sweep.h"
+#include "world/move_walk.h"
 
 namespace collide::internal {
+
+// Found under the bounding boxes of the body's movement shapes: a round
+// shape on a slope or a ledge's edge stands where a box (Quake, Source) or a
+// perched capsule (Unreal) stands, a few units above what its own curve
+// touches.
+Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position, double probe,
+                   std::vector<Shape>& shapes, std::string_view purpose) {
+  PlaceMoving(*m.body, &m.stance->shape, position, shapes);
+  for (Shape& s : shapes) s = BoundsOf(s);
+  const Ground g = FindGround(scene, shapes, probe, m.model->walkable_normal_z, m.mask);
+  if (m.trace != nullptr) {
+    const int sweep = m.trace->Sweep(position, position - Vec3{0, 0, probe}, purpose);
+    if (g.probe.hit) m.trace->Contact(sweep, g.probe.distance / probe, -g.probe.normal, g.probe.target);
+  }
+  return g;
+}
+
 namespace {
 
 // Rise per unit of horizontal travel on the steepest walkable slope.
@@ -120,22 +138,6 @@ double GroundSpeed(const MovementModel& model, const Stance& stance) {
 double Decayed(double speed, double limit, double friction, double t) {
   if (!(speed > limit)) return speed;
   return std::sqrt(limit * limit + (speed * speed - limit * limit) * std::exp(-2.0 * friction * t));
-}
-
-// Walkable ground under the body at `position`. Found under the bounding
-// boxes of its movement shapes: a round shape on a slope or a ledge's edge
-// stands where a box (Quake, Source) or a perched capsule (Unreal) stands,
-// a few units above what its own curve touches.
-Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position, double probe,
-                   std::vector<Shape>& shapes, std::string_view purpose) {
-  PlaceMoving(*m.body, &m.stance->shape, position, shapes);
-  for (Shape& s : shapes) s = BoundsOf(s);
-  const Ground g = FindGround(scene, shapes, probe, m.model->walkable_normal_z, m.mask);
-  if (m.trace != nullptr) {
-    const int sweep = m.trace->Sweep(position, position - Vec3{0, 0, probe}, purpose);
-    if (g.probe.hit) m.trace->Contact(sweep, g.probe.distance / probe, -g.probe.normal, g.probe.target);
-  }
-  return g;
 }
 
 // A surface too steep to stand on under the body (facing up).
@@ -252,6 +254,54 @@ std::optional<double> LandAndJumpTime(const Scene& scene, const ModelMove& m, co
   return best;
 }
 
+// The same landing found by walking the game's frames on the lowest arc: a
+// landing beside the line (a bevel the body steps onto as it slides along a
+// wall). From there it jumps, or walks down the slope it landed on and off
+// its edge, falling from rest (or steps down onto ground at `to`: when
+// `ends_grounded`): a ledge beside `to` may be too high to get down from in
+// time. Costs up to four walks: only for a move about to be rejected.
+std::optional<double> WalkedLandAndJumpTime(const Scene& scene, const ModelMove& m, const MoveState& s,
+                                            double elapsed, const Vec3& to, double skin, bool ends_grounded,
+                                            std::vector<Shape>& shapes) {
+  const MovementModel& model = *m.model;
+  const Arc arc = ArcOf(model, s), free{model.gravity, model.max_fall_speed};
+  const Vec3 from = m.from;
+  // Heading for `to`, pressing a tolerance to either side of it (into a
+  // wall it slides along: stepping onto a bevel at its foot), or going on
+  // as the body's last move went.
+  const double v_now = std::max(s.v_lo - arc.gravity * s.air_time, -model.max_fall_speed);
+  const Vec3 across{to.x - from.x, to.y - from.y, 0.0};
+  const double length = Length(across);
+  const Vec3 side = length > 0.0 ? Vec3{-across.y, across.x, 0.0} * (model.tolerance / length) : Vec3{};
+  const Vec3 aims[] = {to, to + side, to - side, m.heading ? from + *m.heading * elapsed : to};
+  for (const Vec3& aim : aims) {
+    const Walk walk = WalkFrames(scene, m, aim, elapsed, false, v_now, skin, shapes);
+    for (int k = 0; k < walk.count; ++k) {
+      const WalkFrame& f = walk.frames[k];
+      if (!f.grounded) continue;
+      const double left = elapsed - f.t;
+      const double rise = HighestBetween(free, model.jump_speed, 0.0, left) + model.tolerance;
+      const Vec3 n = f.floor_normal;
+      const double slope = std::hypot(to.x - f.position.x, to.y - f.position.y) * std::hypot(n.x, n.y) / n.z;
+      const double drop =
+          slope - free.Height(0.0, left) + (ends_grounded ? model.step_height : 0.0) + model.tolerance;
+      if (to.z <= f.position.z + rise && to.z >= f.position.z - drop) return f.t;
+    }
+  }
+  return std::nullopt;
+}
+
+// Whether the game's frames walk the body to `to` (within tolerance): up
+// stairs along a jagged wall, where every straight or one-corner path cuts
+// a corner. From the ground it walks; in the air it starts on the arc that
+// would reach `to`'s height unhindered (the arc itself is judged later).
+bool WalkReaches(const Scene& scene, const ModelMove& m, const Vec3& to, double elapsed, bool grounded,
+                 double skin, std::vector<Shape>& shapes) {
+  const double vz = grounded ? 0.0 : (to.z - m.from.z) / elapsed + 0.5 * m.model->gravity * elapsed;
+  const Walk walk = WalkFrames(scene, m, to, elapsed, grounded, vz, skin, shapes);
+  return LengthSquared(walk.end().position - to) <= m.model->tolerance * m.model->tolerance;
+}
+
 // The start pose and the path of `m` (the first rule they break fills `v`):
 // the start no deeper than skin, then the straight sweep, else within a
 // step's rise the step path (up, across, down) or slides, above it stairs
@@ -294,6 +344,7 @@ bool PathIsClear(const World& world, const MoveRequest& move, const ModelMove& m
                           : StepPathIsClear(scene, m, move.to, skin, scratch, kJump))) {
     return true;
   }
+  if (WalkReaches(scene, m, move.to, move.elapsed, grounded_start, skin, scratch)) return true;
   v.code = grounded_start && too_high ? MoveCode::kStepTooHigh : MoveCode::kBlocked;
   v.t = direct.t;
   v.normal = direct.normal;
@@ -486,7 +537,10 @@ void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove
   // Only checked when the move leaves the body airborne above the ground.
   const bool above = !fit.ok() && fit.need_lo > s.v_hi;
   if (above || (fit.ok() && !ground.walkable)) {
-    if (const std::optional<double> landed = LandAndJumpTime(scene, m, s, elapsed, from, to, probe, shapes)) {
+    std::optional<double> landed = LandAndJumpTime(scene, m, s, elapsed, from, to, probe, shapes);
+    if (!landed && above)
+      landed = WalkedLandAndJumpTime(scene, m, s, elapsed, to, skin, ground.walkable, shapes);
+    if (landed) {
       // At `to` it goes up no faster than a jump, and down no faster than a
       // fall since it landed (it may have walked off an edge) or, when the
       // arc held it, than that arc's vertical speed now.

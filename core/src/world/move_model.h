@@ -3,8 +3,11 @@
 #define COLLIDE_CORE_SRC_WORLD_MOVE_MODEL_H_
 
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "collide/world.h"
+#include "world/ground.h"
 #include "world/move_states.h"
 #include "world/move_trace.h"
 #include "world/scene.h"
@@ -22,6 +25,10 @@ struct ModelMove {
   // ended where this one starts (nothing otherwise).
   std::optional<Vec3> heading;
 };
+// Walkable ground within `probe` below m's body at `position` (recorded
+// in m's trace as `purpose`).
+Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position, double probe,
+                   std::vector<Shape>& shapes, std::string_view purpose);
 // Fills `v` (speed set) from the rules of movement.h; `state` is the body's
 // (nothing: unknown, found from the ground at `from`) and is updated.
 void JudgeWithModel(const World& world, const MoveRequest& move, const ModelMove& m,
