@@ -50,7 +50,7 @@ MovingHit CastAgainstMovingBodies(const Scene& scene, double alpha1, const Vec3&
     // position), and every part stays within the radius of it (of either
     // frame's part set): the sphere's path relative to the origin must come
     // that close.
-    const BodyState* n = scene.s1 != nullptr ? scene.s1->Find(b.id) : nullptr;
+    const BodyState* n = scene.s1 != nullptr ? scene.s1->Find(b.id, i) : nullptr;
     if (n != nullptr && n->teleported) n = nullptr;
     const auto origin = [&](double alpha) {
       return n == nullptr || alpha == 0.0 ? b.pose.position

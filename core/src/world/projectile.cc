@@ -230,9 +230,9 @@ class Flight {
 
   // The first body contact over [u0, u1] seconds, the sphere's centre at
   // chord(u), frame interval by interval (the bodies move linearly in each:
-  // world.h's interpolation); `when` its time. The broadphase runs once per
-  // interval for a box the projectile keeps to at `speed` (per second) over
-  // it, again only when a sub-step leaves that box.
+  // world.h's interpolation); `when` its time. The broadphase runs for a
+  // box the projectile keeps to at `speed` (per second) over an interval,
+  // again only when a sub-step leaves that box or its intervals.
   template <typename Chord>
   internal::MovingHit CastBodies(double u0, double u1, const Chord& chord, double radius, double speed,
                                  double& when) {
@@ -253,11 +253,27 @@ class Flight {
         const double grown = radius + p_.chord_tolerance;
         const Vec3 c0 = chord(u), c1 = chord(end), r{grown, grown, grown};
         const Aabb box{Min(c0, c1) - r, Max(c0, c1) + r};
-        if (candidates_frame_ != frame_ || !Contains(candidates_box_, box)) {
-          const double g = speed * (f1 - f0);
-          candidates_box_ = {box.min - Vec3{g, g, g}, box.max + Vec3{g, g, g}};
-          internal::MovingCandidates(scene, candidates_box_, filter_, candidates_);
-          candidates_frame_ = frame_;
+        if (frame_ < candidates_first_ || frame_ > candidates_last_ || !Contains(candidates_box_, box)) {
+          // The chord's box up to u1 over the run's intervals, grown by the
+          // projectile's reach over an interval for the sub-steps after.
+          Vec3 drift;
+          const std::size_t last = SteadyRun(u1, drift);
+          const Vec3 c2 = last > frame_ ? chord(u1) : c1, g = r + Vec3{1, 1, 1} * (speed * (f1 - f0));
+          candidates_box_ = {Min(c0, c2) - g, Max(c0, c2) + g};
+          drift += (Abs(candidates_box_.min) + Abs(candidates_box_.max)) * (last > frame_ ? 1e-12 : 0.0);
+          internal::MovingCandidates(scene, {candidates_box_.min - drift, candidates_box_.max + drift},
+                                     filter_, candidates_);
+          candidates_first_ = frame_;
+          candidates_last_ = last;
+        }
+        // No body near the rest of the chord within the run: on to u1's
+        // interval at once (open air: most windows).
+        if (candidates_.empty() && u1 < clock_.SecondsTo(history_[candidates_last_ + 1]->tick)) {
+          const Vec3 c2 = chord(u1);
+          if (Contains(candidates_box_, {Min(c0, c2) - r, Max(c0, c2) + r})) {
+            while (clock_.SecondsTo(history_[frame_ + 1]->tick) <= u1) ++frame_;
+            return {};
+          }
         }
         const internal::MovingHit m =
             internal::CastAgainstMovingBodies(scene, alpha1, c0, c1, grown, p_.chord_tolerance, candidates_);
@@ -274,16 +290,30 @@ class Flight {
     return {};
   }
 
+  // The last frame of the intervals from frame_'s before u1 whose frames
+  // are steady (snapshot.h): one lookup in frame_'s tree serves them all,
+  // its boxes grown by `drift`, the bodies' summed moves over the run.
+  std::size_t SteadyRun(double u1, Vec3& drift) const {
+    std::size_t last = frame_;
+    while (last + 2 < history_.size() && history_[last + 1]->steady && history_[last + 2]->steady &&
+           clock_.SecondsTo(history_[last + 1]->tick) < u1) {
+      drift += history_[last]->max_step;
+      ++last;
+    }
+    if (last > frame_) drift = (drift + history_[last]->max_step) * (1.0 + 1e-9);
+    return last;
+  }
+
   const ProjectileRequest& p_;
   const std::deque<std::unique_ptr<internal::Snapshot>>& history_;
   const Scene& launch_;
   Clock clock_;
   const QueryFilter& filter_;
   std::size_t frame_ = 0;
-  // The broadphase's bodies for frame interval candidates_frame_ within
-  // candidates_box_.
+  // The broadphase's bodies for the intervals of frames candidates_first_
+  // to candidates_last_ within candidates_box_ (indices hold in each).
   std::vector<std::uint32_t> candidates_;
-  std::size_t candidates_frame_ = ~std::size_t{0};
+  std::size_t candidates_first_ = 1, candidates_last_ = 0;
   Aabb candidates_box_;
 };
 
