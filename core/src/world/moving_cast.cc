@@ -101,6 +101,13 @@ MovingHit CastAgainstMovingBodies(const Scene& scene, double alpha1, const Vec3&
       // part frame also makes the part fixed).
       const Vec3 b0 = TransposeMul(start_pose.rotation, ca - start_pose.pose.position);
       const Vec3 b1 = TransposeMul(end_pose.rotation, cb - end_pose.pose.position);
+      // With the body's own part poses at both ends every part lies within
+      // its tight sphere (snapshot.h): one cull for all of them.
+      const std::vector<Pose>* own = b.part_poses.get();
+      if (start_pose.locals == own && end_pose.locals == own &&
+          DistanceToOrigin(b0 - b.centre, b1 - b.centre) > b.tight_radius + radius) {
+        continue;
+      }
       const PartSet& parts = *b.parts;
       bool hit = false;
       for (std::size_t k = 0; k < parts.ids.size(); ++k) {
