@@ -176,7 +176,7 @@ class Flight {
       const double ts = s.sweep.hit ? t + s.sweep.t * (tb - t) : tb;
       const auto chord = [&](double u) { return tb > t ? pa + (pb - pa) * ((u - t) / (tb - t)) : pa; };
       double tm = 0.0;
-      const internal::MovingHit m = CastBodies(t, ts, chord, radius, Reach(traj, t), tm);
+      const internal::MovingHit m = CastBodies(t, ts, chord, radius, traj, tm);
       if (m.hit && (!s.sweep.hit || tm < ts)) {  // ties: statics first (TargetLess).
         v.hit = Contact(tm, chord(tm), m.point, m.normal, m.target);
         v.code = BodyCode(m.target);
@@ -209,6 +209,10 @@ class Flight {
   // The coarse window's deviation in chord tolerances: 64 makes the window
   // 8 fine chords long (the step grows with the square root).
   static constexpr double kCoarse = 64.0;
+  // A window's sphere (radius + 3 tol + kCoarse tol in CastBodies) is within
+  // kCoarse tol of the curve, a sub-step's (radius + 2 tol) within tol: both
+  // within radius + kAhead tol of it.
+  static constexpr double kAhead = 3.0 + 2.0 * kCoarse;
 
   // Whether a sphere of `radius` along the chord of [t, w] meets no static
   // and no body; the frame interval advances only when it does not.
@@ -218,17 +222,9 @@ class Flight {
     const std::size_t frame = frame_;
     const auto chord = [&](double u) { return pa + (pb - pa) * ((u - t) / (w - t)); };
     double when = 0.0;
-    if (!CastBodies(t, w, chord, radius, Reach(traj, t), when).hit) return true;
+    if (!CastBodies(t, w, chord, radius, traj, when).hit) return true;
     frame_ = frame;
     return false;
-  }
-
-  // How far the projectile may go in a second over a tick from t: its speed
-  // and what its acceleration (at most |g| + k |v|) adds; bounces only slow
-  // it.
-  double Reach(const Trajectory& traj, double t) const {
-    const double speed = Length(traj.Velocity(t));
-    return speed + (Length(p_.gravity) + p_.drag * speed) * p_.tick_seconds;
   }
 
   ProjectileContact Contact(double seconds, const Vec3& position, const Vec3& point, const Vec3& normal,
@@ -253,12 +249,12 @@ class Flight {
 
   // The first body contact over [u0, u1] seconds, the sphere's centre at
   // chord(u), frame interval by interval (the bodies move linearly in each:
-  // world.h's interpolation); `when` its time. The broadphase runs for a
-  // box the projectile keeps to at `speed` (per second) over an interval,
-  // again only when a sub-step leaves that box or its intervals.
+  // world.h's interpolation); `when` its time. The broadphase runs once for
+  // the box `traj` keeps to over a run of intervals (SteadyRun), again only
+  // when a chord leaves that box or its intervals (after a bounce).
   template <typename Chord>
-  internal::MovingHit CastBodies(double u0, double u1, const Chord& chord, double radius, double speed,
-                                 double& when) {
+  internal::MovingHit CastBodies(double u0, double u1, const Chord& chord, double radius,
+                                 const Trajectory& traj, double& when) {
     double u = u0;
     while (frame_ + 1 < frames_.size()) {
       const double f0 = seconds_[frame_];
@@ -277,13 +273,16 @@ class Flight {
         const Vec3 c0 = chord(u), c1 = chord(end), r{grown, grown, grown};
         const Aabb box{Min(c0, c1) - r, Max(c0, c1) + r};
         if (frame_ < candidates_first_ || frame_ > candidates_last_ || !Contains(candidates_box_, box)) {
-          // The chord's box over the run's intervals, grown by the
-          // projectile's reach over an interval for the sub-steps after.
+          // The flight's box over the run's intervals: the curve stays
+          // within |a| h^2 / 8 of its chord (trajectory.h), and a later
+          // window's or sub-step's sphere within kAhead of the curve.
           Vec3 drift;
-          const std::size_t last = SteadyRun(u1, drift);
-          const Vec3 c2 = last > frame_ ? chord(std::min(u1, seconds_[last + 1])) : c1;
-          const Vec3 g = r + Vec3{1, 1, 1} * (speed * (f1 - f0));
-          candidates_box_ = {Min(c0, c2) - g, Max(c0, c2) + g};
+          const std::size_t last = SteadyRun(drift);
+          const double h = seconds_[last + 1] - u;
+          const double ahead =
+              Length(traj.Acceleration(u)) * h * h / 8.0 + p_.radius + kAhead * p_.chord_tolerance;
+          const Vec3 pa = traj.Position(u), pb = traj.Position(seconds_[last + 1]), m{ahead, ahead, ahead};
+          candidates_box_ = {Min(Min(pa, pb) - m, box.min), Max(Max(pa, pb) + m, box.max)};
           drift += (Abs(candidates_box_.min) + Abs(candidates_box_.max)) * (last > frame_ ? 1e-12 : 0.0);
           internal::MovingCandidates(scene, {candidates_box_.min - drift, candidates_box_.max + drift},
                                      filter_, candidates_);
@@ -317,16 +316,16 @@ class Flight {
     return {};
   }
 
-  // The last frame of the intervals from frame_'s before u1 whose frames
-  // are steady (snapshot.h), at most kMaxRun of them: one lookup in
-  // frame_'s tree serves them all, its boxes grown by `drift`, the bodies'
-  // summed moves over the run. The cap keeps the box of a long chord (a
-  // straight flight's is all of it) from taking in every body.
+  // The last frame of the intervals from frame_'s whose frames are steady
+  // (snapshot.h), at most kMaxRun of them: one lookup in frame_'s tree
+  // serves them all, its boxes grown by `drift`, the bodies' summed moves
+  // over the run. The cap keeps the box of a long flight from taking in
+  // every body.
   static constexpr std::size_t kMaxRun = 8;
-  std::size_t SteadyRun(double u1, Vec3& drift) const {
+  std::size_t SteadyRun(Vec3& drift) const {
     std::size_t last = frame_;
     while (last + 2 < frames_.size() && last - frame_ + 1 < kMaxRun && frames_[last + 1]->steady &&
-           frames_[last + 2]->steady && seconds_[last + 1] < u1) {
+           frames_[last + 2]->steady) {
       drift += frames_[last]->max_step;
       ++last;
     }
