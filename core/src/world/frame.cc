@@ -142,14 +142,16 @@ void SetBounds(BodyState& b) {
 
 // The body's bounds from snapshot `s` to the next one (null for the latest):
 // its radius sphere swept along the straight path of its origin, or at its
-// pose alone when it leaves, teleports, or there is no next frame.
-Aabb IntervalBox(const BodyState& b, const Snapshot* next) {
+// pose alone when it leaves, teleports, or there is no next frame. `step`
+// takes the per-axis move.
+Aabb IntervalBox(const BodyState& b, std::size_t i, const Snapshot* next, Vec3& step) {
   Vec3 lo = b.pose.position, hi = lo;
   double r = b.radius;
-  if (const BodyState* n = next != nullptr ? next->Find(b.id) : nullptr; n != nullptr && !n->teleported) {
+  if (const BodyState* n = next != nullptr ? next->Find(b.id, i) : nullptr; n != nullptr && !n->teleported) {
     lo = Min(lo, n->pose.position);
     hi = Max(hi, n->pose.position);
     r = std::max(r, n->radius);
+    step = Max(step, hi - lo);
   }
   const Vec3 pad = Vec3{r, r, r} + (Abs(lo) + Abs(hi)) * 1e-12;
   return {lo - pad, hi + pad};
@@ -157,7 +159,8 @@ Aabb IntervalBox(const BodyState& b, const Snapshot* next) {
 
 void BuildTree(Snapshot& s, const Snapshot* next) {
   std::vector<Aabb> boxes(s.bodies.size());
-  for (std::size_t i = 0; i < s.bodies.size(); ++i) boxes[i] = IntervalBox(s.bodies[i], next);
+  s.max_step = {};
+  for (std::size_t i = 0; i < s.bodies.size(); ++i) boxes[i] = IntervalBox(s.bodies[i], i, next, s.max_step);
   s.tree.Build(std::move(boxes));
 }
 
@@ -266,18 +269,23 @@ FrameError World::PushFrame(const Frame& frame) {
   // two accepted ticks is below 2^62).
   const double max_move =
       latest != nullptr ? settings_.max_tick_distance * static_cast<double>(frame.tick - latest->tick) : 0.0;
+  next->steady = latest != nullptr && frame.removals.empty();
   for (const BodyUpdate& u : frame.bodies) {
     const auto end = next->bodies.begin() + static_cast<std::ptrdiff_t>(known);
     const auto it = std::lower_bound(next->bodies.begin(), end, u.id,
                                      [](const BodyState& b, std::int64_t id) { return b.id < id; });
     if (it != end && it->id == u.id) {
+      const double radius = it->radius;
+      const CategoryMask category = it->category;
       Apply(u, true, max_move, *it);
       detected_teleports_ += it->guarded;
       next->any_teleport = next->any_teleport || it->teleported;
+      next->steady = next->steady && !it->teleported && it->radius <= radius && it->category == category;
     } else {
       Apply(u, false, max_move, next->bodies.emplace_back());
     }
   }
+  next->steady = next->steady && next->bodies.size() == known;
   if (next->bodies.size() > known) {
     std::sort(next->bodies.begin(), next->bodies.end(),
               [](const BodyState& a, const BodyState& b) { return a.id < b.id; });

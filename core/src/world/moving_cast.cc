@@ -50,7 +50,7 @@ MovingHit CastAgainstMovingBodies(const Scene& scene, double alpha1, const Vec3&
     // position), and every part stays within the radius of it (of either
     // frame's part set): the sphere's path relative to the origin must come
     // that close.
-    const BodyState* n = scene.s1 != nullptr ? scene.s1->Find(b.id) : nullptr;
+    const BodyState* n = scene.s1 != nullptr ? scene.s1->Find(b.id, i) : nullptr;
     if (n != nullptr && n->teleported) n = nullptr;
     const auto origin = [&](double alpha) {
       return n == nullptr || alpha == 0.0 ? b.pose.position
@@ -101,6 +101,13 @@ MovingHit CastAgainstMovingBodies(const Scene& scene, double alpha1, const Vec3&
       // part frame also makes the part fixed).
       const Vec3 b0 = TransposeMul(start_pose.rotation, ca - start_pose.pose.position);
       const Vec3 b1 = TransposeMul(end_pose.rotation, cb - end_pose.pose.position);
+      // With the body's own part poses at both ends every part lies within
+      // its tight sphere (snapshot.h): one cull for all of them.
+      const std::vector<Pose>* own = b.part_poses.get();
+      if (start_pose.locals == own && end_pose.locals == own &&
+          DistanceToOrigin(b0 - b.centre, b1 - b.centre) > b.tight_radius + radius) {
+        continue;
+      }
       const PartSet& parts = *b.parts;
       bool hit = false;
       for (std::size_t k = 0; k < parts.ids.size(); ++k) {

@@ -86,6 +86,25 @@ internal::SceneCast CastStatics(const Scene& scene, const Sphere& sphere, const 
   return best;
 }
 
+// Whether a sphere of `radius` swept from a to b touches a static passing
+// `filter`: a window needs no first contact, and a mesh's capsule overlap
+// test costs less than its sweep.
+bool StaticsTouch(const Scene& scene, const Vec3& a, const Vec3& b, double radius,
+                  const QueryFilter& filter) {
+  const Vec3 r{radius, radius, radius};
+  const Aabb box{Min(a, b) - r, Max(a, b) + r};
+  const internal::StaticSet& statics = *scene.statics;
+  bool touch = false;
+  statics.Overlap(box, [&](std::uint32_t i) {
+    const StaticElement& e = statics.elements[i];
+    if (touch || !internal::Passes(filter, e.category) || !internal::Overlaps(statics.bounds[i], box)) return;
+    const TriangleMesh* mesh = statics.MeshOf(i);
+    touch = mesh != nullptr ? QueryMesh(QueryLevel::kIntersect, Capsule{a, b, radius}, *mesh).result.hit
+                            : ShapeCast(Sphere{a, radius}, b - a, *statics.ShapeOf(i)).hit;
+  });
+  return touch;
+}
+
 // Seconds since launch and world time (collide/projectile.h, "Time").
 struct Clock {
   Time launch;
@@ -108,17 +127,21 @@ struct Clock {
 class Flight {
  public:
   Flight(const World& world, const ProjectileRequest& p, const Scene& launch, const QueryFilter& filter)
-      : p_(p),
-        history_(internal::SceneAccess::History(world)),
-        launch_(launch),
-        clock_{launch.time.used, p.tick_seconds},
-        filter_(filter) {
-    // The frame interval holding the launch: the scene's s0.
-    while (history_[frame_].get() != launch.s0) ++frame_;
+      : p_(p), launch_(launch), clock_{launch.time.used, p.tick_seconds}, filter_(filter) {
+    // From the frame interval holding the launch (the scene's s0) to the
+    // one holding the time limit.
+    const auto& history = internal::SceneAccess::History(world);
+    latest_ = clock_.SecondsTo(history.back()->tick);
+    auto it = history.begin();
+    while (it->get() != launch.s0) ++it;
+    for (; it != history.end() && (seconds_.empty() || seconds_.back() < p.time_limit); ++it) {
+      frames_.push_back(it->get());
+      seconds_.push_back(clock_.SecondsTo((*it)->tick));
+    }
   }
 
   ProjectileVerdict Run(ProjectileVerdict v) {
-    const double latest = clock_.SecondsTo(history_.back()->tick);
+    const double latest = latest_;
     const double t_end = std::min(p_.time_limit, latest);
     const double tol = p_.chord_tolerance, radius = p_.radius + tol;
     Trajectory traj{p_.origin, p_.velocity, p_.gravity, p_.drag, 0.0};
@@ -153,7 +176,7 @@ class Flight {
       const double ts = s.sweep.hit ? t + s.sweep.t * (tb - t) : tb;
       const auto chord = [&](double u) { return tb > t ? pa + (pb - pa) * ((u - t) / (tb - t)) : pa; };
       double tm = 0.0;
-      const internal::MovingHit m = CastBodies(t, ts, chord, radius, Reach(traj, t), tm);
+      const internal::MovingHit m = CastBodies(t, ts, chord, radius, traj, tm);
       if (m.hit && (!s.sweep.hit || tm < ts)) {  // ties: statics first (TargetLess).
         v.hit = Contact(tm, chord(tm), m.point, m.normal, m.target);
         v.code = BodyCode(m.target);
@@ -186,26 +209,22 @@ class Flight {
   // The coarse window's deviation in chord tolerances: 64 makes the window
   // 8 fine chords long (the step grows with the square root).
   static constexpr double kCoarse = 64.0;
+  // A window's sphere (radius + 3 tol + kCoarse tol in CastBodies) is within
+  // kCoarse tol of the curve, a sub-step's (radius + 2 tol) within tol: both
+  // within radius + kAhead tol of it.
+  static constexpr double kAhead = 3.0 + 2.0 * kCoarse;
 
   // Whether a sphere of `radius` along the chord of [t, w] meets no static
   // and no body; the frame interval advances only when it does not.
   bool WindowClear(const Trajectory& traj, double t, double w, double radius) {
     const Vec3 pa = traj.Position(t), pb = traj.Position(w);
-    if (CastStatics(launch_, Sphere{pa, radius}, pb - pa, filter_, false).sweep.hit) return false;
+    if (StaticsTouch(launch_, pa, pb, radius, filter_)) return false;
     const std::size_t frame = frame_;
     const auto chord = [&](double u) { return pa + (pb - pa) * ((u - t) / (w - t)); };
     double when = 0.0;
-    if (!CastBodies(t, w, chord, radius, Reach(traj, t), when).hit) return true;
+    if (!CastBodies(t, w, chord, radius, traj, when).hit) return true;
     frame_ = frame;
     return false;
-  }
-
-  // How far the projectile may go in a second over a tick from t: its speed
-  // and what its acceleration (at most |g| + k |v|) adds; bounces only slow
-  // it.
-  double Reach(const Trajectory& traj, double t) const {
-    const double speed = Length(traj.Velocity(t));
-    return speed + (Length(p_.gravity) + p_.drag * speed) * p_.tick_seconds;
   }
 
   ProjectileContact Contact(double seconds, const Vec3& position, const Vec3& point, const Vec3& normal,
@@ -230,21 +249,21 @@ class Flight {
 
   // The first body contact over [u0, u1] seconds, the sphere's centre at
   // chord(u), frame interval by interval (the bodies move linearly in each:
-  // world.h's interpolation); `when` its time. The broadphase runs once per
-  // interval for a box the projectile keeps to at `speed` (per second) over
-  // it, again only when a sub-step leaves that box.
+  // world.h's interpolation); `when` its time. The broadphase runs once for
+  // the box `traj` keeps to over a run of intervals (SteadyRun), again only
+  // when a chord leaves that box or its intervals (after a bounce).
   template <typename Chord>
-  internal::MovingHit CastBodies(double u0, double u1, const Chord& chord, double radius, double speed,
-                                 double& when) {
+  internal::MovingHit CastBodies(double u0, double u1, const Chord& chord, double radius,
+                                 const Trajectory& traj, double& when) {
     double u = u0;
-    while (frame_ + 1 < history_.size()) {
-      const double f0 = clock_.SecondsTo(history_[frame_]->tick);
-      const double f1 = clock_.SecondsTo(history_[frame_ + 1]->tick);
+    while (frame_ + 1 < frames_.size()) {
+      const double f0 = seconds_[frame_];
+      const double f1 = seconds_[frame_ + 1];
       const double end = std::min(u1, f1);
       if (end > u) {
         Scene scene = launch_;
-        scene.s0 = history_[frame_].get();
-        scene.s1 = history_[frame_ + 1].get();
+        scene.s0 = frames_[frame_];
+        scene.s1 = frames_[frame_ + 1];
         scene.alpha = std::clamp((u - f0) / (f1 - f0), 0.0, 1.0);
         const double alpha1 = std::clamp((end - f0) / (f1 - f0), 0.0, 1.0);
         // Bodies see the sphere grown by one more chord tolerance: the
@@ -253,11 +272,34 @@ class Flight {
         const double grown = radius + p_.chord_tolerance;
         const Vec3 c0 = chord(u), c1 = chord(end), r{grown, grown, grown};
         const Aabb box{Min(c0, c1) - r, Max(c0, c1) + r};
-        if (candidates_frame_ != frame_ || !Contains(candidates_box_, box)) {
-          const double g = speed * (f1 - f0);
-          candidates_box_ = {box.min - Vec3{g, g, g}, box.max + Vec3{g, g, g}};
-          internal::MovingCandidates(scene, candidates_box_, filter_, candidates_);
-          candidates_frame_ = frame_;
+        if (frame_ < candidates_first_ || frame_ > candidates_last_ || !Contains(candidates_box_, box)) {
+          // The flight's box over the run's intervals: the curve stays
+          // within |a| h^2 / 8 of its chord (trajectory.h), and a later
+          // window's or sub-step's sphere within kAhead of the curve.
+          Vec3 drift;
+          const std::size_t last = SteadyRun(drift);
+          const double h = seconds_[last + 1] - u;
+          const double ahead =
+              Length(traj.Acceleration(u)) * h * h / 8.0 + p_.radius + kAhead * p_.chord_tolerance;
+          const Vec3 pa = traj.Position(u), pb = traj.Position(seconds_[last + 1]), m{ahead, ahead, ahead};
+          candidates_box_ = {Min(Min(pa, pb) - m, box.min), Max(Max(pa, pb) + m, box.max)};
+          drift += (Abs(candidates_box_.min) + Abs(candidates_box_.max)) * (last > frame_ ? 1e-12 : 0.0);
+          internal::MovingCandidates(scene, {candidates_box_.min - drift, candidates_box_.max + drift},
+                                     filter_, candidates_);
+          candidates_first_ = frame_;
+          candidates_last_ = last;
+        }
+        // No body near the chord within the run: past its intervals at once
+        // (open air: most windows).
+        if (candidates_.empty()) {
+          const double until = std::min(u1, seconds_[candidates_last_ + 1]);
+          const Vec3 c2 = chord(until);
+          if (Contains(candidates_box_, {Min(c0, c2) - r, Max(c0, c2) + r})) {
+            while (frame_ + 1 < frames_.size() && seconds_[frame_ + 1] <= until) ++frame_;
+            if (until >= u1) return {};
+            u = until;
+            continue;
+          }
         }
         const internal::MovingHit m =
             internal::CastAgainstMovingBodies(scene, alpha1, c0, c1, grown, p_.chord_tolerance, candidates_);
@@ -274,16 +316,37 @@ class Flight {
     return {};
   }
 
+  // The last frame of the intervals from frame_'s whose frames are steady
+  // (snapshot.h), at most kMaxRun of them: one lookup in frame_'s tree
+  // serves them all, its boxes grown by `drift`, the bodies' summed moves
+  // over the run. The cap keeps the box of a long flight from taking in
+  // every body.
+  static constexpr std::size_t kMaxRun = 8;
+  std::size_t SteadyRun(Vec3& drift) const {
+    std::size_t last = frame_;
+    while (last + 2 < frames_.size() && last - frame_ + 1 < kMaxRun && frames_[last + 1]->steady &&
+           frames_[last + 2]->steady) {
+      drift += frames_[last]->max_step;
+      ++last;
+    }
+    if (last > frame_) drift = (drift + frames_[last]->max_step) * (1.0 + 1e-9);
+    return last;
+  }
+
   const ProjectileRequest& p_;
-  const std::deque<std::unique_ptr<internal::Snapshot>>& history_;
   const Scene& launch_;
   Clock clock_;
   const QueryFilter& filter_;
+  // The flight's frames (the world's history deque indexed once) and their
+  // times in seconds since launch; the latest frame's time.
+  std::vector<const internal::Snapshot*> frames_;
+  std::vector<double> seconds_;
+  double latest_ = 0.0;
   std::size_t frame_ = 0;
-  // The broadphase's bodies for frame interval candidates_frame_ within
-  // candidates_box_.
+  // The broadphase's bodies for the intervals of frames candidates_first_
+  // to candidates_last_ within candidates_box_ (indices hold in each).
   std::vector<std::uint32_t> candidates_;
-  std::size_t candidates_frame_ = ~std::size_t{0};
+  std::size_t candidates_first_ = 1, candidates_last_ = 0;
   Aabb candidates_box_;
 };
 

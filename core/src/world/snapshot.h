@@ -45,8 +45,21 @@ struct Snapshot {
   // Bounds of each body from this frame to the next one (or at this frame
   // alone for the latest), indices into `bodies`.
   BodyTree tree;
+  // Per axis, the farthest a body moves from this frame to the next (zero
+  // for the latest), and whether this frame keeps the previous one's bodies
+  // steady: the same ids, none teleported, recategorised or grown. Over
+  // steady frames a body stays within the summed moves of its box in the
+  // first frame's tree, so that one lookup bounds several intervals
+  // (projectile.cc) and its indices hold in each.
+  Vec3 max_step;
+  bool steady = false;
 
   const BodyState* Find(std::int64_t id) const;
+  // Find, trying index `hint` first (the same body's index in a frame with
+  // the same ids).
+  const BodyState* Find(std::int64_t id, std::size_t hint) const {
+    return hint < bodies.size() && bodies[hint].id == id ? &bodies[hint] : Find(id);
+  }
   std::size_t IndexOf(std::int64_t id) const;  // bodies.size() when absent.
 };
 

@@ -139,7 +139,7 @@ Scene SceneAccess::At(const World& world, std::optional<Time> at) {
 Pose Scene::BodyPose(std::size_t i) const {
   const BodyState& b = s0->bodies[i];
   if (s1 == nullptr || alpha == 0.0) return b.pose;
-  const BodyState* n = s1->Find(b.id);
+  const BodyState* n = s1->Find(b.id, i);
   if (n == nullptr || n->teleported) return b.pose;
   return Interpolate(b.pose, n->pose, alpha);
 }
@@ -148,7 +148,7 @@ void Scene::Posed(std::size_t i, PosedBody& out) const {
   const BodyState& b = s0->bodies[i];
   const BodyState* n = nullptr;
   if (s1 != nullptr && alpha != 0.0) {
-    n = s1->Find(b.id);
+    n = s1->Find(b.id, i);
     if (n != nullptr && n->teleported) n = nullptr;
   }
   out.state = &b;
