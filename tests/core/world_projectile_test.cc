@@ -226,18 +226,27 @@ TEST(ProjectileTest, FastProjectileHitsAThinBodyCrossingBetweenTwo8HzFrames) {
 // every contact a fine reference finds (the body placed by the world at
 // each of 4,000 steps a tick, the sphere swept against it), no later, and
 // within the contract.
-TEST(ProjectileTest, ASpinningBladeIsNotTunnelledThrough) {
+// A blade spinning a sixth of a turn per 8 Hz tick, the body turning and
+// (when `animated`) half of it the part's own local pose, so that each
+// sub-step is cut into pieces between blended part poses: projectiles
+// across its circle, against a reference of 4,000 steps per tick with the
+// blade as the world places it at each step.
+void ExpectSpinningBladeHits(bool animated) {
   constexpr double kTick8 = 0.125;
   WorldSettings settings;
   settings.history_ticks = 16;
   settings.max_rewind_ticks = 16;
   World world(settings, {});
   for (int tick = 0; tick < 12; ++tick) {
-    const double yaw = tick * std::numbers::pi / 3;
+    const double yaw = tick * std::numbers::pi / 3, body_yaw = animated ? yaw / 2 : yaw;
     BodyUpdate u;
     u.id = kTarget;
-    u.pose = Pose{{0, 0, 0}, {std::cos(yaw / 2), 0, 0, std::sin(yaw / 2)}};
+    u.pose = Pose{{0, 0, 0}, {std::cos(body_yaw / 2), 0, 0, std::sin(body_yaw / 2)}};
     if (tick == 0) u.parts = {{kChest, Obb{{13, 0, 0}, {}, {8, 0.05, 1}}, {}}};
+    if (animated) {
+      const double part_yaw = yaw - body_yaw;
+      u.part_poses = {{kChest, Pose{{0, 0, 0}, {std::cos(part_yaw / 2), 0, 0, std::sin(part_yaw / 2)}}}};
+    }
     Frame f{tick, {u}, {}};
     if (tick == 0) f.bodies.push_back(Body(kShooter, {0, 0, -50}));
     ASSERT_TRUE(world.PushFrame(f).ok());
@@ -282,6 +291,10 @@ TEST(ProjectileTest, ASpinningBladeIsNotTunnelledThrough) {
   }
   EXPECT_GE(hits, 10);
 }
+
+TEST(ProjectileTest, ASpinningBladeIsNotTunnelledThrough) { ExpectSpinningBladeHits(false); }
+
+TEST(ProjectileTest, ABladeSpinningOnItsOwnPartPoseIsNotTunnelledThrough) { ExpectSpinningBladeHits(true); }
 
 TEST(ProjectileTest, ClaimsAreJudgedLikeShots) {
   MeshData wall;

@@ -88,7 +88,7 @@ MovingHit CastAgainstMovingBodies(const Scene& scene, double alpha1, const Vec3&
     for (int j = 0; j < pieces; ++j) {
       const double f0 = static_cast<double>(j) / pieces, f1 = static_cast<double>(j + 1) / pieces;
       if (j > 0) {
-        std::swap(start_pose, end_pose);
+        Swap(start_pose, end_pose);
         at.alpha = alpha0 + (alpha1 - alpha0) * f1;
         at.Posed(i, end_pose);
       } else if (pieces > 1) {

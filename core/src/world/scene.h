@@ -30,6 +30,9 @@ struct PosedBody {
   Vec3 centre;
   double radius = 0.0;
 };
+// Swaps a and b, keeping `locals` on the swapped `blended` where it pointed
+// at its own (std::swap would leave it on the other's).
+void Swap(PosedBody& a, PosedBody& b);
 
 struct Scene {
   const StaticSet* statics = nullptr;

@@ -144,6 +144,13 @@ Pose Scene::BodyPose(std::size_t i) const {
   return Interpolate(b.pose, n->pose, alpha);
 }
 
+void Swap(PosedBody& a, PosedBody& b) {
+  const bool a_own = a.locals == &a.blended, b_own = b.locals == &b.blended;
+  std::swap(a, b);
+  if (b_own) a.locals = &a.blended;
+  if (a_own) b.locals = &b.blended;
+}
+
 void Scene::Posed(std::size_t i, PosedBody& out) const {
   const BodyState& b = s0->bodies[i];
   const BodyState* n = nullptr;
