@@ -14,7 +14,7 @@
 namespace collide::internal {
 namespace {
 
-constexpr int kLanes = 8;
+constexpr int kLanes = 16;
 enum StepResult { kGoing, kVisible, kHiddenPair };
 
 void Prefetch(const void* p) { __builtin_prefetch(p); }
@@ -93,11 +93,10 @@ bool VoxelGrid::NextAxis(Walk& w) const {
     // layer, in voxels) <= d - 1: those are skipped. The walk starts at
     // a's side (the eye's), where rectangles are smallest and hide most.
     const Vec3 p = (lo.min + lo.max) * 0.5, dir = (hi.min + hi.max) * 0.5 - p;
-    double motion = 1.0;
-    for (int j = 0; j < 3; ++j) motion = std::max(motion, std::fabs(dir[j] / dir[k]));
-    w.per_motion = 1 / (motion * (1 + 1e-9));  // rounded down: never too far
-    w.start = (p + dir * ((centre(0) - p[k]) / dir[k]) - origin_) / h_;
     w.step = dir / dir[k];
+    const double motion = std::max({1.0, std::fabs(w.step.x), std::fabs(w.step.y), std::fabs(w.step.z)});
+    w.per_motion = 1 / (motion * (1 + 1e-9));  // rounded down: never too far
+    w.start = (p + w.step * (centre(0) - p[k]) - origin_) / h_;
     w.first = first;
     w.last = last;
     w.sign = a_below ? 1 : -1;
