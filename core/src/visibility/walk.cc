@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "simd/prefetch.h"
 #include "visibility/voxel_grid.h"
 
 namespace collide::internal {
@@ -16,8 +17,6 @@ namespace {
 
 constexpr int kLanes = 16;
 enum StepResult { kGoing, kVisible, kHiddenPair };
-
-void Prefetch(const void* p) { __builtin_prefetch(p); }
 
 }  // namespace
 
