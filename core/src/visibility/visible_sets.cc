@@ -83,21 +83,37 @@ VisibilityResult World::VisibleSets(const VisibilityRequest& request) const {
   if (observers.empty()) {
     for (std::size_t i = 0; i < n; ++i) observers.push_back(scene->body(i).id);
   }
+  // Every pair first, then their walks together (walk.cc).
+  const auto is_target = [&](std::size_t t, std::size_t o) {
+    return t != o && (scene->body(t).category & request.target_mask) != 0;
+  };
+  std::vector<std::size_t> observer_index(observers.size(), n);
+  std::vector<internal::VoxelGrid::RegionPair> pairs;
+  for (std::size_t i = 0; i < observers.size(); ++i) {
+    const std::size_t o = scene->s0 != nullptr ? scene->s0->IndexOf(observers[i]) : n;
+    if (o >= n) continue;
+    observer_index[i] = o;
+    for (std::size_t t = 0; t < n; ++t) {
+      if (is_target(t, o)) pairs.push_back({&eyes[o], &regions[t]});
+    }
+  }
+  std::vector<std::uint8_t> hidden;
+  visibility_->Hidden(pairs, hidden);
+  r.pairs = static_cast<std::int64_t>(pairs.size());
   r.sets.reserve(observers.size());
-  for (std::int64_t id : observers) {
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < observers.size(); ++i) {
     VisibilitySet& set = r.sets.emplace_back();
-    set.observer = id;
-    const std::size_t o = scene->s0 != nullptr ? scene->s0->IndexOf(id) : n;
+    set.observer = observers[i];
+    const std::size_t o = observer_index[i];
     if (o >= n) continue;
     set.found = true;
     for (std::size_t t = 0; t < n; ++t) {
-      const internal::BodyState& target = scene->body(t);
-      if (t == o || (target.category & request.target_mask) == 0) continue;
-      ++r.pairs;
-      if (visibility_->Hidden(eyes[o], regions[t])) {
+      if (!is_target(t, o)) continue;
+      if (hidden[at++] != 0) {
         ++r.hidden;
       } else {
-        set.visible.push_back(target.id);  // bodies are sorted by id
+        set.visible.push_back(scene->body(t).id);  // bodies are sorted by id
       }
     }
   }

@@ -47,10 +47,14 @@ void VoxelGrid::BuildTables() {
   }
 }
 
-bool VoxelGrid::AllSolid(int axis, std::int64_t layer, std::int64_t u0, std::int64_t u1, std::int64_t v0,
-                         std::int64_t v1) const {
-  const std::int64_t stride = n_[(axis + 1) % 3] + 1, layer_size = stride * (n_[(axis + 2) % 3] + 1);
-  const std::uint16_t* t = tables_[axis].data() + layer * layer_size;
+const std::uint16_t* VoxelGrid::Table(int axis, std::int64_t layer) const {
+  return tables_[axis].data() + layer * (n_[(axis + 1) % 3] + 1) * (n_[(axis + 2) % 3] + 1);
+}
+
+bool VoxelGrid::AllSolid(int axis, std::int64_t layer, const Rect& r) const {
+  const std::int64_t u0 = r.lo[0], u1 = r.hi[0], v0 = r.lo[1], v1 = r.hi[1];
+  const std::int64_t stride = n_[(axis + 1) % 3] + 1;
+  const std::uint16_t* t = Table(axis, layer);
   for (std::int64_t j0 = v0; j0 <= v1; j0 += kPiece) {
     const std::int64_t j1 = std::min(v1, j0 + kPiece - 1);
     for (std::int64_t i0 = u0; i0 <= u1; i0 += kPiece) {
@@ -63,11 +67,10 @@ bool VoxelGrid::AllSolid(int axis, std::int64_t layer, std::int64_t u0, std::int
   return true;
 }
 
-bool VoxelGrid::PlaneHides(int axis, std::int64_t layer, const Aabb& a, const Aabb& b) const {
+bool VoxelGrid::PlaneRect(int axis, std::int64_t layer, const Aabb& a, const Aabb& b, Rect& r) const {
   const double c = origin_[axis] + (static_cast<double>(layer) + 0.5) * h_;
   const double t_min = (c - a.max[axis]) / (b.max[axis] - a.max[axis]);
   const double t_max = (c - a.min[axis]) / (b.min[axis] - a.min[axis]);
-  std::array<std::int64_t, 2> lo{}, hi{};
   for (int m = 0; m < 2; ++m) {
     const int j = (axis + 1 + m) % 3;
     const double lo0 = a.min[j] + t_min * (b.min[j] - a.min[j]),
@@ -80,10 +83,10 @@ bool VoxelGrid::PlaneHides(int axis, std::int64_t layer, const Aabb& a, const Aa
     const double r0 = (std::min(lo0, lo1) - pad - origin_[j]) / h_,
                  r1 = (std::max(hi0, hi1) + pad - origin_[j]) / h_;
     if (!(r0 >= 0.0) || !(r1 < static_cast<double>(n_[j]))) return false;  // beyond the grid: not solid.
-    lo[m] = static_cast<std::int64_t>(r0);
-    hi[m] = static_cast<std::int64_t>(r1);
+    r.lo[m] = static_cast<std::int64_t>(r0);
+    r.hi[m] = static_cast<std::int64_t>(r1);
   }
-  return AllSolid(axis, layer, lo[0], hi[0], lo[1], hi[1]);
+  return true;
 }
 
 namespace {
@@ -128,7 +131,6 @@ std::vector<std::uint8_t> ChebyshevDistances(const std::vector<std::uint8_t>& ma
 }  // namespace
 
 void VoxelGrid::BuildDistances() {
-  for (int k = 0; k < 3; ++k) coarse_n_[k] = (n_[k] + kBlock - 1) / kBlock;
   const auto solid_at = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
     return x >= 0 && y >= 0 && z >= 0 && x < n_[0] && y < n_[1] && z < n_[2] &&
            solid_[static_cast<std::size_t>(Index(x, y, z))] != 0;
@@ -136,7 +138,6 @@ void VoxelGrid::BuildDistances() {
   std::vector<std::uint8_t> thick(solid_.size());
   for (int k = 0; k < 3; ++k) {
     const int u = (k + 1) % 3, v = (k + 2) % 3;
-    std::vector<std::uint8_t> any(static_cast<std::size_t>(coarse_n_[0] * coarse_n_[1] * coarse_n_[2]), 0);
     for (std::int64_t z = 0; z < n_[2]; ++z) {
       for (std::int64_t y = 0; y < n_[1]; ++y) {
         for (std::int64_t x = 0; x < n_[0]; ++x) {
@@ -148,74 +149,11 @@ void VoxelGrid::BuildDistances() {
             all = solid_at(q[0], q[1], q[2]);
           }
           thick[static_cast<std::size_t>(Index(x, y, z))] = all ? 1 : 0;
-          if (all) {
-            any[static_cast<std::size_t>(x / kBlock +
-                                         coarse_n_[0] * (y / kBlock + coarse_n_[1] * (z / kBlock)))] = 1;
-          }
         }
       }
     }
     distance_[k] = ChebyshevDistances(thick, n_);
-    coarse_distance_[k] = ChebyshevDistances(any, coarse_n_);
   }
-}
-
-bool VoxelGrid::Hidden(const Aabb& a, const Aabb& b) const {
-  // Regions swept or grown past the doubles' range say nothing: visible.
-  if (!info_.built || !IsValidNumber(a.min) || !IsValidNumber(a.max) || !IsValidNumber(b.min) ||
-      !IsValidNumber(b.max)) {
-    return false;
-  }
-  for (int k = 0; k < 3; ++k) {
-    const bool a_below = a.max[k] < b.min[k];
-    if (!a_below && !(b.max[k] < a.min[k])) continue;
-    const Aabb& lo = a_below ? a : b;
-    const Aabb& hi = a_below ? b : a;
-    // The layers whose centre plane lies strictly between the two.
-    const auto centre = [&](std::int64_t s) { return origin_[k] + (static_cast<double>(s) + 0.5) * h_; };
-    std::int64_t first = static_cast<std::int64_t>(
-        std::clamp(std::floor((lo.max[k] - origin_[k]) / h_ - 0.5), -1.0, static_cast<double>(n_[k])));
-    std::int64_t last = static_cast<std::int64_t>(
-        std::clamp(std::ceil((hi.min[k] - origin_[k]) / h_ - 0.5), -1.0, static_cast<double>(n_[k])));
-    first = std::max<std::int64_t>(first, 0);
-    last = std::min(last, n_[k] - 1);
-    while (first <= last && !(centre(first) > lo.max[k])) ++first;
-    while (first <= last && !(centre(last) < hi.min[k])) --last;
-    // The layers tried: those where the segment between the centres is in
-    // a voxel solid with its 8 neighbours in the layer (a hiding rectangle
-    // holds that point; one a voxel wide or less near the eye is not
-    // tried: culling, never safety, depends on this choice). From a voxel
-    // d > 0 from every such one, the next m layers' points stay within
-    // d - 1 voxels of it while m * (the point's motion per layer, in
-    // voxels) <= d - 1: those are skipped.
-    const Vec3 p = (lo.min + lo.max) * 0.5, dir = (hi.min + hi.max) * 0.5 - p;
-    double motion = 1.0;
-    for (int j = 0; j < 3; ++j) motion = std::max(motion, std::fabs(dir[j] / dir[k]));
-    const double per_motion = 1 / (motion * (1 + 1e-9));  // rounded down: never too far
-    // The point at layer s, in voxel units from the origin.
-    const Vec3 start = (p + dir * ((centre(0) - p[k]) / dir[k]) - origin_) / h_, step = dir / dir[k];
-    for (std::int64_t s = first; s <= last;) {
-      const Vec3 q = start + step * static_cast<double>(s);
-      std::array<std::int64_t, 3> v{};
-      bool inside = true;
-      for (int j = 0; j < 3; ++j) {
-        inside = inside && q[j] >= 0 && q[j] < static_cast<double>(n_[j]);
-        v[j] = inside ? static_cast<std::int64_t>(q[j]) : 0;
-      }
-      v[k] = s;
-      int d = 1;  // beyond the grid: no solid voxel, one layer at a time.
-      if (inside) {
-        // A block of kBlock^3 voxels b blocks from any with a solid voxel:
-        // the voxels within kBlock * (b - 1) of this one are not solid.
-        const int b = coarse_distance_[k][static_cast<std::size_t>(
-            v[0] / kBlock + coarse_n_[0] * (v[1] / kBlock + coarse_n_[1] * (v[2] / kBlock)))];
-        d = b > 1 ? kBlock * (b - 1) + 1 : distance_[k][static_cast<std::size_t>(Index(v[0], v[1], v[2]))];
-      }
-      if (d == 0 && PlaneHides(k, s, lo, hi)) return true;
-      s += 1 + (d > 1 ? static_cast<std::int64_t>((d - 1) * per_motion) : 0);
-    }
-  }
-  return false;
 }
 
 }  // namespace collide::internal

@@ -19,10 +19,14 @@ class VoxelGrid {
 
   const VisibilityGridInfo& info() const { return info_; }
   bool solid(std::int64_t x, std::int64_t y, std::int64_t z) const { return solid_[Index(x, y, z)] != 0; }
-  // True when every segment from a point of `a` to a point of `b` crosses
-  // solid voxels only on some plane tried: then no occluder-free line joins
-  // them. False says nothing.
-  bool Hidden(const Aabb& a, const Aabb& b) const;
+  struct RegionPair {
+    const Aabb* a;
+    const Aabb* b;
+  };
+  // hidden[i] = 1 when every segment from a point of pairs[i].a to a point
+  // of pairs[i].b crosses solid voxels only on some plane tried: then no
+  // occluder-free line joins them; 0 says nothing (walk.cc).
+  void Hidden(const std::vector<RegionPair>& pairs, std::vector<std::uint8_t>& hidden) const;
 
  private:
   std::int64_t Index(std::int64_t x, std::int64_t y, std::int64_t z) const {
@@ -40,13 +44,25 @@ class VoxelGrid {
   void SolidifySeams(const std::vector<std::int32_t>& touched, const std::vector<SeamPlanes>& seams);
   void BuildTables();
   void BuildDistances();
-  // Every voxel of layer `layer` along `axis` with the other two indices in
-  // [u0, u1] x [v0, v1] (within the grid) is solid.
-  bool AllSolid(int axis, std::int64_t layer, std::int64_t u0, std::int64_t u1, std::int64_t v0,
-                std::int64_t v1) const;
-  // The plane of layer `layer`'s centre along `axis` between a (below) and
-  // b (above) along it.
-  bool PlaneHides(int axis, std::int64_t layer, const Aabb& a, const Aabb& b) const;
+  // Voxel indices [lo[0], hi[0]] x [lo[1], hi[1]] along the axes after a
+  // layer's (u = axis + 1, v = axis + 2, mod 3).
+  struct Rect {
+    std::array<std::int64_t, 2> lo, hi;
+  };
+  // Every voxel of the rectangle (within the grid) in layer `layer` along
+  // `axis` is solid.
+  bool AllSolid(int axis, std::int64_t layer, const Rect& r) const;
+  const std::uint16_t* Table(int axis, std::int64_t layer) const;  // the layer's summed-area table
+  // The voxels of layer `layer` along `axis` that the segments from a
+  // (below) to b (above) along it cross its centre plane in; false when
+  // some cross it beyond the grid (not solid).
+  bool PlaneRect(int axis, std::int64_t layer, const Aabb& a, const Aabb& b, Rect& r) const;
+  // One pair's walk over the layers (walk.cc).
+  struct Walk;
+  bool BeginPair(Walk& w) const;
+  bool NextAxis(Walk& w) const;
+  void Locate(Walk& w) const;
+  int Step(Walk& w) const;
 
   VisibilityGridInfo info_;
   Vec3 origin_;
@@ -59,11 +75,6 @@ class VoxelGrid {
   // centre-line voxel is such a voxel and skips the others by this
   // distance: a floor (thin along z) does not stop a walk along x.
   std::array<std::vector<std::uint8_t>, 3> distance_;
-  // The same over blocks of kBlock^3 voxels (marked: holding such a voxel),
-  // a 64th of the size, which stays in cache.
-  static constexpr std::int64_t kBlock = 4;
-  std::array<std::int64_t, 3> coarse_n_{};
-  std::array<std::vector<std::uint8_t>, 3> coarse_distance_;
   // Per axis k, per layer along k, the summed-area table of the layer's
   // solid voxels over the other two axes (u = k + 1, v = k + 2, mod 3),
   // (n_u + 1) x (n_v + 1) counts modulo 2^16: a rectangle's count is exact

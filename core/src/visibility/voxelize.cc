@@ -250,7 +250,7 @@ VoxelGrid::VoxelGrid(const StaticSet& statics, const VisibilitySettings& setting
   info_.ny = ny;
   info_.nz = nz;
   for (std::uint8_t s : solid_) info_.solid_voxels += s;
-  info_.memory_bytes = solid_.size() + 3 * (distance_[0].size() + coarse_distance_[0].size()) +
+  info_.memory_bytes = solid_.size() + 3 * distance_[0].size() +
                        (tables_[0].size() + tables_[1].size() + tables_[2].size()) * 2;
 }
 
