@@ -89,7 +89,8 @@ WorldService& Service() {
 WorldService::Caller Caller(std::string_view world_id) { return {"", world_id}; }
 
 // The world every input starts from, made by the service's own calls (which
-// must succeed): a wall at x = 10 (two triangles), a ball at (5, 4, 1), the
+// must succeed): a wall at x = 10 (two triangles), a ball at (5, 4, 1) (the
+// occluder of the world's visibility policy), the
 // shooter (body 1, with a movement capsule) and the target (body 2) with a
 // head sphere and a chest capsule at tick 1.
 void ResetWorld() {
@@ -108,6 +109,11 @@ void ResetWorld() {
   ball->mutable_shape()->mutable_sphere()->mutable_center()->set_y(4);
   ball->mutable_shape()->mutable_sphere()->mutable_center()->set_z(1);
   ball->mutable_shape()->mutable_sphere()->set_radius(1);
+  // The ball, alone in its category, occludes (GetVisibility walks its voxels).
+  ball->set_category(2);
+  create.mutable_policy()->mutable_visibility()->set_occluder_category_mask(2);
+  create.mutable_policy()->mutable_visibility()->set_voxel_size(0.25);
+  create.mutable_policy()->mutable_visibility()->set_max_voxels(4096);  // the build's reservation.
   v1::WorldInfo info;
   if (grpc::Status s = service.Handle(Caller(kWorld), create, &info); !s.ok()) Fail("creating the world", s);
 
