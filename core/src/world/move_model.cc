@@ -16,14 +16,16 @@
 
 namespace collide::internal {
 
-// Found under the bounding boxes of the body's movement shapes: a round
-// shape on a slope or a ledge's edge stands where a box (Quake, Source) or a
-// perched capsule (Unreal) stands, a few units above what its own curve
-// touches.
-Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position, double probe,
-                   std::vector<Shape>& shapes, std::string_view purpose) {
+void PlaceBoxes(const ModelMove& m, const Vec3& position, std::vector<Shape>& shapes) {
   PlaceMoving(*m.body, &m.stance->shape, position, shapes);
   for (Shape& s : shapes) s = BoundsOf(s);
+}
+
+// Found under the boxes (PlaceBoxes), a few units above what a round
+// shape's own curve touches.
+Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position, double probe,
+                   std::vector<Shape>& shapes, std::string_view purpose) {
+  PlaceBoxes(m, position, shapes);
   const Ground g = FindGround(scene, shapes, probe, m.model->walkable_normal_z, m.mask);
   if (m.trace != nullptr) {
     const int sweep = m.trace->Sweep(position, position - Vec3{0, 0, probe}, purpose);

@@ -25,6 +25,11 @@ struct ModelMove {
   // ended where this one starts (nothing otherwise).
   std::optional<Vec3> heading;
 };
+// The bounding boxes of m's movement shapes at `position`: where a round
+// shape stands on a slope or a ledge's edge, a box (Quake, Source) or a
+// perched capsule (Unreal) stands; the ground probes and the walk of the
+// game's frames move them.
+void PlaceBoxes(const ModelMove& m, const Vec3& position, std::vector<Shape>& shapes);
 // Walkable ground within `probe` below m's body at `position` (recorded
 // in m's trace as `purpose`).
 Ground GroundUnder(const Scene& scene, const ModelMove& m, const Vec3& position, double probe,

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "shapes/shape_bounds.h"
 #include "world/move_sweep.h"
 
 namespace collide::internal {
@@ -20,13 +19,11 @@ struct Leg {
   bool blocked = false;
 };
 
-// The body's box (the bounding box of its movement shapes, the game's own
-// for Quake: as GroundUnder stands it) at `p` moved by `delta`, sliding
-// `slides` times along what it meets.
+// The body's boxes (PlaceBoxes) at `p` moved by `delta`, sliding `slides`
+// times along what it meets.
 Leg Sweep(const Scene& scene, const ModelMove& m, const Vec3& p, const Vec3& delta, double skin, int slides,
           std::vector<Shape>& shapes) {
-  PlaceMoving(*m.body, &m.stance->shape, p, shapes);
-  for (Shape& s : shapes) s = BoundsOf(s);
+  PlaceBoxes(m, p, shapes);
   const PathSweep r = SweepPath(scene, shapes, p, delta, m.mask, skin, slides);
   return {r.blocked ? r.slid : p + delta, r.blocked};
 }
