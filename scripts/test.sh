@@ -32,6 +32,13 @@ case "${1:-}" in
 esac
 STAGES="${STAGES:-$DEFAULT_STAGES}"
 export JOBS BUILD_DIR
+# Compile lines with paths relative to the build directory, so that ccache's
+# entries serve the image's build stage (scripts/container-test.sh seeds it
+# with them) and other checkouts.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+# ccache hashes the locale (compiler messages depend on it): the image's.
+export LANG=C.UTF-8
+unset LC_ALL LC_CTYPE LC_MESSAGES
 
 timings=()
 failed=()
