@@ -18,8 +18,10 @@
 # (server_service_test, server_unit_test, the world service and Tick stream tests, e2e_test and
 # world_e2e_test with a TSan-built server and CLI); a report
 # involving our code fails it (docs/testing.md, "Sanitizers").
-# All stages take about 70 minutes on an idle 2-core machine, builds most of it (the fuzz and
-# sanitize stages share one ASan build); CI's limit is 90 minutes.
+# On an idle 2-core machine without a compiler cache all stages take about 75 minutes, builds most
+# of it: main 23 (its build 19), fuzz 11 (the ASan build's libraries), load 2, container 2 (its
+# compile hits the main stage's cache), sanitize 20 (the ASan tests' build, then the suite), tsan
+# about 13. With a warm cache about 30. CI's limit is 90 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
