@@ -360,29 +360,6 @@ int main(int argc, char** argv) {
           ? (collide::server::IsLoopbackHost(o.host) ? "plaintext (loopback)" : "plaintext (--insecure=true)")
       : o.tls.client_ca_file.empty() ? "TLS"
                                      : "mutual TLS";
-  spdlog::info(
-      "listening on {} (version {}, transport={}, auth={}, worker_threads={}, max_items_per_request={}, "
-      "max_receive_message_bytes={}, max_send_message_bytes={}, max_concurrent_streams={}, "
-      "resource_quota_bytes={}, max_threads={}, handshake_timeout={}, max_connection_idle={}, "
-      "max_connection_age={}, max_connection_age_grace={}, min_ping_interval={}, max_ping_strikes={}, "
-      "max_concurrent_calls={}, max_items_in_flight={}, open_files={}, malloc_arenas={}, "
-      "listener_check_timeout={}, "
-      "max_worlds={}, max_worlds_per_tenant={}, world_memory_budget_bytes={}, world_idle_ttl={}, "
-      "tick_streams_memory_bytes={}, "
-      "compression=identity only, drain_timeout={}, log_level={}, log_format={})",
-      (*server)->address(), COLLIDE_VERSION, transport,
-      o.auth_tokens.empty() ? std::string("none") : absl::StrCat(o.auth_tokens.size(), " bearer token(s)"),
-      o.worker_threads, o.max_items_per_request, o.max_receive_message_bytes, o.max_send_message_bytes,
-      o.max_concurrent_streams, o.resource_quota_bytes, o.max_threads,
-      absl::FormatDuration(o.handshake_timeout), absl::FormatDuration(o.max_connection_idle),
-      absl::FormatDuration(o.max_connection_age), absl::FormatDuration(o.max_connection_age_grace),
-      absl::FormatDuration(o.min_ping_interval), o.max_ping_strikes, o.max_concurrent_calls,
-      o.max_items_in_flight, open_files.Describe(), malloc_arenas,
-      absl::FormatDuration(listener_check_timeout), o.world_limits.max_worlds,
-      o.world_limits.max_worlds_per_tenant, o.world_limits.memory_budget_bytes,
-      absl::FormatDuration(o.world_limits.idle_ttl), o.tick_streams_memory_bytes,
-      absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
-
   // A listener that stopped accepting (gRPC 1.51 gives up after an accept
   // fails with EMFILE) must not leave a live process nobody can reach; a
   // listener merely late to accept (a busy server) is left to serve.
@@ -417,12 +394,37 @@ int main(int argc, char** argv) {
     }
   }
 
-  if ((*server)->metrics_port() > 0) {
-    spdlog::info("metrics on http://{}:{}/metrics", o.host, (*server)->metrics_port());
-  }
   // Freed memory back to the kernel within a second or two of a burst
   // (docs/operations.md, "Memory"); the mallopt settings above keep it between calls.
   collide::server::MemoryTrimmer trimmer(absl::Seconds(1), std::int64_t{96} << 20);
+
+  // Announced once the process's own threads run: a client that acts on the
+  // line (a test flooding the listener to EMFILE) finds them started.
+  spdlog::info(
+      "listening on {} (version {}, transport={}, auth={}, worker_threads={}, max_items_per_request={}, "
+      "max_receive_message_bytes={}, max_send_message_bytes={}, max_concurrent_streams={}, "
+      "resource_quota_bytes={}, max_threads={}, handshake_timeout={}, max_connection_idle={}, "
+      "max_connection_age={}, max_connection_age_grace={}, min_ping_interval={}, max_ping_strikes={}, "
+      "max_concurrent_calls={}, max_items_in_flight={}, open_files={}, malloc_arenas={}, "
+      "listener_check_timeout={}, "
+      "max_worlds={}, max_worlds_per_tenant={}, world_memory_budget_bytes={}, world_idle_ttl={}, "
+      "tick_streams_memory_bytes={}, "
+      "compression=identity only, drain_timeout={}, log_level={}, log_format={})",
+      (*server)->address(), COLLIDE_VERSION, transport,
+      o.auth_tokens.empty() ? std::string("none") : absl::StrCat(o.auth_tokens.size(), " bearer token(s)"),
+      o.worker_threads, o.max_items_per_request, o.max_receive_message_bytes, o.max_send_message_bytes,
+      o.max_concurrent_streams, o.resource_quota_bytes, o.max_threads,
+      absl::FormatDuration(o.handshake_timeout), absl::FormatDuration(o.max_connection_idle),
+      absl::FormatDuration(o.max_connection_age), absl::FormatDuration(o.max_connection_age_grace),
+      absl::FormatDuration(o.min_ping_interval), o.max_ping_strikes, o.max_concurrent_calls,
+      o.max_items_in_flight, open_files.Describe(), malloc_arenas,
+      absl::FormatDuration(listener_check_timeout), o.world_limits.max_worlds,
+      o.world_limits.max_worlds_per_tenant, o.world_limits.memory_budget_bytes,
+      absl::FormatDuration(o.world_limits.idle_ttl), o.tick_streams_memory_bytes,
+      absl::FormatDuration(o.drain_timeout), absl::GetFlag(FLAGS_log_level), absl::GetFlag(FLAGS_log_format));
+  if ((*server)->metrics_port() > 0) {
+    spdlog::info("metrics on http://{}:{}/metrics", o.host, (*server)->metrics_port());
+  }
 
   const int signal = WaitForSignal(shutdown_signals);
   watchdog.reset();

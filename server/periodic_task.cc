@@ -5,7 +5,10 @@
 namespace collide::server {
 
 PeriodicTask::PeriodicTask(absl::Duration interval, std::function<bool()> tick)
-    : interval_(interval), tick_(std::move(tick)), thread_([this] { Loop(); }) {}
+    : interval_(interval), tick_(std::move(tick)), thread_([this] { Loop(); }) {
+  std::unique_lock lock(mu_);
+  wake_.wait(lock, [this] { return started_; });
+}
 
 PeriodicTask::~PeriodicTask() { Stop(); }
 
@@ -20,6 +23,8 @@ void PeriodicTask::Stop() {
 
 void PeriodicTask::Loop() {
   std::unique_lock lock(mu_);
+  started_ = true;
+  wake_.notify_all();
   while (!stop_) {
     lock.unlock();
     if (!tick_()) return;

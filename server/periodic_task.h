@@ -17,6 +17,10 @@ namespace collide::server {
 // its wait, so it never takes an interval; a tick under way is finished.
 class PeriodicTask {
  public:
+  // Returns once the thread runs: a process then out of file descriptors
+  // (the flood the listener watchdog looks for) does not meet a thread still
+  // starting, which UBSan's vptr check cannot then read (it probes memory
+  // through a pipe).
   PeriodicTask(absl::Duration interval, std::function<bool()> tick);
   ~PeriodicTask();  // Stop().
   PeriodicTask(const PeriodicTask&) = delete;
@@ -33,7 +37,8 @@ class PeriodicTask {
   const std::function<bool()> tick_;
   std::mutex mu_;
   std::condition_variable wake_;
-  bool stop_ = false;  // Guarded by mu_.
+  bool started_ = false;  // Guarded by mu_.
+  bool stop_ = false;     // Guarded by mu_.
   std::thread thread_;
 };
 
