@@ -147,10 +147,12 @@ struct Scene {
     }
     for (int k = 0; k < kRequests / 4; ++k) {
       // Launched 127 ticks (1.98 s at 64 Hz) before the latest frame from a
-      // player's eye, upwards at 20-45 degrees in any direction.
+      // player's eye, upwards at 20-45 degrees in any direction; the command
+      // then (the origin is checked against that eye).
       ProjectileRequest p;
       p.shooter = 1 + static_cast<std::int64_t>(rng() % kPlayers);
       p.at = Time{1, uniform(0, 1)};
+      p.command_at = p.at;
       p.origin = world->BodyPoseAt(p.shooter, p.at)->position + Vec3{0, 0, 46};
       const double yaw = uniform(0, 6.283), pitch = uniform(0.35, 0.8);
       const Vec3 dir{std::cos(yaw) * std::cos(pitch), std::sin(yaw) * std::cos(pitch), std::sin(pitch)};

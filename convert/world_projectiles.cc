@@ -78,6 +78,8 @@ ProjectileContact FromProto(const v1::ProjectileContact& in) {
 // UNSPECIFIED; an unknown or unspecified wire code reads as INVALID.
 static_assert(static_cast<int>(ProjectileCode::kInvalid) + 1 == v1::PROJECTILE_CODE_INVALID);
 static_assert(static_cast<int>(ProjectileCode::kInFlight) + 1 == v1::PROJECTILE_CODE_IN_FLIGHT);
+static_assert(static_cast<int>(ProjectileCode::kOriginImplausible) + 1 ==
+              v1::PROJECTILE_CODE_ORIGIN_IMPLAUSIBLE);
 static_assert(static_cast<int>(ShotCode::kInvalid) + 1 == v1::SHOT_CODE_INVALID);
 template <typename Code>
 Code CodeFromProto(int wire, Code last, Code invalid) {
@@ -94,6 +96,7 @@ std::vector<ProjectileRequest> DecodeProjectiles(const v1::ValidateProjectilesRe
     ProjectileRequest& r = out[i];
     r.shooter = p.shooter_id();
     r.at = TimeFromProto(p.has_at(), p.at());
+    r.command_at = TimeFromProto(p.has_command_at(), p.command_at());
     r.origin = convert::FromProto(p.origin());
     r.velocity = convert::FromProto(p.velocity());
     r.gravity = convert::FromProto(p.gravity());
@@ -144,6 +147,8 @@ void ToProto(const ProjectileVerdict& in, v1::ProjectileVerdict* out) {
   ToProto(in.end_at, out->mutable_end_at());
   ToProto(in.position, out->mutable_position());
   ToProto(in.velocity, out->mutable_velocity());
+  out->set_origin_offset(in.origin_offset);
+  out->set_origin_allowance(in.origin_allowance);
 }
 
 void ToProto(const MeleeVerdict& in, v1::MeleeVerdict* out) {
@@ -177,6 +182,7 @@ void ToProto(const ProjectileRequest& in, v1::Projectile* out) {
   if (in.claim) ToProto(in.claim, out->mutable_claimed());
   out->set_category_mask(WireMask(in.mask));
   out->mutable_ignore_bodies()->Add(in.ignored_bodies.begin(), in.ignored_bodies.end());
+  if (in.command_at) ToProto(*in.command_at, out->mutable_command_at());
 }
 
 void ToProto(const MeleeRequest& in, v1::Melee* out) {
@@ -201,7 +207,7 @@ void ToProto(const MeleeRequest& in, v1::Melee* out) {
 
 ProjectileVerdict FromProto(const v1::ProjectileVerdict& in) {
   ProjectileVerdict out;
-  out.code = CodeFromProto(in.code(), ProjectileCode::kInvalid, ProjectileCode::kInvalid);
+  out.code = CodeFromProto(in.code(), ProjectileCode::kOriginImplausible, ProjectileCode::kInvalid);
   out.problems = ViolationsFromProto(in);
   out.time = convert::FromProto(in.time());
   if (in.has_hit()) out.hit = FromProto(in.hit());
@@ -210,6 +216,8 @@ ProjectileVerdict FromProto(const v1::ProjectileVerdict& in) {
   out.end_at = Time{in.end_at().tick(), in.end_at().fraction()};
   out.position = convert::FromProto(in.position());
   out.velocity = convert::FromProto(in.velocity());
+  out.origin_offset = in.origin_offset();
+  out.origin_allowance = in.origin_allowance();
   return out;
 }
 

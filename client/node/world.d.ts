@@ -245,6 +245,11 @@ export interface Projectile {
   claimed?: {bodyId?: Int64; partId?: number};
   categoryMask?: Int64;
   ignoreBodies?: Int64[];
+  /**
+   * The time of the launch command, where the origin is checked against the shooter's eye; unset: the
+   * latest frame (keep it when asking again about a flight on later ticks).
+   */
+  commandAt?: WorldTime;
 }
 
 /** A sector around the attacker's eye in the plane perpendicular to `up`. */
@@ -529,7 +534,7 @@ export type ProjectileCode =
   | 'PROJECTILE_CODE_CONFIRMED' | 'PROJECTILE_CODE_HIT_OTHER_PART' | 'PROJECTILE_CODE_HIT_OTHER_BODY'
   | 'PROJECTILE_CODE_BLOCKED' | 'PROJECTILE_CODE_MISSED' | 'PROJECTILE_CODE_IN_FLIGHT'
   | 'PROJECTILE_CODE_REWIND_TOO_OLD' | 'PROJECTILE_CODE_IN_THE_FUTURE' | 'PROJECTILE_CODE_UNKNOWN_SHOOTER'
-  | 'PROJECTILE_CODE_UNKNOWN_TARGET' | 'PROJECTILE_CODE_INVALID';
+  | 'PROJECTILE_CODE_UNKNOWN_TARGET' | 'PROJECTILE_CODE_INVALID' | 'PROJECTILE_CODE_ORIGIN_IMPLAUSIBLE';
 
 /** Where a projectile met something. */
 export interface ProjectileContact {
@@ -556,6 +561,9 @@ export interface ProjectileVerdict {
   position: Triple;
   velocity: Triple;
   violations: ItemViolation[];
+  /** The origin against the shooter's eye at commandAt, and the offset allowed (as a shot's). */
+  originOffset: number;
+  originAllowance: number;
 }
 
 export interface MeleeHit {

@@ -194,7 +194,7 @@ class World extends EventEmitter {
 
   // projectiles: [{shooter_id, at, origin, velocity, gravity, drag, radius,
   // restitution, max_bounces, time_limit, tick_seconds, chord_tolerance,
-  // claimed, category_mask, ignore_bodies}] (world.proto Projectile,
+  // claimed, category_mask, ignore_bodies, command_at}] (world.proto Projectile,
   // docs/projectiles.md); options.allOrNothing as validateShots'.
   async validateProjectiles(projectiles, {allOrNothing = false} = {}) {
     const request = {world_id: this.id, projectiles, all_or_nothing: allOrNothing};

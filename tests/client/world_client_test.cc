@@ -684,6 +684,7 @@ TEST_F(WorldClientTest, ProjectilesAndMeleeEqualTheCore) {
   projectiles[1].velocity = {40, -8, 3};
   projectiles[1].max_bounces = 1;
   projectiles[1].restitution = 0.5;
+  projectiles[1].command_at = Time{2, 0};
   std::vector<MeleeRequest> melee(1);
   melee[0].attacker = kShooter;
   melee[0].at = Time{1, 0};
@@ -700,6 +701,8 @@ TEST_F(WorldClientTest, ProjectilesAndMeleeEqualTheCore) {
       EXPECT_EQ(got[i].hit, want[i].hit) << i;
       EXPECT_EQ(got[i].bounces, want[i].bounces) << i;
       EXPECT_EQ(got[i].position, want[i].position) << i;
+      EXPECT_EQ(got[i].origin_offset, want[i].origin_offset) << i;
+      EXPECT_EQ(got[i].origin_allowance, want[i].origin_allowance) << i;
     }
     ASSERT_EQ(swings.size(), want_melee.size());
     EXPECT_EQ(swings[0].code, want_melee[0].code);

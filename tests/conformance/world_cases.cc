@@ -893,7 +893,9 @@ Json Moves() {
 // (ticks 3 to 5: one second judged from tick 3): a straight shot past
 // body 2 (moving from y = -1 to 0) into body 3's chest, claimed on each; a
 // lob with drag bouncing on the floor; one still in flight; a rewind too
-// old; bad fields, per item and all or nothing.
+// old; a launch 3 from the shooter's eye (its body origin: no eye set) at
+// its command's tick, beyond max_origin_offset 2; bad fields, per item and
+// all or nothing.
 Json Projectiles() {
   Script s = Arena("world/projectile_verdicts", "conf-projectiles");
   const auto shot = [](Json velocity, Json at, double time_limit) {
@@ -913,13 +915,16 @@ Json Projectiles() {
   lob["max_bounces"] = 2;
   Json up = shot(V(0, 0, 1), At(4), 2);
   Json old = shot(V(1, 0, 0), At(1), 2);
+  Json far = shot(V(4, 0, 0), At(3), 2);
+  far["origin"] = V(0, 3, 0);
+  far["command_at"] = At(4);
   Json bad = shot(V(1, 0, 0), At(3), 2);
   bad["tick_seconds"] = 0;
   bad["restitution"] = 2;
   // At most 4 a call: a projectile counts 16 items (server/world_items.h)
   // against --max_items_per_request=64.
   s.Projectiles({confirmed, other_body, lob, up});
-  s.Projectiles({old, bad});
+  s.Projectiles({old, far, bad});
   s.Projectiles({confirmed, bad}, true);
   s.Delete();
   return s.Done();

@@ -202,6 +202,8 @@ TEST_F(ProjectileMapTest, NoTunnellingAndHitsWithinTheContractAgainstBruteForce)
         }
       }
       p.at = at;
+      // From the shooter's eye, its command at the launch time.
+      p.command_at = at;
       p.origin = BodyAt(static_cast<int>(p.shooter - 1), launch_ticks) + Vec3{0, 0, 48};
       p.gravity = {0, 0, -800};
       p.drag = c % 3 == 0 ? 0.5 : 0.0;
@@ -216,6 +218,7 @@ TEST_F(ProjectileMapTest, NoTunnellingAndHitsWithinTheContractAgainstBruteForce)
       p.velocity = NormalizedOr(aim - p.origin, Vec3{1, 0, 0}) * setting.speed;
       const ProjectileVerdict v = world_->ValidateProjectiles(std::vector<ProjectileRequest>{p}).front();
       ASSERT_NE(v.code, ProjectileCode::kInvalid) << c;
+      ASSERT_NE(v.code, ProjectileCode::kOriginImplausible) << c;
       const double t_end =
           std::min(p.time_limit, (static_cast<double>(kFrames) - launch_ticks) * p.tick_seconds);
       const Reference ref = Brute(p, launch_ticks, t_end);

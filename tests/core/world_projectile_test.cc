@@ -1,7 +1,8 @@
 // Projectile verdicts on analytic cases: free flights against the closed
 // form (with and without drag), bounces on a floor of many triangles (the
 // apex height decays by e^2 per bounce), a fast projectile against a thin
-// body crossing its path between two 8 Hz frames, and every code.
+// body crossing its path between two 8 Hz frames, the origin against the
+// shooter's eye, and every code.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -53,12 +54,17 @@ BodyUpdate Body(std::int64_t id, const Vec3& position) {
   return u;
 }
 
+// The flights below launch anywhere in the world: an origin offset no
+// launch reaches (the origin check has its own test).
+constexpr double kAnyOrigin = 1e9;
+
 // Ticks 0..frames-1; the shooter at the origin, the target at x = 10 and
 // the other body at x = 5, y = 3 (out of the line) unless moved.
 World MakeWorld(int frames, std::vector<StaticElement> statics = {}) {
   WorldSettings settings;
   settings.history_ticks = frames;
   settings.max_rewind_ticks = frames;
+  settings.max_origin_offset = kAnyOrigin;
   World world(settings, std::move(statics));
   for (int tick = 0; tick < frames; ++tick) {
     Frame f{tick, {}, {}};
@@ -193,6 +199,7 @@ TEST(ProjectileTest, FastProjectileHitsAThinBodyCrossingBetweenTwo8HzFrames) {
   plate.pose = Pose{{500, -20, 0}, {}};
   plate.parts = {{kChest, Obb{{0, 0, 0}, {}, {0.05, 1, 1}}, {}}};
   BodyUpdate shooter = Body(kShooter, {0, 0, -10});
+  shooter.eye = Vec3{0, 0, 10};  // the launch point.
   ASSERT_TRUE(world.PushFrame({10, {plate, shooter}, {}}).ok());
   BodyUpdate moved;
   moved.id = kTarget;
@@ -236,6 +243,7 @@ void ExpectSpinningBladeHits(bool animated) {
   WorldSettings settings;
   settings.history_ticks = 16;
   settings.max_rewind_ticks = 16;
+  settings.max_origin_offset = kAnyOrigin;
   World world(settings, {});
   for (int tick = 0; tick < 12; ++tick) {
     const double yaw = tick * std::numbers::pi / 3, body_yaw = animated ? yaw / 2 : yaw;
@@ -352,6 +360,116 @@ TEST(ProjectileTest, ClaimsAreJudgedLikeShots) {
   for (const Violation& v : bad.problems) fields.push_back(v.field);
   EXPECT_EQ(fields, (std::vector<std::string>{"velocity", "restitution", "max_bounces", "tick_seconds",
                                               "claim.body"}));
+}
+
+// Ticks 0..19 at 64 Hz under the default policy (max_origin_offset 2): the
+// shooter runs +x 0.5 a tick, its eye 1.6 up, and with `teleport` jumps to
+// y = 10 at tick 12; the target stands at x = 20.
+constexpr double kRunStep = 0.5;
+World RunnerWorld(bool teleport) {
+  WorldSettings settings;
+  settings.history_ticks = 32;
+  settings.max_rewind_ticks = 32;
+  World world(settings, {});
+  for (int tick = 0; tick < 20; ++tick) {
+    BodyUpdate runner = Body(kShooter, {kRunStep * tick, teleport && tick >= 12 ? 10.0 : 0.0, 0});
+    runner.eye = Vec3{0, 0, 1.6};
+    runner.teleport = teleport && tick == 12;
+    Frame f{tick, {runner}, {}};
+    if (tick == 0) f.bodies.push_back(Body(kTarget, {20, 0, 0}));
+    EXPECT_TRUE(world.PushFrame(f).ok());
+  }
+  return world;
+}
+
+// Launched at tick 10 from `origin` at the target's head, the command at
+// tick 12 (the eye at x = 6).
+ProjectileRequest Thrown(const Vec3& origin) {
+  ProjectileRequest p = Launch(origin, NormalizedOr(Vec3{20, 0, 1.7} - origin, Vec3{1, 0, 0}) * 100.0, 10);
+  p.command_at = Time{12, 0.0};
+  p.claim = ShotClaim{kTarget, kHead};
+  return p;
+}
+
+TEST(ProjectileTest, TheOriginIsCheckedAgainstTheShootersEyeAsAShotsIs) {
+  World world = RunnerWorld(false);
+  const Vec3 eye{6, 0, 1.6};
+  // From the eye at the command's tick: judged; the allowance is 2 and the
+  // eye's half a unit over the tick before.
+  ProjectileVerdict v = One(world, Thrown(eye));
+  EXPECT_EQ(v.code, ProjectileCode::kConfirmed) << ProjectileCodeName(v.code);
+  EXPECT_NEAR(v.origin_offset, 0.0, 1e-12);
+  EXPECT_NEAR(v.origin_allowance, 2 + kRunStep, 1e-12);
+  // 2.3 off: beyond max_origin_offset, within it and the run.
+  v = One(world, Thrown(eye + Vec3{0, 2.3, 0}));
+  EXPECT_EQ(v.code, ProjectileCode::kConfirmed) << ProjectileCodeName(v.code);
+  EXPECT_NEAR(v.origin_offset, 2.3, 1e-12);
+  // 2.7 off: implausible, with the launch time, offset and allowance, and
+  // no flight.
+  v = One(world, Thrown(eye + Vec3{0, 2.7, 0}));
+  EXPECT_EQ(v.code, ProjectileCode::kOriginImplausible) << ProjectileCodeName(v.code);
+  EXPECT_EQ(v.time.used, (Time{10, 0.0}));
+  EXPECT_NEAR(v.origin_offset, 2.7, 1e-12);
+  EXPECT_NEAR(v.origin_allowance, 2 + kRunStep, 1e-12);
+  EXPECT_FALSE(v.hit);
+  EXPECT_EQ(v.seconds, 0.0);
+  // The origin comes before the claim (as a shot's).
+  ProjectileRequest p = Thrown(eye + Vec3{0, 2.7, 0});
+  p.claim = ShotClaim{kTarget, 42};
+  EXPECT_EQ(One(world, p).code, ProjectileCode::kOriginImplausible);
+  // command_at picks the frame: the same origin is 2 off the eye of tick 8
+  // (within 2.5), 3 off that of tick 6 (beyond).
+  p = Thrown(eye);
+  p.command_at = Time{8, 0.0};
+  v = One(world, p);
+  EXPECT_EQ(v.code, ProjectileCode::kConfirmed) << ProjectileCodeName(v.code);
+  EXPECT_NEAR(v.origin_offset, 4 * kRunStep, 1e-12);
+  p.command_at = Time{6, 0.0};
+  EXPECT_EQ(One(world, p).code, ProjectileCode::kOriginImplausible);
+  // Unset, it is the latest frame (tick 19, the eye at x = 9.5): 3.5 off.
+  p.command_at.reset();
+  v = One(world, p);
+  EXPECT_EQ(v.code, ProjectileCode::kOriginImplausible) << ProjectileCodeName(v.code);
+  EXPECT_NEAR(v.origin_offset, 7 * kRunStep, 1e-12);
+  // So a flight asked about again on later ticks keeps its command_at: its
+  // verdict stays the same as the shooter runs on.
+  p = Thrown(eye);
+  p.at = Time{17, 0.0};
+  p.command_at = Time{19, 0.0};
+  p.origin = Vec3{9.5, 0, 1.6};
+  p.velocity = NormalizedOr(Vec3{20, 0, 1.7} - p.origin, Vec3{1, 0, 0}) * 100.0;
+  EXPECT_EQ(One(world, p).code, ProjectileCode::kInFlight);
+  for (int tick = 20; tick < 30; ++tick) {
+    BodyUpdate runner;
+    runner.id = kShooter;
+    runner.pose = Pose{{kRunStep * tick, 0, 0}, {}};
+    ASSERT_TRUE(world.PushFrame({tick, {runner}, {}}).ok());
+  }
+  EXPECT_EQ(One(world, p).code, ProjectileCode::kConfirmed);
+  p.command_at.reset();
+  EXPECT_EQ(One(world, p).code, ProjectileCode::kOriginImplausible);
+  // The shooter gone at command_at (killed while the flight goes on).
+  ASSERT_TRUE(world.PushFrame({30, {}, {kShooter}}).ok());
+  EXPECT_EQ(One(world, p).code, ProjectileCode::kUnknownShooter);
+  p.command_at = Time{19, 0.0};
+  EXPECT_EQ(One(world, p).code, ProjectileCode::kConfirmed);
+  // A bad command_at.
+  p.command_at = Time{12, 1.5};
+  const ProjectileVerdict bad = One(world, p);
+  ASSERT_EQ(bad.code, ProjectileCode::kInvalid);
+  ASSERT_EQ(bad.problems.size(), 1u);
+  EXPECT_EQ(bad.problems[0].field, "command_at.fraction");
+}
+
+TEST(ProjectileTest, ATeleportGivesTheOriginNoMotionAllowance) {
+  const World world = RunnerWorld(true);
+  const Vec3 eye{6, 10, 1.6};  // landed at tick 12.
+  ProjectileVerdict v = One(world, Thrown(eye + Vec3{0, 1.9, 0}));
+  EXPECT_NE(v.code, ProjectileCode::kOriginImplausible) << ProjectileCodeName(v.code);
+  EXPECT_NEAR(v.origin_allowance, 2.0, 1e-12);
+  v = One(world, Thrown(eye + Vec3{0, 2.3, 0}));
+  EXPECT_EQ(v.code, ProjectileCode::kOriginImplausible) << ProjectileCodeName(v.code);
+  EXPECT_NEAR(v.origin_allowance, 2.0, 1e-12);
 }
 
 TEST(ProjectileTest, AFlightPastTheSubStepCapIsInvalid) {

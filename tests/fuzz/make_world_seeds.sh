@@ -117,11 +117,12 @@ seed 10 TickRequest "sequence: 9 query { world_id: \"other\" } moves { world_id:
 seed 10 TickRequest "sequence: 10 budget_ms: -1 frame { tick: 0 }"
 seed 10 TickRequest "sequence: 11 projectiles { projectiles { shooter_id: 1 velocity { x: 100 } time_limit: 1 tick_seconds: 0.05 } } melee { melee { attacker_id: 1 arc { direction { x: 1 } up { z: 1 } radius: 6 angle: 1 } } }"
 # Projectiles: a shot at the target's head, a bouncing lob with drag into the
-# wall, bad values (NaN, zero tick, restitution and bounces out of range, a
+# wall, a launch 40 from the shooter at its command's tick, bad values (NaN, zero tick, restitution and bounces out of range, a
 # tiny chord tolerance past the sub-step cap), a claim on the shooter.
 seed 11 ValidateProjectilesRequest "$W
 projectiles { shooter_id: 1 origin { z: 1.7 } velocity { x: 50 } time_limit: 1 tick_seconds: 1 claimed { body_id: 2 part_id: 0 } }
-projectiles { shooter_id: 1 origin { z: 1 } velocity { x: 20 z: 5 } gravity { z: -9.81 } drag: 0.5 radius: 0.1 restitution: 0.7 max_bounces: 64 time_limit: 600 tick_seconds: 0.001 }"
+projectiles { shooter_id: 1 origin { z: 1 } velocity { x: 20 z: 5 } gravity { z: -9.81 } drag: 0.5 radius: 0.1 restitution: 0.7 max_bounces: 64 time_limit: 600 tick_seconds: 0.001 }
+projectiles { shooter_id: 1 origin { y: 40 z: 1.7 } velocity { x: 50 } time_limit: 1 tick_seconds: 1 command_at { tick: 1 } }"
 seed 11 ValidateProjectilesRequest "$W all_or_nothing: true
 projectiles { shooter_id: 1 origin { x: nan } velocity { x: inf } time_limit: -1 tick_seconds: 0 restitution: 2 max_bounces: 65 claimed { body_id: 1 } }
 projectiles { shooter_id: 1 velocity { x: 1 } gravity { z: -1e300 } time_limit: 1 tick_seconds: 1 chord_tolerance: 1e-300 }"

@@ -39,7 +39,10 @@ std::vector<ProjectileRequest> Projectiles() {
   ProjectileRequest bad = p;
   bad.velocity.x = std::nan("");
   bad.tick_seconds = 0;
-  return {p, wall, bad};
+  ProjectileRequest far = p;  // 3 to the side of the shooter's eye at its command's tick
+  far.origin.y = 3;
+  far.command_at = Time{2, 0};
+  return {p, wall, bad, far};
 }
 
 std::vector<MeleeRequest> Swings() {
@@ -85,6 +88,8 @@ class WorldProjectileServiceTest : public ::testing::Test {
       EXPECT_EQ(got.bounces, want[i].bounces) << i;
       EXPECT_EQ(got.position, want[i].position) << i;
       EXPECT_EQ(got.end_at, want[i].end_at) << i;
+      EXPECT_EQ(got.origin_offset, want[i].origin_offset) << i;
+      EXPECT_EQ(got.origin_allowance, want[i].origin_allowance) << i;
     }
     const std::vector<MeleeVerdict> swings = core.ValidateMelee(Swings());
     ASSERT_EQ(m.verdicts_size(), static_cast<int>(swings.size()));
@@ -115,6 +120,8 @@ TEST_F(WorldProjectileServiceTest, UnaryAnswersEqualTheCores) {
   ASSERT_EQ(p.verdicts(2).code(), v1::PROJECTILE_CODE_INVALID);
   EXPECT_EQ(p.verdicts(2).violations(0).field(), "velocity");
   EXPECT_EQ(p.verdicts(2).violations(1).field(), "tick_seconds");
+  EXPECT_EQ(p.verdicts(3).code(), v1::PROJECTILE_CODE_ORIGIN_IMPLAUSIBLE);
+  EXPECT_GT(p.verdicts(3).origin_offset(), p.verdicts(3).origin_allowance());
   EXPECT_EQ(m.verdicts(0).code(), v1::SHOT_CODE_CONFIRMED);
   EXPECT_EQ(m.verdicts(1).code(), v1::SHOT_CODE_MISSED);
   EXPECT_EQ(m.verdicts(2).code(), v1::SHOT_CODE_INVALID);

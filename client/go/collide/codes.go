@@ -89,6 +89,9 @@ const (
 	ProjectileUnknownShooter = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_UNKNOWN_SHOOTER)
 	ProjectileUnknownTarget  = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_UNKNOWN_TARGET)
 	ProjectileInvalid        = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_INVALID)
+	// The origin is farther from the shooter's eye at CommandAt than
+	// OriginAllowance (as ShotOriginImplausible): no flight is judged.
+	ProjectileOriginImplausible = ProjectileCode(pb.ProjectileCode_PROJECTILE_CODE_ORIGIN_IMPLAUSIBLE)
 )
 
 // String is the code's name without the PROJECTILE_CODE_ prefix.

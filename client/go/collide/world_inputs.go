@@ -322,7 +322,10 @@ func movesProto(moves []Move) []*pb.Move {
 // under Gravity (units/s^2) and linear Drag (1/s), a sphere of Radius (0: a
 // point), bouncing off statics MaxBounces times with Restitution, for
 // TimeLimit seconds; TickSeconds is the world's tick length and
-// ChordTolerance the accuracy contract (0: 0.01).
+// ChordTolerance the accuracy contract (0: 0.01). CommandAt is the time of
+// the launch command, where the origin is checked against the shooter's eye
+// (nil: the latest frame; keep it when asking again about a flight on later
+// ticks).
 type Projectile struct {
 	Shooter        int64
 	At             *Time
@@ -339,6 +342,7 @@ type Projectile struct {
 	Claimed        *BodyTarget
 	Mask           uint64
 	Ignore         []int64
+	CommandAt      *Time
 }
 
 // Proto is the projectile as the generated message.
@@ -346,7 +350,7 @@ func (p Projectile) Proto() *pb.Projectile {
 	out := &pb.Projectile{ShooterId: p.Shooter, At: p.At.proto(), Origin: vec(p.Origin), Velocity: vec(p.Velocity),
 		Gravity: vec(p.Gravity), Drag: p.Drag, Radius: p.Radius, Restitution: p.Restitution, MaxBounces: p.MaxBounces,
 		TimeLimit: p.TimeLimit, TickSeconds: p.TickSeconds, ChordTolerance: p.ChordTolerance, CategoryMask: p.Mask,
-		IgnoreBodies: p.Ignore}
+		IgnoreBodies: p.Ignore, CommandAt: p.CommandAt.proto()}
 	if p.Claimed != nil {
 		out.Claimed = &pb.BodyTarget{BodyId: p.Claimed.Body, PartId: p.Claimed.Part}
 	}

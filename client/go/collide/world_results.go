@@ -404,17 +404,21 @@ type ProjectileContact struct {
 // ProjectileVerdict judges a projectile (docs/projectiles.md): Hit is what
 // stopped it (nil: nothing), Bounces in order, and Seconds, EndAt,
 // Position and Velocity the end of the judged flight (the hit, the time
-// limit, or the latest frame for ProjectileInFlight).
+// limit, or the latest frame for ProjectileInFlight); OriginOffset and
+// OriginAllowance the origin against the shooter's eye at CommandAt (as a
+// ShotVerdict's).
 type ProjectileVerdict struct {
-	Code       ProjectileCode
-	Time       TimeUsed
-	Hit        *ProjectileContact
-	Bounces    []ProjectileContact
-	Seconds    float64
-	EndAt      Time
-	Position   Vec3
-	Velocity   Vec3
-	Violations []FieldViolation
+	Code            ProjectileCode
+	Time            TimeUsed
+	Hit             *ProjectileContact
+	Bounces         []ProjectileContact
+	Seconds         float64
+	EndAt           Time
+	Position        Vec3
+	Velocity        Vec3
+	Violations      []FieldViolation
+	OriginOffset    float64
+	OriginAllowance float64
 }
 
 // MeleeHit is a body part a swing reaches with a clear line from the eye.
@@ -445,7 +449,8 @@ func projectileContactOf(c *pb.ProjectileContact) ProjectileContact {
 func ProjectileVerdictOf(v *pb.ProjectileVerdict) ProjectileVerdict {
 	out := ProjectileVerdict{Code: ProjectileCode(v.GetCode()), Time: timeUsedOf(v.GetTime()), Seconds: v.GetSeconds(),
 		EndAt: Time{v.GetEndAt().GetTick(), v.GetEndAt().GetFraction()}, Position: fromPB(v.GetPosition()),
-		Velocity: fromPB(v.GetVelocity()), Violations: violationsOf(v.GetViolations())}
+		Velocity: fromPB(v.GetVelocity()), Violations: violationsOf(v.GetViolations()),
+		OriginOffset: v.GetOriginOffset(), OriginAllowance: v.GetOriginAllowance()}
 	if v.GetHit() != nil {
 		h := projectileContactOf(v.GetHit())
 		out.Hit = &h

@@ -133,6 +133,9 @@ class ProjectileCode(_Code):
     UNKNOWN_TARGET = "UNKNOWN_TARGET"
     #: Bad fields: `violations` names them.
     INVALID = "INVALID"
+    #: The origin is farther from the shooter's eye at command_at than
+    #: origin_allowance (as a shot's): no flight is judged.
+    ORIGIN_IMPLAUSIBLE = "ORIGIN_IMPLAUSIBLE"
 
 
 class ErrorReason(_Code):

@@ -201,7 +201,9 @@ class Projectile:
     radius 0 for a point; restitution and max_bounces for bouncing off
     statics; time_limit seconds; tick_seconds the world's tick length;
     chord_tolerance the accuracy contract (0: 0.01). claimed: (body id, part
-    id) or None."""
+    id) or None. command_at: the time of the launch command, where the
+    origin is checked against the shooter's eye (None: the latest frame;
+    keep it when asking again about a flight on later ticks)."""
 
     shooter: int
     origin: Vec
@@ -218,6 +220,7 @@ class Projectile:
     claimed: Optional[Tuple[int, int]] = None
     mask: int = 0
     ignore: Sequence[int] = ()
+    command_at: At = None
 
 
 @dataclass(frozen=True)
@@ -468,9 +471,10 @@ def projectile_to_proto(projectile: Any) -> world_pb2.Projectile:
                                gravity=_vec(p.gravity), drag=p.drag, radius=p.radius, restitution=p.restitution,
                                max_bounces=p.max_bounces, time_limit=p.time_limit, tick_seconds=p.tick_seconds,
                                chord_tolerance=p.chord_tolerance, category_mask=p.mask, ignore_bodies=list(p.ignore))
-    t = time_to_proto(p.at)
-    if t is not None:
-        out.at.CopyFrom(t)
+    for name in ("at", "command_at"):
+        t = time_to_proto(getattr(p, name))
+        if t is not None:
+            getattr(out, name).CopyFrom(t)
     if p.claimed is not None:
         out.claimed.CopyFrom(_claimed(p.claimed))
     return out

@@ -352,7 +352,8 @@ class ProjectileVerdict:
     """code: a ProjectileCode (collide.codes). hit: what stopped it (None
     when nothing did); bounces in order; seconds, end_at, position and
     velocity: the end of the judged flight (the hit, the time limit, or the
-    latest frame for IN_FLIGHT)."""
+    latest frame for IN_FLIGHT); origin_offset and origin_allowance: the
+    origin against the shooter's eye at command_at (ShotVerdict's)."""
 
     code: str
     time: TimeUsed
@@ -363,13 +364,16 @@ class ProjectileVerdict:
     position: Vec3
     velocity: Vec3
     violations: List[Tuple[str, str]] = field(default_factory=list)
+    origin_offset: float = 0.0
+    origin_allowance: float = 0.0
 
     @classmethod
     def from_proto(cls, v: world_pb2.ProjectileVerdict) -> "ProjectileVerdict":
         return cls(_code(world_pb2.ProjectileCode, v.code, "PROJECTILE_CODE_"), TimeUsed.from_proto(v.time),
                    ProjectileContact.from_proto(v.hit) if v.HasField("hit") else None,
                    [ProjectileContact.from_proto(b) for b in v.bounces], v.seconds, (v.end_at.tick, v.end_at.fraction),
-                   _vec(v.position), _vec(v.velocity), [(x.field, x.description) for x in v.violations])
+                   _vec(v.position), _vec(v.velocity), [(x.field, x.description) for x in v.violations],
+                   v.origin_offset, v.origin_allowance)
 
 
 @dataclass(frozen=True)

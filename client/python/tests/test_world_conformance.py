@@ -130,7 +130,8 @@ def _projectile(v):
     return {"code": "PROJECTILE_CODE_" + v.code, "time": _time(v.time), "hit": _contact(v.hit),
             "bounces": [_contact(b) for b in v.bounces], "seconds": v.seconds,
             "end_at": {"tick": v.end_at[0], "fraction": v.end_at[1]}, "position": _vec(v.position),
-            "velocity": _vec(v.velocity), "violations": _violations(v)}
+            "velocity": _vec(v.velocity), "violations": _violations(v), "origin_offset": v.origin_offset,
+            "origin_allowance": v.origin_allowance}
 
 
 def _melee(v):

@@ -40,10 +40,14 @@
 //   that time; ask again with the same launch next tick.
 // - Checks, in order: the request (INVALID), the launch time as a shot's
 //   `at` (IN_THE_FUTURE, REWIND_TOO_OLD or clamped under clamp_old_shots),
-//   the shooter at the launch time (UNKNOWN_SHOOTER), the claimed body and
-//   part at the launch time (UNKNOWN_TARGET; INVALID outside the mask).
-//   The shooter is never hit. The origin is not checked against the
-//   shooter's eye.
+//   the shooter at the launch time (UNKNOWN_SHOOTER), the shooter at
+//   command_at, the latest frame by default (UNKNOWN_SHOOTER), the origin
+//   against the shooter's eye then as a shot's (ORIGIN_IMPLAUSIBLE beyond
+//   max_origin_offset plus the motion of its eye over the tick before, none
+//   across a teleport), the claimed body and part at the launch time
+//   (UNKNOWN_TARGET; INVALID outside the mask). The shooter is never hit.
+//   A flight asked about again on later ticks keeps its command_at: the
+//   default, the latest frame, moves on with the shooter.
 #ifndef COLLIDE_PROJECTILE_H_
 #define COLLIDE_PROJECTILE_H_
 
@@ -67,7 +71,8 @@ enum class ProjectileCode : std::uint8_t {
   kInTheFuture,
   kUnknownShooter,
   kUnknownTarget,
-  kInvalid,  // bad fields: `problems`.
+  kInvalid,            // bad fields: `problems`.
+  kOriginImplausible,  // the origin is too far from the shooter's eye at command_at.
 };
 std::string_view ProjectileCodeName(ProjectileCode code);  // "CONFIRMED", ...
 
@@ -96,6 +101,10 @@ struct ProjectileRequest {
   std::optional<ShotClaim> claim;      // the body part the client says it hit.
   CategoryMask mask = kAllCategories;  // as a shot's (and WorldSettings::shot_mask).
   std::vector<std::int64_t> ignored_bodies;
+  // Where the server knows the shooter: the time of the launch command
+  // (default: the latest frame); the origin is checked against the
+  // shooter's eye then (ShotRequest::command_at).
+  std::optional<Time> command_at;
 };
 
 // Where the projectile met something.
@@ -121,6 +130,10 @@ struct ProjectileVerdict {
   Time end_at;
   Vec3 position;
   Vec3 velocity;
+  // |origin - the shooter's eye at command_at|, when known, and the offset
+  // allowed (ShotVerdict's).
+  double origin_offset = 0.0;
+  double origin_allowance = 0.0;
 };
 
 }  // namespace collide

@@ -1,6 +1,7 @@
-// Projectile verdicts (collide/projectile.h): the shot policy's checks, then
-// the flight chord by chord: one sweep against the statics along the chord,
-// then the bodies frame interval by frame interval up to that contact.
+// Projectile verdicts (collide/projectile.h): the shot policy's checks (the
+// launch time, the shooter, its origin, the claim), then the flight chord by
+// chord: one sweep against the statics along the chord, then the bodies
+// frame interval by frame interval up to that contact.
 #include "collide/projectile.h"
 
 #include <algorithm>
@@ -31,6 +32,7 @@ bool InRange(double v, double lo, double hi, bool open = false) {
 std::vector<Violation> RequestProblems(const ProjectileRequest& p) {
   std::vector<Violation> out;
   internal::ValidateTime(p.at, out);
+  internal::ValidateNamedTime(p.command_at, "command_at", out);
   if (!IsValidNumber(p.origin)) out.push_back({"origin", "not a valid number"});
   if (!IsValidNumber(p.velocity)) out.push_back({"velocity", "not a valid number"});
   if (!IsValidNumber(p.gravity)) out.push_back({"gravity", "not a valid number"});
@@ -370,6 +372,17 @@ ProjectileVerdict Judge(const World& world, const ProjectileRequest& p) {
     v.code = ProjectileCode::kUnknownShooter;
     return v;
   }
+  const internal::OriginCheck origin = internal::CheckOrigin(world, p.shooter, p.command_at, p.origin);
+  if (origin.outcome == internal::OriginCheck::Outcome::kUnknownShooter) {
+    v.code = ProjectileCode::kUnknownShooter;
+    return v;
+  }
+  v.origin_offset = origin.offset;
+  v.origin_allowance = origin.allowance;
+  if (origin.outcome == internal::OriginCheck::Outcome::kImplausible) {
+    v.code = ProjectileCode::kOriginImplausible;
+    return v;
+  }
   if (p.claim) {
     const std::optional<internal::ClaimedPart> claimed = internal::FindClaim(scene, *p.claim);
     if (!claimed) {
@@ -412,6 +425,8 @@ std::string_view ProjectileCodeName(ProjectileCode code) {
       return "UNKNOWN_TARGET";
     case ProjectileCode::kInvalid:
       return "INVALID";
+    case ProjectileCode::kOriginImplausible:
+      return "ORIGIN_IMPLAUSIBLE";
   }
   return "UNKNOWN";
 }

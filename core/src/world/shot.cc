@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <string>
 
 #include "collide/query.h"
 #include "world/scene_query.h"
@@ -22,14 +21,6 @@ double TicksBetween(const Time& a, const Time& b) {
   return static_cast<double>(a.tick - b.tick) + (a.fraction - b.fraction);
 }
 
-// ValidateTime's problems of a time named `name` ("command_at.fraction").
-void ValidateNamedTime(const std::optional<Time>& t, std::string_view name, std::vector<Violation>& out) {
-  std::vector<Violation> problems;
-  internal::ValidateTime(t, problems);
-  for (Violation& p : problems)
-    out.push_back({std::string(name) + p.field.substr(2), std::move(p.description)});
-}
-
 bool Contains(const std::vector<std::int64_t>& ids, std::int64_t id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
@@ -41,8 +32,8 @@ std::vector<Violation> RequestProblems(const ShotRequest& shot) {
     out.push_back({"tolerance", "must be a valid number >= 0"});
   }
   internal::ValidateTime(shot.at, out);
-  ValidateNamedTime(shot.command_at, "command_at", out);
-  ValidateNamedTime(shot.expected_at, "expected_at", out);
+  internal::ValidateNamedTime(shot.command_at, "command_at", out);
+  internal::ValidateNamedTime(shot.expected_at, "expected_at", out);
   if (!(shot.max_skew_ticks >= 0.0) || !IsValidNumber(shot.max_skew_ticks)) {
     out.push_back({"max_skew_ticks", "must be a valid number >= 0"});
   }
@@ -52,30 +43,6 @@ std::vector<Violation> RequestProblems(const ShotRequest& shot) {
     out.push_back({"claim.body", "is in the shot's ignored bodies"});
   }
   return out;
-}
-
-// The shooter's eye in `scene` (body index or body_count() when absent).
-std::size_t EyeAt(const internal::Scene& scene, std::int64_t shooter, Vec3& eye) {
-  const std::size_t i = scene.s0 != nullptr ? scene.s0->IndexOf(shooter) : 0;
-  if (i < scene.body_count()) eye = Apply(scene.BodyPose(i), scene.body(i).eye);
-  return i;
-}
-
-// The shooter's eye at the command's time and how far the eye moved over the
-// tick before (a run, a fall, a crouch; none across a teleport); false when
-// the shooter does not exist then.
-bool ShooterAtCommand(const World& world, const ShotRequest& shot, Vec3& eye, double& motion) {
-  const internal::Scene now = internal::SceneAccess::At(world, shot.command_at);
-  const std::size_t i = EyeAt(now, shot.shooter, eye);
-  if (i == now.body_count()) return false;
-  motion = 0.0;
-  if (!now.body(i).teleported) {
-    const Time used = now.time.used;
-    const internal::Scene before = internal::SceneAccess::At(world, Time{used.tick - 1, used.fraction});
-    Vec3 earlier;
-    if (EyeAt(before, shot.shooter, earlier) < before.body_count()) motion = Length(eye - earlier);
-  }
-  return true;
 }
 
 // Whether the shooter or `claimed` teleported in a frame after the scene's
@@ -97,7 +64,6 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
     v.code = ShotCode::kInvalid;
     return v;
   }
-  const WorldSettings& settings = world.settings();
   v.time = world.Resolve(shot.at);
   // The rewind window, with VIEW_TIME_IMPLAUSIBLE decided between its two
   // rejections (world.proto's order).
@@ -119,15 +85,14 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
   }
   const internal::Scene& scene = rewound.scene;
   v.time = scene.time;
-  Vec3 eye;
-  double motion = 0.0;
-  if (!ShooterAtCommand(world, shot, eye, motion)) {
+  const internal::OriginCheck origin = internal::CheckOrigin(world, shot.shooter, shot.command_at, shot.origin);
+  if (origin.outcome == internal::OriginCheck::Outcome::kUnknownShooter) {
     v.code = ShotCode::kUnknownShooter;
     return v;
   }
-  v.origin_offset = Length(shot.origin - eye);
-  v.origin_allowance = settings.max_origin_offset + motion;
-  if (v.origin_offset > v.origin_allowance) {
+  v.origin_offset = origin.offset;
+  v.origin_allowance = origin.allowance;
+  if (origin.outcome == internal::OriginCheck::Outcome::kImplausible) {
     v.code = ShotCode::kOriginImplausible;
     return v;
   }

@@ -1,10 +1,61 @@
-// The rewind window and claim checks shared by shot, projectile and melee
-// verdicts (world.h, "Shot checks").
+// The rewind window, origin and claim checks shared by shot, projectile and
+// melee verdicts (world.h, "Shot checks").
 #include "world/verdict_policy.h"
 
 #include <algorithm>
+#include <string>
 
 namespace collide::internal {
+namespace {
+
+// The shooter's eye in `scene` (body index or body_count() when absent).
+std::size_t EyeAt(const Scene& scene, std::int64_t shooter, Vec3& eye) {
+  const std::size_t i = scene.s0 != nullptr ? scene.s0->IndexOf(shooter) : 0;
+  if (i < scene.body_count()) eye = Apply(scene.BodyPose(i), scene.body(i).eye);
+  return i;
+}
+
+// The shooter's eye at the command's time and how far the eye moved over the
+// tick before (none across a teleport); false when the shooter does not
+// exist then.
+bool ShooterAtCommand(const World& world, std::int64_t shooter, const std::optional<Time>& command_at,
+                      Vec3& eye, double& motion) {
+  const Scene now = SceneAccess::At(world, command_at);
+  const std::size_t i = EyeAt(now, shooter, eye);
+  if (i == now.body_count()) return false;
+  motion = 0.0;
+  if (!now.body(i).teleported) {
+    const Time used = now.time.used;
+    const Scene before = SceneAccess::At(world, Time{used.tick - 1, used.fraction});
+    Vec3 earlier;
+    if (EyeAt(before, shooter, earlier) < before.body_count()) motion = Length(eye - earlier);
+  }
+  return true;
+}
+
+}  // namespace
+
+void ValidateNamedTime(const std::optional<Time>& t, std::string_view name, std::vector<Violation>& out) {
+  std::vector<Violation> problems;
+  ValidateTime(t, problems);
+  for (Violation& p : problems)
+    out.push_back({std::string(name) + p.field.substr(2), std::move(p.description)});
+}
+
+OriginCheck CheckOrigin(const World& world, std::int64_t shooter, const std::optional<Time>& command_at,
+                        const Vec3& origin) {
+  OriginCheck c;
+  Vec3 eye;
+  double motion = 0.0;
+  if (!ShooterAtCommand(world, shooter, command_at, eye, motion)) {
+    c.outcome = OriginCheck::Outcome::kUnknownShooter;
+    return c;
+  }
+  c.offset = Length(origin - eye);
+  c.allowance = world.settings().max_origin_offset + motion;
+  if (c.offset > c.allowance) c.outcome = OriginCheck::Outcome::kImplausible;
+  return c;
+}
 
 Rewound RewindWithinPolicy(const World& world, const std::optional<Time>& at) {
   Rewound r;

@@ -1,9 +1,11 @@
 // The policy checks shot, projectile and melee verdicts share (world.h,
-// "Shot checks"): the rewind window, the claimed target, the filter.
+// "Shot checks"): the rewind window, the shooter's origin, the claimed
+// target, the filter.
 #ifndef COLLIDE_CORE_SRC_WORLD_VERDICT_POLICY_H_
 #define COLLIDE_CORE_SRC_WORLD_VERDICT_POLICY_H_
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "world/scene.h"
@@ -19,6 +21,22 @@ struct Rewound {
   Scene scene;  // kOk only.
 };
 Rewound RewindWithinPolicy(const World& world, const std::optional<Time>& at);
+
+// ValidateTime's problems of a time named `name` ("command_at.fraction").
+void ValidateNamedTime(const std::optional<Time>& t, std::string_view name, std::vector<Violation>& out);
+
+// The origin a shot or projectile claims against its shooter's eye
+// (BodyUpdate::eye) at `command_at` (the latest frame when unset): the offset
+// allowed is max_origin_offset plus how far the eye moved over the tick
+// before (a run, a fall, a crouch; nothing across a teleport).
+struct OriginCheck {
+  enum class Outcome : std::uint8_t { kOk, kUnknownShooter, kImplausible };
+  Outcome outcome = Outcome::kOk;
+  double offset = 0.0;     // |origin - eye|; 0 for kUnknownShooter.
+  double allowance = 0.0;  // 0 for kUnknownShooter.
+};
+OriginCheck CheckOrigin(const World& world, std::int64_t shooter, const std::optional<Time>& command_at,
+                        const Vec3& origin);
 
 // The claimed body's index in the scene and the claimed part's index in its
 // part set; nothing when either does not exist at the scene's time.
