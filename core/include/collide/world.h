@@ -126,7 +126,7 @@ struct MeleeVerdict;
 struct WorldSettings {
   int history_ticks = 64;           // frames kept, >= 1.
   int max_rewind_ticks = 32;        // how far before the latest frame a shot may be rewound.
-  double max_origin_offset = 2.0;   // claimed shot origin vs the shooter's position at that time.
+  double max_origin_offset = 2.0;   // a shot or projectile origin vs the shooter's eye at its command.
   double default_max_speed = 10.0;  // for moves that give none.
   double skin_width = 0.01;         // the moves' tolerance band (see above).
   int slide_iterations = 3;         // contact planes a blocked move slides along.
