@@ -57,8 +57,8 @@ absl::StatusOr<std::unique_ptr<WorldJournal>> WorldJournal::Open(
   journal->audit_log_ = &audit_log;
   if (request.journal().audit()) {
     absl::StatusOr<std::shared_ptr<AuditTrail>> trail =
-        audit_log.OpenTrail(TenantDir(config.audit_dir, owner), request.world_id(), config.audit_max_bytes,
-                            config.audit_max_files);
+        audit_log.OpenTrail(TenantDir(config.audit_dir, owner), request.world_id(), config.audit_format,
+                            config.audit_max_bytes, config.audit_max_files);
     if (!trail.ok()) return trail.status();
     journal->audit_ = *std::move(trail);
   }
@@ -142,23 +142,12 @@ void WorldJournal::Record(const v1::TickRequest& request, const v1::TickResponse
 void WorldJournal::Audit(const v1::TickRequest& request, const v1::TickResponse& response,
                          const convert::TickPartMicros& micros, std::int64_t latest_tick) {
   if (audit_ == nullptr) return;
-  const bool shots = response.has_shots(), packed = response.has_shots_packed(), moves = response.has_moves();
-  if (!shots && !packed && !moves) return;
-  AuditBatch batch{
-      .trail = audit_, .unix_micros = NowUnixMicros(), .latest_tick = latest_tick, .micros = micros};
-  if (shots) {
-    *batch.request.mutable_shots()->mutable_shots() = request.shots().shots();
-    *batch.response.mutable_shots() = response.shots();
-  }
-  if (packed) {
-    *batch.request.mutable_shots_packed() = request.shots_packed();
-    *batch.response.mutable_shots_packed() = response.shots_packed();
-  }
-  if (moves) {
-    *batch.request.mutable_moves()->mutable_moves() = request.moves().moves();
-    *batch.response.mutable_moves() = response.moves();
-  }
-  audit_log_->Submit(std::move(batch));
+  if (!response.has_shots() && !response.has_shots_packed() && !response.has_moves()) return;
+  QueuedAudit batch{.trail = audit_};
+  batch.verdicts = AppendAuditBatches(
+      {.world_id = audit_->world_id(), .unix_micros = NowUnixMicros(), .latest_tick = latest_tick}, request,
+      response, micros, batch.bytes);
+  if (batch.verdicts > 0) audit_log_->Submit(std::move(batch));
 }
 
 }  // namespace collide::server

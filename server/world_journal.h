@@ -23,6 +23,7 @@ namespace collide::server {
 // The server's journal flags; an empty directory turns its option off.
 struct JournalConfig {
   std::string audit_dir;                                     // --audit_dir
+  AuditFormat audit_format = AuditFormat::kBinary;           // --audit_format
   std::int64_t audit_max_bytes = std::int64_t{64} << 20;     // --audit_max_bytes, per file
   int audit_max_files = 8;                                   // --audit_max_files
   std::string recordings_dir;                                // --recordings_dir
