@@ -38,13 +38,24 @@ std::int64_t NowUnixMicros() {
       .count();
 }
 
+using google::protobuf::MessageLite;
+
 }  // namespace
 
-std::size_t AppendAuditBatches(const record::AuditBatchHead& head, const v1::TickRequest& in,
-                               const v1::TickResponse& out, const convert::TickPartMicros& micros,
-                               std::string& bytes) {
-  const int shots = std::min(out.shots().verdicts_size(), in.shots().shots_size());
-  const int moves = std::min(out.moves().verdicts_size(), in.moves().moves_size());
+std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateShotsRequest& in,
+                               const v1::ValidateShotsResponse& out, std::string& bytes) {
+  const int n = std::min(out.verdicts_size(), in.shots_size());
+  record::AuditBatchHead part = head;
+  part.call = "ValidateShots";
+  record::AppendAuditBatch(
+      part, record::AuditItem::kShot, n, [&](int i) -> const MessageLite& { return in.shots(i); },
+      [&](int i) -> const MessageLite& { return out.verdicts(i); }, bytes);
+  return static_cast<std::size_t>(n);
+}
+
+std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateShotsPackedRequest& in,
+                               const v1::ValidateShotsResponse& out, std::string& bytes) {
+  if (out.verdicts_size() == 0) return 0;
   // A packed shot as the Shot it encodes (it decoded when it was judged),
   // on an arena whose first block is on the stack: a Shot is six messages,
   // and their allocations cost more than serializing them.
@@ -53,39 +64,49 @@ std::size_t AppendAuditBatches(const record::AuditBatchHead& head, const v1::Tic
   arena_options.initial_block = first_block;
   arena_options.initial_block_size = sizeof(first_block);
   google::protobuf::Arena arena(arena_options);
-  std::vector<v1::Shot*> packed;
-  if (out.shots_packed().verdicts_size() > 0) {
-    std::vector<ShotRequest> decoded;
-    convert::ViolationList ignored;
-    convert::DecodePacked(in.shots_packed(), decoded, ignored);
-    packed.resize(std::min(decoded.size(), static_cast<std::size_t>(out.shots_packed().verdicts_size())));
-    for (std::size_t i = 0; i < packed.size(); ++i) {
-      packed[i] = google::protobuf::Arena::CreateMessage<v1::Shot>(&arena);
-      convert::ToProto(decoded[i], packed[i]);
-    }
+  std::vector<ShotRequest> decoded;
+  convert::ViolationList ignored;
+  convert::DecodePacked(in, decoded, ignored);
+  std::vector<v1::Shot*> shots(std::min(decoded.size(), static_cast<std::size_t>(out.verdicts_size())));
+  for (std::size_t i = 0; i < shots.size(); ++i) {
+    shots[i] = google::protobuf::Arena::CreateMessage<v1::Shot>(&arena);
+    convert::ToProto(decoded[i], shots[i]);
   }
-  // About the bytes of a shot's or move's item: one allocation per batch.
-  constexpr std::size_t kItemBytes = 256;
-  bytes.reserve(bytes.size() + kItemBytes * (shots + packed.size() + moves));
-  using google::protobuf::MessageLite;
   record::AuditBatchHead part = head;
-  part.call = "ValidateShots";
-  part.batch_micros = micros.shots;
-  record::AppendAuditBatch(
-      part, record::AuditItem::kShot, shots, [&](int i) -> const MessageLite& { return in.shots().shots(i); },
-      [&](int i) -> const MessageLite& { return out.shots().verdicts(i); }, bytes);
   part.call = "ValidateShotsPacked";
-  part.batch_micros = micros.shots_packed;
   record::AppendAuditBatch(
-      part, record::AuditItem::kShot, static_cast<int>(packed.size()),
-      [&](int i) -> const MessageLite& { return *packed[i]; },
-      [&](int i) -> const MessageLite& { return out.shots_packed().verdicts(i); }, bytes);
+      part, record::AuditItem::kShot, static_cast<int>(shots.size()),
+      [&](int i) -> const MessageLite& { return *shots[i]; },
+      [&](int i) -> const MessageLite& { return out.verdicts(i); }, bytes);
+  return shots.size();
+}
+
+std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateMovesRequest& in,
+                               const v1::ValidateMovesResponse& out, std::string& bytes) {
+  const int n = std::min(out.verdicts_size(), in.moves_size());
+  record::AuditBatchHead part = head;
   part.call = "ValidateMoves";
-  part.batch_micros = micros.moves;
   record::AppendAuditBatch(
-      part, record::AuditItem::kMove, moves, [&](int i) -> const MessageLite& { return in.moves().moves(i); },
-      [&](int i) -> const MessageLite& { return out.moves().verdicts(i); }, bytes);
-  return static_cast<std::size_t>(shots + moves) + packed.size();
+      part, record::AuditItem::kMove, n, [&](int i) -> const MessageLite& { return in.moves(i); },
+      [&](int i) -> const MessageLite& { return out.verdicts(i); }, bytes);
+  return static_cast<std::size_t>(n);
+}
+
+std::size_t AppendAuditBatches(const record::AuditBatchHead& head, const v1::TickRequest& in,
+                               const v1::TickResponse& out, const convert::TickPartMicros& micros,
+                               std::string& bytes) {
+  // About the bytes of a shot's or move's item: one allocation per call.
+  constexpr std::size_t kItemBytes = 256;
+  bytes.reserve(bytes.size() + kItemBytes * static_cast<std::size_t>(out.shots().verdicts_size() +
+                                                                     out.shots_packed().verdicts_size() +
+                                                                     out.moves().verdicts_size()));
+  record::AuditBatchHead part = head;
+  part.batch_micros = micros.shots;
+  std::size_t n = AppendVerdictAudit(part, in.shots(), out.shots(), bytes);
+  part.batch_micros = micros.shots_packed;
+  n += AppendVerdictAudit(part, in.shots_packed(), out.shots_packed(), bytes);
+  part.batch_micros = micros.moves;
+  return n + AppendVerdictAudit(part, in.moves(), out.moves(), bytes);
 }
 
 AuditTrail::AuditTrail(std::string world_id, std::string path, AuditFormat format, std::int64_t max_bytes,

@@ -1,18 +1,17 @@
 // The audit trail of worlds created with journal.audit (docs/replay.md):
 // one AuditRecord per shot and move verdict, in a world's files
-// (<audit_dir>/<tenant>/<world>.audit.bin, length-delimited records, or
-// .audit.jsonl, JSON Lines: --audit_format; rotated past max_bytes, at most
-// max_files kept) and to its WatchAudit subscribers.
+// (<audit_dir>/<tenant>/<world>.audit.bin, length-delimited AuditBatches,
+// or .audit.jsonl, JSON Lines: --audit_format; rotated past max_bytes, at
+// most max_files kept) and to its WatchAudit subscribers.
 //
-// Off the verdicts' path: a call appends its verdicts, already in their
-// binary form (AuditBatch, record/audit_file.h), to one buffer and queues
-// it (AppendAuditBatches, Submit: a serialization per verdict); one writer
-// thread, woken once per gathering period, writes the buffers (binary), or
+// Off the verdicts' path: a call serializes its verdicts into their binary
+// form (AuditBatch, record/audit_file.h) in one buffer and queues it
+// (AppendVerdictAudit or AppendAuditBatches, then Submit); one writer
+// thread, woken once per gathering period, writes the buffers (binary) or
 // prints each record as a JSON line (jsonl), and parses them for
-// subscribers when there are any. A full queue
-// drops the batch (counted: dropped()) rather than slow the verdicts; a
-// subscriber reading slower than verdicts come loses records the same way
-// (dropped_before).
+// subscribers when there are any. A full queue drops the batch (counted:
+// dropped()) rather than slow the verdicts; a subscriber reading slower
+// than verdicts come loses records the same way (dropped_before).
 #ifndef COLLIDE_SERVER_AUDIT_LOG_H_
 #define COLLIDE_SERVER_AUDIT_LOG_H_
 
@@ -43,9 +42,9 @@ enum class AuditFormat { kBinary, kJsonl };  // --audit_format
 
 // One world's trail: its files (written by the AuditLog's thread only) and
 // its subscribers. A binary file starts with its header; a binary file the
-// trail finds non-empty (the world created again under its id, maybe after
-// a crash that cut its last record short) is rotated first, so that each
-// file is whole records.
+// trail finds with more (the world created again under its id, maybe after
+// a crash that cut its last batch short) is rotated first, so that a file
+// is whole batches but for a crash while it is written.
 class AuditTrail {
  public:
   AuditTrail(std::string world_id, std::string path, AuditFormat format, std::int64_t max_bytes,
@@ -94,16 +93,26 @@ class AuditTrail {
   bool ended_ = false;
 };
 
-// Appends to `bytes` the length-delimited AuditBatch of each verdict part
-// of `request` and `response` (shots, shots_packed, moves; a packed shot as
-// the Shot it encodes), with `head`'s world, time and tick; returns the
-// verdicts. On the call's thread: a serialization of each shot or move and
-// its verdict into one buffer.
+// Appends to `bytes` the length-delimited AuditBatch of one verdict part's
+// verdicts (the call named by its type; a packed shot as the Shot it
+// encodes), with `head`'s world, time, tick and batch_micros; returns how
+// many. On the call's thread: a serialization of each shot or move and its
+// verdict, no message copied.
+std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateShotsRequest& request,
+                               const v1::ValidateShotsResponse& response, std::string& bytes);
+std::size_t AppendVerdictAudit(const record::AuditBatchHead& head,
+                               const v1::ValidateShotsPackedRequest& request,
+                               const v1::ValidateShotsResponse& response, std::string& bytes);
+std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateMovesRequest& request,
+                               const v1::ValidateMovesResponse& response, std::string& bytes);
+// The same for a Tick message's verdict parts (shots, shots_packed, moves),
+// each with its time from `micros`.
 std::size_t AppendAuditBatches(const record::AuditBatchHead& head, const v1::TickRequest& request,
                                const v1::TickResponse& response, const convert::TickPartMicros& micros,
                                std::string& bytes);
 
-// A judged call's AuditBatches, as AppendAuditBatches built them.
+// A judged call's AuditBatches, as AppendVerdictAudit or AppendAuditBatches
+// built them.
 struct QueuedAudit {
   std::shared_ptr<AuditTrail> trail;
   std::size_t verdicts = 0;

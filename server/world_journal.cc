@@ -139,15 +139,50 @@ void WorldJournal::Record(const v1::TickRequest& request, const v1::TickResponse
   }
 }
 
+template <typename Append>
+void WorldJournal::SubmitAudit(std::int64_t latest_tick, const Append& append) {
+  QueuedAudit batch{.trail = audit_};
+  batch.verdicts = append(
+      record::AuditBatchHead{
+          .world_id = audit_->world_id(), .unix_micros = NowUnixMicros(), .latest_tick = latest_tick},
+      batch.bytes);
+  if (batch.verdicts > 0) audit_log_->Submit(std::move(batch));
+}
+
 void WorldJournal::Audit(const v1::TickRequest& request, const v1::TickResponse& response,
                          const convert::TickPartMicros& micros, std::int64_t latest_tick) {
   if (audit_ == nullptr) return;
   if (!response.has_shots() && !response.has_shots_packed() && !response.has_moves()) return;
-  QueuedAudit batch{.trail = audit_};
-  batch.verdicts = AppendAuditBatches(
-      {.world_id = audit_->world_id(), .unix_micros = NowUnixMicros(), .latest_tick = latest_tick}, request,
-      response, micros, batch.bytes);
-  if (batch.verdicts > 0) audit_log_->Submit(std::move(batch));
+  SubmitAudit(latest_tick, [&](const record::AuditBatchHead& head, std::string& bytes) {
+    return AppendAuditBatches(head, request, response, micros, bytes);
+  });
+}
+
+void WorldJournal::Audit(const v1::ValidateShotsRequest& request, const v1::ValidateShotsResponse& response,
+                         double micros, std::int64_t latest_tick) {
+  if (audit_ == nullptr) return;
+  SubmitAudit(latest_tick, [&](record::AuditBatchHead head, std::string& bytes) {
+    head.batch_micros = micros;
+    return AppendVerdictAudit(head, request, response, bytes);
+  });
+}
+
+void WorldJournal::Audit(const v1::ValidateShotsPackedRequest& request,
+                         const v1::ValidateShotsResponse& response, double micros, std::int64_t latest_tick) {
+  if (audit_ == nullptr) return;
+  SubmitAudit(latest_tick, [&](record::AuditBatchHead head, std::string& bytes) {
+    head.batch_micros = micros;
+    return AppendVerdictAudit(head, request, response, bytes);
+  });
+}
+
+void WorldJournal::Audit(const v1::ValidateMovesRequest& request, const v1::ValidateMovesResponse& response,
+                         double micros, std::int64_t latest_tick) {
+  if (audit_ == nullptr) return;
+  SubmitAudit(latest_tick, [&](record::AuditBatchHead head, std::string& bytes) {
+    head.batch_micros = micros;
+    return AppendVerdictAudit(head, request, response, bytes);
+  });
 }
 
 }  // namespace collide::server
