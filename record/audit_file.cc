@@ -52,7 +52,8 @@ char* PutMessage(int field, const google::protobuf::MessageLite& m, std::size_t 
 // serialization of the same AuditBatch (tests/record/audit_file_test.cc).
 void AppendAuditBatch(const AuditBatchHead& head, AuditItem item, int count,
                       absl::FunctionRef<const google::protobuf::MessageLite&(int)> input,
-                      absl::FunctionRef<const google::protobuf::MessageLite&(int)> verdict, std::string& out) {
+                      absl::FunctionRef<const google::protobuf::MessageLite&(int)> verdict,
+                      std::string& out) {
   if (count <= 0) return;
   // ByteSizeLong caches each message's size for SerializeWithCachedSizes.
   std::size_t items = 0;
@@ -62,10 +63,10 @@ void AppendAuditBatch(const AuditBatchHead& head, AuditItem item, int count,
   const auto micros = static_cast<std::uint64_t>(head.unix_micros);
   const auto tick = static_cast<std::uint64_t>(head.latest_tick);
   const auto batch_micros = std::bit_cast<std::uint64_t>(head.batch_micros);
-  const std::size_t size = (head.world_id.empty() ? 0 : FieldSize(head.world_id.size())) +
-                           (micros == 0 ? 0 : 1 + VarintSize(micros)) + (tick == 0 ? 0 : 1 + VarintSize(tick)) +
-                           (head.call.empty() ? 0 : FieldSize(head.call.size())) + (batch_micros == 0 ? 0 : 9) +
-                           items;
+  const std::size_t size =
+      (head.world_id.empty() ? 0 : FieldSize(head.world_id.size())) +
+      (micros == 0 ? 0 : 1 + VarintSize(micros)) + (tick == 0 ? 0 : 1 + VarintSize(tick)) +
+      (head.call.empty() ? 0 : FieldSize(head.call.size())) + (batch_micros == 0 ? 0 : 9) + items;
   const std::size_t at = out.size();
   out.resize(at + VarintSize(size) + size);
   char* p = PutVarint(size, out.data() + at);
@@ -95,8 +96,8 @@ absl::StatusOr<std::string_view> NextAuditBatch(std::string_view bytes, std::siz
   std::size_t at = offset;
   for (int shift = 0;; shift += 7) {
     if (at == bytes.size()) {
-      return absl::DataLossError(absl::StrCat("the file ends inside a batch's byte count (",
-                                              bytes.size() - offset, " bytes left)"));
+      return absl::DataLossError(
+          absl::StrCat("the file ends inside a batch's byte count (", bytes.size() - offset, " bytes left)"));
     }
     if (shift > 63) return absl::DataLossError("a batch's byte count is not a varint");
     const auto b = static_cast<std::uint8_t>(bytes[at++]);
@@ -104,7 +105,8 @@ absl::StatusOr<std::string_view> NextAuditBatch(std::string_view bytes, std::siz
     if (b < 0x80) break;
   }
   if (size > kMaxAuditBatchBytes) {
-    return absl::DataLossError(absl::StrCat("a batch of ", size, " bytes (at most ", kMaxAuditBatchBytes, ")"));
+    return absl::DataLossError(
+        absl::StrCat("a batch of ", size, " bytes (at most ", kMaxAuditBatchBytes, ")"));
   }
   if (size > bytes.size() - at) {
     return absl::DataLossError(
@@ -157,8 +159,9 @@ absl::Status ReadAuditFile(const std::string& path, absl::FunctionRef<void(const
   absl::Status status;
   if (!bytes.starts_with(kAuditFileHeader)) {
     status = absl::InvalidArgumentError(absl::StrCat(
-        path, ": not a binary audit trail (it does not start with \"collide.v1.audit\"); a .audit.jsonl file "
-              "is JSON Lines already"));
+        path,
+        ": not a binary audit trail (it does not start with \"collide.v1.audit\"); a .audit.jsonl file "
+        "is JSON Lines already"));
   }
   v1::AuditBatch batch;
   std::int64_t records = 0;
@@ -166,8 +169,8 @@ absl::Status ReadAuditFile(const std::string& path, absl::FunctionRef<void(const
     const std::size_t start = offset;
     absl::StatusOr<std::string_view> message = NextAuditBatch(bytes, offset);
     if (!message.ok()) {
-      status = absl::DataLossError(absl::StrCat(path, ": truncated or damaged at byte ", start, " after ", records,
-                                                " records: ", message.status().message()));
+      status = absl::DataLossError(absl::StrCat(path, ": truncated or damaged at byte ", start, " after ",
+                                                records, " records: ", message.status().message()));
     } else if (!batch.ParseFromArray(message->data(), static_cast<int>(message->size()))) {
       status = absl::DataLossError(absl::StrCat(path, ": damaged at byte ", start, " after ", records,
                                                 " records: a batch that is not an AuditBatch"));

@@ -54,7 +54,10 @@ Batch Moves(std::int64_t tick, int n) {
     batch.lines += '\n';
   }
   record::AppendAuditBatch(
-      {.world_id = "m", .unix_micros = 1764720000000000 + tick, .latest_tick = tick, .call = "ValidateMoves",
+      {.world_id = "m",
+       .unix_micros = 1764720000000000 + tick,
+       .latest_tick = tick,
+       .call = "ValidateMoves",
        .batch_micros = 12.5},
       record::AuditItem::kMove, n, [&](int i) -> const google::protobuf::MessageLite& { return moves[i]; },
       [&](int i) -> const google::protobuf::MessageLite& { return verdicts[i]; }, batch.bytes);

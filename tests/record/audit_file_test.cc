@@ -4,6 +4,8 @@
 // written as binary and as JSON Lines read back to identical lines; a file
 // cut short, damaged or not binary is an error naming the file and the byte
 // offset, after every whole record before it.
+#include "record/audit_file.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,7 +20,6 @@
 
 #include "collide/v1/world.pb.h"
 #include "convert/world_encode.h"
-#include "record/audit_file.h"
 #include "record/json_line.h"
 #include "server/audit_log.h"
 
@@ -169,8 +170,8 @@ TEST(AuditFileTest, BinaryTrailReadsBackAsTheJsonTrail) {
       Verdicts(1 + batch % 6, in, out);
       std::string bytes;
       const std::size_t n = server::AppendAuditBatches(
-          {.world_id = "match-7", .unix_micros = 1764720000000000 + batch, .latest_tick = 10 + batch}, in, out,
-          {.shots = 10.5, .shots_packed = 20.25, .moves = 0}, bytes);
+          {.world_id = "match-7", .unix_micros = 1764720000000000 + batch, .latest_tick = 10 + batch}, in,
+          out, {.shots = 10.5, .shots_packed = 20.25, .moves = 0}, bytes);
       EXPECT_EQ(n, 3u * (1 + batch % 6));
       verdicts += n;
       log.Submit({.trail = *binary, .verdicts = n, .bytes = bytes});
@@ -209,8 +210,8 @@ TEST(AuditFileTest, BinaryTrailRotatesWholeBatchesWithinItsBound) {
       v1::TickResponse out;
       Verdicts(2, in, out);
       std::string bytes;
-      const std::size_t n =
-          server::AppendAuditBatches({.world_id = "r", .unix_micros = 1, .latest_tick = batch}, in, out, {}, bytes);
+      const std::size_t n = server::AppendAuditBatches(
+          {.world_id = "r", .unix_micros = 1, .latest_tick = batch}, in, out, {}, bytes);
       verdicts += n;
       log.Submit({.trail = *trail, .verdicts = n, .bytes = bytes});
     }
@@ -316,15 +317,17 @@ TEST_F(DamagedFileTest, DamagedBytesAndOtherFilesAreErrorsNamingThem) {
   WriteAll(path, damaged);
   read = ReadLines(path);
   EXPECT_EQ(static_cast<std::int64_t>(read.lines.size()), before_[7]);
-  EXPECT_NE(read.status.message().find(path + ": damaged at byte " + std::to_string(starts_[7]) + " after " +
-                                       std::to_string(before_[7]) + " records: a batch that is not an AuditBatch"),
-            std::string::npos)
+  EXPECT_NE(
+      read.status.message().find(path + ": damaged at byte " + std::to_string(starts_[7]) + " after " +
+                                 std::to_string(before_[7]) + " records: a batch that is not an AuditBatch"),
+      std::string::npos)
       << read.status;
   // JSON Lines, and a missing file.
   WriteAll(path, "{\"worldId\":\"d\"}\n");
   read = ReadLines(path);
   EXPECT_EQ(read.status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(read.status.message().find(path + ": not a binary audit trail"), std::string::npos) << read.status;
+  EXPECT_NE(read.status.message().find(path + ": not a binary audit trail"), std::string::npos)
+      << read.status;
   EXPECT_TRUE(read.lines.empty());
   EXPECT_EQ(ReadLines(dir_ + "/none.audit.bin").status.code(), absl::StatusCode::kNotFound);
   // An empty file: no records.
