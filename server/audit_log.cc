@@ -217,8 +217,8 @@ void AuditTrail::Flush() {
     if (::write(fd_, buffered_.data(), buffered_.size()) == static_cast<ssize_t>(buffered_.size())) {
       size_ += static_cast<std::int64_t>(buffered_.size());
     } else {
-      // A part written (a full disk) would leave a record cut short before
-      // the next batch's: the file is cut back to its whole records.
+      // A part written (a full disk) would leave a batch or line cut short
+      // before the next one: the file is cut back to what it held before.
       spdlog::error("audit trail {}: write failed: {}", path_, std::strerror(errno));
       if (::ftruncate(fd_, size_) != 0) {
         spdlog::error("audit trail {}: cannot cut back a partial write: {}", path_, std::strerror(errno));
