@@ -24,7 +24,8 @@
 #      SHORT_M (4), SHORT_S (5), SOAK_S (600), AUDIT and RECORD (set: the
 #      worlds keep an audit trail, a match recording, the server writing them
 #      under a temporary --audit_dir, --recordings_dir; docs/replay.md has
-#      the overhead), VISIBILITY (set: the worlds carry the map's occluders and
+#      the overhead), AUDIT_FORMAT (the server's --audit_format, binary or
+#      jsonl; unset: its default), VISIBILITY (set: the worlds carry the map's occluders and
 #      every tick asks for every player's visibility set; docs/visibility.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,7 +66,7 @@ run() {
   # read as this one's before the new server has truncated the file.
   rm -f "$work/server.log"
   local audit=()
-  [[ -n "${AUDIT:-}" ]] && audit=(--audit_dir="$work/audit")
+  [[ -n "${AUDIT:-}" ]] && audit=(--audit_dir="$work/audit" ${AUDIT_FORMAT:+--audit_format="$AUDIT_FORMAT"})
   [[ -n "${RECORD:-}" ]] && audit+=(--recordings_dir="$work/recordings")
   start_local_server "$work/server.log" "$SERVER_BIN" --worker_threads=2 --maps_dir="$MAPS_DIR" "${audit[@]}" \
     --max_worlds=$((m + 8)) --max_concurrent_streams=$((m + 64)) --max_concurrent_calls=0 || { echo "matches-bench: the server did not start"; exit 1; }

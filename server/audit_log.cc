@@ -5,8 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -16,17 +18,19 @@
 #include "absl/strings/str_cat.h"
 #include "convert/world_encode.h"
 #include "convert/world_packed.h"
-#include "server/json_line.h"
+#include "google/protobuf/arena.h"
+#include "record/json_line.h"
 #include "spdlog/spdlog.h"
 
 namespace collide::server {
 namespace {
 
-std::int64_t Verdicts(const v1::TickResponse& r) {
-  return r.shots().verdicts_size() + r.shots_packed().verdicts_size() + r.moves().verdicts_size();
-}
-
 constexpr int kWriterNice = 10;
+// How long the writer lets batches gather once one is queued (WatchAudit
+// subscribers get records this much later at most, unless the writer is
+// behind), and the bytes it holds before writing them.
+constexpr std::chrono::milliseconds kGatherPeriod{100};
+constexpr std::size_t kMaxBufferedBytes = std::size_t{1} << 20;
 
 std::int64_t NowUnixMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -34,21 +38,91 @@ std::int64_t NowUnixMicros() {
       .count();
 }
 
-int OpenAppend(const std::string& path) {
-  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-}
+using google::protobuf::MessageLite;
 
 }  // namespace
 
-AuditTrail::AuditTrail(std::string world_id, std::string path, std::int64_t max_bytes, int max_files)
-    : world_id_(std::move(world_id)), path_(std::move(path)), max_bytes_(max_bytes), max_files_(max_files) {
-  fd_ = OpenAppend(path_);
-  struct stat st {};
-  if (fd_ < 0) {
-    spdlog::error("audit trail {}: cannot open: {}", path_, std::strerror(errno));
-  } else if (::fstat(fd_, &st) == 0) {
-    size_ = st.st_size;  // A world re-created under the same id goes on in its file.
+std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateShotsRequest& in,
+                               const v1::ValidateShotsResponse& out, std::string& bytes) {
+  const int n = std::min(out.verdicts_size(), in.shots_size());
+  record::AuditBatchHead part = head;
+  part.call = "ValidateShots";
+  record::AppendAuditBatch(
+      part, record::AuditItem::kShot, n, [&](int i) -> const MessageLite& { return in.shots(i); },
+      [&](int i) -> const MessageLite& { return out.verdicts(i); }, bytes);
+  return static_cast<std::size_t>(n);
+}
+
+std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateShotsPackedRequest& in,
+                               const v1::ValidateShotsResponse& out, std::string& bytes) {
+  if (out.verdicts_size() == 0) return 0;
+  // A packed shot as the Shot it encodes (it decoded when it was judged),
+  // on an arena whose first block is on the stack: a Shot is six messages,
+  // and their allocations cost more than serializing them.
+  alignas(std::max_align_t) char first_block[16384];
+  google::protobuf::ArenaOptions arena_options;
+  arena_options.initial_block = first_block;
+  arena_options.initial_block_size = sizeof(first_block);
+  google::protobuf::Arena arena(arena_options);
+  std::vector<ShotRequest> decoded;
+  convert::ViolationList ignored;
+  convert::DecodePacked(in, decoded, ignored);
+  std::vector<v1::Shot*> shots(std::min(decoded.size(), static_cast<std::size_t>(out.verdicts_size())));
+  for (std::size_t i = 0; i < shots.size(); ++i) {
+    shots[i] = google::protobuf::Arena::CreateMessage<v1::Shot>(&arena);
+    convert::ToProto(decoded[i], shots[i]);
   }
+  record::AuditBatchHead part = head;
+  part.call = "ValidateShotsPacked";
+  record::AppendAuditBatch(
+      part, record::AuditItem::kShot, static_cast<int>(shots.size()),
+      [&](int i) -> const MessageLite& { return *shots[i]; },
+      [&](int i) -> const MessageLite& { return out.verdicts(i); }, bytes);
+  return shots.size();
+}
+
+std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateMovesRequest& in,
+                               const v1::ValidateMovesResponse& out, std::string& bytes) {
+  const int n = std::min(out.verdicts_size(), in.moves_size());
+  record::AuditBatchHead part = head;
+  part.call = "ValidateMoves";
+  record::AppendAuditBatch(
+      part, record::AuditItem::kMove, n, [&](int i) -> const MessageLite& { return in.moves(i); },
+      [&](int i) -> const MessageLite& { return out.verdicts(i); }, bytes);
+  return static_cast<std::size_t>(n);
+}
+
+std::size_t AppendAuditBatches(const record::AuditBatchHead& head, const v1::TickRequest& in,
+                               const v1::TickResponse& out, const convert::TickPartMicros& micros,
+                               std::string& bytes) {
+  // About the bytes of a shot's or move's item: one allocation per call.
+  constexpr std::size_t kItemBytes = 256;
+  bytes.reserve(bytes.size() + kItemBytes * static_cast<std::size_t>(out.shots().verdicts_size() +
+                                                                     out.shots_packed().verdicts_size() +
+                                                                     out.moves().verdicts_size()));
+  record::AuditBatchHead part = head;
+  part.batch_micros = micros.shots;
+  std::size_t n = AppendVerdictAudit(part, in.shots(), out.shots(), bytes);
+  part.batch_micros = micros.shots_packed;
+  n += AppendVerdictAudit(part, in.shots_packed(), out.shots_packed(), bytes);
+  part.batch_micros = micros.moves;
+  return n + AppendVerdictAudit(part, in.moves(), out.moves(), bytes);
+}
+
+AuditTrail::AuditTrail(std::string world_id, std::string path, AuditFormat format, std::int64_t max_bytes,
+                       int max_files)
+    : world_id_(std::move(world_id)),
+      path_(std::move(path)),
+      format_(format),
+      empty_size_(format == AuditFormat::kBinary ? static_cast<std::int64_t>(record::kAuditFileHeader.size())
+                                                 : 0),
+      max_bytes_(max_bytes),
+      max_files_(max_files) {
+  Open();
+  // A JSON Lines file goes on where it ended (lines are whole or the last
+  // one is cut, which jq reports); a binary one that holds more than its
+  // header (Open gives a new one its header) is rotated.
+  if (format_ == AuditFormat::kBinary && fd_ >= 0 && size_ != empty_size_) Rotate();
 }
 
 AuditTrail::~AuditTrail() {
@@ -57,9 +131,25 @@ AuditTrail::~AuditTrail() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+// Opens path_ to append; a new binary file gets its header.
+void AuditTrail::Open() {
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  size_ = 0;
+  struct stat st {};
+  if (fd_ < 0) {
+    spdlog::error("audit trail {}: cannot open: {}", path_, std::strerror(errno));
+  } else if (::fstat(fd_, &st) == 0) {
+    size_ = st.st_size;
+  }
+  if (fd_ >= 0 && size_ == 0 && format_ == AuditFormat::kBinary) {
+    buffered_ = record::kAuditFileHeader;
+    Flush();
+  }
+}
+
 // path.(max_files - 1) is removed, path.k becomes path.(k + 1), path
 // becomes path.1: at most max_files files of at most max_bytes each (a
-// single line longer than max_bytes gets a file of its own).
+// single batch or line longer than max_bytes gets a file of its own).
 void AuditTrail::Rotate() {
   if (fd_ >= 0) ::close(fd_);
   std::error_code ignored;
@@ -72,19 +162,48 @@ void AuditTrail::Rotate() {
     }
     std::filesystem::rename(path_, path_ + ".1", ignored);
   }
-  fd_ = OpenAppend(path_);
-  size_ = 0;
-  if (fd_ < 0) spdlog::error("audit trail {}: cannot open: {}", path_, std::strerror(errno));
+  Open();
 }
 
-void AuditTrail::Write(const v1::AuditRecord& record, const std::string& line) {
+// A binary batch or a JSON line, rotating first when it would pass
+// max_bytes in a file that holds records.
+void AuditTrail::Add(std::string_view bytes) {
   const auto held = size_ + static_cast<std::int64_t>(buffered_.size());
-  if (held > 0 && held + static_cast<std::int64_t>(line.size()) > max_bytes_) {
+  if (held > empty_size_ && held + static_cast<std::int64_t>(bytes.size()) > max_bytes_) {
     Flush();
     Rotate();
   }
-  buffered_ += line;
-  for (const std::shared_ptr<AuditWatch>& watch : Watches()) watch->Deliver(record);
+  buffered_ += bytes;
+}
+
+void AuditTrail::Write(std::string_view batches) {
+  const std::vector<std::shared_ptr<AuditWatch>> watches = Watches();
+  const bool binary = format_ == AuditFormat::kBinary;
+  if (binary && watches.empty() &&
+      size_ + static_cast<std::int64_t>(buffered_.size() + batches.size()) <= max_bytes_) {
+    buffered_ += batches;  // The common case: the bytes as they came.
+    return;
+  }
+  v1::AuditBatch batch;
+  std::string line;
+  for (std::size_t offset = 0; offset < batches.size();) {
+    const std::size_t start = offset;
+    // The call's thread built these: whole batches.
+    const std::string_view message = *record::NextAuditBatch(batches, offset);
+    if (binary) Add(batches.substr(start, offset - start));
+    if (!binary || !watches.empty()) {
+      batch.ParseFromArray(message.data(), static_cast<int>(message.size()));
+      record::ForEachAuditRecord(batch, [&](const v1::AuditRecord& record) {
+        if (!binary) {
+          line.clear();
+          record::AppendJson(record, line);
+          line += '\n';
+          Add(line);
+        }
+        for (const std::shared_ptr<AuditWatch>& watch : watches) watch->Deliver(record);
+      });
+    }
+  }
 }
 
 std::vector<std::shared_ptr<AuditWatch>> AuditTrail::Watches() {
@@ -98,7 +217,12 @@ void AuditTrail::Flush() {
     if (::write(fd_, buffered_.data(), buffered_.size()) == static_cast<ssize_t>(buffered_.size())) {
       size_ += static_cast<std::int64_t>(buffered_.size());
     } else {
+      // A part written (a full disk) would leave a batch or line cut short
+      // before the next one: the file is cut back to what it held before.
       spdlog::error("audit trail {}: write failed: {}", path_, std::strerror(errno));
+      if (::ftruncate(fd_, size_) != 0) {
+        spdlog::error("audit trail {}: cannot cut back a partial write: {}", path_, std::strerror(errno));
+      }
     }
   }
   buffered_.clear();
@@ -138,12 +262,14 @@ AuditLog::~AuditLog() {
 
 absl::StatusOr<std::shared_ptr<AuditTrail>> AuditLog::OpenTrail(const std::string& dir,
                                                                 const std::string& world_id,
-                                                                std::int64_t max_bytes, int max_files) {
+                                                                AuditFormat format, std::int64_t max_bytes,
+                                                                int max_files) {
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error)
     return absl::UnavailableError(absl::StrCat("audit trail: cannot create ", dir, ": ", error.message()));
-  auto trail = std::make_shared<AuditTrail>(world_id, absl::StrCat(dir, "/", world_id, ".audit.jsonl"),
+  const char* extension = format == AuditFormat::kBinary ? ".audit.bin" : ".audit.jsonl";
+  auto trail = std::make_shared<AuditTrail>(world_id, absl::StrCat(dir, "/", world_id, extension), format,
                                             max_bytes, max_files);
   std::lock_guard lock(trails_mu_);
   std::erase_if(trails_, [](const std::weak_ptr<AuditTrail>& t) { return t.expired(); });
@@ -151,18 +277,23 @@ absl::StatusOr<std::shared_ptr<AuditTrail>> AuditLog::OpenTrail(const std::strin
   return trail;
 }
 
-void AuditLog::Submit(AuditBatch batch) {
-  const auto verdicts = static_cast<std::size_t>(Verdicts(batch.response));
+void AuditLog::Submit(QueuedAudit batch) {
+  bool wake = false;
   {
     std::lock_guard lock(mu_);
-    if (!batch.end && queued_verdicts_ + verdicts > max_queued_) {
-      dropped_.fetch_add(static_cast<std::int64_t>(verdicts), std::memory_order_relaxed);
+    if (!batch.end && queued_verdicts_ + batch.verdicts > max_queued_) {
+      dropped_.fetch_add(static_cast<std::int64_t>(batch.verdicts), std::memory_order_relaxed);
       return;
     }
-    queued_verdicts_ += verdicts;
+    // The writer sleeps while the queue is empty, then gathers for a
+    // period: woken by the first batch, and early by the one that fills a
+    // quarter of the queue, not by every batch.
+    const std::size_t quarter = max_queued_ / 4;
+    wake = queue_.empty() || (queued_verdicts_ < quarter && queued_verdicts_ + batch.verdicts >= quarter);
+    queued_verdicts_ += batch.verdicts;
     queue_.push_back(std::move(batch));
   }
-  ready_.notify_one();
+  if (wake) ready_.notify_one();
 }
 
 void AuditLog::EndAll() {
@@ -184,70 +315,41 @@ void AuditLog::Run() {
   if (::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kWriterNice) != 0) {
     spdlog::warn("audit trail writer: cannot lower its priority: {}", std::strerror(errno));
   }
+  std::deque<QueuedAudit> batches;
+  std::vector<std::shared_ptr<AuditTrail>> held;  // Trails with bytes to write.
   for (;;) {
-    AuditBatch batch;
     {
       std::unique_lock lock(mu_);
       ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      // A wake-up and a context switch cost more than writing a batch: the
+      // batches of a period are written together, one write per trail.
+      ready_.wait_for(lock, kGatherPeriod,
+                      [this] { return stopping_ || queued_verdicts_ >= max_queued_ / 4; });
       if (queue_.empty()) return;  // Stopping, and all written.
-      batch = std::move(queue_.front());
-      queue_.pop_front();
-      queued_verdicts_ -= static_cast<std::size_t>(Verdicts(batch.response));
+      batches.swap(queue_);
+      queued_verdicts_ = 0;
     }
-    if (batch.end) {
-      batch.trail->End();
-    } else {
-      WriteBatch(batch);
+    std::size_t held_bytes = 0;
+    for (QueuedAudit& batch : batches) {
+      if (batch.end) {
+        batch.trail->Flush();
+        batch.trail->End();
+        continue;
+      }
+      if (batch.trail->buffered() == 0) held.push_back(batch.trail);
+      batch.trail->Write(batch.bytes);
+      written_.fetch_add(static_cast<std::int64_t>(batch.verdicts), std::memory_order_relaxed);
+      held_bytes += batch.bytes.size();
+      if (held_bytes > kMaxBufferedBytes) {
+        for (const std::shared_ptr<AuditTrail>& trail : held) trail->Flush();
+        held.clear();
+        held_bytes = 0;
+      }
     }
+    for (const std::shared_ptr<AuditTrail>& trail : held) trail->Flush();
+    held.clear();
+    batches.clear();
   }
-}
-
-void AuditLog::WriteBatch(AuditBatch& batch) {
-  v1::AuditRecord record;
-  record.set_world_id(batch.trail->world_id());
-  record.set_unix_micros(batch.unix_micros);
-  record.set_latest_tick(batch.latest_tick);
-  std::string line;
-  const auto emit = [&](const char* call, int index, double micros) {
-    record.set_call(call);
-    record.set_index(index);
-    record.set_batch_micros(micros);
-    line.clear();
-    AppendJson(record, line);
-    line += '\n';
-    batch.trail->Write(record, line);
-    written_.fetch_add(1, std::memory_order_relaxed);
-  };
-  // The batch is this thread's: its items are swapped into the record, not
-  // copied.
-  v1::TickRequest& in = batch.request;
-  v1::TickResponse& out = batch.response;
-  for (int i = 0; i < out.shots().verdicts_size() && i < in.shots().shots_size(); ++i) {
-    v1::ShotAudit* shot = record.mutable_shot();
-    shot->mutable_shot()->Swap(in.mutable_shots()->mutable_shots(i));
-    shot->mutable_verdict()->Swap(out.mutable_shots()->mutable_verdicts(i));
-    emit("ValidateShots", i, batch.micros.shots);
-  }
-  if (out.shots_packed().verdicts_size() > 0) {
-    // A packed shot as the Shot it encodes (it decoded when it was judged).
-    std::vector<ShotRequest> shots;
-    convert::ViolationList ignored;
-    convert::DecodePacked(in.shots_packed(), shots, ignored);
-    for (int i = 0; i < out.shots_packed().verdicts_size() && i < static_cast<int>(shots.size()); ++i) {
-      v1::ShotAudit* shot = record.mutable_shot();
-      shot->Clear();
-      convert::ToProto(shots[i], shot->mutable_shot());
-      shot->mutable_verdict()->Swap(out.mutable_shots_packed()->mutable_verdicts(i));
-      emit("ValidateShotsPacked", i, batch.micros.shots_packed);
-    }
-  }
-  for (int i = 0; i < out.moves().verdicts_size() && i < in.moves().moves_size(); ++i) {
-    v1::MoveAudit* move = record.mutable_move();
-    move->mutable_move()->Swap(in.mutable_moves()->mutable_moves(i));
-    move->mutable_verdict()->Swap(out.mutable_moves()->mutable_verdicts(i));
-    emit("ValidateMoves", i, batch.micros.moves);
-  }
-  batch.trail->Flush();
 }
 
 AuditWatch::AuditWatch(std::shared_ptr<AuditTrail> trail, std::int64_t start_micros)

@@ -1,13 +1,17 @@
 // The audit trail of worlds created with journal.audit (docs/replay.md):
-// one AuditRecord per shot and move verdict, as JSON Lines in a world's
-// files (<audit_dir>/<tenant>/<world>.audit.jsonl, rotated past max_bytes,
-// at most max_files kept) and to its WatchAudit subscribers.
+// one AuditRecord per shot and move verdict, in a world's files
+// (<audit_dir>/<tenant>/<world>.audit.bin, length-delimited AuditBatches,
+// or .audit.jsonl, JSON Lines: --audit_format; rotated past max_bytes, at
+// most max_files kept) and to its WatchAudit subscribers.
 //
-// Off the verdicts' path: a call copies its verdict parts into a bounded
-// queue (Submit, a few microseconds); one writer thread turns them into
-// records, JSON lines and subscriber messages. A full queue drops the batch
-// (counted: dropped()) rather than slow the verdicts; a subscriber reading
-// slower than verdicts come loses records the same way (dropped_before).
+// Off the verdicts' path: a call serializes its verdicts into their binary
+// form (AuditBatch, record/audit_file.h) in one buffer and queues it
+// (AppendVerdictAudit or AppendAuditBatches, then Submit); one writer
+// thread, woken once per gathering period, writes the buffers (binary) or
+// prints each record as a JSON line (jsonl), and parses them for
+// subscribers when there are any. A full queue drops the batch (counted:
+// dropped()) rather than slow the verdicts; a subscriber reading slower
+// than verdicts come loses records the same way (dropped_before).
 #ifndef COLLIDE_SERVER_AUDIT_LOG_H_
 #define COLLIDE_SERVER_AUDIT_LOG_H_
 
@@ -20,6 +24,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -27,16 +32,23 @@
 #include "collide/v1/world.pb.h"
 #include "convert/world_calls.h"
 #include "grpcpp/support/server_callback.h"
+#include "record/audit_file.h"
 
 namespace collide::server {
 
 class AuditWatch;
 
+enum class AuditFormat { kBinary, kJsonl };  // --audit_format
+
 // One world's trail: its files (written by the AuditLog's thread only) and
-// its subscribers.
+// its subscribers. A binary file starts with its header; a binary file the
+// trail finds with more (the world created again under its id, maybe after
+// a crash that cut its last batch short) is rotated first, so that a file
+// is whole batches but for a crash while it is written.
 class AuditTrail {
  public:
-  AuditTrail(std::string world_id, std::string path, std::int64_t max_bytes, int max_files);
+  AuditTrail(std::string world_id, std::string path, AuditFormat format, std::int64_t max_bytes,
+             int max_files);
   ~AuditTrail();
   AuditTrail(const AuditTrail&) = delete;
   AuditTrail& operator=(const AuditTrail&) = delete;
@@ -44,11 +56,14 @@ class AuditTrail {
   const std::string& world_id() const { return world_id_; }
   const std::string& path() const { return path_; }
 
-  // The writer thread: adds `line` to the file (rotating first when it
-  // would pass max_bytes; written at the next Flush, one write per batch)
-  // and hands `record` to every subscriber.
-  void Write(const v1::AuditRecord& record, const std::string& line);
+  // The writer thread: adds `batches` (length-delimited AuditBatches) to
+  // the file, rotating before a batch (binary) or a line (jsonl) that would
+  // pass max_bytes (held until Flush), and hands their records to every
+  // subscriber.
+  void Write(std::string_view batches);
+  // Writes what Write held (one write); a write cut short is undone.
   void Flush();
+  std::size_t buffered() const { return buffered_.size(); }
   // The world is gone: each subscriber ends once it has sent what it holds.
   void End();
   // False when the trail has ended (the watch then ends at once).
@@ -56,10 +71,14 @@ class AuditTrail {
   void Unwatch(const AuditWatch* watch);
 
  private:
+  void Open();
   void Rotate();
+  void Add(std::string_view bytes);
 
   const std::string world_id_;
   const std::string path_;
+  const AuditFormat format_;
+  const std::int64_t empty_size_;  // Bytes of a file without records: its header.
   const std::int64_t max_bytes_;
   const int max_files_;
   int fd_ = -1;            // -1: the file could not be opened (logged).
@@ -74,15 +93,30 @@ class AuditTrail {
   bool ended_ = false;
 };
 
-// A judged call's verdict parts, as the writer thread turns them into
-// records: request and response hold only shots, shots_packed and moves.
-struct AuditBatch {
+// Appends to `bytes` the length-delimited AuditBatch of one verdict part's
+// verdicts (the call named by its type; a packed shot as the Shot it
+// encodes), with `head`'s world, time, tick and batch_micros; returns how
+// many. On the call's thread: a serialization of each shot or move and its
+// verdict, no message copied.
+std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateShotsRequest& request,
+                               const v1::ValidateShotsResponse& response, std::string& bytes);
+std::size_t AppendVerdictAudit(const record::AuditBatchHead& head,
+                               const v1::ValidateShotsPackedRequest& request,
+                               const v1::ValidateShotsResponse& response, std::string& bytes);
+std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateMovesRequest& request,
+                               const v1::ValidateMovesResponse& response, std::string& bytes);
+// The same for a Tick message's verdict parts (shots, shots_packed, moves),
+// each with its time from `micros`.
+std::size_t AppendAuditBatches(const record::AuditBatchHead& head, const v1::TickRequest& request,
+                               const v1::TickResponse& response, const convert::TickPartMicros& micros,
+                               std::string& bytes);
+
+// A judged call's AuditBatches, as AppendVerdictAudit or AppendAuditBatches
+// built them.
+struct QueuedAudit {
   std::shared_ptr<AuditTrail> trail;
-  std::int64_t unix_micros = 0;
-  std::int64_t latest_tick = 0;
-  v1::TickRequest request;
-  v1::TickResponse response;
-  convert::TickPartMicros micros;
+  std::size_t verdicts = 0;
+  std::string bytes;
   bool end = false;  // The world is gone: End() the trail (never dropped).
 };
 
@@ -92,12 +126,14 @@ class AuditLog {
   // Writes what is queued, then stops the thread.
   ~AuditLog();
 
-  // The trail of `world_id` in `dir`/<world_id>.audit.jsonl (the directory
-  // created); an error when it cannot be created.
+  // The trail of `world_id` in `dir`/<world_id>.audit.bin (binary) or
+  // .audit.jsonl (the directory created); an error when it cannot be
+  // created.
   absl::StatusOr<std::shared_ptr<AuditTrail>> OpenTrail(const std::string& dir, const std::string& world_id,
-                                                        std::int64_t max_bytes, int max_files);
+                                                        AuditFormat format, std::int64_t max_bytes,
+                                                        int max_files);
   // Queues `batch`; dropped (counted) when the queue holds its bound.
-  void Submit(AuditBatch batch);
+  void Submit(QueuedAudit batch);
   // Shutdown: every trail's subscribers end.
   void EndAll();
 
@@ -106,12 +142,11 @@ class AuditLog {
 
  private:
   void Run();
-  void WriteBatch(AuditBatch& batch);
 
   const std::size_t max_queued_;
   std::mutex mu_;
   std::condition_variable ready_;
-  std::deque<AuditBatch> queue_;  // Guarded by mu_.
+  std::deque<QueuedAudit> queue_;  // Guarded by mu_.
   std::size_t queued_verdicts_ = 0;
   bool stopping_ = false;
   std::mutex trails_mu_;

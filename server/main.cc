@@ -115,10 +115,14 @@ ABSL_FLAG(int64_t, world_memory_budget_bytes, int64_t{2} << 30,
 ABSL_FLAG(std::string, maps_dir, "",
           "Directory of the map files (.bsp, .pk3, .glb, .gltf, .obj) CreateWorld may name; empty: none.");
 ABSL_FLAG(std::string, audit_dir, "",
-          "Directory of the audit trails of worlds created with journal.audit (<tenant>/<world>.audit.jsonl, "
-          "docs/replay.md); empty: journal.audit is FAILED_PRECONDITION.");
+          "Directory of the audit trails of worlds created with journal.audit (<tenant>/<world>.audit.bin or "
+          ".audit.jsonl, docs/replay.md); empty: journal.audit is FAILED_PRECONDITION.");
+ABSL_FLAG(std::string, audit_format, "binary",
+          "The audit trail's files: binary (AuditBatch messages, .audit.bin; `collide world audit` prints "
+          "them as JSON Lines) or jsonl (JSON Lines, .audit.jsonl: about 4.5 us of server CPU per verdict "
+          "against 0.25).");
 ABSL_FLAG(int64_t, audit_max_bytes, int64_t{64} << 20,
-          "Bytes of one audit trail file; past it the file is rotated (<world>.audit.jsonl.1, ...).");
+          "Bytes of one audit trail file; past it the file is rotated (<world>.audit.bin.1, ...).");
 ABSL_FLAG(int, audit_max_files, 8,
           "Files one world's audit trail keeps, the current one included; the oldest is removed.");
 ABSL_FLAG(std::string, recordings_dir, "",
@@ -137,6 +141,7 @@ namespace {
 
 constexpr std::string_view kFlagNames[] = {"maps_dir",
                                            "audit_dir",
+                                           "audit_format",
                                            "audit_max_bytes",
                                            "audit_max_files",
                                            "recordings_dir",
@@ -287,6 +292,13 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  const std::string audit_format = absl::GetFlag(FLAGS_audit_format);
+  if (audit_format != "binary" && audit_format != "jsonl") {
+    std::fprintf(stderr, "collide-server: audit_format must be binary or jsonl, got \"%s\"\n",
+                 audit_format.c_str());
+    return 2;
+  }
+
   // First, before gRPC opens anything: every connection costs a descriptor.
   const collide::server::OpenFilesLimit open_files = collide::server::RaiseOpenFilesLimit();
   // And before it starts threads, so that the binary run bare gets the
@@ -341,6 +353,8 @@ int main(int argc, char** argv) {
       .idle_ttl = absl::GetFlag(FLAGS_world_idle_ttl)};
   options.maps_dir = absl::GetFlag(FLAGS_maps_dir);
   options.journal = {.audit_dir = absl::GetFlag(FLAGS_audit_dir),
+                     .audit_format = audit_format == "jsonl" ? collide::server::AuditFormat::kJsonl
+                                                             : collide::server::AuditFormat::kBinary,
                      .audit_max_bytes = absl::GetFlag(FLAGS_audit_max_bytes),
                      .audit_max_files = absl::GetFlag(FLAGS_audit_max_files),
                      .recordings_dir = absl::GetFlag(FLAGS_recordings_dir),

@@ -57,8 +57,8 @@ absl::StatusOr<std::unique_ptr<WorldJournal>> WorldJournal::Open(
   journal->audit_log_ = &audit_log;
   if (request.journal().audit()) {
     absl::StatusOr<std::shared_ptr<AuditTrail>> trail =
-        audit_log.OpenTrail(TenantDir(config.audit_dir, owner), request.world_id(), config.audit_max_bytes,
-                            config.audit_max_files);
+        audit_log.OpenTrail(TenantDir(config.audit_dir, owner), request.world_id(), config.audit_format,
+                            config.audit_max_bytes, config.audit_max_files);
     if (!trail.ok()) return trail.status();
     journal->audit_ = *std::move(trail);
   }
@@ -139,26 +139,50 @@ void WorldJournal::Record(const v1::TickRequest& request, const v1::TickResponse
   }
 }
 
+template <typename Append>
+void WorldJournal::SubmitAudit(std::int64_t latest_tick, const Append& append) {
+  QueuedAudit batch{.trail = audit_};
+  batch.verdicts = append(
+      record::AuditBatchHead{
+          .world_id = audit_->world_id(), .unix_micros = NowUnixMicros(), .latest_tick = latest_tick},
+      batch.bytes);
+  if (batch.verdicts > 0) audit_log_->Submit(std::move(batch));
+}
+
 void WorldJournal::Audit(const v1::TickRequest& request, const v1::TickResponse& response,
                          const convert::TickPartMicros& micros, std::int64_t latest_tick) {
   if (audit_ == nullptr) return;
-  const bool shots = response.has_shots(), packed = response.has_shots_packed(), moves = response.has_moves();
-  if (!shots && !packed && !moves) return;
-  AuditBatch batch{
-      .trail = audit_, .unix_micros = NowUnixMicros(), .latest_tick = latest_tick, .micros = micros};
-  if (shots) {
-    *batch.request.mutable_shots()->mutable_shots() = request.shots().shots();
-    *batch.response.mutable_shots() = response.shots();
-  }
-  if (packed) {
-    *batch.request.mutable_shots_packed() = request.shots_packed();
-    *batch.response.mutable_shots_packed() = response.shots_packed();
-  }
-  if (moves) {
-    *batch.request.mutable_moves()->mutable_moves() = request.moves().moves();
-    *batch.response.mutable_moves() = response.moves();
-  }
-  audit_log_->Submit(std::move(batch));
+  if (!response.has_shots() && !response.has_shots_packed() && !response.has_moves()) return;
+  SubmitAudit(latest_tick, [&](const record::AuditBatchHead& head, std::string& bytes) {
+    return AppendAuditBatches(head, request, response, micros, bytes);
+  });
+}
+
+void WorldJournal::Audit(const v1::ValidateShotsRequest& request, const v1::ValidateShotsResponse& response,
+                         double micros, std::int64_t latest_tick) {
+  if (audit_ == nullptr) return;
+  SubmitAudit(latest_tick, [&](record::AuditBatchHead head, std::string& bytes) {
+    head.batch_micros = micros;
+    return AppendVerdictAudit(head, request, response, bytes);
+  });
+}
+
+void WorldJournal::Audit(const v1::ValidateShotsPackedRequest& request,
+                         const v1::ValidateShotsResponse& response, double micros, std::int64_t latest_tick) {
+  if (audit_ == nullptr) return;
+  SubmitAudit(latest_tick, [&](record::AuditBatchHead head, std::string& bytes) {
+    head.batch_micros = micros;
+    return AppendVerdictAudit(head, request, response, bytes);
+  });
+}
+
+void WorldJournal::Audit(const v1::ValidateMovesRequest& request, const v1::ValidateMovesResponse& response,
+                         double micros, std::int64_t latest_tick) {
+  if (audit_ == nullptr) return;
+  SubmitAudit(latest_tick, [&](record::AuditBatchHead head, std::string& bytes) {
+    head.batch_micros = micros;
+    return AppendVerdictAudit(head, request, response, bytes);
+  });
 }
 
 }  // namespace collide::server

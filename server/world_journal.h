@@ -23,6 +23,7 @@ namespace collide::server {
 // The server's journal flags; an empty directory turns its option off.
 struct JournalConfig {
   std::string audit_dir;                                     // --audit_dir
+  AuditFormat audit_format = AuditFormat::kBinary;           // --audit_format
   std::int64_t audit_max_bytes = std::int64_t{64} << 20;     // --audit_max_bytes, per file
   int audit_max_files = 8;                                   // --audit_max_files
   std::string recordings_dir;                                // --recordings_dir
@@ -60,16 +61,27 @@ class WorldJournal {
   // becomes the answer's status.
   void Record(const v1::TickRequest& request, const v1::TickResponse& response,
               const std::optional<RequestError>& refused);
-  // The verdict parts of a call that ran, for the audit trail (nothing when
-  // the world has none, or the call none). `latest_tick`: the world's then.
+  // The verdict parts of a Tick message that ran, for the audit trail
+  // (nothing when the world has none, or the call none). `latest_tick`: the
+  // world's then.
   void Audit(const v1::TickRequest& request, const v1::TickResponse& response,
              const convert::TickPartMicros& micros, std::int64_t latest_tick);
+  // A unary verdict call's, judged in `micros`.
+  void Audit(const v1::ValidateShotsRequest& request, const v1::ValidateShotsResponse& response,
+             double micros, std::int64_t latest_tick);
+  void Audit(const v1::ValidateShotsPackedRequest& request, const v1::ValidateShotsResponse& response,
+             double micros, std::int64_t latest_tick);
+  void Audit(const v1::ValidateMovesRequest& request, const v1::ValidateMovesResponse& response,
+             double micros, std::int64_t latest_tick);
 
   bool records() const { return recording_wanted_; }
   const std::shared_ptr<AuditTrail>& audit_trail() const { return audit_; }
 
  private:
   WorldJournal() = default;
+  // Queues the batch `append(head, bytes)` builds (returning its verdicts).
+  template <typename Append>
+  void SubmitAudit(std::int64_t latest_tick, const Append& append);
 
   AuditLog* audit_log_ = nullptr;
   std::shared_ptr<AuditTrail> audit_;  // Null: no audit trail.

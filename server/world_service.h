@@ -267,18 +267,21 @@ class WorldService final : public WorldServiceBase {
         const auto serialized = journal.Serialize();
         const auto start = std::chrono::steady_clock::now();
         Outcome refused = Run(entry, request, response);
-        const double micros =
+        [[maybe_unused]] const double micros =  // Audited verdicts' batch_micros.
             std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-        v1::TickRequest tick;
-        v1::TickResponse answer;
-        convert::AsTickPart(request, &tick);
-        if (!refused) convert::AsTickAnswer(request, *response, &answer);
         if (journal.records()) {
+          v1::TickRequest tick;
+          v1::TickResponse answer;
+          convert::AsTickPart(request, &tick);
+          if (!refused) convert::AsTickAnswer(request, *response, &answer);
           Outcome as_part = refused;  // As a Tick message's part would have failed.
           if (as_part) as_part->part = convert::TickPartName(request);
           journal.Record(tick, answer, as_part);
         }
-        if (!refused) journal.Audit(tick, answer, {micros, micros, micros}, LatestTick(entry));
+        // Audited from the call's own messages, not copied into Tick form.
+        if constexpr (kVerdicts) {
+          if (!refused) journal.Audit(request, *response, micros, LatestTick(entry));
+        }
         return refused;
       }
     }

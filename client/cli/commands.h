@@ -31,6 +31,9 @@ int RunWorld(const std::vector<std::string>& args);
 int RunWorldDemo(const std::vector<std::string>& args);
 // `collide world replay FILE`: world_replay.cc.
 int RunWorldReplay(const std::vector<std::string>& args);
+// `collide world audit FILE...`: a binary audit trail as JSON Lines
+// (world_audit.cc). Offline.
+int RunWorldAudit(const std::vector<std::string>& args);
 // `world view FILE`: a match recording's viewer on 127.0.0.1 (world_view.cc);
 // `world export FILE`: one verdict of it as glTF (world_export.cc). Offline.
 int RunWorldView(const std::vector<std::string>& args);

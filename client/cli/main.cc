@@ -12,6 +12,7 @@
 //   collide world create ID [--map FILE[:MAP] | DESCRIPTION.json | --arena]
 //   collide world info ID | list | delete ID
 //   collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N] [--tick_rate HZ]
+//   collide world audit FILE.audit.bin...
 //   collide world view FILE [--port N] [--maps_dir DIR]
 //   collide world export FILE --call N (--shot I | --move I) OUT.gltf [--maps_dir DIR]
 //   collide bench --world [--map FILE[:MAP] --maps_dir DIR] [--players N] [--batch N]
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
       "                  (--seconds, or --ticks N: stop after N ticks, --seconds then a cap)\n"
       "  world create ID [--map FILE[:MAP] | FILE.json | --arena], world info ID, world list,\n"
       "  world delete ID worlds on the server\n"
+      "  world audit FILE.audit.bin...  a binary audit trail (its rotated files in order) as JSON Lines\n"
       "  world view FILE a match recording in the browser, on 127.0.0.1 (--port, --maps_dir)\n"
       "  world export FILE --call N --shot I OUT.gltf  one verdict's scene as glTF (or --move I)\n"
       "  bench --world   world service: shots/s, moves/s, frames/s, unary and stream, against the core\n"

@@ -1,4 +1,4 @@
-// `collide world create|info|list|delete|demo|replay`: worlds on the server.
+// `collide world create|info|list|delete|demo|replay|audit`: worlds on the server, and their files.
 //
 //   collide world create ID [--map FILE[:MAP] | DESCRIPTION.json | --arena]
 //   collide world info ID
@@ -7,6 +7,7 @@
 //   collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N] [--record FILE]
 //                                                                                   (world_demo.cc)
 //   collide world replay FILE [--maps_dir DIR] [--target ADDR]                      (world_replay.cc)
+//   collide world audit FILE.audit.bin...                                           (world_audit.cc)
 //   collide world view FILE [--port N] [--maps_dir DIR]                             (world_view.cc)
 //   collide world export FILE --call N (--shot I | --move I) OUT.gltf               (world_export.cc)
 //
@@ -100,12 +101,14 @@ int RunWorld(const std::vector<std::string>& args) {
       "       collide world demo [--map FILE[:MAP]] [--players N] [--seconds S] [--ticks N]\n"
       "                          [--tick_rate HZ] [--record FILE]\n"
       "       collide world replay FILE [--maps_dir DIR] [--target ADDR]\n"
+      "       collide world audit FILE.audit.bin...\n"
       "       collide world view FILE [--port N] [--maps_dir DIR]\n"
       "       collide world export FILE --call N (--shot I | --move I) OUT.gltf [--maps_dir DIR]\n";
   const std::string command = args.empty() ? "" : args[0];
   const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
   if (command == "demo") return RunWorldDemo(rest);
   if (command == "replay") return RunWorldReplay(rest);
+  if (command == "audit") return RunWorldAudit(rest);
   if (command == "view") return RunWorldView(rest);
   if (command == "export") return RunWorldExport(rest);
   const bool needs_id = command == "create" || command == "info" || command == "delete";

@@ -2,9 +2,9 @@
 // on an OpenArena map (frames, shots plain and packed, model moves, an
 // invalid batch; unary calls and a Tick stream) re-judged offline by
 // record::Replayer with identical answers, and a flipped verdict found; the
-// audit trail's JSON lines (one per verdict, rotation within its bound),
-// WatchAudit until the world is deleted; FAILED_PRECONDITION naming the flag
-// without it.
+// audit trail's JSON lines (one per verdict, rotation within its bound), its
+// binary form read back as the same lines, WatchAudit until the world is
+// deleted; FAILED_PRECONDITION naming the flag without it.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -20,7 +20,9 @@
 #include "collide/import/map_import.h"
 #include "convert/world_encode.h"
 #include "google/protobuf/util/json_util.h"
+#include "record/audit_file.h"
 #include "record/compare.h"
+#include "record/json_line.h"
 #include "record/recording_file.h"
 #include "record/replay.h"
 #include "support/player_hitboxes.h"
@@ -212,6 +214,21 @@ std::vector<std::string> Lines(const std::string& path) {
   return lines;
 }
 
+// A binary trail file's records (the read must succeed).
+std::vector<v1::AuditRecord> BinaryRecords(const std::string& path) {
+  std::vector<v1::AuditRecord> records;
+  const absl::Status read =
+      record::ReadAuditFile(path, [&](const v1::AuditRecord& r) { records.push_back(r); });
+  EXPECT_TRUE(read.ok()) << read;
+  return records;
+}
+
+Options JsonlOptions(const std::string& audit_dir) {
+  Options options = JournalOptions(audit_dir, "");
+  options.journal.audit_format = AuditFormat::kJsonl;
+  return options;
+}
+
 TEST(JournalTest, WithoutTheFlagsIsFailedPreconditionNamingThem) {
   TestServer server(JournalOptions("", ""));
   auto stub = v1::WorldService::NewStub(server.channel);
@@ -357,7 +374,7 @@ TEST(JournalTest, EvictionClosesTheRecordingAndEndsTheWatch) {
   ASSERT_TRUE(recording.ok()) << recording.status();
   EXPECT_EQ(recording->stopped, "");
   EXPECT_EQ(recording->calls.size(), 2u * 3 + 2);
-  EXPECT_EQ(static_cast<int>(Lines(audit + "/_/idle.audit.jsonl").size()), verdicts);
+  EXPECT_EQ(static_cast<int>(BinaryRecords(audit + "/_/idle.audit.bin").size()), verdicts);
   std::filesystem::remove_all(audit);
   std::filesystem::remove_all(recordings);
 }
@@ -387,7 +404,7 @@ TEST(JournalTest, AuditTrailHasOneJsonLinePerVerdict) {
   const std::string audit = FreshDir("collide-audit");
   int verdicts = 0;
   {
-    TestServer server(JournalOptions(audit, ""));
+    TestServer server(JsonlOptions(audit));
     auto stub = v1::WorldService::NewStub(server.channel);
     v1::WorldInfo info;
     ASSERT_TRUE(stub->CreateWorld(Ctx("audited").get(), MapWorld("audited", true, false), &info).ok());
@@ -426,7 +443,7 @@ TEST(JournalTest, AuditTrailHasOneJsonLinePerVerdict) {
 TEST(JournalTest, AuditTrailRotatesWithinItsBound) {
   const std::string audit = FreshDir("collide-audit");
   {
-    Options options = JournalOptions(audit, "");
+    Options options = JsonlOptions(audit);
     options.journal.audit_max_bytes = 4096;
     options.journal.audit_max_files = 3;
     TestServer server(options);
@@ -451,6 +468,42 @@ TEST(JournalTest, AuditTrailRotatesWithinItsBound) {
                                              "rotated.audit.jsonl.2"}));
   EXPECT_LE(total, 3u * 4096);
   std::filesystem::remove_all(audit);
+}
+
+// The same match on a server writing binary (the default) and on one
+// writing JSON Lines: the binary trail read back and printed is the JSON
+// trail line for line, given the JSON line's server times (unixMicros,
+// batchMicros differ from run to run).
+TEST(JournalTest, BinaryTrailReadsBackAsTheJsonTrail) {
+  const std::string binary = FreshDir("collide-audit-bin"), json = FreshDir("collide-audit-json");
+  int verdicts = 0;
+  for (const bool jsonl : {false, true}) {
+    TestServer server(jsonl ? JsonlOptions(json) : JournalOptions(binary, ""));
+    auto stub = v1::WorldService::NewStub(server.channel);
+    v1::WorldInfo info;
+    ASSERT_TRUE(stub->CreateWorld(Ctx("same").get(), MapWorld("same", true, false), &info).ok());
+    verdicts = PlayMatch(*stub, "same", 6);
+    Delete(*stub, "same");
+  }
+  EXPECT_FALSE(std::filesystem::exists(binary + "/_/same.audit.jsonl"));
+  const std::vector<std::string> lines = Lines(json + "/_/same.audit.jsonl");
+  const std::vector<v1::AuditRecord> records = BinaryRecords(binary + "/_/same.audit.bin");
+  ASSERT_EQ(static_cast<int>(records.size()), verdicts);
+  ASSERT_EQ(lines.size(), records.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    v1::AuditRecord from_json;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(lines[i], &from_json).ok()) << lines[i];
+    v1::AuditRecord record = records[i];
+    EXPECT_GT(record.unix_micros(), 0);
+    EXPECT_GT(record.batch_micros(), 0);
+    record.set_unix_micros(from_json.unix_micros());
+    record.set_batch_micros(from_json.batch_micros());
+    std::string line;
+    record::AppendJson(record, line);
+    EXPECT_EQ(line, lines[i]) << "line " << i;
+  }
+  std::filesystem::remove_all(binary);
+  std::filesystem::remove_all(json);
 }
 
 TEST(JournalTest, WatchAuditReceivesRecordsAndEndsWhenTheWorldIsDeleted) {

@@ -1,9 +1,9 @@
-// The audit trail's JSON printer (server/json_line.h) against protobuf's
+// The audit trail's JSON printer (record/json_line.h) against protobuf's
 // JSON parser: every line reads back equal to the record it printed, for
 // records with every kind of field the audit trail holds and the awkward
 // values (NaN, infinities, 64-bit integers past 2^53, escapes, unknown
 // enum values, empty messages, oneofs).
-#include "server/json_line.h"
+#include "record/json_line.h"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 
-namespace collide::server {
+namespace collide::record {
 namespace {
 
 // Parses `json` back and expects it equal to `message` (NaN equal to NaN).
@@ -110,4 +110,4 @@ TEST(JsonLineTest, RandomRecordsReadBackEqualAndMatchProtobufsMapping) {
 }
 
 }  // namespace
-}  // namespace collide::server
+}  // namespace collide::record

@@ -1,5 +1,5 @@
 // A message as one line of the proto3 JSON mapping, for the audit trail's
-// JSON Lines (audit_log.h). protobuf 3.21's MessageToJsonString serializes
+// JSON Lines (server/audit_log.h, record/audit_file.h). protobuf 3.21's MessageToJsonString serializes
 // the message, re-reads the bytes through a type resolver and prints each
 // double twice through printf (its round-trip check): measured at ~20 us
 // per audit record, five times what judging the verdict costs. This walks
@@ -9,18 +9,18 @@
 // JsonStringToMessage reads back equal (tests/record/json_line_test.cc).
 // Well-known types (Any, Timestamp, wrappers ...) have special forms: a
 // message holding one goes through MessageToJsonString.
-#ifndef COLLIDE_SERVER_JSON_LINE_H_
-#define COLLIDE_SERVER_JSON_LINE_H_
+#ifndef COLLIDE_RECORD_JSON_LINE_H_
+#define COLLIDE_RECORD_JSON_LINE_H_
 
 #include <string>
 
 #include "google/protobuf/message.h"
 
-namespace collide::server {
+namespace collide::record {
 
 // Appends `message` as JSON (no newline) to `out`.
 void AppendJson(const google::protobuf::Message& message, std::string& out);
 
-}  // namespace collide::server
+}  // namespace collide::record
 
-#endif  // COLLIDE_SERVER_JSON_LINE_H_
+#endif  // COLLIDE_RECORD_JSON_LINE_H_

@@ -1,4 +1,4 @@
-#include "server/json_line.h"
+#include "record/json_line.h"
 
 #include <charconv>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/json_util.h"
 
-namespace collide::server {
+namespace collide::record {
 namespace {
 
 using google::protobuf::Descriptor;
@@ -247,4 +247,4 @@ void AppendJson(const Message& message, std::string& out) {
   AppendMessage(message, out, 0);
 }
 
-}  // namespace collide::server
+}  // namespace collide::record
