@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/io/coded_stream.h"
 
 namespace collide::record {
 namespace {
@@ -17,21 +18,19 @@ namespace {
 // Wire types (protobuf encoding): varint, 64-bit, length-delimited.
 constexpr std::uint8_t kVarint = 0, kFixed64 = 1, kBytes = 2;
 
-constexpr std::size_t VarintSize(std::uint64_t v) { return (std::bit_width(v | 1) + 6) / 7; }
+using google::protobuf::io::CodedOutputStream;
+
+std::size_t VarintSize(std::uint64_t v) { return CodedOutputStream::VarintSize64(v); }
 
 char* PutVarint(std::uint64_t v, char* p) {
-  while (v >= 0x80) {
-    *p++ = static_cast<char>(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<char>(v);
-  return p;
+  return reinterpret_cast<char*>(
+      CodedOutputStream::WriteVarint64ToArray(v, reinterpret_cast<std::uint8_t*>(p)));
 }
 
 constexpr char Tag(int field, std::uint8_t wire_type) { return static_cast<char>(field << 3 | wire_type); }
 
 // Bytes of a length-delimited field (one-byte tag) holding `n` bytes.
-constexpr std::size_t FieldSize(std::size_t n) { return 1 + VarintSize(n) + n; }
+std::size_t FieldSize(std::size_t n) { return 1 + VarintSize(n) + n; }
 
 char* PutBytes(int field, std::string_view s, char* p) {
   *p++ = Tag(field, kBytes);

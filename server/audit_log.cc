@@ -40,17 +40,25 @@ std::int64_t NowUnixMicros() {
 
 using google::protobuf::MessageLite;
 
+// The batch of a call's readable items (shots or moves) and their verdicts,
+// as far as both go.
+template <typename Item, typename Verdict>
+std::size_t AppendItems(record::AuditBatchHead head, std::string_view call, record::AuditItem kind,
+                        const google::protobuf::RepeatedPtrField<Item>& items,
+                        const google::protobuf::RepeatedPtrField<Verdict>& verdicts, std::string& bytes) {
+  const int n = std::min(items.size(), verdicts.size());
+  head.call = call;
+  record::AppendAuditBatch(
+      head, kind, n, [&](int i) -> const MessageLite& { return items[i]; },
+      [&](int i) -> const MessageLite& { return verdicts[i]; }, bytes);
+  return static_cast<std::size_t>(n);
+}
+
 }  // namespace
 
 std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateShotsRequest& in,
                                const v1::ValidateShotsResponse& out, std::string& bytes) {
-  const int n = std::min(out.verdicts_size(), in.shots_size());
-  record::AuditBatchHead part = head;
-  part.call = "ValidateShots";
-  record::AppendAuditBatch(
-      part, record::AuditItem::kShot, n, [&](int i) -> const MessageLite& { return in.shots(i); },
-      [&](int i) -> const MessageLite& { return out.verdicts(i); }, bytes);
-  return static_cast<std::size_t>(n);
+  return AppendItems(head, "ValidateShots", record::AuditItem::kShot, in.shots(), out.verdicts(), bytes);
 }
 
 std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateShotsPackedRequest& in,
@@ -83,13 +91,7 @@ std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::Val
 
 std::size_t AppendVerdictAudit(const record::AuditBatchHead& head, const v1::ValidateMovesRequest& in,
                                const v1::ValidateMovesResponse& out, std::string& bytes) {
-  const int n = std::min(out.verdicts_size(), in.moves_size());
-  record::AuditBatchHead part = head;
-  part.call = "ValidateMoves";
-  record::AppendAuditBatch(
-      part, record::AuditItem::kMove, n, [&](int i) -> const MessageLite& { return in.moves(i); },
-      [&](int i) -> const MessageLite& { return out.verdicts(i); }, bytes);
-  return static_cast<std::size_t>(n);
+  return AppendItems(head, "ValidateMoves", record::AuditItem::kMove, in.moves(), out.verdicts(), bytes);
 }
 
 std::size_t AppendAuditBatches(const record::AuditBatchHead& head, const v1::TickRequest& in,

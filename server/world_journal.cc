@@ -139,8 +139,9 @@ void WorldJournal::Record(const v1::TickRequest& request, const v1::TickResponse
   }
 }
 
-template <typename Append>
-void WorldJournal::SubmitAudit(std::int64_t latest_tick, const Append& append) {
+void WorldJournal::SubmitAudit(
+    std::int64_t latest_tick,
+    absl::FunctionRef<std::size_t(const record::AuditBatchHead&, std::string&)> append) {
   QueuedAudit batch{.trail = audit_};
   batch.verdicts = append(
       record::AuditBatchHead{
@@ -155,33 +156,6 @@ void WorldJournal::Audit(const v1::TickRequest& request, const v1::TickResponse&
   if (!response.has_shots() && !response.has_shots_packed() && !response.has_moves()) return;
   SubmitAudit(latest_tick, [&](const record::AuditBatchHead& head, std::string& bytes) {
     return AppendAuditBatches(head, request, response, micros, bytes);
-  });
-}
-
-void WorldJournal::Audit(const v1::ValidateShotsRequest& request, const v1::ValidateShotsResponse& response,
-                         double micros, std::int64_t latest_tick) {
-  if (audit_ == nullptr) return;
-  SubmitAudit(latest_tick, [&](record::AuditBatchHead head, std::string& bytes) {
-    head.batch_micros = micros;
-    return AppendVerdictAudit(head, request, response, bytes);
-  });
-}
-
-void WorldJournal::Audit(const v1::ValidateShotsPackedRequest& request,
-                         const v1::ValidateShotsResponse& response, double micros, std::int64_t latest_tick) {
-  if (audit_ == nullptr) return;
-  SubmitAudit(latest_tick, [&](record::AuditBatchHead head, std::string& bytes) {
-    head.batch_micros = micros;
-    return AppendVerdictAudit(head, request, response, bytes);
-  });
-}
-
-void WorldJournal::Audit(const v1::ValidateMovesRequest& request, const v1::ValidateMovesResponse& response,
-                         double micros, std::int64_t latest_tick) {
-  if (audit_ == nullptr) return;
-  SubmitAudit(latest_tick, [&](record::AuditBatchHead head, std::string& bytes) {
-    head.batch_micros = micros;
-    return AppendVerdictAudit(head, request, response, bytes);
   });
 }
 

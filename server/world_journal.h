@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/functional/function_ref.h"
 #include "collide/v1/world.pb.h"
 #include "convert/world_calls.h"
 #include "record/recording_file.h"
@@ -66,13 +67,17 @@ class WorldJournal {
   // world's then.
   void Audit(const v1::TickRequest& request, const v1::TickResponse& response,
              const convert::TickPartMicros& micros, std::int64_t latest_tick);
-  // A unary verdict call's, judged in `micros`.
-  void Audit(const v1::ValidateShotsRequest& request, const v1::ValidateShotsResponse& response,
-             double micros, std::int64_t latest_tick);
-  void Audit(const v1::ValidateShotsPackedRequest& request, const v1::ValidateShotsResponse& response,
-             double micros, std::int64_t latest_tick);
-  void Audit(const v1::ValidateMovesRequest& request, const v1::ValidateMovesResponse& response,
-             double micros, std::int64_t latest_tick);
+  // A unary verdict call's (ValidateShots, ValidateShotsPacked,
+  // ValidateMoves: AppendVerdictAudit's), judged in `micros`.
+  template <typename Request, typename Response>
+  void Audit(const Request& request, const Response& response, double micros, std::int64_t latest_tick) {
+    if (audit_ == nullptr) return;
+    SubmitAudit(latest_tick, [&](const record::AuditBatchHead& head, std::string& bytes) {
+      record::AuditBatchHead timed = head;
+      timed.batch_micros = micros;
+      return AppendVerdictAudit(timed, request, response, bytes);
+    });
+  }
 
   bool records() const { return recording_wanted_; }
   const std::shared_ptr<AuditTrail>& audit_trail() const { return audit_; }
@@ -80,8 +85,8 @@ class WorldJournal {
  private:
   WorldJournal() = default;
   // Queues the batch `append(head, bytes)` builds (returning its verdicts).
-  template <typename Append>
-  void SubmitAudit(std::int64_t latest_tick, const Append& append);
+  void SubmitAudit(std::int64_t latest_tick,
+                   absl::FunctionRef<std::size_t(const record::AuditBatchHead&, std::string&)> append);
 
   AuditLog* audit_log_ = nullptr;
   std::shared_ptr<AuditTrail> audit_;  // Null: no audit trail.

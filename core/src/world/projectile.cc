@@ -372,17 +372,7 @@ ProjectileVerdict Judge(const World& world, const ProjectileRequest& p) {
     v.code = ProjectileCode::kUnknownShooter;
     return v;
   }
-  const internal::OriginCheck origin = internal::CheckOrigin(world, p.shooter, p.command_at, p.origin);
-  if (origin.outcome == internal::OriginCheck::Outcome::kUnknownShooter) {
-    v.code = ProjectileCode::kUnknownShooter;
-    return v;
-  }
-  v.origin_offset = origin.offset;
-  v.origin_allowance = origin.allowance;
-  if (origin.outcome == internal::OriginCheck::Outcome::kImplausible) {
-    v.code = ProjectileCode::kOriginImplausible;
-    return v;
-  }
+  if (!internal::OriginPlausible(world, p, v)) return v;
   if (p.claim) {
     const std::optional<internal::ClaimedPart> claimed = internal::FindClaim(scene, *p.claim);
     if (!claimed) {

@@ -85,17 +85,7 @@ ShotVerdict Judge(const World& world, const ShotRequest& shot) {
   }
   const internal::Scene& scene = rewound.scene;
   v.time = scene.time;
-  const internal::OriginCheck origin = internal::CheckOrigin(world, shot.shooter, shot.command_at, shot.origin);
-  if (origin.outcome == internal::OriginCheck::Outcome::kUnknownShooter) {
-    v.code = ShotCode::kUnknownShooter;
-    return v;
-  }
-  v.origin_offset = origin.offset;
-  v.origin_allowance = origin.allowance;
-  if (origin.outcome == internal::OriginCheck::Outcome::kImplausible) {
-    v.code = ShotCode::kOriginImplausible;
-    return v;
-  }
+  if (!internal::OriginPlausible(world, shot, v)) return v;
   // The claimed body and the index of the claimed part in its part set.
   std::size_t target = scene.body_count(), part = 0;
   if (shot.claim) {

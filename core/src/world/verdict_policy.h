@@ -37,6 +37,19 @@ struct OriginCheck {
 };
 OriginCheck CheckOrigin(const World& world, std::int64_t shooter, const std::optional<Time>& command_at,
                         const Vec3& origin);
+// CheckOrigin on a shot's or projectile's request, into its verdict: the
+// offset and allowance, and kUnknownShooter or kOriginImplausible of the
+// verdict's code when the check fails (false then: the verdict is decided).
+template <typename Request, typename Verdict>
+bool OriginPlausible(const World& world, const Request& request, Verdict& v) {
+  using Code = decltype(v.code);
+  const OriginCheck c = CheckOrigin(world, request.shooter, request.command_at, request.origin);
+  v.origin_offset = c.offset;
+  v.origin_allowance = c.allowance;
+  if (c.outcome == OriginCheck::Outcome::kUnknownShooter) v.code = Code::kUnknownShooter;
+  if (c.outcome == OriginCheck::Outcome::kImplausible) v.code = Code::kOriginImplausible;
+  return c.outcome == OriginCheck::Outcome::kOk;
+}
 
 // The claimed body's index in the scene and the claimed part's index in its
 // part set; nothing when either does not exist at the scene's time.
