@@ -6,6 +6,7 @@
 // build/bench/visibility_bench.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <memory>
 #include <random>
 #include <string>
@@ -86,6 +87,58 @@ void BM_VisibleSets64Players(benchmark::State& state) {
   state.SetLabel(map);
 }
 BENCHMARK(BM_VisibleSets64Players)->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
+
+void BM_VisibleSetsMoving(benchmark::State& state) {
+  const std::string map = kMaps[state.range(0)];
+  const auto occluders = Import(map, importer::MaskOf(importer::Category::kOccluder));
+  const auto reference = Import(
+      map, importer::MaskOf(importer::Category::kRender) | importer::MaskOf(importer::Category::kSolid));
+  if (occluders == nullptr || reference == nullptr) return state.SkipWithError("no OpenArena map");
+  WorldSettings settings = Settings();
+  settings.visibility.reuse_ticks = static_cast<std::int32_t>(state.range(1));
+  World world(settings, {{1, 1, occluders}});
+  std::mt19937_64 rng(64);
+  const std::vector<Vec3> feet = testing::OpenFloorPoints(*reference, occluders.get(), rng, 64);
+  std::int64_t tick = 0;
+  const auto push = [&] {
+    ++tick;
+    Frame frame{tick, {}, {}};
+    for (int b = 0; b < 64; ++b) {
+      BodyUpdate u;
+      u.id = b + 1;
+      const double angle = 0.16 * static_cast<double>(tick) + b;  // 250 units/s around a 24-unit circle
+      u.pose = Pose{feet[b] + Vec3{24 * std::cos(angle), 24 * std::sin(angle), 0}, Quat{1, 0, 0, 0}};
+      if (tick == 1) {
+        const double w = testing::kPlayerHalfWidth;
+        u.parts = {BodyPart{0, Aabb{{-w, -w, 0}, {w, w, testing::kPlayerHeight}}, Pose{}}};
+        u.eye = Vec3{0, 0, testing::kPlayerEyeHeight};
+      }
+      frame.bodies.push_back(std::move(u));
+    }
+    return world.PushFrame(frame).ok();
+  };
+  if (!push()) return state.SkipWithError("frame rejected");
+  VisibilityRequest request;
+  request.tick_seconds = 1.0 / 64;
+  request.latency = 0.1;
+  request.margin = 8;
+  std::int64_t hidden = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    if (!push()) return state.SkipWithError("frame rejected");
+    state.ResumeTiming();
+    const VisibilityResult r = world.VisibleSets(request);
+    hidden += r.hidden;
+    benchmark::DoNotOptimize(r.sets.data());
+  }
+  state.counters["hidden_share"] =
+      static_cast<double>(hidden) / (64 * 63) / static_cast<double>(state.iterations());
+  state.SetLabel(map);
+}
+BENCHMARK(BM_VisibleSetsMoving)
+    ->ArgsProduct({{0, 1, 2}, {0, 4, 8}})
+    ->ArgNames({"map", "reuse_ticks"})
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace collide::bench

@@ -5,6 +5,8 @@
 // the target's region).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <map>
 #include <random>
 
 #include "collide/mesh.h"
@@ -131,6 +133,106 @@ TEST(WorldVisibility, BadRequestsAndUnknownObservers) {
   ASSERT_EQ(settings.size(), 2u);
   EXPECT_EQ(settings[0].field, "visibility.voxel_size");
   EXPECT_EQ(settings[1].field, "visibility.max_voxels");
+}
+
+// Whether some segment from `eye` to a 9 x 9 grid on a face of `target`
+// meets no triangle of `mesh`.
+bool SeenByRays(const TriangleMesh& mesh, const Vec3& eye, const Aabb& target) {
+  for (int axis = 0; axis < 3; ++axis) {
+    for (int side = 0; side < 2; ++side) {
+      for (int i = 0; i < 9; ++i) {
+        for (int j = 0; j < 9; ++j) {
+          Vec3 q;
+          q[axis] = side == 0 ? target.min[axis] : target.max[axis];
+          const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+          q[u] = target.min[u] + (target.max[u] - target.min[u]) * i / 8;
+          q[v] = target.min[v] + (target.max[v] - target.min[v]) * j / 8;
+          const double length = Length(q - eye);
+          if (!RayBlocked(mesh, Ray{eye, (q - eye) / length, length})) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// reuse_ticks: players walking around the seamed wall's ends, one leaving
+// and one joining halfway. The world that reuses answers against one that
+// judges every pair at every call: it hides only pairs no ray sees, and a
+// pair the other hid at each of the last reuse_ticks ticks it hides too (a
+// target stops being sent at most reuse_ticks ticks late).
+TEST(WorldVisibility, ReusedAnswersAreVisibleOnlyAndAtMostReuseTicksLate) {
+  constexpr int kReuse = 4, kTicks = 80, kPlayers = 8;
+  WorldSettings reusing = Occluding();
+  reusing.visibility.reuse_ticks = kReuse;
+  World world(reusing, Level());
+  World fresh(Occluding(), Level());
+  MeshData walls;  // the reference: Level()'s boxes and OBB as triangles
+  AddBox(walls, {100, -200, 0}, {132, 200, 200});
+  AddBox(walls, {-300, 384, 0}, {300, 416, 200});
+  const TriangleMesh reference(std::move(walls));
+  // Player p at x (rooms on both sides of the wall), walking along y
+  // between -320 and 320 at 6 units a tick, back and forth.
+  const auto feet = [](std::int64_t id, std::int64_t tick) {
+    const double x =
+        id % 2 == 0 ? -40.0 - 30.0 * static_cast<double>(id) : 180.0 + 30.0 * static_cast<double>(id);
+    const double run = std::fmod(6.0 * static_cast<double>(tick) + 97.0 * static_cast<double>(id), 1280.0);
+    return Vec3{x, run < 640 ? run - 320 : 960 - run, 0};
+  };
+  std::map<std::pair<std::int64_t, std::int64_t>, int>
+      fresh_hidden_run;  // ticks in a row the fresh world hid it
+  std::int64_t reused = 0, hidden = 0, late = 0;
+  for (std::int64_t tick = 1; tick <= kTicks; ++tick) {
+    Frame frame{tick, {}, {}};
+    for (std::int64_t id = 1; id <= kPlayers + 1; ++id) {
+      // Player 3 leaves at tick 40; player 9 joins then.
+      if ((id == 3 && tick >= 40) || (id == kPlayers + 1 && tick < 40)) continue;
+      frame.bodies.push_back(Player(id, feet(id, tick)));
+    }
+    if (tick == 40) frame.removals = {3};
+    ASSERT_TRUE(world.PushFrame(frame).ok());
+    ASSERT_TRUE(fresh.PushFrame(frame).ok());
+    VisibilityRequest request;
+    request.tick_seconds = 1.0 / 64;
+    const VisibilityResult r = world.VisibleSets(request);
+    const VisibilityResult f = fresh.VisibleSets(request);
+    ASSERT_TRUE(r.valid);
+    ASSERT_EQ(r.sets.size(), f.sets.size());
+    EXPECT_EQ(f.reused, 0);
+    reused += r.reused;
+    for (std::size_t s = 0; s < r.sets.size(); ++s) {
+      const std::int64_t o = r.sets[s].observer;
+      ASSERT_EQ(f.sets[s].observer, o);
+      for (const BodyUpdate& target : frame.bodies) {
+        const std::int64_t t = target.id;
+        if (t == o) continue;
+        const bool r_hidden = !std::binary_search(r.sets[s].visible.begin(), r.sets[s].visible.end(), t);
+        const bool f_hidden = !std::binary_search(f.sets[s].visible.begin(), f.sets[s].visible.end(), t);
+        int& run = fresh_hidden_run[{o, t}];
+        run = f_hidden ? run + 1 : 0;
+        if (r_hidden) {
+          ++hidden;
+          const Vec3 at = feet(t, tick);
+          EXPECT_FALSE(SeenByRays(reference, feet(o, tick) + Vec3{0, 0, 50},
+                                  {at - Vec3{16, 16, 0}, at + Vec3{16, 16, 56}}))
+              << "tick " << tick << ": " << o << " sees " << t << ", judged hidden";
+        } else if (run >= kReuse) {
+          ++late;
+          ADD_FAILURE() << "tick " << tick << ": " << o << " -> " << t << " hidden by the fresh world for "
+                        << run << " ticks, still visible";
+        }
+      }
+    }
+  }
+  EXPECT_EQ(late, 0);
+  // Answers were reused, and walls still hid pairs.
+  EXPECT_GT(reused, kTicks * 4);
+  EXPECT_GT(hidden, kTicks * 4);
+  std::vector<Violation> problems;
+  reusing.visibility.reuse_ticks = 65;
+  EXPECT_FALSE(ValidateSettings(reusing, problems));
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].field, "visibility.reuse_ticks");
 }
 
 // Random walls: boxes on a grid (often touching: seams) and rotated OBBs;

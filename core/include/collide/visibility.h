@@ -40,6 +40,18 @@ struct VisibilitySettings {
   // The cap keeps one grid under about 350 MB (its build's peak near twice
   // that); the server reserves the peak against its memory budget first.
   std::int64_t max_voxels = std::int64_t{1} << 24;  // in [1, 2^25]; about 10 bytes each.
+  // A pair judged visible because no plane tried hides it is answered
+  // visible again, without a new walk, for up to reuse_ticks ticks while
+  // both its regions stay within 4 voxels of those it was judged on (each
+  // pair is judged anew at least once every reuse_ticks ticks, pairs spread
+  // over them). Hidden pairs are proved anew at every call, the plane that
+  // hid them tried first: a reused answer is only ever "visible", so a
+  // target may still be sent up to reuse_ticks ticks after it steps out of
+  // view, never late into it. The answers then depend on the calls before
+  // (in their order); 0 (the default): every pair judged anew at every
+  // call, the answer a function of the world's state alone. Used in worlds
+  // of at most 256 bodies (the world keeps up to 256 x 256 pairs, 4 MB).
+  std::int32_t reuse_ticks = 0;  // in [0, 64]
 };
 // Appends a Violation per bad setting ("visibility.voxel_size", ...).
 bool ValidateVisibilitySettings(const VisibilitySettings& settings, std::vector<Violation>& out);

@@ -112,6 +112,7 @@ struct Snapshot;
 struct StaticSet;
 struct SceneAccess;
 class VoxelGrid;
+class VisibilityMemory;
 class MoveStates;
 }  // namespace internal
 
@@ -514,6 +515,7 @@ struct VisibilityResult {
   std::vector<VisibilitySet> sets;  // one per observer, in request order.
   std::int64_t pairs = 0;           // observer-target pairs judged.
   std::int64_t hidden = 0;          // of them, hidden.
+  std::int64_t reused = 0;          // of them, answered visible again without a walk (reuse_ticks).
 };
 
 // Why a frame was rejected.
@@ -585,6 +587,8 @@ class World {
   // its own lock: ValidateMoves stays const and batches are judged in order.
   std::unique_ptr<internal::MoveStates> move_states_;
   std::unique_ptr<internal::VoxelGrid> visibility_;  // the occluders' voxels (settings_.visibility).
+  // The answers kept between VisibleSets calls (VisibilitySettings::reuse_ticks), under their own lock.
+  std::unique_ptr<internal::VisibilityMemory> visibility_memory_;
   friend struct internal::SceneAccess;
 };
 

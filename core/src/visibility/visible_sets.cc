@@ -1,9 +1,12 @@
 // World::VisibleSets: each observer's eye region against every target's
 // region through the occluder grid (voxel_grid.h).
 #include <algorithm>
+#include <mutex>
 #include <string>
+#include <utility>
 
 #include "shapes/shape_bounds.h"
+#include "visibility/visibility_memory.h"
 #include "visibility/voxel_grid.h"
 #include "world/scene.h"
 
@@ -32,6 +35,54 @@ void ValidateRequest(const VisibilityRequest& r, std::vector<Violation>& out) {
   }
 }
 
+// VisibilitySettings::reuse_ticks: a hidden pair's plane tried first, a
+// visible pair's answer kept while it is recent and its regions near; the
+// others walked, and what they gave kept.
+void JudgeWithMemory(const internal::VoxelGrid& grid, std::int64_t reuse, std::int64_t tick,
+                     const std::vector<internal::VoxelGrid::RegionPair>& pairs,
+                     const std::vector<std::pair<std::size_t, std::size_t>>& places,
+                     internal::VisibilityMemory& memory, std::vector<std::uint8_t>& hidden,
+                     std::int64_t& reused) {
+  using Kind = internal::PairMemory::Kind;
+  hidden.assign(pairs.size(), 0);
+  const double slack = 4 * grid.voxel_size();
+  std::vector<internal::VoxelGrid::RegionPair> walks;
+  std::vector<std::size_t> walked;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const auto [o, t] = places[i];
+    const internal::PairMemory& m = memory.at(o, t);
+    if (m.kind == Kind::kHidden && grid.Hides(*pairs[i].a, *pairs[i].b, m.plane)) {
+      hidden[i] = 1;
+      continue;
+    }
+    // Each pair's turn to be judged anew comes once every `reuse` ticks, the
+    // pairs' turns spread over them.
+    const std::int64_t age = tick - m.tick;
+    const bool turn = (tick + static_cast<std::int64_t>(o + t)) % reuse == 0;
+    if (m.kind == Kind::kVisible && age >= 0 && age < reuse && !turn &&
+        m.Near(*pairs[i].a, *pairs[i].b, slack)) {
+      ++reused;
+      continue;
+    }
+    walks.push_back(pairs[i]);
+    walked.push_back(i);
+  }
+  std::vector<std::uint8_t> walk_hidden;
+  std::vector<internal::VoxelGrid::Plane> planes;
+  grid.Hidden(walks, walk_hidden, &planes);
+  for (std::size_t j = 0; j < walks.size(); ++j) {
+    const std::size_t i = walked[j];
+    internal::PairMemory& m = memory.at(places[i].first, places[i].second);
+    if (walk_hidden[j] != 0) {
+      hidden[i] = 1;
+      m.kind = Kind::kHidden;
+      m.plane = planes[j];
+    } else {
+      m.SetVisible(tick, *pairs[i].a, *pairs[i].b);
+    }
+  }
+}
+
 }  // namespace
 
 bool ValidateVisibilitySettings(const VisibilitySettings& s, std::vector<Violation>& out) {
@@ -42,6 +93,9 @@ bool ValidateVisibilitySettings(const VisibilitySettings& s, std::vector<Violati
   }
   if (s.max_voxels < 1 || s.max_voxels > (std::int64_t{1} << 25)) {
     out.push_back({"visibility.max_voxels", "must be in [1, 2^25]"});
+  }
+  if (s.reuse_ticks < 0 || s.reuse_ticks > 64) {
+    out.push_back({"visibility.reuse_ticks", "must be in [0, 64]"});
   }
   return out.size() == before;
 }
@@ -89,16 +143,32 @@ VisibilityResult World::VisibleSets(const VisibilityRequest& request) const {
   };
   std::vector<std::size_t> observer_index(observers.size(), n);
   std::vector<internal::VoxelGrid::RegionPair> pairs;
+  std::vector<std::pair<std::size_t, std::size_t>> places;  // (observer, target) in the scene
   for (std::size_t i = 0; i < observers.size(); ++i) {
     const std::size_t o = scene->s0 != nullptr ? scene->s0->IndexOf(observers[i]) : n;
     if (o >= n) continue;
     observer_index[i] = o;
     for (std::size_t t = 0; t < n; ++t) {
-      if (is_target(t, o)) pairs.push_back({&eyes[o], &regions[t]});
+      if (is_target(t, o)) {
+        pairs.push_back({&eyes[o], &regions[t]});
+        places.emplace_back(o, t);
+      }
     }
   }
   std::vector<std::uint8_t> hidden;
-  visibility_->Hidden(pairs, hidden);
+  std::unique_lock<std::mutex> lock;
+  if (settings_.visibility.reuse_ticks > 0 && n <= internal::VisibilityMemory::kMaxBodies) {
+    lock = std::unique_lock(visibility_memory_->mu, std::try_to_lock);  // busy: judged without it
+  }
+  if (lock.owns_lock()) {
+    std::vector<std::int64_t> ids(n);
+    for (std::size_t i = 0; i < n; ++i) ids[i] = scene->body(i).id;
+    visibility_memory_->Align(ids);
+    JudgeWithMemory(*visibility_, settings_.visibility.reuse_ticks, r.time.used.tick, pairs, places,
+                    *visibility_memory_, hidden, r.reused);
+  } else {
+    visibility_->Hidden(pairs, hidden);
+  }
   r.pairs = static_cast<std::int64_t>(pairs.size());
   r.sets.reserve(observers.size());
   std::size_t at = 0;

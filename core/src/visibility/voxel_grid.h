@@ -23,10 +23,22 @@ class VoxelGrid {
     const Aabb* a;
     const Aabb* b;
   };
+  // The centre plane of layer `layer` along `axis` (axis -1: none).
+  struct Plane {
+    std::int8_t axis = -1;
+    std::int32_t layer = 0;
+  };
   // hidden[i] = 1 when every segment from a point of pairs[i].a to a point
   // of pairs[i].b crosses solid voxels only on some plane tried: then no
-  // occluder-free line joins them; 0 says nothing (walk.cc).
-  void Hidden(const std::vector<RegionPair>& pairs, std::vector<std::uint8_t>& hidden) const;
+  // occluder-free line joins them; 0 says nothing (walk.cc). With `planes`,
+  // (*planes)[i] is the plane that hid pair i.
+  void Hidden(const std::vector<RegionPair>& pairs, std::vector<std::uint8_t>& hidden,
+              std::vector<Plane>* planes = nullptr) const;
+  // Every segment from a point of a to a point of b crosses `plane` in
+  // solid voxels only (any plane: a proof, whether a walk would try it or
+  // not).
+  bool Hides(const Aabb& a, const Aabb& b, Plane plane) const;
+  double voxel_size() const { return h_; }
 
  private:
   std::int64_t Index(std::int64_t x, std::int64_t y, std::int64_t z) const {

@@ -147,8 +147,26 @@ int VoxelGrid::Step(Walk& w) const {
   return NextAxis(w) ? kGoing : kVisible;
 }
 
-void VoxelGrid::Hidden(const std::vector<RegionPair>& pairs, std::vector<std::uint8_t>& hidden) const {
+bool VoxelGrid::Hides(const Aabb& a, const Aabb& b, Plane plane) const {
+  const int k = plane.axis;
+  if (k < 0 || !info_.built || plane.layer < 0 || plane.layer >= n_[k] || !IsValidNumber(a.min) ||
+      !IsValidNumber(a.max) || !IsValidNumber(b.min) || !IsValidNumber(b.max)) {
+    return false;
+  }
+  const bool a_below = a.max[k] < b.min[k];
+  if (!a_below && !(b.max[k] < a.min[k])) return false;
+  const Aabb& lo = a_below ? a : b;
+  const Aabb& hi = a_below ? b : a;
+  const double c = origin_[k] + (static_cast<double>(plane.layer) + 0.5) * h_;
+  Rect r;
+  return c > lo.max[k] && c < hi.min[k] && PlaneRect(k, plane.layer, lo, hi, r) &&
+         AllSolid(k, plane.layer, r);
+}
+
+void VoxelGrid::Hidden(const std::vector<RegionPair>& pairs, std::vector<std::uint8_t>& hidden,
+                       std::vector<Plane>* planes) const {
   hidden.assign(pairs.size(), 0);
+  if (planes != nullptr) planes->assign(pairs.size(), {});
   std::size_t next = 0;
   // Starts the next pair with layers to walk in `w` (the others are visible).
   const auto fill = [&](Walk& w) {
@@ -171,7 +189,13 @@ void VoxelGrid::Hidden(const std::vector<RegionPair>& pairs, std::vector<std::ui
         ++i;
         continue;
       }
-      if (r == kHiddenPair) hidden[lanes[i].pair] = 1;
+      if (r == kHiddenPair) {
+        hidden[lanes[i].pair] = 1;
+        if (planes != nullptr) {
+          (*planes)[lanes[i].pair] = {static_cast<std::int8_t>(lanes[i].k),
+                                      static_cast<std::int32_t>(lanes[i].s)};
+        }
+      }
       if (fill(lanes[i])) {
         ++i;
       } else {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <string>
 
+#include "visibility/visibility_memory.h"
 #include "visibility/voxel_grid.h"
 #include "world/history_memory.h"
 #include "world/move_states.h"
@@ -43,7 +44,8 @@ World::World(WorldSettings settings, std::vector<StaticElement> statics)
       statics_(internal::MakeStaticSet(std::move(statics))),
       memory_(std::make_unique<internal::HistoryMemory>()),
       move_states_(std::make_unique<internal::MoveStates>()),
-      visibility_(std::make_unique<internal::VoxelGrid>(*statics_, settings_.visibility)) {}
+      visibility_(std::make_unique<internal::VoxelGrid>(*statics_, settings_.visibility)),
+      visibility_memory_(std::make_unique<internal::VisibilityMemory>()) {}
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 World::~World() = default;
