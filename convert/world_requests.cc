@@ -92,6 +92,7 @@ bool ApplyPolicy(const v1::WorldPolicy& p, WorldSettings& out, ViolationList& vi
     out.visibility.occluder_mask = v.occluder_category_mask();
     if (v.voxel_size() != 0) out.visibility.voxel_size = v.voxel_size();
     if (v.max_voxels() != 0) out.visibility.max_voxels = v.max_voxels();
+    out.visibility.reuse_ticks = v.reuse_ticks();
   }
   if (p.has_max_rewind_ticks()) out.max_rewind_ticks = p.max_rewind_ticks();
   if (p.has_max_origin_offset()) out.max_origin_offset = p.max_origin_offset();

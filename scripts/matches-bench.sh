@@ -26,7 +26,8 @@
 #      under a temporary --audit_dir, --recordings_dir; docs/replay.md has
 #      the overhead), AUDIT_FORMAT (the server's --audit_format, binary or
 #      jsonl; unset: its default), VISIBILITY (set: the worlds carry the map's occluders and
-#      every tick asks for every player's visibility set; docs/visibility.md).
+#      every tick asks for every player's visibility set; docs/visibility.md), VISIBILITY_REUSE
+#      (with VISIBILITY: the worlds' policy.visibility.reuse_ticks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/local-server.sh
@@ -71,7 +72,7 @@ run() {
   start_local_server "$work/server.log" "$SERVER_BIN" --worker_threads=2 --maps_dir="$MAPS_DIR" "${audit[@]}" \
     --max_worlds=$((m + 8)) --max_concurrent_streams=$((m + 64)) --max_concurrent_calls=0 || { echo "matches-bench: the server did not start"; exit 1; }
   "$CLI_BIN" bench --target="127.0.0.1:$port" --matches="$m" --map="$MAP" --transport=stream \
-    --duration="${s}s" --server_pid="$server_pid" ${AUDIT:+--audit} ${RECORD:+--record_worlds} ${VISIBILITY:+--visibility} "$@" >"$work/run.out" 2>&1 || true
+    --duration="${s}s" --server_pid="$server_pid" ${AUDIT:+--audit} ${RECORD:+--record_worlds} ${VISIBILITY:+--visibility} ${VISIBILITY_REUSE:+--visibility_reuse_ticks=$VISIBILITY_REUSE} "$@" >"$work/run.out" 2>&1 || true
   rm -rf "$work/audit" "$work/recordings"
   kill -KILL "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null || true
   server_pid=""
@@ -105,7 +106,7 @@ row() {
     "$r_client_cpu_pct" "$r_load" "$ok"
 }
 
-echo "matches-bench: $MAP from $MAPS_DIR, 64 players, 64 ticks/s, 10 shots per player per second${VISIBILITY:+, visibility sets every tick}," \
+echo "matches-bench: $MAP from $MAPS_DIR, 64 players, 64 ticks/s, 10 shots per player per second${VISIBILITY:+, visibility sets every tick${VISIBILITY_REUSE:+ (reuse_ticks $VISIBILITY_REUSE)}}," \
   "p99 < ${P99_MS} ms; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 if [[ $MODE == short ]]; then

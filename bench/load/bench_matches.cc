@@ -61,6 +61,9 @@ ABSL_FLAG(bool, record_worlds, false,
 ABSL_FLAG(bool, visibility, false,
           "bench --matches: worlds with occluders, and every tick message asks for every player's visibility "
           "set (docs/visibility.md)");
+ABSL_FLAG(int, visibility_reuse_ticks, 0,
+          "bench --matches --visibility: the worlds' policy.visibility.reuse_ticks (0 to 64; "
+          "docs/visibility.md)");
 ABSL_FLAG(absl::Duration, report_every, absl::ZeroDuration(),
           "bench --matches: print a line per interval (ticks, p99, errors, server memory); 0: none");
 
@@ -201,7 +204,10 @@ int RunMatchesBench() {
     WorldSpec spec = MatchSpec(ids.back(), map, scale);
     spec.journal.audit = absl::GetFlag(FLAGS_audit);
     spec.journal.record = absl::GetFlag(FLAGS_record_worlds);
-    if (visibility) AddOccluders(spec, map, scale);
+    if (visibility) {
+      AddOccluders(spec, map, scale);
+      spec.policy.visibility->reuse_ticks = absl::GetFlag(FLAGS_visibility_reuse_ticks);
+    }
     absl::StatusOr<WorldInfo> info = client.CreateWorld(spec);
     if (!info.ok()) return Fail(absl::StrCat("creating world ", i + 1, " of ", matches), info.status());
     deleters.push_back(std::unique_ptr<DeleteOnExit>(new DeleteOnExit{client, ids.back()}));

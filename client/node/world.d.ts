@@ -55,7 +55,7 @@ export interface WorldPolicy {
   move_budget?: {tick_seconds: number; window?: number; max_speed?: number; time_slack?: number;
     distance_slack?: number};
   /** Occluders for getVisibility (docs/visibility.md); unset: none. */
-  visibility?: {occluder_category_mask?: Int64; voxel_size?: number; max_voxels?: Int64};
+  visibility?: {occluder_category_mask?: Int64; voxel_size?: number; max_voxels?: Int64; reuse_ticks?: number};
 }
 
 /** world.proto MovementModel: a preset, the fields set replacing its values. */

@@ -66,6 +66,7 @@ void ToProto(const WorldPolicy& in, pb::WorldPolicy* out) {
     v->set_occluder_category_mask(in.visibility->occluder_mask);
     v->set_voxel_size(in.visibility->voxel_size);
     v->set_max_voxels(in.visibility->max_voxels);
+    v->set_reuse_ticks(in.visibility->reuse_ticks);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "collide/import/map_import.h"
 #include "collide/v1/world.grpc.pb.h"
 #include "import/synthetic_bsp.h"
 #include "tests/server/test_server.h"
@@ -116,6 +117,76 @@ TEST(WorldVisibilityService, SolidWallsHideGlassDoesNot) {
   const grpc::Status bad = stub->GetVisibility(Ctx().get(), see, &sets);
   EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(BadRequestFields(bad), std::vector<std::string>{"latency"});
+  std::filesystem::remove_all(dir);
+}
+
+// policy.visibility.reuse_ticks: echoed in WorldInfo; the sets over ticks
+// equal the core's with the same policy and calls; out of range, the world
+// is not created and the error names the field.
+TEST(WorldVisibilityService, ReuseTicksIsAPolicyTheCoreAnswersWith) {
+  const std::string dir = ::testing::TempDir() + "/world_visibility_reuse_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/level.bsp", std::ios::binary) << Level();
+  Options o;
+  o.maps_dir = dir;
+  TestServer server(o);
+  auto stub = v1::WorldService::NewStub(server.channel);
+
+  v1::CreateWorldRequest request;
+  request.set_world_id(kWorld);
+  v1::StaticElement* occluders = request.add_statics();
+  occluders->set_id(1);
+  occluders->set_category(4);
+  occluders->mutable_map_file()->set_name("level.bsp");
+  occluders->mutable_map_file()->add_geometry(v1::MAP_GEOMETRY_OCCLUDER);
+  request.mutable_policy()->mutable_visibility()->set_occluder_category_mask(4);
+  request.mutable_policy()->mutable_visibility()->set_reuse_ticks(65);
+  v1::WorldInfo info;
+  const grpc::Status bad = stub->CreateWorld(Ctx().get(), request, &info);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(BadRequestFields(bad), std::vector<std::string>{"policy.visibility.reuse_ticks"});
+
+  request.mutable_policy()->mutable_visibility()->set_reuse_ticks(4);
+  const grpc::Status created = stub->CreateWorld(Ctx().get(), request, &info);
+  ASSERT_TRUE(created.ok()) << created.error_message();
+  EXPECT_EQ(info.policy().visibility().reuse_ticks(), 4);
+
+  // The core with the same occluders and policy, the same frames and calls.
+  WorldSettings settings;
+  settings.visibility.occluder_mask = 4;
+  settings.visibility.reuse_ticks = 4;
+  importer::ImportOptions import;
+  import.categories = importer::MaskOf(importer::Category::kOccluder);
+  auto imported = importer::ImportMap(dir + "/level.bsp", import);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  World core(settings, {{1, 4, std::make_shared<const TriangleMesh>(std::move(imported->mesh))}});
+  std::int64_t reused = 0;
+  for (std::int64_t tick = 1; tick <= 12; ++tick) {
+    Frame frame = Players();
+    frame.tick = tick;
+    // Player 2 walks +y out from behind the wall's end (y 180).
+    frame.bodies[1].pose->position.y = -100.0 + 30.0 * static_cast<double>(tick);
+    v1::PushFrameRequest push;
+    push.set_world_id(kWorld);
+    Put(frame, push.mutable_frame());
+    v1::PushFrameResponse pushed;
+    ASSERT_TRUE(stub->PushFrame(Ctx().get(), push, &pushed).ok());
+    ASSERT_TRUE(core.PushFrame(frame).ok());
+    v1::GetVisibilityRequest see;
+    see.set_world_id(kWorld);
+    v1::GetVisibilityResponse sets;
+    ASSERT_TRUE(stub->GetVisibility(Ctx().get(), see, &sets).ok());
+    const VisibilityResult want = core.VisibleSets({});
+    ASSERT_EQ(sets.sets_size(), static_cast<int>(want.sets.size()));
+    for (int i = 0; i < sets.sets_size(); ++i) {
+      EXPECT_EQ(std::vector<std::int64_t>(sets.sets(i).visible().begin(), sets.sets(i).visible().end()),
+                want.sets[i].visible)
+          << "tick " << tick << " observer " << want.sets[i].observer;
+    }
+    EXPECT_EQ(sets.hidden(), want.hidden);
+    reused += want.reused;
+  }
+  EXPECT_GT(reused, 0);  // 1 and 3 see each other through the glass, standing still
   std::filesystem::remove_all(dir);
 }
 
