@@ -303,6 +303,7 @@ VisibilityResult FromProto(const v1::GetVisibilityResponse& in) {
   }
   out.pairs = in.pairs();
   out.hidden = in.hidden();
+  out.reused = in.reused();
   return out;
 }
 

@@ -122,6 +122,7 @@ void ToProto(const VisibilityResult& in, v1::GetVisibilityResponse* out) {
   }
   out->set_pairs(in.pairs);
   out->set_hidden(in.hidden);
+  out->set_reused(in.reused);
 }
 
 void ToProto(const VisibilityGridInfo& in, v1::VisibilityGrid* out) {

@@ -510,6 +510,8 @@ export interface VisibilitySets {
   sets: VisibilitySet[];
   pairs: number;
   hidden: number;
+  /** Of the pairs, those answered visible again without a new walk (policy.visibility.reuse_ticks). */
+  reused: number;
   time: TimeUsed;
 }
 

@@ -235,7 +235,7 @@ class World extends EventEmitter {
   // seconds of look-ahead, with tickSeconds the server's tick length;
   // margin: length units around every region; at: {tick, fraction} (unset:
   // the latest frame). Resolves to {sets: [{observer, found, visible}],
-  // pairs, hidden, time}.
+  // pairs, hidden, reused, time}.
   async getVisibility(options = {}) {
     const r = await this._call('GetVisibility', this._visibilityRequest(options));
     return this._view('GetVisibilityResponse', r);

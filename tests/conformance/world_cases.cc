@@ -1266,11 +1266,14 @@ Json TickProjectiles() {
 // and 2, it sees neither; 4's eye inside the pillar sees nothing, while 4,
 // inside it down to its base, stays visible: conservative), the sets at it;
 // then an earlier time with a look-ahead and an unknown observer; its
-// errors named under "visibility", after the frame applied.
+// errors named under "visibility", after the frame applied; at tick 8, the
+// bodies still, the policy's reuse_ticks answers the pairs whose turn it is
+// not from the tick-6 sets (`reused`), in every client.
 Json TickVisibility() {
   Script s = Arena(
       "world/tick_visibility", "conf-tick-visibility",
-      {{"visibility", {{"occluder_category_mask", 2 | 4}, {"voxel_size", 0.1}, {"max_voxels", 1 << 20}}}});
+      {{"visibility",
+        {{"occluder_category_mask", 2 | 4}, {"voxel_size", 0.1}, {"max_voxels", 1 << 20}, {"reuse_ticks", 4}}}});
   using P = Script::TickPart;
   Json bodies = Json::array();
   for (std::int64_t id : {1, 2, 3, 4}) bodies.push_back({{"id", id}, {"eye", V(0, 0, 1.6)}});
@@ -1279,7 +1282,8 @@ Json TickVisibility() {
       {{P{"frame", {{"tick", 6}, {"bodies", bodies}}}, P{"visibility", Json::object()}},
        {P{"visibility",
           {{"observers", {1, 99}}, {"tick_seconds", 0.5}, {"latency", 0.5}, {"margin", 0.1}, {"at", At(5)}}}},
-       {P{"frame", {{"tick", 7}}}, P{"visibility", {{"observers", {1}}, {"latency", -1}}}}});
+       {P{"frame", {{"tick", 7}}}, P{"visibility", {{"observers", {1}}, {"latency", -1}}}},
+       {P{"frame", {{"tick", 8}}}, P{"visibility", Json::object()}}});
   s.Delete();
   return s.Done();
 }

@@ -114,6 +114,9 @@ void ResetWorld() {
   create.mutable_policy()->mutable_visibility()->set_occluder_category_mask(2);
   create.mutable_policy()->mutable_visibility()->set_voxel_size(0.25);
   create.mutable_policy()->mutable_visibility()->set_max_voxels(4096);  // the build's reservation.
+  // Answers kept between calls (reuse_ticks): inputs that add and remove
+  // bodies, ask at past times and for some observers drive its memory.
+  create.mutable_policy()->mutable_visibility()->set_reuse_ticks(3);
   v1::WorldInfo info;
   if (grpc::Status s = service.Handle(Caller(kWorld), create, &info); !s.ok()) Fail("creating the world", s);
 

@@ -30,6 +30,27 @@ std::string Level() {
   return bsp.Bytes();
 }
 
+// Level() written to a fresh maps directory.
+std::string LevelDir(const std::string& name) {
+  const std::string dir = ::testing::TempDir() + "/" + name + "_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/level.bsp", std::ios::binary) << Level();
+  return dir;
+}
+
+// A world of the level's occluders under category bit 4, named in the policy.
+v1::CreateWorldRequest OccluderWorld() {
+  v1::CreateWorldRequest request;
+  request.set_world_id(kWorld);
+  v1::StaticElement* occluders = request.add_statics();
+  occluders->set_id(1);
+  occluders->set_category(4);
+  occluders->mutable_map_file()->set_name("level.bsp");
+  occluders->mutable_map_file()->add_geometry(v1::MAP_GEOMETRY_OCCLUDER);
+  request.mutable_policy()->mutable_visibility()->set_occluder_category_mask(4);
+  return request;
+}
+
 Frame Players() {
   Frame frame{1, {}, {}};
   for (const auto& [id, x, y] :
@@ -45,22 +66,13 @@ Frame Players() {
 }
 
 TEST(WorldVisibilityService, SolidWallsHideGlassDoesNot) {
-  const std::string dir = ::testing::TempDir() + "/world_visibility_" + std::to_string(getpid());
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir + "/level.bsp", std::ios::binary) << Level();
+  const std::string dir = LevelDir("world_visibility");
   Options o;
   o.maps_dir = dir;
   TestServer server(o);
   auto stub = v1::WorldService::NewStub(server.channel);
 
-  v1::CreateWorldRequest request;
-  request.set_world_id(kWorld);
-  v1::StaticElement* occluders = request.add_statics();
-  occluders->set_id(1);
-  occluders->set_category(4);
-  occluders->mutable_map_file()->set_name("level.bsp");
-  occluders->mutable_map_file()->add_geometry(v1::MAP_GEOMETRY_OCCLUDER);
-  request.mutable_policy()->mutable_visibility()->set_occluder_category_mask(4);
+  v1::CreateWorldRequest request = OccluderWorld();
   v1::WorldInfo info;
   const grpc::Status created = stub->CreateWorld(Ctx().get(), request, &info);
   ASSERT_TRUE(created.ok()) << created.error_message();
@@ -124,22 +136,13 @@ TEST(WorldVisibilityService, SolidWallsHideGlassDoesNot) {
 // equal the core's with the same policy and calls; out of range, the world
 // is not created and the error names the field.
 TEST(WorldVisibilityService, ReuseTicksIsAPolicyTheCoreAnswersWith) {
-  const std::string dir = ::testing::TempDir() + "/world_visibility_reuse_" + std::to_string(getpid());
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir + "/level.bsp", std::ios::binary) << Level();
+  const std::string dir = LevelDir("world_visibility_reuse");
   Options o;
   o.maps_dir = dir;
   TestServer server(o);
   auto stub = v1::WorldService::NewStub(server.channel);
 
-  v1::CreateWorldRequest request;
-  request.set_world_id(kWorld);
-  v1::StaticElement* occluders = request.add_statics();
-  occluders->set_id(1);
-  occluders->set_category(4);
-  occluders->mutable_map_file()->set_name("level.bsp");
-  occluders->mutable_map_file()->add_geometry(v1::MAP_GEOMETRY_OCCLUDER);
-  request.mutable_policy()->mutable_visibility()->set_occluder_category_mask(4);
+  v1::CreateWorldRequest request = OccluderWorld();
   request.mutable_policy()->mutable_visibility()->set_reuse_ticks(65);
   v1::WorldInfo info;
   const grpc::Status bad = stub->CreateWorld(Ctx().get(), request, &info);
@@ -184,6 +187,7 @@ TEST(WorldVisibilityService, ReuseTicksIsAPolicyTheCoreAnswersWith) {
           << "tick " << tick << " observer " << want.sets[i].observer;
     }
     EXPECT_EQ(sets.hidden(), want.hidden);
+    EXPECT_EQ(sets.reused(), want.reused);
     reused += want.reused;
   }
   EXPECT_GT(reused, 0);  // 1 and 3 see each other through the glass, standing still

@@ -484,17 +484,19 @@ type VisibilitySet struct {
 }
 
 // VisibilitySets is GetVisibility's answer: one set per observer, in the
-// order asked; the pairs judged and of them hidden.
+// order asked; the pairs judged, of them hidden, and of them answered visible
+// again without a new walk (the world's policy.visibility.reuse_ticks).
 type VisibilitySets struct {
 	Sets   []VisibilitySet
 	Pairs  int64
 	Hidden int64
+	Reused int64
 	Time   TimeUsed
 }
 
 // VisibilitySetsOf reads a generated answer.
 func VisibilitySetsOf(r *pb.GetVisibilityResponse) VisibilitySets {
-	out := VisibilitySets{Pairs: r.GetPairs(), Hidden: r.GetHidden(), Time: timeUsedOf(r.GetTime())}
+	out := VisibilitySets{Pairs: r.GetPairs(), Hidden: r.GetHidden(), Reused: r.GetReused(), Time: timeUsedOf(r.GetTime())}
 	for _, s := range r.GetSets() {
 		out.Sets = append(out.Sets, VisibilitySet{s.GetObserver(), s.GetFound(), s.GetVisible()})
 	}

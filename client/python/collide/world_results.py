@@ -418,13 +418,15 @@ class VisibilitySet:
 @dataclass(frozen=True)
 class VisibilitySets:
     """GetVisibility's answer (docs/visibility.md): one set per observer, in
-    the order asked (every body by id when none was named); pairs judged
-    and of them hidden."""
+    the order asked (every body by id when none was named); pairs judged,
+    of them hidden, and of them answered visible again without a new walk
+    (the world's policy.visibility.reuse_ticks)."""
 
     sets: List[VisibilitySet]
     pairs: int
     hidden: int
     time: TimeUsed
+    reused: int = 0
 
     def visible(self) -> Dict[int, List[int]]:
         """{observer: the bodies it may see} for the observers found."""
@@ -433,7 +435,7 @@ class VisibilitySets:
     @classmethod
     def from_proto(cls, r: world_pb2.GetVisibilityResponse) -> "VisibilitySets":
         return cls([VisibilitySet(s.observer, s.found, list(s.visible)) for s in r.sets], r.pairs, r.hidden,
-                   TimeUsed.from_proto(r.time))
+                   TimeUsed.from_proto(r.time), r.reused)
 
 
 @dataclass(frozen=True)

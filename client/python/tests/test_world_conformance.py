@@ -169,7 +169,7 @@ def _info(i):
 def _visibility(v):
     """VisibilitySets as golden JSON: one set per observer asked, in order."""
     return {"sets": [{"observer": s.observer, "found": s.found, "visible": s.visible} for s in v.sets],
-            "pairs": v.pairs, "hidden": v.hidden, "time": _time(v.time)}
+            "pairs": v.pairs, "hidden": v.hidden, "reused": v.reused, "time": _time(v.time)}
 
 
 class Runner:
