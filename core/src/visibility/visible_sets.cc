@@ -46,12 +46,25 @@ void JudgeWithMemory(const internal::VoxelGrid& grid, std::int64_t reuse, std::i
   using Kind = internal::PairMemory::Kind;
   hidden.assign(pairs.size(), 0);
   const double slack = 4 * grid.voxel_size();
+  // The planes that hid pairs before, tried first.
+  std::vector<internal::VoxelGrid::RegionPair> kept;
+  std::vector<internal::VoxelGrid::Plane> kept_planes;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const internal::PairMemory& m = memory.at(places[i].first, places[i].second);
+    if (m.kind == Kind::kHidden) {
+      kept.push_back(pairs[i]);
+      kept_planes.push_back(m.plane);
+    }
+  }
+  std::vector<std::uint8_t> still;
+  grid.Hides(kept, kept_planes, still);
   std::vector<internal::VoxelGrid::RegionPair> walks;
   std::vector<std::size_t> walked;
+  std::size_t at = 0;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const auto [o, t] = places[i];
     const internal::PairMemory& m = memory.at(o, t);
-    if (m.kind == Kind::kHidden && grid.Hides(*pairs[i].a, *pairs[i].b, m.plane)) {
+    if (m.kind == Kind::kHidden && still[at++] != 0) {
       hidden[i] = 1;
       continue;
     }

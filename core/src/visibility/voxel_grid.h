@@ -34,10 +34,11 @@ class VoxelGrid {
   // (*planes)[i] is the plane that hid pair i.
   void Hidden(const std::vector<RegionPair>& pairs, std::vector<std::uint8_t>& hidden,
               std::vector<Plane>* planes = nullptr) const;
-  // Every segment from a point of a to a point of b crosses `plane` in
-  // solid voxels only (any plane: a proof, whether a walk would try it or
-  // not).
-  bool Hides(const Aabb& a, const Aabb& b, Plane plane) const;
+  // hides[i] = 1 when every segment from a point of pairs[i].a to a point
+  // of pairs[i].b crosses planes[i] in solid voxels only (any plane: a
+  // proof, whether a walk would try it or not).
+  void Hides(const std::vector<RegionPair>& pairs, const std::vector<Plane>& planes,
+             std::vector<std::uint8_t>& hides) const;
   double voxel_size() const { return h_; }
 
  private:
@@ -69,6 +70,11 @@ class VoxelGrid {
   // (below) to b (above) along it cross its centre plane in; false when
   // some cross it beyond the grid (not solid).
   bool PlaneRect(int axis, std::int64_t layer, const Aabb& a, const Aabb& b, Rect& r) const;
+  // Prefetches the four table entries AllSolid reads for r (walk.cc).
+  void PrefetchRect(int axis, std::int64_t layer, const Rect& r) const;
+  // PlaneRect for `plane` between a and b, when the plane lies strictly
+  // between them (walk.cc).
+  bool PlaneBetween(const Aabb& a, const Aabb& b, Plane plane, Rect& r) const;
   // One pair's walk over the layers (walk.cc).
   struct Walk;
   bool BeginPair(Walk& w) const;

@@ -129,12 +129,7 @@ int VoxelGrid::Step(Walk& w) const {
   } else if (w.inside) {
     d = distance_[w.k][w.voxel];
     if (d == 0 && PlaneRect(w.k, w.s, *w.lo, *w.hi, w.rect)) {
-      const std::int64_t stride = n_[(w.k + 1) % 3] + 1;
-      const std::uint16_t* t = Table(w.k, w.s);
-      for (const std::int64_t row : {w.rect.lo[1], w.rect.hi[1] + 1}) {
-        Prefetch(t + row * stride + w.rect.lo[0]);
-        Prefetch(t + row * stride + w.rect.hi[0] + 1);
-      }
+      PrefetchRect(w.k, w.s, w.rect);
       w.plane = true;
       return kGoing;
     }
@@ -147,7 +142,16 @@ int VoxelGrid::Step(Walk& w) const {
   return NextAxis(w) ? kGoing : kVisible;
 }
 
-bool VoxelGrid::Hides(const Aabb& a, const Aabb& b, Plane plane) const {
+void VoxelGrid::PrefetchRect(int axis, std::int64_t layer, const Rect& r) const {
+  const std::int64_t stride = n_[(axis + 1) % 3] + 1;
+  const std::uint16_t* t = Table(axis, layer);
+  for (const std::int64_t row : {r.lo[1], r.hi[1] + 1}) {
+    Prefetch(t + row * stride + r.lo[0]);
+    Prefetch(t + row * stride + r.hi[0] + 1);
+  }
+}
+
+bool VoxelGrid::PlaneBetween(const Aabb& a, const Aabb& b, Plane plane, Rect& r) const {
   const int k = plane.axis;
   if (k < 0 || !info_.built || plane.layer < 0 || plane.layer >= n_[k] || !IsValidNumber(a.min) ||
       !IsValidNumber(a.max) || !IsValidNumber(b.min) || !IsValidNumber(b.max)) {
@@ -158,9 +162,28 @@ bool VoxelGrid::Hides(const Aabb& a, const Aabb& b, Plane plane) const {
   const Aabb& lo = a_below ? a : b;
   const Aabb& hi = a_below ? b : a;
   const double c = origin_[k] + (static_cast<double>(plane.layer) + 0.5) * h_;
-  Rect r;
-  return c > lo.max[k] && c < hi.min[k] && PlaneRect(k, plane.layer, lo, hi, r) &&
-         AllSolid(k, plane.layer, r);
+  return c > lo.max[k] && c < hi.min[k] && PlaneRect(k, plane.layer, lo, hi, r);
+}
+
+void VoxelGrid::Hides(const std::vector<RegionPair>& pairs, const std::vector<Plane>& planes,
+                      std::vector<std::uint8_t>& hides) const {
+  // In blocks of kLanes: each block's rectangles first, their table entries
+  // prefetched, then their counts, so that the reads overlap.
+  hides.assign(pairs.size(), 0);
+  std::array<Rect, kLanes> rects;
+  std::array<bool, kLanes> between{};
+  for (std::size_t first = 0; first < pairs.size(); first += kLanes) {
+    const std::size_t n = std::min<std::size_t>(kLanes, pairs.size() - first);
+    for (std::size_t j = 0; j < n; ++j) {
+      const Plane p = planes[first + j];
+      between[j] = PlaneBetween(*pairs[first + j].a, *pairs[first + j].b, p, rects[j]);
+      if (between[j]) PrefetchRect(p.axis, p.layer, rects[j]);
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      const Plane p = planes[first + j];
+      hides[first + j] = between[j] && AllSolid(p.axis, p.layer, rects[j]) ? 1 : 0;
+    }
+  }
 }
 
 void VoxelGrid::Hidden(const std::vector<RegionPair>& pairs, std::vector<std::uint8_t>& hidden,
