@@ -1,13 +1,15 @@
 // Visibility sets of a 64-player match at one tick on one core: 64 players
 // standing at random open places of an OpenArena map, every observer against
 // every other player (64 x 63 pairs), with a 100 ms look-ahead at 20 ticks/s
-// and an 8-unit margin; and the world's creation with the occluder grid
-// (voxelization, summed-area tables, distance field) per map. Run:
-// build/bench/visibility_bench.
+// and an 8-unit margin; the same players walking circles at 64 ticks/s, the
+// sets asked after every frame with reuse_ticks 0, 4 and 8; and the world's
+// creation with the occluder grid (voxelization, summed-area tables,
+// distance field) per map. Run: build/bench/visibility_bench.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -48,29 +50,50 @@ void BM_CreateWorldWithOccluders(benchmark::State& state) {
 }
 BENCHMARK(BM_CreateWorldWithOccluders)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 
-void BM_VisibleSets64Players(benchmark::State& state) {
-  const std::string map = kMaps[state.range(0)];
+// A map's occluders and 64 open places on its floor (the Quake player's box
+// free of its drawn and solid geometry, as the map test picks them).
+struct MapPlayers {
+  std::shared_ptr<const TriangleMesh> occluders;
+  std::vector<Vec3> feet;
+};
+std::optional<MapPlayers> LoadPlayers(const std::string& map) {
   const auto occluders = Import(map, importer::MaskOf(importer::Category::kOccluder));
   const auto reference = Import(
       map, importer::MaskOf(importer::Category::kRender) | importer::MaskOf(importer::Category::kSolid));
-  if (occluders == nullptr || reference == nullptr) return state.SkipWithError("no OpenArena map");
-  World world(Settings(), {{1, 1, occluders}});
+  if (occluders == nullptr || reference == nullptr) return std::nullopt;
   std::mt19937_64 rng(64);
-  const std::vector<Vec3> feet = testing::OpenFloorPoints(*reference, occluders.get(), rng, 64);
-  for (int tick = 1; tick <= 2; ++tick) {
-    Frame frame{tick, {}, {}};
-    for (int b = 0; b < 64; ++b) {
-      BodyUpdate u;
-      u.id = b + 1;
-      // Running at up to 320 units/s along x (16 units a tick).
-      u.pose = Pose{feet[b] + Vec3{tick * (b % 33 - 16.0), 0, 0}, Quat{1, 0, 0, 0}};
-      if (tick == 1) {
-        const double w = testing::kPlayerHalfWidth;
-        u.parts = {BodyPart{0, Aabb{{-w, -w, 0}, {w, w, testing::kPlayerHeight}}, Pose{}}};
-        u.eye = Vec3{0, 0, testing::kPlayerEyeHeight};
-      }
-      frame.bodies.push_back(std::move(u));
+  return MapPlayers{occluders, testing::OpenFloorPoints(*reference, occluders.get(), rng, 64)};
+}
+
+// The 64 players at feet[b] + offset(b) (ids b + 1); their box and eye on
+// the first tick.
+template <typename Offset>
+Frame PlayersFrame(std::int64_t tick, const std::vector<Vec3>& feet, Offset offset) {
+  Frame frame{tick, {}, {}};
+  for (int b = 0; b < 64; ++b) {
+    BodyUpdate u;
+    u.id = b + 1;
+    u.pose = Pose{feet[b] + offset(b), Quat{1, 0, 0, 0}};
+    if (tick == 1) {
+      const double w = testing::kPlayerHalfWidth;
+      u.parts = {BodyPart{0, Aabb{{-w, -w, 0}, {w, w, testing::kPlayerHeight}}, Pose{}}};
+      u.eye = Vec3{0, 0, testing::kPlayerEyeHeight};
     }
+    frame.bodies.push_back(std::move(u));
+  }
+  return frame;
+}
+
+void BM_VisibleSets64Players(benchmark::State& state) {
+  const std::string map = kMaps[state.range(0)];
+  const std::optional<MapPlayers> players = LoadPlayers(map);
+  if (!players) return state.SkipWithError("no OpenArena map");
+  World world(Settings(), {{1, 1, players->occluders}});
+  for (int tick = 1; tick <= 2; ++tick) {
+    // Running at up to 320 units/s along x (16 units a tick).
+    const Frame frame = PlayersFrame(tick, players->feet, [&](int b) {
+      return Vec3{tick * (b % 33 - 16.0), 0, 0};
+    });
     if (!world.PushFrame(frame).ok()) return state.SkipWithError("frame rejected");
   }
   VisibilityRequest request;
@@ -90,31 +113,19 @@ BENCHMARK(BM_VisibleSets64Players)->DenseRange(0, 2)->Unit(benchmark::kMicroseco
 
 void BM_VisibleSetsMoving(benchmark::State& state) {
   const std::string map = kMaps[state.range(0)];
-  const auto occluders = Import(map, importer::MaskOf(importer::Category::kOccluder));
-  const auto reference = Import(
-      map, importer::MaskOf(importer::Category::kRender) | importer::MaskOf(importer::Category::kSolid));
-  if (occluders == nullptr || reference == nullptr) return state.SkipWithError("no OpenArena map");
+  const std::optional<MapPlayers> players = LoadPlayers(map);
+  if (!players) return state.SkipWithError("no OpenArena map");
   WorldSettings settings = Settings();
   settings.visibility.reuse_ticks = static_cast<std::int32_t>(state.range(1));
-  World world(settings, {{1, 1, occluders}});
-  std::mt19937_64 rng(64);
-  const std::vector<Vec3> feet = testing::OpenFloorPoints(*reference, occluders.get(), rng, 64);
+  World world(settings, {{1, 1, players->occluders}});
   std::int64_t tick = 0;
   const auto push = [&] {
     ++tick;
-    Frame frame{tick, {}, {}};
-    for (int b = 0; b < 64; ++b) {
-      BodyUpdate u;
-      u.id = b + 1;
-      const double angle = 0.16 * static_cast<double>(tick) + b;  // 250 units/s around a 24-unit circle
-      u.pose = Pose{feet[b] + Vec3{24 * std::cos(angle), 24 * std::sin(angle), 0}, Quat{1, 0, 0, 0}};
-      if (tick == 1) {
-        const double w = testing::kPlayerHalfWidth;
-        u.parts = {BodyPart{0, Aabb{{-w, -w, 0}, {w, w, testing::kPlayerHeight}}, Pose{}}};
-        u.eye = Vec3{0, 0, testing::kPlayerEyeHeight};
-      }
-      frame.bodies.push_back(std::move(u));
-    }
+    // 250 units/s around a 24-unit circle.
+    const Frame frame = PlayersFrame(tick, players->feet, [&](int b) {
+      const double angle = 0.16 * static_cast<double>(tick) + b;
+      return Vec3{24 * std::cos(angle), 24 * std::sin(angle), 0};
+    });
     return world.PushFrame(frame).ok();
   };
   if (!push()) return state.SkipWithError("frame rejected");

@@ -38,6 +38,22 @@ std::string LevelDir(const std::string& name) {
   return dir;
 }
 
+Options MapsIn(const std::string& dir) {
+  Options o;
+  o.maps_dir = dir;
+  return o;
+}
+
+// A server reading Level() from its own maps directory, removed at the end.
+struct LevelServer {
+  explicit LevelServer(const std::string& name)
+      : dir(LevelDir(name)), server(MapsIn(dir)), stub(v1::WorldService::NewStub(server.channel)) {}
+  ~LevelServer() { std::filesystem::remove_all(dir); }
+  std::string dir;
+  TestServer server;
+  std::unique_ptr<v1::WorldService::Stub> stub;
+};
+
 // A world of the level's occluders under category bit 4, named in the policy.
 v1::CreateWorldRequest OccluderWorld() {
   v1::CreateWorldRequest request;
@@ -66,11 +82,8 @@ Frame Players() {
 }
 
 TEST(WorldVisibilityService, SolidWallsHideGlassDoesNot) {
-  const std::string dir = LevelDir("world_visibility");
-  Options o;
-  o.maps_dir = dir;
-  TestServer server(o);
-  auto stub = v1::WorldService::NewStub(server.channel);
+  LevelServer level("world_visibility");
+  auto& stub = level.stub;
 
   v1::CreateWorldRequest request = OccluderWorld();
   v1::WorldInfo info;
@@ -129,18 +142,14 @@ TEST(WorldVisibilityService, SolidWallsHideGlassDoesNot) {
   const grpc::Status bad = stub->GetVisibility(Ctx().get(), see, &sets);
   EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(BadRequestFields(bad), std::vector<std::string>{"latency"});
-  std::filesystem::remove_all(dir);
 }
 
 // policy.visibility.reuse_ticks: echoed in WorldInfo; the sets over ticks
 // equal the core's with the same policy and calls; out of range, the world
 // is not created and the error names the field.
 TEST(WorldVisibilityService, ReuseTicksIsAPolicyTheCoreAnswersWith) {
-  const std::string dir = LevelDir("world_visibility_reuse");
-  Options o;
-  o.maps_dir = dir;
-  TestServer server(o);
-  auto stub = v1::WorldService::NewStub(server.channel);
+  LevelServer level("world_visibility_reuse");
+  auto& stub = level.stub;
 
   v1::CreateWorldRequest request = OccluderWorld();
   request.mutable_policy()->mutable_visibility()->set_reuse_ticks(65);
@@ -160,7 +169,7 @@ TEST(WorldVisibilityService, ReuseTicksIsAPolicyTheCoreAnswersWith) {
   settings.visibility.reuse_ticks = 4;
   importer::ImportOptions import;
   import.categories = importer::MaskOf(importer::Category::kOccluder);
-  auto imported = importer::ImportMap(dir + "/level.bsp", import);
+  auto imported = importer::ImportMap(level.dir + "/level.bsp", import);
   ASSERT_TRUE(imported.ok()) << imported.status();
   World core(settings, {{1, 4, std::make_shared<const TriangleMesh>(std::move(imported->mesh))}});
   std::int64_t reused = 0;
@@ -191,7 +200,6 @@ TEST(WorldVisibilityService, ReuseTicksIsAPolicyTheCoreAnswersWith) {
     reused += want.reused;
   }
   EXPECT_GT(reused, 0);  // 1 and 3 see each other through the glass, standing still
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

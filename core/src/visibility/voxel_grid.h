@@ -70,6 +70,8 @@ class VoxelGrid {
   // (below) to b (above) along it cross its centre plane in; false when
   // some cross it beyond the grid (not solid).
   bool PlaneRect(int axis, std::int64_t layer, const Aabb& a, const Aabb& b, Rect& r) const;
+  // There are occluders, and both regions are finite (walk.cc).
+  bool Judgeable(const Aabb& a, const Aabb& b) const;
   // Prefetches the four table entries AllSolid reads for r (walk.cc).
   void PrefetchRect(int axis, std::int64_t layer, const Rect& r) const;
   // PlaneRect for `plane` between a and b, when the plane lies strictly

@@ -43,14 +43,16 @@ struct VoxelGrid::Walk {
   Rect rect{};
 };
 
+bool VoxelGrid::Judgeable(const Aabb& a, const Aabb& b) const {
+  // Regions swept or grown past the doubles' range say nothing: visible.
+  return info_.built && IsValidNumber(a.min) && IsValidNumber(a.max) && IsValidNumber(b.min) &&
+         IsValidNumber(b.max);
+}
+
 bool VoxelGrid::BeginPair(Walk& w) const {
   const Aabb& a = *w.a;
   const Aabb& b = *w.b;
-  // Regions swept or grown past the doubles' range say nothing: visible.
-  if (!info_.built || !IsValidNumber(a.min) || !IsValidNumber(a.max) || !IsValidNumber(b.min) ||
-      !IsValidNumber(b.max)) {
-    return false;
-  }
+  if (!Judgeable(a, b)) return false;
   // The axes the regions are apart on, the one the centres are furthest
   // apart along first: its layers skip furthest and its walls hide most.
   // Any order gives the same answer (some layer tried hides), only sooner.
@@ -153,10 +155,7 @@ void VoxelGrid::PrefetchRect(int axis, std::int64_t layer, const Rect& r) const 
 
 bool VoxelGrid::PlaneBetween(const Aabb& a, const Aabb& b, Plane plane, Rect& r) const {
   const int k = plane.axis;
-  if (k < 0 || !info_.built || plane.layer < 0 || plane.layer >= n_[k] || !IsValidNumber(a.min) ||
-      !IsValidNumber(a.max) || !IsValidNumber(b.min) || !IsValidNumber(b.max)) {
-    return false;
-  }
+  if (k < 0 || plane.layer < 0 || plane.layer >= n_[k] || !Judgeable(a, b)) return false;
   const bool a_below = a.max[k] < b.min[k];
   if (!a_below && !(b.max[k] < a.min[k])) return false;
   const Aabb& lo = a_below ? a : b;
